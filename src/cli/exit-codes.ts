@@ -1,0 +1,10 @@
+/** Process exit codes: what a scheduler alerts on. */
+export const EXIT = {
+  ok: 0,
+  /** Any failure that is not the caller's configuration: I/O, a locked output, an internal error. */
+  failure: 1,
+  /** A flag, option, path or pipeline value is wrong. */
+  usage: 2,
+  /** Published, but the quarantined share exceeded --max-quarantined. */
+  quarantineExceeded: 3,
+} as const;

@@ -1,0 +1,36 @@
+import { Command } from "commander";
+import { inspect } from "../inspect.js";
+import { EXIT } from "./exit-codes.js";
+import { wholeNumber } from "./parse-flags.js";
+import { runAction } from "./run-action.js";
+
+export function inspectCommand(): Command {
+  return new Command("inspect")
+    .description("show an output's manifest summary, schema and first rows, or a single shard's")
+    .argument("<path>", "an output directory or one shard file")
+    .option("--rows <n>", "how many rows to show", wholeNumber("--rows"), 5)
+    .option("--json", "print the result as JSON")
+    .action(
+      runAction(async (path: string, flags: { rows: number; json?: boolean }) => {
+        const result = await inspect(path, { rows: flags.rows });
+        if (flags.json === true) {
+          process.stdout.write(`${JSON.stringify(result)}\n`);
+          return EXIT.ok;
+        }
+        const out: string[] = [];
+        const m = result.manifest;
+        if (m !== null) {
+          out.push(`${m.format.name} ${m.format.version} dataset, written ${m.finished_at} by evalshard ${m.evalshard_version}`);
+          out.push(`records in ${m.records_in}, out ${m.records_out}; dropped ${JSON.stringify(m.dropped)}; quarantined ${JSON.stringify(m.quarantined)}; stream errors ${m.stream_errors}`);
+          out.push(`untrusted: ${Object.entries(m.untrusted).map(([p, a]) => `${p}=${a}`).join(", ")}`);
+          for (const s of m.shards) out.push(`  ${s.path}  ${s.rows} rows  ${s.bytes} bytes  sha256 ${s.sha256}`);
+        }
+        out.push(`${result.totalRows} rows; columns:`);
+        for (const c of result.columns) out.push(`  ${c.name}: ${c.type}`);
+        out.push(`first ${result.rows.length} rows:`);
+        for (const row of result.rows) out.push(JSON.stringify(row));
+        process.stdout.write(`${out.join("\n")}\n`);
+        return EXIT.ok;
+      }),
+    );
+}

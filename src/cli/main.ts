@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { EVALSHARD_VERSION } from "../version.js";
+import { convertCommand } from "./convert-command.js";
+import { EXIT } from "./exit-codes.js";
+import { inspectCommand } from "./inspect-command.js";
+import { exitCodeOf } from "./run-action.js";
+import { schemaCommand } from "./schema-command.js";
+import { validateCommand } from "./validate-command.js";
+
+const program = new Command("evalshard")
+  .description("turn agent-evaluation service exports into clean, validated training datasets")
+  .version(EVALSHARD_VERSION)
+  .exitOverride()
+  .showHelpAfterError("(run with --help for usage)");
+
+for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand()]) {
+  program.addCommand(command.exitOverride());
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version end in "errors" too; a wrong flag is a usage error.
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else {
+    process.stderr.write(`evalshard: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = exitCodeOf(error);
+  }
+}

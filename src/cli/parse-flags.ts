@@ -1,0 +1,47 @@
+import { ConfigError } from "../errors.js";
+
+const UNITS: Record<string, number> = { "": 1, b: 1, k: 1e3, kb: 1e3, kib: 1024, m: 1e6, mb: 1e6, mib: 1024 ** 2, g: 1e9, gb: 1e9, gib: 1024 ** 3 };
+
+/** A whole number from 1 up, e.g. `--shard-rows 50000`. */
+export function wholeNumber(flag: string) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`Expected ${flag} to be a whole number from 1 and up, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+/** A size in bytes with an optional unit, e.g. `512MiB`, `1GB`, `1048576`. */
+export function byteSize(flag: string) {
+  return (value: string): number => {
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+    const unit = UNITS[(m?.[2] ?? "x").toLowerCase()];
+    const n = m === null || unit === undefined ? NaN : Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`Expected ${flag} to be a size such as 512MiB or 1000000, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+/** A ratio from 0 to 1, e.g. `--max-quarantined 0.05`. */
+export function ratio(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !(n >= 0 && n <= 1)) throw new ConfigError(`Expected ${flag} to be a ratio from 0 to 1, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+/** One of a fixed set of words. */
+export function oneOf<T extends string>(flag: string, choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value)) throw new ConfigError(`Expected ${flag} to be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);
+    return value as T;
+  };
+}
+
+/** Repeatable `PATH=POLICY`, collected into an object. */
+export function pathPolicy(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.lastIndexOf("=");
+  if (at <= 0 || at === value.length - 1) throw new ConfigError(`Expected --untrusted PATH=POLICY (e.g. coaching.guidance=redact), got ${JSON.stringify(value)}`);
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}

@@ -1,0 +1,28 @@
+import type { Command } from "commander";
+import type { Counts } from "../tally.js";
+import { FILTER_RULES } from "../reasons.js";
+import type { FilterRule } from "../reasons.js";
+
+const camel = (rule: string) => `filter${rule.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;
+
+/** Adds `--no-filter-<rule>` for every filter rule. */
+export function filterFlags(command: Command): Command {
+  for (const rule of FILTER_RULES) command.option(`--no-filter-${rule.replaceAll("_", "-")}`, `keep ${rule.replaceAll("_", " ")} records`);
+  return command;
+}
+
+export function filtersFrom(flags: Record<string, unknown>): Partial<Record<FilterRule, boolean>> {
+  return Object.fromEntries(FILTER_RULES.map((rule) => [rule, flags[camel(rule)] !== false]));
+}
+
+/** A few human lines: what went in, what came out, and why the rest did not. */
+export function printSummary(counts: Counts & { shards?: readonly { path: string; rows: number }[] }, outDir?: string): void {
+  const lines = [`records in ${counts.records_in}, out ${counts.records_out}, stream errors ${counts.stream_errors}`];
+  const reasons = (o: Readonly<Record<string, number | undefined>>) =>
+    Object.entries(o).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
+  lines.push(`dropped: ${reasons(counts.dropped)}`, `quarantined: ${reasons(counts.quarantined)}`);
+  if (counts.shards !== undefined && outDir !== undefined) {
+    lines.push(`wrote ${counts.shards.length} shard(s) to ${outDir}: ${counts.shards.map((s) => `${s.path} (${s.rows} rows)`).join(", ")}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}

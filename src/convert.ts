@@ -1,0 +1,142 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { resolveConvertOptions } from "./convert-options.js";
+import type { ConvertOptions, ResolvedConvertOptions } from "./convert-options.js";
+import { formatByName } from "./formats/index.js";
+import type { Manifest } from "./manifest.js";
+import { reconciles } from "./manifest.js";
+import { planPipeline, runPipeline } from "./pipeline.js";
+import type { PipelineOptions } from "./pipeline.js";
+import { FILTER_RULES } from "./reasons.js";
+import { datasetCard } from "./sinks/dataset-card.js";
+import { jsonlFormat } from "./sinks/jsonl-format.js";
+import { parquetFormat } from "./sinks/parquet-format.js";
+import { QuarantineWriter } from "./sinks/quarantine-writer.js";
+import { ShardedWriter } from "./sinks/sharded-writer.js";
+import type { ShardFormat } from "./sinks/shard-writer.js";
+import { lockOutput, openStaging, recoverStaging } from "./sinks/staging.js";
+import { expandInputs } from "./sources/expand-inputs.js";
+import type { LineSource } from "./sources/line-source.js";
+import { readGatedRuns } from "./sources/scorecard-file.js";
+import { Tally } from "./tally.js";
+import { EVALSHARD_VERSION } from "./version.js";
+
+export interface ConvertResult {
+  readonly manifest: Manifest;
+  /** The output was published, but the quarantined share is over `maxQuarantined`. */
+  readonly quarantineExceeded: boolean;
+  readonly outDir: string;
+}
+
+const SPLIT = "train";
+
+/**
+ * Turns export files into a published dataset: validated, de-duplicated, filtered and stripped
+ * records in sharded Parquet or JSONL, a quarantine of every bad line, a dataset card and a manifest.
+ * The previous output stays untouched until the new one is complete.
+ */
+export async function convert(options: ConvertOptions): Promise<ConvertResult> {
+  const opts = resolveConvertOptions(options);
+  const startedAt = new Date().toISOString();
+  await mkdir(opts.out, { recursive: true });
+  const release = await lockOutput(opts.out);
+  try {
+    await recoverStaging(opts.out);
+    const staging = await openStaging(opts.out);
+    try {
+      const manifest = await build(opts, staging.dir, startedAt);
+      await staging.publish(["data", "_quarantine", "README.md", "manifest.json"]);
+      return { manifest, quarantineExceeded: manifest.quarantined_share > opts.maxQuarantined, outDir: opts.out };
+    } catch (error) {
+      await staging.abort();
+      throw error;
+    }
+  } finally {
+    await release();
+  }
+}
+
+/** Everything but the publish: reads the inputs twice and writes the whole output into `dir`. */
+async function build(opts: ResolvedConvertOptions, dir: string, startedAt: string): Promise<Manifest> {
+  const sources = await openSources(opts, dir);
+  const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
+  const pipelineOptions: PipelineOptions = {
+    ...(opts.format === undefined ? {} : { format: formatByName(opts.format) }),
+    acceptLaterMinor: opts.acceptLaterMinor,
+    read: { maxLineBytes: opts.maxLineBytes },
+    filters: opts.filters,
+    ...(gatedRuns === undefined ? {} : { gatedRuns }),
+    untrusted: opts.untrusted,
+  };
+  const plan = await planPipeline(sources, pipelineOptions);
+  const shardFormat = openShardFormat(opts);
+  const writer = new ShardedWriter({ dir, format: shardFormat, columns: plan.columns, split: SPLIT, maxRows: opts.shardRows, maxBytes: opts.shardBytes });
+  const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
+  const quarantine = new QuarantineWriter(join(dir, quarantinePath));
+  const tally = new Tally();
+  try {
+    for await (const item of runPipeline(sources, plan, pipelineOptions)) {
+      tally.add(item);
+      if (item.kind === "kept") await writer.write(item.value.record);
+      else if (item.kind === "quarantined") await quarantine.write(item);
+    }
+    const shards = await writer.finish();
+    await quarantine.close();
+    await mkdir(join(dir, "_quarantine"), { recursive: true });
+    const counts = tally.counts();
+    if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
+    await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards, splitName: SPLIT }));
+    const manifest: Manifest = {
+      evalshard_version: EVALSHARD_VERSION,
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      format: { name: plan.format.name, version_field: plan.format.versionField, version: plan.format.version },
+      output: { to: opts.to, compression: opts.compression, layout: "huggingface", split: SPLIT },
+      ...counts,
+      shards,
+      inputs: await Promise.all(sources.map((s) => s.info())),
+      quarantine: quarantine.entries === 0 ? null : { path: quarantinePath, entries: quarantine.entries },
+      options: {
+        filters: Object.fromEntries(FILTER_RULES.map((rule) => [rule, opts.filters[rule] !== false])),
+        scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
+        shard_rows: opts.shardRows,
+        shard_bytes: opts.shardBytes,
+        max_line_bytes: opts.maxLineBytes,
+        max_quarantined: opts.maxQuarantined,
+        accept_later_minor: opts.acceptLaterMinor,
+      },
+      untrusted: plan.policy.summary,
+      quarantined_share: tally.quarantinedShare(),
+      warnings: warnings(opts, gatedRuns),
+    };
+    await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    return manifest;
+  } catch (error) {
+    await writer.abort();
+    await quarantine.close();
+    throw error;
+  } finally {
+    await shardFormat.dispose();
+  }
+}
+
+async function openSources(opts: ResolvedConvertOptions, dir: string): Promise<LineSource[]> {
+  const options = { spoolDir: dir, ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }) };
+  if (opts.inputs.every((i) => typeof i === "string")) return expandInputs(opts.inputs as string[], options);
+  // Ready sources stand where they were given, among expanded paths.
+  const groups = await Promise.all(opts.inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])));
+  return groups.flat();
+}
+
+function openShardFormat(opts: ResolvedConvertOptions): ShardFormat {
+  if (opts.to === "parquet") return parquetFormat({ compression: opts.compression });
+  return jsonlFormat({ compression: opts.compression === "snappy" ? "none" : opts.compression });
+}
+
+function warnings(opts: ResolvedConvertOptions, gatedRuns: ReadonlySet<string> | undefined): string[] {
+  const out: string[] = [];
+  if (opts.filters.participation_gated !== false && gatedRuns === undefined) {
+    out.push("participation_gated: no scorecards were given (--scorecards), so no record could be recognised as gated");
+  }
+  return out;
+}

@@ -1,0 +1,22 @@
+/** Base of every error evalshard throws on purpose. Bad records are never errors: they are counted. */
+export class EvalshardError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A flag, option or pipeline value is wrong. CLI exit code 2. */
+export class ConfigError extends EvalshardError {}
+
+/** Reading an input or writing the output failed. CLI exit code 1. */
+export class IoError extends EvalshardError {
+  readonly path: string;
+  constructor(message: string, path: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.path = path;
+  }
+}
+
+/** Another job holds the output directory. */
+export class LockedError extends EvalshardError {}

@@ -1,0 +1,67 @@
+import type { Provenance } from "./provenance.js";
+import type { DropReason, QuarantineReason } from "./reasons.js";
+
+/**
+ * What travels between stages. A stage transforms `kept` items and passes every other kind through
+ * untouched, so the one loop at the end of the pipeline counts and routes all outcomes.
+ */
+export type Flow<T> = Kept<T> | Dropped | Quarantined | StreamError;
+
+export interface Kept<T> {
+  readonly kind: "kept";
+  readonly provenance: Provenance;
+  readonly value: T;
+}
+
+export interface Dropped {
+  readonly kind: "dropped";
+  readonly provenance: Provenance;
+  readonly reason: DropReason;
+}
+
+export interface Quarantined {
+  readonly kind: "quarantined";
+  readonly provenance: Provenance;
+  readonly reason: QuarantineReason;
+  /** Human-readable explanation: the failing path and what was expected. */
+  readonly detail: string;
+  /** The raw line, possibly capped; `rawLength` is its full length in bytes. */
+  readonly raw: string;
+  readonly rawLength: number;
+}
+
+/** A `{error: "partial_stream", run_index}` line: a service-side gap, not a record. */
+export interface StreamError {
+  readonly kind: "stream_error";
+  readonly provenance: Provenance;
+  readonly runIndex: number | null;
+}
+
+/** A transform over a flow: the unit every stage is written as. */
+export type Stage<In, Out> = (input: AsyncIterable<Flow<In>>) => AsyncIterable<Flow<Out>>;
+
+/** Answer of a per-record rule: keep it, or drop it for a reason. */
+export type Decision = "keep" | DropReason;
+
+/** Builds a stage from a per-record rule; the stage owns the loop and passes other kinds through. */
+export function decide<T>(rule: (value: T, provenance: Provenance) => Decision): Stage<T, T> {
+  return async function* (input) {
+    for await (const item of input) {
+      if (item.kind !== "kept") {
+        yield item;
+        continue;
+      }
+      const decision = rule(item.value, item.provenance);
+      yield decision === "keep" ? item : { kind: "dropped", provenance: item.provenance, reason: decision };
+    }
+  };
+}
+
+/** Builds a stage that rewrites kept values one by one. */
+export function mapKept<In, Out>(fn: (value: In) => Out): Stage<In, Out> {
+  return async function* (input) {
+    for await (const item of input) {
+      yield item.kind === "kept" ? { kind: "kept", provenance: item.provenance, value: fn(item.value) } : item;
+    }
+  };
+}

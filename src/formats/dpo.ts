@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { columnsOf } from "../schema/columns-of.js";
+import { int, outcome, scenarioRef, winConditionText } from "./common.js";
+import type { Format } from "./format.js";
+
+const step = z.object({ action_type: z.string(), content: z.string().nullable() });
+
+const fields = {
+  run_chosen: z.string(),
+  run_rejected: z.string(),
+  scenario: scenarioRef.extend({ win_conditions: z.array(winConditionText).optional() }),
+  scoring_basis: z.object({ composite_delta: z.number(), objective_delta: z.number() }),
+  seat_index: int(),
+  flagged: z.boolean(),
+  pairs: z.array(z.object({ index: int(), chosen: step, rejected: step, alignment: z.string() })),
+  outcome: outcome.optional(),
+};
+
+/** DPO preference-pair record, `dpo_format_version` 1.0 (spec 4.10). */
+export const dpoRecord = z.object({ dpo_format_version: z.literal("1.0"), ...fields });
+export type DpoRecord = z.output<typeof dpoRecord>;
+
+export const dpo: Format<typeof dpoRecord> = {
+  name: "dpo",
+  versionField: "dpo_format_version",
+  version: "1.0",
+  schema: dpoRecord,
+  anyVersionSchema: z.object({ dpo_format_version: z.string(), ...fields }) as unknown as z.ZodType<DpoRecord>,
+  // The RL paths, wherever a DPO record can carry them.
+  untrustedPaths: ["outcome.dm_messages", "scenario.win_conditions[].description"],
+  columns: columnsOf(dpoRecord),
+  facts: (r) => ({
+    key: JSON.stringify([r.run_chosen, r.run_rejected, r.seat_index]),
+    scorecardVersion: null,
+    flagged: r.flagged,
+    scored: null,
+    reconstruction: null,
+    runIds: [r.run_chosen, r.run_rejected],
+  }),
+  check: (r) =>
+    r.run_chosen === r.run_rejected
+      ? { reason: "invalid_pair", detail: `run_chosen and run_rejected are the same run ${JSON.stringify(r.run_chosen)}` }
+      : null,
+};

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import type { Field } from "../schema/column-type.js";
+
+export type FormatName = "sft" | "rl" | "dpo";
+export const FORMAT_NAMES: readonly FormatName[] = ["sft", "rl", "dpo"];
+
+/** What the stages need to know about a record, whatever its format. */
+export interface RecordFacts {
+  /** Dedup key: a JSON array of the key fields, identifiers kept as opaque strings. */
+  readonly key: string;
+  /** Scorecard version the record was built from; null where the format has none (DPO). */
+  readonly scorecardVersion: number | null;
+  readonly flagged: boolean;
+  /** null where the format has no such field: the rule does not apply. */
+  readonly scored: boolean | null;
+  readonly reconstruction: string | null;
+  /** Runs whose scorecards decide participation gating. */
+  readonly runIds: readonly string[];
+}
+
+/** A semantic fault the schema cannot express. */
+export interface SemanticFault {
+  readonly reason: "invalid_trajectory" | "invalid_pair";
+  readonly detail: string;
+}
+
+/** Everything about one export format version, in one place. */
+export interface Format<S extends z.ZodType = z.ZodType> {
+  readonly name: FormatName;
+  /** The field that carries the version, e.g. `format_version`. */
+  readonly versionField: string;
+  /** The supported version, e.g. "1.1". */
+  readonly version: string;
+  /** The record schema; its output is the record with undeclared fields removed. */
+  readonly schema: S;
+  /** The same schema accepting any version string; used only when later minors are allowed. */
+  readonly anyVersionSchema: z.ZodType<z.output<S>>;
+  /** Paths the spec calls untrusted (LLM-generated or operator text), in path syntax. */
+  readonly untrustedPaths: readonly string[];
+  /** Typed columns for Parquet/Arrow, derived from `schema` so the two never disagree. */
+  readonly columns: readonly Field[];
+  facts(record: z.output<S>): RecordFacts;
+  check(record: z.output<S>): SemanticFault | null;
+}

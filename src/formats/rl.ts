@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { columnsOf } from "../schema/columns-of.js";
+import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
+import type { Format, SemanticFault } from "./format.js";
+
+const tuple = z.object({
+  index: int(),
+  kind: z.enum(["action", "blocked_or_idle"]),
+  state: z.object({
+    // Observation shape: "not shown" in the spec.
+    observation: anyJson(),
+    transcript_window: z.array(z.object({ role: z.string(), content: z.string() })),
+  }),
+  // A blocked or idle step may have taken no action.
+  action: z.object({ action_type: z.string(), content: z.string().nullable() }).nullable(),
+  reward: z.object({
+    checks_passed: int(),
+    checks_failed: int(),
+    conditions_met: z.array(z.string()),
+    scalar_reward: z.number(),
+    progress_delta: z.number(),
+    terminal_reward: z.number().nullable(),
+  }),
+});
+
+const fields = {
+  run_id: z.string(),
+  // win_conditions is not in the record's field list but the spec names its description untrusted.
+  scenario: scenarioRef.extend({ win_conditions: z.array(winConditionText).optional() }),
+  seat,
+  scored: z.boolean(),
+  flagged: z.boolean(),
+  scorecard_version: int().min(0),
+  reconstruction,
+  tuples: z.array(tuple),
+  outcome: outcome.optional(),
+};
+
+/** RL trajectory record, `rl_format_version` 1.0 (spec 4.9). */
+export const rlRecord = z.object({ rl_format_version: z.literal("1.0"), ...fields });
+export type RlRecord = z.output<typeof rlRecord>;
+export type RlTuple = z.output<typeof tuple>;
+
+/** Indexes run 0..n-1 in order, and only the last action step may carry a terminal reward. */
+export function checkTrajectory(tuples: readonly RlTuple[]): SemanticFault | null {
+  let lastAction = -1;
+  for (const [i, t] of tuples.entries()) {
+    if (t.index !== i) {
+      return { reason: "invalid_trajectory", detail: `tuples[${i}].index is ${t.index}, expected ${i}` };
+    }
+    if (t.kind === "action") lastAction = i;
+  }
+  for (const [i, t] of tuples.entries()) {
+    if (t.reward.terminal_reward !== null && i !== lastAction) {
+      return {
+        reason: "invalid_trajectory",
+        detail: `tuples[${i}].reward.terminal_reward is ${t.reward.terminal_reward} but only the last action step (${lastAction < 0 ? "none" : `tuples[${lastAction}]`}) may carry one`,
+      };
+    }
+  }
+  return null;
+}
+
+export const rl: Format<typeof rlRecord> = {
+  name: "rl",
+  versionField: "rl_format_version",
+  version: "1.0",
+  schema: rlRecord,
+  anyVersionSchema: z.object({ rl_format_version: z.string(), ...fields }) as unknown as z.ZodType<RlRecord>,
+  untrustedPaths: [
+    "tuples[].state.transcript_window[].content",
+    "outcome.dm_messages",
+    "scenario.win_conditions[].description",
+  ],
+  columns: columnsOf(rlRecord),
+  facts: (r) => ({
+    key: JSON.stringify([r.run_id, r.seat.seat_index]),
+    scorecardVersion: r.scorecard_version,
+    flagged: r.flagged,
+    scored: r.scored,
+    reconstruction: r.reconstruction,
+    runIds: [r.run_id],
+  }),
+  check: (r) => checkTrajectory(r.tuples),
+};

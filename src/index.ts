@@ -1,0 +1,69 @@
+// Formats
+export { FORMATS, formatByName, detectFormat } from "./formats/index.js";
+export { sft, sftRecord } from "./formats/sft.js";
+export { rl, rlRecord, checkTrajectory } from "./formats/rl.js";
+export { dpo, dpoRecord } from "./formats/dpo.js";
+export { streamErrorLine } from "./formats/stream-error.js";
+export { FORMAT_NAMES } from "./formats/format.js";
+export { jsonSchemaOf, jsonSchemaText } from "./schema/json-schema.js";
+export { declaredPaths } from "./schema/field-path.js";
+
+// Pipeline
+export { convert } from "./convert.js";
+export { validateInputs } from "./validate-inputs.js";
+export { inspect } from "./inspect.js";
+export { planPipeline, runPipeline, concatLines } from "./pipeline.js";
+export { Tally } from "./tally.js";
+export { reconciles } from "./manifest.js";
+export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./reasons.js";
+export { decide, mapKept } from "./flow.js";
+
+// Sources
+export { fileSource } from "./sources/file-source.js";
+export { stdinSource } from "./sources/stdin-source.js";
+export { expandInputs } from "./sources/expand-inputs.js";
+export { splitLines } from "./sources/split-lines.js";
+export { readGatedRuns } from "./sources/scorecard-file.js";
+
+// Stages
+export { validate } from "./stages/validate.js";
+export { DedupIndex } from "./stages/dedup-index.js";
+export { dedup } from "./stages/dedup.js";
+export { filter } from "./stages/filter.js";
+export { strip, redaction, REDACTION_MARKER } from "./stages/strip.js";
+export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
+
+// Sinks
+export { parquetFormat } from "./sinks/parquet-format.js";
+export { jsonlFormat } from "./sinks/jsonl-format.js";
+export { ShardedWriter } from "./sinks/sharded-writer.js";
+export { QuarantineWriter } from "./sinks/quarantine-writer.js";
+export { datasetCard } from "./sinks/dataset-card.js";
+export { openStaging, recoverStaging, lockOutput } from "./sinks/staging.js";
+
+// Errors and version
+export { EvalshardError, ConfigError, IoError, LockedError } from "./errors.js";
+export { EVALSHARD_VERSION } from "./version.js";
+
+export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
+export type { SftRecord } from "./formats/sft.js";
+export type { RlRecord, RlTuple } from "./formats/rl.js";
+export type { DpoRecord } from "./formats/dpo.js";
+export type { ColumnType, Field } from "./schema/column-type.js";
+export type { ConvertOptions, Compression, OutputKind } from "./convert-options.js";
+export type { ConvertResult } from "./convert.js";
+export type { ValidateInputsOptions, ValidateInputsResult } from "./validate-inputs.js";
+export type { InspectResult } from "./inspect.js";
+export type { PipelineOptions, PipelinePlan } from "./pipeline.js";
+export type { Manifest } from "./manifest.js";
+export type { Counts } from "./tally.js";
+export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./flow.js";
+export type { Provenance } from "./provenance.js";
+export type { QuarantineReason, DropReason, FilterRule } from "./reasons.js";
+export type { ValidRecord } from "./valid-record.js";
+export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, InputInfo } from "./sources/line-source.js";
+export type { FilterOptions } from "./stages/filter.js";
+export type { ValidateOptions } from "./stages/validate.js";
+export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
+export type { ShardWriter, ShardFormat, ShardInfo } from "./sinks/shard-writer.js";
+export type { QuarantineEntry } from "./sinks/quarantine-writer.js";

@@ -1,0 +1,53 @@
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { IoError } from "./errors.js";
+import type { Manifest } from "./manifest.js";
+
+export interface InspectResult {
+  readonly path: string;
+  readonly manifest: Manifest | null;
+  readonly columns: readonly { readonly name: string; readonly type: string }[];
+  readonly rows: readonly Record<string, unknown>[];
+  readonly totalRows: number;
+}
+
+/** Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows). */
+export async function inspect(path: string, options: { rows?: number } = {}): Promise<InspectResult> {
+  const info = await stat(path).catch((error: Error) => {
+    throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
+  });
+  let manifest: Manifest | null = null;
+  let files: string[];
+  if (info.isDirectory()) {
+    const manifestPath = join(path, "manifest.json");
+    const text = await readFile(manifestPath, "utf8").catch((error: Error) => {
+      throw new IoError(`${JSON.stringify(path)} is not an evalshard output: cannot read ${JSON.stringify(manifestPath)}: ${error.message}`, manifestPath, { cause: error });
+    });
+    manifest = JSON.parse(text) as Manifest;
+    files = manifest.shards.map((s) => join(path, s.path));
+  } else {
+    files = [path];
+  }
+  const { columns, rows, totalRows } = await readShards(files, options.rows ?? 5);
+  return { path, manifest, columns, rows, totalRows };
+}
+
+async function readShards(files: readonly string[], limit: number) {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")}]`;
+    const from = files.every((f) => f.endsWith(".parquet"))
+      ? `read_parquet(${list})`
+      : `read_json(${list}, format = 'newline_delimited')`;
+    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`);
+    const columns = described.getRowObjectsJson().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+    const rows = (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT ${Math.max(0, Math.floor(limit))}`)).getRowObjectsJson();
+    const count = (await connection.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM ${from}`)).getRowObjectsJson()[0]?.n;
+    return { columns, rows, totalRows: Number(count ?? 0) };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

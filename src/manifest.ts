@@ -1,0 +1,33 @@
+import type { Counts } from "./tally.js";
+import type { InputInfo } from "./sources/line-source.js";
+import type { ShardInfo } from "./sinks/shard-writer.js";
+
+/** `OUT/manifest.json`: written last, it is what schedulers and alerts read. */
+export interface Manifest extends Counts {
+  readonly evalshard_version: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
+  readonly output: { readonly to: string; readonly compression: string; readonly layout: "huggingface"; readonly split: string };
+  readonly shards: readonly ShardInfo[];
+  readonly inputs: readonly InputInfo[];
+  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly options: {
+    readonly filters: Readonly<Record<string, boolean>>;
+    readonly scorecards: { readonly path: string; readonly gated_runs: number } | null;
+    readonly shard_rows: number;
+    readonly shard_bytes: number;
+    readonly max_line_bytes: number;
+    readonly max_quarantined: number;
+    readonly accept_later_minor: boolean;
+  };
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly quarantined_share: number;
+  readonly warnings: readonly string[];
+}
+
+/** The bookkeeping invariant every manifest must satisfy. */
+export function reconciles(m: Counts): boolean {
+  const sum = (o: Readonly<Record<string, number | undefined>>) => Object.values(o).reduce<number>((a, b) => a + (b ?? 0), 0);
+  return m.records_in === m.records_out + sum(m.dropped) + sum(m.quarantined);
+}

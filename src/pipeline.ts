@@ -1,0 +1,70 @@
+import type { Format } from "./formats/format.js";
+import type { Flow } from "./flow.js";
+import { ConfigError } from "./errors.js";
+import type { FilterRule } from "./reasons.js";
+import type { Field } from "./schema/column-type.js";
+import type { LineSource, ReadOptions, SourceLine } from "./sources/line-source.js";
+import { dedup } from "./stages/dedup.js";
+import { DedupIndex } from "./stages/dedup-index.js";
+import { filter } from "./stages/filter.js";
+import { strip } from "./stages/strip.js";
+import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
+import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
+import { validate } from "./stages/validate.js";
+import type { ValidRecord } from "./valid-record.js";
+
+export interface PipelineOptions {
+  /** Force the format instead of detecting it from the first record. */
+  readonly format?: Format;
+  readonly acceptLaterMinor?: boolean;
+  readonly read?: ReadOptions;
+  readonly filters?: Partial<Record<FilterRule, boolean>>;
+  readonly gatedRuns?: ReadonlySet<string>;
+  /** Untrusted-path overrides, path -> drop | redact | keep. */
+  readonly untrusted?: Readonly<Record<string, string>>;
+}
+
+/** What the first read of the inputs settles before any record is written. */
+export interface PipelinePlan {
+  readonly format: Format;
+  readonly index: DedupIndex;
+  readonly policy: UntrustedPolicy;
+  /** The dataset's columns once the policy's drops are applied. */
+  readonly columns: readonly Field[];
+}
+
+/** Reads every source in order as one stream of lines. */
+export async function* concatLines(sources: readonly LineSource[], read: ReadOptions = {}): AsyncIterable<SourceLine> {
+  for (const source of sources) yield* source.lines(read);
+}
+
+/**
+ * First read: settles the format and which copy of each key wins, so the second read can decide
+ * `superseded` and `duplicate` whatever order copies arrive in, with memory bounded by the key count.
+ */
+export async function planPipeline(sources: readonly LineSource[], options: PipelineOptions = {}): Promise<PipelinePlan> {
+  let format = options.format;
+  const validated = validate({
+    ...(format === undefined ? {} : { format }),
+    acceptLaterMinor: options.acceptLaterMinor ?? false,
+    onFormat: (f) => (format = f),
+  })(concatLines(sources, options.read));
+  const index = await DedupIndex.build(validated);
+  if (format === undefined) {
+    throw new ConfigError(
+      `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (format_version, rl_format_version or dpo_format_version): pass --format sft|rl|dpo`,
+    );
+  }
+  const policy = resolveUntrustedPolicy(format, options.untrusted);
+  return { format, index, policy, columns: outputColumns(format, policy) };
+}
+
+/** Second read: validate, dedup, filter, strip. Every line comes out as exactly one flow item. */
+export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, options: PipelineOptions = {}): AsyncIterable<Flow<ValidRecord>> {
+  const validated = validate({ format: plan.format, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
+  const filterOptions = {
+    ...(options.filters === undefined ? {} : { rules: options.filters }),
+    ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
+  };
+  return strip(plan.policy)(filter(filterOptions)(dedup(plan.index)(validated)));
+}

@@ -1,0 +1,9 @@
+/** Where a line came from: kept on every record until it is written or quarantined. */
+export interface Provenance {
+  /** The input as the user named it (a path, or "-" for stdin). */
+  readonly source: string;
+  /** 1-based line number within the (decompressed) input. */
+  readonly line: number;
+  /** Byte offset of the line's first byte within the (decompressed) input. */
+  readonly offset: number;
+}

@@ -1,0 +1,26 @@
+/** Why a line was quarantined: it did not fit, and a person should look at it. */
+export const QUARANTINE_REASONS = [
+  "invalid_json",
+  "line_too_long",
+  "unsupported_format_version",
+  "mixed_format",
+  "schema",
+  "invalid_trajectory",
+  "invalid_pair",
+] as const;
+export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
+
+/** Why a valid record was left out of the dataset on purpose. */
+export const DROP_REASONS = [
+  "duplicate",
+  "superseded",
+  "flagged",
+  "unscored",
+  "no_trace",
+  "participation_gated",
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
+/** The switchable filter rules, in the order they are applied. */
+export const FILTER_RULES = ["flagged", "unscored", "no_trace", "participation_gated"] as const;
+export type FilterRule = (typeof FILTER_RULES)[number];

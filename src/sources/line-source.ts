@@ -1,0 +1,48 @@
+import type { Provenance } from "../provenance.js";
+
+/** One non-blank line of an input, decoded as UTF-8 without its line end (and without a leading BOM). */
+export interface TextLine {
+  readonly kind: "line";
+  readonly provenance: Provenance;
+  readonly text: string;
+  /** Length of the line in bytes, without its line end. */
+  readonly bytes: number;
+}
+
+/** A line longer than `maxLineBytes`: never held whole; only its first bytes are kept for the quarantine. */
+export interface OversizedLine {
+  readonly kind: "too_long";
+  readonly provenance: Provenance;
+  /** The first bytes of the line (at most `headBytes`), decoded as UTF-8. */
+  readonly head: string;
+  /** Full length of the line in bytes, without its line end. */
+  readonly bytes: number;
+}
+
+export type SourceLine = TextLine | OversizedLine;
+
+export interface ReadOptions {
+  /** Lines longer than this many bytes become `too_long` items. Default 64 MiB. */
+  readonly maxLineBytes?: number;
+  /** How many bytes of an oversized line to keep in `head`. Default 4096. */
+  readonly headBytes?: number;
+}
+
+/** Size and digest of an input's raw bytes as stored (before decompression). */
+export interface InputInfo {
+  readonly path: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+/**
+ * An input that yields its lines. It can be read more than once (convert reads twice to resolve
+ * superseded records whatever their order); each read starts from the first line.
+ */
+export interface LineSource {
+  /** The input as the user named it; used as `provenance.source`. */
+  readonly name: string;
+  lines(options?: ReadOptions): AsyncIterable<SourceLine>;
+  /** Size and sha256 of the raw input; reads the input if no full read has happened yet. */
+  info(): Promise<InputInfo>;
+}

@@ -1,0 +1,99 @@
+import { detectFormat } from "../formats/index.js";
+import type { Format } from "../formats/format.js";
+import { isLaterMinor } from "../formats/common.js";
+import { streamErrorLine } from "../formats/stream-error.js";
+import type { Flow, Quarantined } from "../flow.js";
+import type { Provenance } from "../provenance.js";
+import type { QuarantineReason } from "../reasons.js";
+import type { SourceLine } from "../sources/line-source.js";
+import type { ValidRecord } from "../valid-record.js";
+import { describeIssues } from "./describe-issues.js";
+
+/** How much of a bad line the quarantine keeps; its full length is recorded beside it. */
+export const QUARANTINE_RAW_CHARS = 65_536;
+
+export interface ValidateOptions {
+  /**
+   * The dataset's format. Records of any other format are quarantined as `mixed_format`.
+   * When not given, the first line that names a known format decides, and `onFormat` hears of it.
+   */
+  readonly format?: Format;
+  /** Accept later minor versions of the same major (e.g. SFT "1.2"); off by default. */
+  readonly acceptLaterMinor?: boolean;
+  readonly onFormat?: (format: Format) => void;
+}
+
+/** Parses and validates lines into records; everything that does not fit is quarantined with its reason. */
+export function validate(options: ValidateOptions = {}) {
+  return async function* (lines: AsyncIterable<SourceLine>): AsyncIterable<Flow<ValidRecord>> {
+    let format = options.format;
+    let ordinal = 0;
+    for await (const line of lines) {
+      const { provenance } = line;
+      if (line.kind === "too_long") {
+        yield quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
+        continue;
+      }
+      const bad = (reason: QuarantineReason, detail: string) => quarantine(provenance, reason, detail, line.text, line.bytes);
+      let value: unknown;
+      try {
+        value = JSON.parse(line.text);
+      } catch (error) {
+        yield bad("invalid_json", (error as Error).message);
+        continue;
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        yield bad("schema", `expected a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+        continue;
+      }
+      const object = value as Record<string, unknown>;
+      if ("error" in object) {
+        const streamError = streamErrorLine.safeParse(object);
+        if (streamError.success) {
+          yield { kind: "stream_error", provenance, runIndex: streamError.data.run_index ?? null };
+          continue;
+        }
+      }
+      const detected = options.format ?? detectFormat(object);
+      if (detected === null) {
+        yield bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");
+        continue;
+      }
+      if (format === undefined) {
+        format = detected;
+        options.onFormat?.(format);
+      }
+      if (detected !== format) {
+        yield bad("mixed_format", `a ${detected.name} record in a ${format.name} dataset; convert each format to its own output`);
+        continue;
+      }
+      const version = object[format.versionField];
+      const lenient = version !== format.version && options.acceptLaterMinor === true && isLaterMinor(version, format.version);
+      if (version !== format.version && !lenient) {
+        yield bad(
+          "unsupported_format_version",
+          version === undefined
+            ? `missing ${format.versionField} (expected ${JSON.stringify(format.version)})`
+            : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${JSON.stringify(format.version)})`,
+        );
+        continue;
+      }
+      const parsed = (lenient ? format.anyVersionSchema : format.schema).safeParse(object);
+      if (!parsed.success) {
+        yield bad("schema", describeIssues(parsed.error.issues));
+        continue;
+      }
+      const record = parsed.data as Record<string, unknown>;
+      const fault = format.check(record);
+      if (fault !== null) {
+        yield bad(fault.reason, fault.detail);
+        continue;
+      }
+      yield { kind: "kept", provenance, value: { format, record, facts: format.facts(record), ordinal: ordinal++ } };
+    }
+  };
+}
+
+function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
+  return { kind: "quarantined", provenance, reason, detail, raw: raw.length > QUARANTINE_RAW_CHARS ? raw.slice(0, QUARANTINE_RAW_CHARS) : raw, rawLength };
+}

@@ -1,0 +1,54 @@
+import type { Flow } from "./flow.js";
+import type { DropReason, QuarantineReason } from "./reasons.js";
+
+export interface Counts {
+  /** Every non-blank line except stream-error lines. */
+  readonly records_in: number;
+  readonly records_out: number;
+  readonly dropped: Readonly<Partial<Record<DropReason, number>>>;
+  readonly quarantined: Readonly<Partial<Record<QuarantineReason, number>>>;
+  readonly stream_errors: number;
+}
+
+/** The one place outcomes are counted, so `records_in = records_out + dropped + quarantined` holds by construction. */
+export class Tally {
+  #out = 0;
+  #streamErrors = 0;
+  readonly #dropped = new Map<DropReason, number>();
+  readonly #quarantined = new Map<QuarantineReason, number>();
+
+  add(item: Flow<unknown>): void {
+    switch (item.kind) {
+      case "kept":
+        this.#out++;
+        break;
+      case "dropped":
+        this.#dropped.set(item.reason, (this.#dropped.get(item.reason) ?? 0) + 1);
+        break;
+      case "quarantined":
+        this.#quarantined.set(item.reason, (this.#quarantined.get(item.reason) ?? 0) + 1);
+        break;
+      case "stream_error":
+        this.#streamErrors++;
+        break;
+    }
+  }
+
+  counts(): Counts {
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    const sorted = <K extends string>(m: Map<K, number>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b))) as Partial<Record<K, number>>;
+    return {
+      records_in: this.#out + sum(this.#dropped) + sum(this.#quarantined),
+      records_out: this.#out,
+      dropped: sorted(this.#dropped),
+      quarantined: sorted(this.#quarantined),
+      stream_errors: this.#streamErrors,
+    };
+  }
+
+  /** Share of `records_in` that was quarantined (0 for an empty input). */
+  quarantinedShare(): number {
+    const c = this.counts();
+    return c.records_in === 0 ? 0 : Object.values(c.quarantined).reduce((a, b) => a + (b ?? 0), 0) / c.records_in;
+  }
+}

@@ -1,0 +1,10 @@
+import type { Format, RecordFacts } from "./formats/format.js";
+
+/** A record that passed validation: its format, the record with undeclared fields removed, and its facts. */
+export interface ValidRecord {
+  readonly format: Format;
+  record: Record<string, unknown>;
+  readonly facts: RecordFacts;
+  /** Position among the valid records of the run's inputs, in read order; stable across reads. */
+  readonly ordinal: number;
+}
