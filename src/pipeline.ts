@@ -27,6 +27,8 @@ export interface PipelineOptions {
 /** What the first read of the inputs settles before any record is written. */
 export interface PipelinePlan {
   readonly format: Format;
+  /** The format was forced, not detected. */
+  readonly forced: boolean;
   readonly index: DedupIndex;
   readonly policy: UntrustedPolicy;
   /** The dataset's columns once the policy's drops are applied. */
@@ -44,8 +46,9 @@ export async function* concatLines(sources: readonly LineSource[], read: ReadOpt
  */
 export async function planPipeline(sources: readonly LineSource[], options: PipelineOptions = {}): Promise<PipelinePlan> {
   let format = options.format;
+  const forced = format !== undefined;
   const validated = validate({
-    ...(format === undefined ? {} : { format }),
+    ...(format === undefined ? {} : { format, forced }),
     acceptLaterMinor: options.acceptLaterMinor ?? false,
     onFormat: (f) => (format = f),
   })(concatLines(sources, options.read));
@@ -56,12 +59,12 @@ export async function planPipeline(sources: readonly LineSource[], options: Pipe
     );
   }
   const policy = resolveUntrustedPolicy(format, options.untrusted);
-  return { format, index, policy, columns: outputColumns(format, policy) };
+  return { format, forced, index, policy, columns: outputColumns(format, policy) };
 }
 
 /** Second read: validate, dedup, filter, strip. Every line comes out as exactly one flow item. */
 export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, options: PipelineOptions = {}): AsyncIterable<Flow<ValidRecord>> {
-  const validated = validate({ format: plan.format, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
+  const validated = validate({ format: plan.format, forced: plan.forced, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
   const filterOptions = {
     ...(options.filters === undefined ? {} : { rules: options.filters }),
     ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),

@@ -18,6 +18,11 @@ export interface ValidateOptions {
    * When not given, the first line that names a known format decides, and `onFormat` hears of it.
    */
   readonly format?: Format;
+  /**
+   * Judge every line by `format`'s version field alone (the user forced the format): a record of another
+   * format is then `unsupported_format_version`. Otherwise each line's format is detected.
+   */
+  readonly forced?: boolean;
   /** Accept later minor versions of the same major (e.g. SFT "1.2"); off by default. */
   readonly acceptLaterMinor?: boolean;
   readonly onFormat?: (format: Format) => void;
@@ -54,7 +59,7 @@ export function validate(options: ValidateOptions = {}) {
           continue;
         }
       }
-      const detected = options.format ?? detectFormat(object);
+      const detected = options.forced === true && format !== undefined ? format : detectFormat(object);
       if (detected === null) {
         yield bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");
         continue;

@@ -80,7 +80,7 @@ describe("validate", () => {
   });
 
   it("with a forced format, quarantines records of another format as unsupported", async () => {
-    const out = await run("records/rl-valid.ndjson", { format: FORMATS.sft });
+    const out = await run("records/rl-valid.ndjson", { format: FORMATS.sft, forced: true });
     expect(out.every((f) => f.kind === "quarantined" && f.reason === "unsupported_format_version")).toBe(true);
   });
 

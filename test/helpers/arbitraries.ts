@@ -1,0 +1,106 @@
+import fc from "fast-check";
+
+/** Random valid export records of each format, with random undeclared keys sprinkled into their objects. */
+const text = fc.string({ maxLength: 30 });
+const id = fc.string({ minLength: 1, maxLength: 12 });
+const int = fc.integer({ min: 0, max: 1_000_000 });
+const num = fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 });
+const json = fc.jsonValue({ maxDepth: 2 });
+const extraKey = fc.string({ minLength: 1, maxLength: 8 }).map((s) => `x_${s}`);
+
+/** Adds up to two undeclared keys to an object. */
+const withExtras = <T extends object>(arb: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+  fc.tuple(arb, fc.dictionary(extraKey, json, { maxKeys: 2 })).map(([value, extra]) => ({ ...extra, ...value }));
+
+const scenario = withExtras(
+  fc.record({ campaign_id: id, seed: int, win_conditions: fc.array(withExtras(fc.record({ id, description: text })), { maxLength: 2 }) }, { requiredKeys: ["campaign_id", "seed"] }),
+);
+const seat = withExtras(fc.record({ seat_index: fc.integer({ min: 0, max: 3 }), role: text, agent_key_id: fc.option(id, { nil: null }) }));
+const reconstruction = fc.constantFrom("per_seat_trace", "per_seat_trace", "attribution_unavailable", "no_session");
+
+export const sftArb = withExtras(
+  fc.record({
+    format_version: fc.constant("1.1"),
+    run_id: id,
+    scenario: withExtras(fc.record({ campaign_id: id, seed: int })),
+    seat,
+    scored: fc.boolean(),
+    flagged: fc.boolean(),
+    scorecard_version: fc.integer({ min: 0, max: 3 }),
+    reconstruction,
+    scores: fc.option(
+      withExtras(
+        fc.record({
+          per_trait: fc.dictionary(text, withExtras(fc.record({ mean: num, variance: num, evidence: fc.array(text, { maxLength: 2 }) })), { maxKeys: 3 }),
+          win_conditions: fc.array(withExtras(fc.record({ id, description: text, met: fc.boolean() })), { maxLength: 3 }),
+          outcomes: withExtras(fc.record({ met_count: int, total_checks: int, total_actions: int })),
+        }),
+      ),
+      { nil: null },
+    ),
+    coaching: fc.option(withExtras(fc.record({ weak_traits: fc.array(text, { maxLength: 2 }), guidance: text })), { nil: null }),
+    trace_steps: fc.array(json, { maxLength: 3 }),
+  }),
+);
+
+const tupleArb = (index: number, terminal: boolean) =>
+  withExtras(
+    fc.record({
+      index: fc.constant(index),
+      kind: fc.constant(terminal ? "action" : "blocked_or_idle"),
+      state: withExtras(fc.record({ observation: fc.dictionary(text, json, { maxKeys: 2 }), transcript_window: fc.array(withExtras(fc.record({ role: text, content: text })), { maxLength: 2 }) })),
+      action: terminal ? withExtras(fc.record({ action_type: text, content: fc.option(text, { nil: null }) })) : fc.constant(null),
+      reward: withExtras(
+        fc.record({
+          checks_passed: int,
+          checks_failed: int,
+          conditions_met: fc.array(id, { maxLength: 2 }),
+          scalar_reward: num,
+          progress_delta: num,
+          terminal_reward: terminal ? num : fc.constant(null),
+        }),
+      ),
+    }),
+  );
+
+// Valid trajectories: indexes 0..n-1, the only action step is the last tuple and carries the terminal reward.
+const tuples = fc
+  .integer({ min: 0, max: 3 })
+  .chain((n): fc.Arbitrary<unknown[]> => (n === 0 ? fc.constant([]) : fc.tuple(...Array.from({ length: n }, (_, i) => tupleArb(i, i === n - 1)))));
+
+export const rlArb = withExtras(
+  fc.record(
+    {
+      rl_format_version: fc.constant("1.0"),
+      run_id: id,
+      scenario,
+      seat,
+      scored: fc.boolean(),
+      flagged: fc.boolean(),
+      scorecard_version: fc.integer({ min: 0, max: 3 }),
+      reconstruction,
+      tuples,
+      outcome: withExtras(fc.record({ dm_messages: fc.array(text, { maxLength: 2 }) })),
+    },
+    { requiredKeys: ["rl_format_version", "run_id", "scenario", "seat", "scored", "flagged", "scorecard_version", "reconstruction", "tuples"] },
+  ),
+);
+
+const step = withExtras(fc.record({ action_type: text, content: fc.option(text, { nil: null }) }));
+
+export const dpoArb = withExtras(
+  fc.record(
+    {
+      dpo_format_version: fc.constant("1.0"),
+      run_chosen: id.map((s) => `c-${s}`),
+      run_rejected: id.map((s) => `r-${s}`),
+      scenario,
+      scoring_basis: withExtras(fc.record({ composite_delta: num, objective_delta: num })),
+      seat_index: fc.integer({ min: 0, max: 3 }),
+      flagged: fc.boolean(),
+      pairs: fc.array(withExtras(fc.record({ index: int, chosen: step, rejected: step, alignment: fc.constant("step_index") })), { maxLength: 3 }),
+      outcome: withExtras(fc.record({ dm_messages: fc.array(text, { maxLength: 2 }) })),
+    },
+    { requiredKeys: ["dpo_format_version", "run_chosen", "run_rejected", "scenario", "scoring_basis", "seat_index", "flagged", "pairs"] },
+  ),
+);
