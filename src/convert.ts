@@ -85,7 +85,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
     await mkdir(join(dir, "_quarantine"), { recursive: true });
     const counts = tally.counts();
     if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-    await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format.name, version: plan.format.version, columns: plan.columns, shards, splitName: SPLIT }));
+    await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards, splitName: SPLIT }));
     const manifest: Manifest = {
       evalshard_version: EVALSHARD_VERSION,
       started_at: startedAt,

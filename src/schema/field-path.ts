@@ -20,16 +20,21 @@ export function parsePath(path: string): PathStep[] {
   return steps;
 }
 
-/** Every path the columns declare, leaves and inner nodes alike, in path syntax. */
-export function declaredPaths(fields: readonly Field[]): string[] {
-  const out: string[] = [];
+/** Visits every column type, inner nodes and leaves alike, with its path in path syntax. */
+export function walkColumns(fields: readonly Field[], visit: (type: ColumnType, path: string) => void): void {
   const walk = (type: ColumnType, path: string): void => {
-    out.push(path);
+    visit(type, path);
     if (type.kind === "struct") for (const f of type.fields) walk(f.type, `${path}.${f.name}`);
     else if (type.kind === "list") walk(type.item, `${path}[]`);
     else if (type.kind === "map") walk(type.value, `${path}.*`);
   };
   for (const f of fields) walk(f.type, f.name);
+}
+
+/** Every path the columns declare, leaves and inner nodes alike, in path syntax. */
+export function declaredPaths(fields: readonly Field[]): string[] {
+  const out: string[] = [];
+  walkColumns(fields, (_, path) => out.push(path));
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { ConfigError } from "../errors.js";
 import type { Format } from "../formats/format.js";
-import type { Field } from "../schema/column-type.js";
+import type { ColumnType, Field } from "../schema/column-type.js";
 import { declaredPaths, parsePath, pruneColumns, typeAt } from "../schema/field-path.js";
 import type { PathStep } from "../schema/field-path.js";
 
@@ -55,8 +55,27 @@ export function outputColumns(format: Format, policy: UntrustedPolicy): Field[] 
 
 function withoutEmptyStructs(fields: readonly Field[]): Field[] {
   return fields.flatMap((f) => {
-    if (f.type.kind !== "struct") return [f];
-    const inner = withoutEmptyStructs(f.type.fields);
-    return inner.length === 0 ? [] : [{ ...f, type: { kind: "struct" as const, fields: inner } }];
+    const type = nonEmpty(f.type);
+    return type === null ? [] : [{ ...f, type }];
   });
+}
+
+/** The type without structs left with no fields, wherever they sit; null when nothing is left. */
+function nonEmpty(type: ColumnType): ColumnType | null {
+  switch (type.kind) {
+    case "struct": {
+      const fields = withoutEmptyStructs(type.fields);
+      return fields.length === 0 ? null : { kind: "struct", fields };
+    }
+    case "list": {
+      const item = nonEmpty(type.item);
+      return item === null ? null : { kind: "list", item };
+    }
+    case "map": {
+      const value = nonEmpty(type.value);
+      return value === null ? null : { kind: "map", value };
+    }
+    default:
+      return type;
+  }
 }

@@ -9,6 +9,8 @@ import type { SourceLine } from "../sources/line-source.js";
 import type { ValidRecord } from "../valid-record.js";
 import { describeIssues } from "./describe-issues.js";
 
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
 /** How much of a bad line the quarantine keeps; its full length is recorded beside it. */
 export const QUARANTINE_RAW_CHARS = 65_536;
 
@@ -89,6 +91,11 @@ export function validate(options: ValidateOptions = {}) {
         continue;
       }
       const record = parsed.data as Record<string, unknown>;
+      // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
+      if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
+        yield bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");
+        continue;
+      }
       const fault = format.check(record);
       if (fault !== null) {
         yield bad(fault.reason, fault.detail);

@@ -83,3 +83,15 @@ describe("strip untrusted text", () => {
     });
   });
 });
+
+describe("output columns", () => {
+  it("remove a list whose item struct a policy emptied, wherever it sits", () => {
+    const policy = resolveUntrustedPolicy(FORMATS.sft, {
+      "scores.win_conditions[].id": "drop",
+      "scores.win_conditions[].met": "drop",
+    });
+    const paths = declaredPaths(outputColumns(FORMATS.sft, policy));
+    expect(paths).not.toContain("scores.win_conditions");
+    expect(paths).toContain("scores.outcomes");
+  });
+});

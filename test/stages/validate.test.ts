@@ -97,6 +97,12 @@ describe("validate", () => {
     expect(out[0]).toMatchObject({ kind: "quarantined", reason: "line_too_long", raw: "{\"format", rawLength: 1_000_000 });
   });
 
+  it("quarantines an unpaired surrogate escape, which UTF-8 cannot hold, and keeps an escaped pair", async () => {
+    const out = await run("records/sft-lone-surrogate.ndjson");
+    expect(outcomes(out as Flow<ValidRecord>[])).toEqual(["kept:run-400", "quarantined:schema", "kept:run-402"]);
+    expect((out[1] as Quarantined).detail).toMatch(/unpaired UTF-16 surrogate/);
+  });
+
   it("caps the raw text kept for a huge bad line", async () => {
     const huge = `{"x": "${"y".repeat(200_000)}"`;
     const [item] = await collect(validate()(from(linesOf([huge]))));

@@ -1,0 +1,85 @@
+import { stringify } from "yaml";
+import type { Format, FormatName } from "../formats/format.js";
+import type { Field } from "../schema/column-type.js";
+import { walkColumns } from "../schema/field-path.js";
+import { hfFeatures } from "../schema/hf-features.js";
+import type { ShardInfo } from "./shard-writer.js";
+
+/** What {@link datasetCard} describes. */
+export interface DatasetCardOptions {
+  /** The export format the records follow. */
+  readonly format: Format;
+  /** The columns as written (after stripping). */
+  readonly columns: readonly Field[];
+  readonly shards: readonly ShardInfo[];
+  /** Default "train". */
+  readonly splitName?: string;
+}
+
+const TITLES: Readonly<Record<FormatName, string>> = {
+  sft: "SFT fine-tuning records",
+  rl: "RL trajectory records",
+  dpo: "DPO preference-pair records",
+};
+
+/**
+ * The output directory's README.md: YAML front matter that lets `datasets.load_dataset(dir)` load the
+ * shards as they are (data files, features, split size), then a short description for people.
+ */
+export function datasetCard(options: DatasetCardOptions): string {
+  const split = options.splitName ?? "train";
+  const parquet = options.shards.every((s) => s.path.endsWith(".parquet"));
+  const rows = options.shards.reduce((n, s) => n + s.rows, 0);
+  const bytes = options.shards.reduce((n, s) => n + s.bytes, 0);
+  const meta = {
+    configs: [{ config_name: "default", data_files: [{ split, path: `data/${split}-*` }] }],
+    dataset_info: {
+      // The features describe the Parquet layout; JSONL keeps json and map values as JSON, which they do not describe.
+      ...(parquet ? { features: hfFeatures(options.columns) } : {}),
+      // num_examples is checked by `datasets` on load; num_bytes is the shards' size on disk.
+      splits: [{ name: split, num_examples: rows, num_bytes: bytes }],
+      download_size: bytes,
+    },
+  };
+  const title = TITLES[options.format.name];
+  const kind = parquet ? "Parquet" : "JSON Lines";
+  const jsonPaths = pathsOf(options.columns, "json");
+  const mapPaths = pathsOf(options.columns, "map");
+  const lines = [
+    `# ${title} (evalshard)`,
+    "",
+    `${title}, \`${options.format.versionField}\` ${options.format.version}, converted by evalshard from evaluation-service exports:`,
+    `validated, filtered and stripped, ${rows} rows in ${options.shards.length} ${kind} shard${options.shards.length === 1 ? "" : "s"} under \`data/\`.`,
+    "",
+    "```python",
+    "from datasets import load_dataset",
+    `ds = load_dataset("path/to/this/directory", split="${split}")`,
+    "```",
+    "",
+  ];
+  if (parquet && jsonPaths.length > 0) {
+    lines.push(`Values whose shape the service does not specify are stored as JSON text (Parquet JSON type): ${codeList(jsonPaths)}.`, "");
+  }
+  if (parquet && mapPaths.length > 0) {
+    lines.push(`Maps are stored as lists of \`{key, value}\` entries, which \`datasets\` can load: ${codeList(mapPaths)}.`, "");
+  }
+  if (!parquet && (jsonPaths.length > 0 || mapPaths.length > 0)) {
+    lines.push("The JSON Lines shards keep free-form values as JSON, so `datasets` infers their types; prefer the Parquet output for typed loading.", "");
+  }
+  lines.push(
+    "`manifest.json` lists every shard with its row count, size and SHA-256, the inputs, and how many records were dropped or quarantined and why.",
+    "`_quarantine/` holds the input lines that failed validation, each with its source, line number and reason.",
+    "",
+  );
+  return `---\n${stringify(meta, { lineWidth: 0 })}---\n\n${lines.join("\n")}`;
+}
+
+function pathsOf(fields: readonly Field[], kind: "json" | "map"): string[] {
+  const out: string[] = [];
+  walkColumns(fields, (type, path) => type.kind === kind && out.push(path));
+  return out;
+}
+
+function codeList(paths: readonly string[]): string {
+  return paths.map((p) => `\`${p}\``).join(", ");
+}

@@ -1,0 +1,237 @@
+import { mkdtemp, open, rm, symlink } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { ConfigError, IoError } from "../errors.js";
+import type { Field } from "../schema/column-type.js";
+import { duckdbColumns, duckdbSelectList, sqlString } from "../schema/duckdb-type.js";
+import type { ShardFormat, ShardWriter } from "./shard-writer.js";
+
+/** Parquet page compression; "none" writes uncompressed pages. */
+export type ParquetCompression = "zstd" | "gzip" | "snappy" | "none";
+
+/** Options of {@link parquetFormat}. */
+export interface ParquetOptions {
+  readonly compression: ParquetCompression;
+  /**
+   * Rows per row group; small groups keep DuckDB's memory flat. Default 2048. DuckDB fills groups a
+   * 2048-row chunk at a time, so smaller values behave like 2048.
+   */
+  readonly rowGroupRows?: number;
+  /**
+   * How map columns are written. "entries" (default): a list of `{key, value}` structs, which
+   * Hugging Face `datasets` can load; "map": Parquet's MAP, which `datasets` rejects.
+   */
+  readonly maps?: "entries" | "map";
+  /** DuckDB `memory_limit`. Default "1GB". */
+  readonly memoryLimit?: string;
+}
+
+const CODECS: Readonly<Record<ParquetCompression, string>> = { zstd: "zstd", gzip: "gzip", snappy: "snappy", none: "uncompressed" };
+const FLUSH_BYTES = 1 << 20;
+/** DuckDB's default `maximum_object_size`; raised per shard when a line is longer. */
+const MIN_OBJECT_SIZE = 16 << 20;
+
+/**
+ * Parquet shards. Each record is staged as one JSON line next to the target (`<path>.stage.ndjson`);
+ * `close()` has DuckDB convert the staged file with explicit column types, then deletes it.
+ * One in-process DuckDB instance serves every shard of the format, one COPY at a time.
+ */
+export function parquetFormat(options: ParquetOptions): ShardFormat {
+  const codec = CODECS[options.compression];
+  if (codec === undefined) {
+    throw new ConfigError(`Expected Parquet compression to be one of ${Object.keys(CODECS).join(", ")}, got ${JSON.stringify(options.compression)}`);
+  }
+  const rowGroupRows = options.rowGroupRows ?? 2048;
+  if (!Number.isSafeInteger(rowGroupRows) || rowGroupRows < 1) {
+    throw new ConfigError(`Expected \`rowGroupRows\` to be an integer from 1 and up, got ${rowGroupRows}`);
+  }
+  const memoryLimit = options.memoryLimit ?? "1GB";
+  if (!/^\d+(\.\d+)?\s*[KMGT]i?B$/i.test(memoryLimit)) {
+    throw new ConfigError(`Expected \`memoryLimit\` to be a size such as "1GB", got ${JSON.stringify(memoryLimit)}`);
+  }
+  const engine = new Engine(memoryLimit);
+  const maps = options.maps ?? "entries";
+  return {
+    extension: ".parquet",
+    description: `parquet/${options.compression}`,
+    async open(path, columns) {
+      if (columns.length === 0) throw new ConfigError(`Cannot write ${path}: no columns are left to write`);
+      // Render now so a bad schema fails before anything is staged.
+      const selectList = duckdbSelectList(columns, { maps });
+      const columnTypes = duckdbColumns(columns);
+      const convert = (stage: string, maxLine: number) => {
+        const read = `read_ndjson(${sqlString(stage)}, columns=${columnTypes}, format='newline_delimited', records=true, compression='uncompressed', hive_partitioning=false, union_by_name=false, ignore_errors=false, maximum_object_size=${Math.max(MIN_OBJECT_SIZE, maxLine + 1)})`;
+        return engine.run(
+          `COPY (SELECT ${selectList} FROM ${read}) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows})`,
+        );
+      };
+      return ParquetShard.open(path, convert);
+    },
+    dispose: () => engine.dispose(),
+  };
+}
+
+class ParquetShard implements ShardWriter {
+  rows = 0;
+  bytes = 0;
+  #maxLine = 0;
+  #buffer: string[] = [];
+  #buffered = 0;
+  #writing: Promise<unknown> = Promise.resolve();
+  #state: "open" | "closed" | "aborted" = "open";
+  #closing: Promise<void> | null = null;
+
+  private constructor(
+    readonly path: string,
+    readonly stage: string,
+    private readonly file: FileHandle,
+    private readonly convert: (stage: string, maxLine: number) => Promise<void>,
+  ) {}
+
+  static async open(path: string, convert: (stage: string, maxLine: number) => Promise<void>): Promise<ParquetShard> {
+    const stage = `${path}.stage.ndjson`;
+    try {
+      return new ParquetShard(path, stage, await open(stage, "w"), convert);
+    } catch (error) {
+      throw new IoError(`Cannot create the staging file ${stage}: ${(error as Error).message}`, stage, { cause: error });
+    }
+  }
+
+  async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
+    if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
+    let line = json ?? JSON.stringify(record);
+    // JSON.stringify escapes lone surrogates as \udXXX; DuckDB (and UTF-8) cannot hold them.
+    if (line.includes("\\ud")) line = JSON.stringify(wellFormed(record));
+    const size = Buffer.byteLength(line) + 1;
+    this.#buffer.push(line, "\n");
+    this.#buffered += size;
+    this.bytes += size;
+    this.rows += 1;
+    if (size > this.#maxLine) this.#maxLine = size;
+    if (this.#buffered >= FLUSH_BYTES) await this.#flush();
+  }
+
+  close(): Promise<void> {
+    if (this.#state !== "open") return Promise.reject(new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path));
+    this.#state = "closed";
+    this.#closing = this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    try {
+      try {
+        await this.#flush();
+      } finally {
+        await this.file.close();
+      }
+      await withReadablePath(this.stage, (readable) => this.convert(readable, this.#maxLine));
+    } catch (error) {
+      await rm(this.path, { force: true });
+      throw error instanceof IoError ? error : new IoError(`Cannot write the Parquet shard ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
+    } finally {
+      await rm(this.stage, { force: true });
+    }
+  }
+
+  async abort(): Promise<void> {
+    const wasOpen = this.#state === "open";
+    this.#state = "aborted";
+    if (wasOpen) await this.#writing.then(() => this.file.close()).catch(() => undefined);
+    // A conversion under way would write the target after we removed it.
+    await this.#closing?.catch(() => undefined);
+    await rm(this.stage, { force: true });
+    await rm(this.path, { force: true });
+  }
+
+  #flush(): Promise<unknown> {
+    if (this.#buffer.length === 0) return this.#writing;
+    const text = this.#buffer.join("");
+    this.#buffer = [];
+    this.#buffered = 0;
+    this.#writing = this.#writing.then(() => this.file.write(text)).catch((error: unknown) => {
+      throw error instanceof IoError ? error : new IoError(`Cannot write the staging file ${this.stage}: ${(error as Error).message}`, this.stage, { cause: error });
+    });
+    return this.#writing;
+  }
+}
+
+/**
+ * DuckDB treats `*`, `?` and `[` in a file name as a glob and has no escape for them, so a path holding
+ * one is read through a symlink with a plain name in a private temp directory.
+ */
+async function withReadablePath<T>(path: string, fn: (readable: string) => Promise<T>): Promise<T> {
+  if (!/[*?[\]{}\\]/.test(path)) return fn(path);
+  const dir = await mkdtemp(join(tmpdir(), "evalshard-stage-"));
+  if (/[*?[\]{}\\]/.test(dir)) throw new IoError(`The temp directory ${dir} holds glob characters DuckDB would expand`, dir);
+  try {
+    const link = join(dir, "stage.ndjson");
+    await symlink(path, link);
+    return await fn(link);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** The value with every lone surrogate (in strings and keys) replaced by U+FFFD. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(LONE_SURROGATE, "\ufffd");
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)]));
+  }
+  return value;
+}
+
+/** The shared DuckDB instance: created on first use, statements run one at a time. */
+class Engine {
+  #connection: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #tempDir = join(tmpdir(), `evalshard-duckdb-${process.pid}-${Math.random().toString(36).slice(2)}`);
+
+  constructor(private readonly memoryLimit: string) {}
+
+  run(sql: string): Promise<void> {
+    const result = this.#queue.then(async () => {
+      const { connection } = await this.#connect();
+      await connection.run(sql);
+    });
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async dispose(): Promise<void> {
+    await this.#queue;
+    const opened = this.#connection;
+    this.#connection = null;
+    if (opened !== null) {
+      const handles = await opened.catch(() => null);
+      handles?.connection.closeSync();
+      handles?.instance.closeSync();
+    }
+    await rm(this.#tempDir, { recursive: true, force: true });
+  }
+
+  #connect(): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+    this.#connection ??= (async () => {
+      const instance = await DuckDBInstance.create(":memory:", {
+        threads: "2",
+        memory_limit: this.memoryLimit,
+        temp_directory: this.#tempDir,
+        preserve_insertion_order: "true",
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+      });
+      return { instance, connection: await instance.connect() };
+    })();
+    this.#connection.catch(() => {
+      this.#connection = null;
+    });
+    return this.#connection;
+  }
+}

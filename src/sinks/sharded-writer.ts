@@ -1,0 +1,176 @@
+import { createHash } from "node:crypto";
+import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError, IoError } from "../errors.js";
+import type { Field } from "../schema/column-type.js";
+import type { ShardFormat, ShardInfo, ShardWriter } from "./shard-writer.js";
+import { syncDir } from "./staging.js";
+
+/** Options of {@link ShardedWriter}. */
+export interface ShardedWriterOptions {
+  /** The dataset directory; shards go to its `data/` folder. */
+  readonly dir: string;
+  readonly format: ShardFormat;
+  readonly columns: readonly Field[];
+  /** Split name used in file names. Default "train". */
+  readonly split?: string;
+  /** Most rows per shard (`Infinity` for no limit). */
+  readonly maxRows: number;
+  /** Most uncompressed JSON bytes per shard (`Infinity` for no limit); a larger record gets a shard alone. */
+  readonly maxBytes: number;
+}
+
+interface Shard {
+  /** Absolute path of the hidden temporary name the shard is written under. */
+  readonly partial: string;
+  writer: ShardWriter | null;
+}
+
+/**
+ * Writes records into rotating shards under `dir/data/`, named in the Hugging Face layout
+ * `data/train-00000-of-00003.parquet` once the total is known. Until `finish()` every shard has a
+ * hidden name (`data/.train-00000.parquet.partial`), which no reader's `train-*` or `*.parquet` pattern matches.
+ */
+export class ShardedWriter {
+  readonly #options: ShardedWriterOptions;
+  readonly #split: string;
+  readonly #dataDir: string;
+  readonly #shards: Shard[] = [];
+  /** The previous shard's close, left running while the next shard fills. */
+  #closing: Promise<void> | null = null;
+  #started = false;
+  #state: "open" | "finished" | "aborted" = "open";
+  readonly #published: string[] = [];
+  #rows = 0;
+
+  constructor(options: ShardedWriterOptions) {
+    this.#split = options.split ?? "train";
+    if (!/^\w+(\.\w+)*$/.test(this.#split)) {
+      throw new ConfigError(`Expected the split name to be letters, digits and "_" (dot-separated), got ${JSON.stringify(this.#split)}`);
+    }
+    for (const key of ["maxRows", "maxBytes"] as const) {
+      const n = options[key];
+      if (n !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(n) && n >= 1)) {
+        throw new ConfigError(`Expected \`${key}\` to be an integer from 1 and up, or Infinity, got ${n}`);
+      }
+    }
+    this.#options = options;
+    this.#dataDir = join(options.dir, "data");
+  }
+
+  /** Records written so far, over all shards. */
+  get rows(): number {
+    return this.#rows;
+  }
+
+  async write(record: Readonly<Record<string, unknown>>): Promise<void> {
+    if (this.#state !== "open") throw new IoError(`Cannot write to ${this.#dataDir}: the writer is ${this.#state}`, this.#dataDir);
+    const json = JSON.stringify(record);
+    const size = Buffer.byteLength(json) + 1;
+    let writer = this.#shards.at(-1)?.writer ?? null;
+    const { maxRows, maxBytes } = this.#options;
+    if (writer !== null && writer.rows > 0 && (writer.rows + 1 > maxRows || writer.bytes + size > maxBytes)) {
+      await this.#closeCurrent();
+      writer = null;
+    }
+    writer ??= await this.#openNext();
+    await writer.write(record, json);
+    this.#rows += 1;
+  }
+
+  /** Closes the last shard, gives every shard its final name and describes them. */
+  async finish(): Promise<ShardInfo[]> {
+    if (this.#state !== "open") throw new IoError(`Cannot finish ${this.#dataDir}: the writer is ${this.#state}`, this.#dataDir);
+    // Readers still get the schema from one empty shard.
+    if (this.#shards.length === 0) await this.#openNext();
+    await this.#closeCurrent();
+    await this.#closing;
+    this.#state = "finished";
+    const { extension } = this.#options.format;
+    const total = this.#shards.length;
+    const infos: ShardInfo[] = [];
+    for (const [i, shard] of this.#shards.entries()) {
+      const name = `${this.#split}-${pad(i)}-of-${pad(total)}${extension}`;
+      const { bytes, sha256 } = await syncAndHash(shard.partial);
+      const target = join(this.#dataDir, name);
+      await rename(shard.partial, target);
+      this.#published.push(target);
+      infos.push({ path: `data/${name}`, rows: shard.writer?.rows ?? 0, bytes, sha256 });
+    }
+    await syncDir(this.#dataDir);
+    return infos;
+  }
+
+  /** Removes every shard this writer created, finished or not. */
+  async abort(): Promise<void> {
+    if (this.#state === "aborted") return;
+    this.#state = "aborted";
+    await this.#closing?.catch(() => undefined);
+    for (const shard of this.#shards) {
+      await shard.writer?.abort().catch(() => undefined);
+      await rm(shard.partial, { force: true });
+    }
+    for (const path of this.#published) await rm(path, { force: true });
+    // Only removes data/ when nothing else is in it.
+    if (this.#started) await rmdir(this.#dataDir).catch(() => undefined);
+  }
+
+  async #openNext(): Promise<ShardWriter> {
+    await this.#start();
+    const partial = join(this.#dataDir, `.${this.#split}-${pad(this.#shards.length)}${this.#options.format.extension}.partial`);
+    const shard: Shard = { partial, writer: null };
+    this.#shards.push(shard);
+    shard.writer = await this.#options.format.open(partial, this.#options.columns);
+    return shard.writer;
+  }
+
+  /** Starts closing the current shard; at most one close runs while the next shard fills. */
+  async #closeCurrent(): Promise<void> {
+    const writer = this.#shards.at(-1)?.writer;
+    if (writer === undefined || writer === null) return;
+    await this.#closing;
+    const closing = writer.close();
+    closing.catch(() => undefined);
+    this.#closing = closing;
+  }
+
+  async #start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    try {
+      await mkdir(this.#dataDir, { recursive: true });
+    } catch (error) {
+      throw new IoError(`Cannot create ${this.#dataDir}: ${(error as Error).message}`, this.#dataDir, { cause: error });
+    }
+    const clash = (await readdir(this.#dataDir)).find((name) => name.startsWith(`${this.#split}-`) || name.startsWith(`.${this.#split}-`));
+    if (clash !== undefined) {
+      throw new IoError(`${this.#dataDir} already holds shards of split "${this.#split}" (${clash}): write into an empty directory`, this.#dataDir);
+    }
+  }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(5, "0");
+}
+
+/** Flushes the file to disk and hashes it, so a renamed shard is complete even after a power loss. */
+async function syncAndHash(path: string): Promise<{ bytes: number; sha256: string }> {
+  const file = await open(path, "r");
+  try {
+    await file.sync();
+    const hash = createHash("sha256");
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let bytes = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+    return { bytes, sha256: hash.digest("hex") };
+  } catch (error) {
+    throw new IoError(`Cannot read back the shard ${path}: ${(error as Error).message}`, path, { cause: error });
+  } finally {
+    await file.close();
+  }
+}
