@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/cli/parse-flags.js";
+
+describe("flag parsers", () => {
+  it("whole numbers", () => {
+    expect(wholeNumber("--n")("42")).toBe(42);
+    for (const bad of ["0", "-1", "1.5", "ten", ""]) expect(() => wholeNumber("--n")(bad)).toThrow(`--n`);
+  });
+
+  it("sizes with units", () => {
+    expect(byteSize("--b")("512MiB")).toBe(512 * 1024 ** 2);
+    expect(byteSize("--b")("1GB")).toBe(1e9);
+    expect(byteSize("--b")("1000")).toBe(1000);
+    expect(() => byteSize("--b")("12 parsecs")).toThrow(/"12 parsecs"/);
+  });
+
+  it("ratios", () => {
+    expect(ratio("--r")("0.05")).toBe(0.05);
+    for (const bad of ["1.5", "-0.1", "", "x"]) expect(() => ratio("--r")(bad)).toThrow(/--r/);
+  });
+
+  it("choices", () => {
+    expect(oneOf("--c", ["a", "b"] as const)("a")).toBe("a");
+    expect(() => oneOf("--c", ["a", "b"] as const)("z")).toThrow(/one of a, b, got "z"/);
+  });
+
+  it("repeatable PATH=POLICY", () => {
+    expect(pathPolicy("b.c=keep", pathPolicy("a=drop"))).toEqual({ a: "drop", "b.c": "keep" });
+    for (const bad of ["nope", "=drop", "a="]) expect(() => pathPolicy(bad)).toThrow(/PATH=POLICY/);
+  });
+});

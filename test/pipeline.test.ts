@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { FORMATS } from "../src/formats/index.js";
+import { planPipeline, runPipeline } from "../src/pipeline.js";
+import { fileSource } from "../src/sources/file-source.js";
+import { collect, FIXTURES, outcomes } from "./helpers/flow.js";
+import type { Flow } from "../src/flow.js";
+import type { ValidRecord } from "../src/valid-record.js";
+
+const src = (name: string) => fileSource(`${FIXTURES}records/${name}`);
+
+describe("planPipeline and runPipeline (the library's composable path)", () => {
+  it("settle the format and the dedup winners on a first read, then decide every line once", async () => {
+    const sources = [src("sft-duplicates.ndjson"), src("sft-filters.ndjson")];
+    const plan = await planPipeline(sources);
+    expect(plan.format.name).toBe("sft");
+    expect(plan.forced).toBe(false);
+    expect(plan.index.size).toBe(9);
+    const out = (await collect(runPipeline(sources, plan))) as Flow<ValidRecord>[];
+    expect(out).toHaveLength(12);
+    expect(outcomes(out).filter((o) => o.startsWith("kept"))).toEqual(["kept:run-050", "kept:run-051", "kept:run-050", "kept:run-060", "kept:run-065"]);
+  });
+
+  it("dedups across inputs whatever their order", async () => {
+    const a = [src("sft-valid.ndjson"), src("sft-valid.ndjson")];
+    const plan = await planPipeline(a);
+    expect(outcomes((await collect(runPipeline(a, plan))) as Flow<ValidRecord>[])).toEqual([
+      "kept:run-001",
+      "kept:run-002",
+      "kept:run-003",
+      "dropped:duplicate",
+      "dropped:duplicate",
+      "dropped:duplicate",
+    ]);
+  });
+
+  it("with a forced format, records of another format are unsupported, not mixed", async () => {
+    const sources = [src("rl-valid.ndjson")];
+    const plan = await planPipeline(sources, { format: FORMATS.dpo });
+    expect(plan.forced).toBe(true);
+    const out = await collect(runPipeline(sources, plan, { format: FORMATS.dpo }));
+    expect(out.every((f) => f.kind === "quarantined" && f.reason === "unsupported_format_version")).toBe(true);
+  });
+
+  it("resolves the untrusted policy and the output columns", async () => {
+    const plan = await planPipeline([src("rl-valid.ndjson")], { untrusted: { "outcome.dm_messages": "keep" } });
+    expect(plan.policy.summary["outcome.dm_messages"]).toBe("keep");
+    expect(plan.columns.map((c) => c.name)).toContain("outcome");
+  });
+});
