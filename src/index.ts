@@ -41,6 +41,9 @@ export { QuarantineWriter } from "./sinks/quarantine-writer.js";
 export { datasetCard } from "./sinks/dataset-card.js";
 export { openStaging, recoverStaging, lockOutput } from "./sinks/staging.js";
 
+// The bundled emulator of the service
+export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, SCOPES, RL_DPO_EXPORT } from "./service/index.js";
+
 // Errors and version
 export { EvalshardError, ConfigError, IoError, LockedError } from "./errors.js";
 export { EVALSHARD_VERSION } from "./version.js";
@@ -67,3 +70,17 @@ export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
 export type { ShardWriter, ShardFormat, ShardInfo } from "./sinks/shard-writer.js";
 export type { QuarantineEntry } from "./sinks/quarantine-writer.js";
+export type {
+  RunningEmulator,
+  ServeInfo,
+  EmulatorApiKey,
+  EmulatorAccount,
+  EmulatorOptions,
+  FaultTiming,
+  FaultKind,
+  FaultRates,
+  AimedFault,
+  FaultEvent,
+  PlatformConfig,
+  Scope,
+} from "./service/index.js";

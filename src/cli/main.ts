@@ -6,6 +6,7 @@ import { EXIT } from "./exit-codes.js";
 import { inspectCommand } from "./inspect-command.js";
 import { exitCodeOf } from "./run-action.js";
 import { schemaCommand } from "./schema-command.js";
+import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const program = new Command("evalshard")
@@ -14,7 +15,7 @@ const program = new Command("evalshard")
   .exitOverride()
   .showHelpAfterError("(run with --help for usage)");
 
-for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand()]) {
+for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand()]) {
   program.addCommand(command.exitOverride());
 }
 

@@ -1,0 +1,90 @@
+import { Command } from "commander";
+import { ConfigError } from "../errors.js";
+import { parseFaultSpec } from "../service/fault-spec.js";
+import { startEmulator } from "../service/start-emulator.js";
+import { EXIT } from "./exit-codes.js";
+import { runAction } from "./run-action.js";
+
+/** Where `serve` talks to, and what stops it; replaceable so the command can be tested in-process. */
+export interface ServeIo {
+  /** The ready line goes here (and nothing else does). */
+  readonly stdout: (text: string) => void;
+  /** One JSON line per injected fault. */
+  readonly stderr: (text: string) => void;
+  /** Resolves with the signal's name when the server should stop. */
+  readonly stopped: () => Promise<string>;
+}
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  seed: number;
+  runs: number;
+  epoch: number;
+  faults?: string;
+}
+
+/**
+ * `evalshard serve`: runs the bundled emulator of the agent-evaluation service until SIGINT or SIGTERM.
+ * Once ready it prints exactly one JSON line, `{url, owner_token, api_keys}`, to stdout.
+ */
+export function serveCommand(io: ServeIo = processIo()): Command {
+  return new Command("serve")
+    .description("serve the bundled emulator of the agent-evaluation service (seeded world, fault injection)")
+    .option("--port <n>", "TCP port; 0 picks a free one", whole("--port", 0, 65_535), 0)
+    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--seed <n>", "world seed: same seed and options, same bytes", whole("--seed", 0, 4_294_967_295), 1)
+    .option("--runs <n>", "number of runs in the world", whole("--runs", 1, 1_000_000), 300)
+    .option("--epoch <n>", "epoch to start at (POST /_emulator/advance moves one on)", whole("--epoch", 0, 1_000_000), 0)
+    .option("--faults <spec>", "seeded fault rates, e.g. 429=0.08,502=0.05,503=0.02,504=0.02,reset=0.03,cut=0.03,partial=0.05,slow=0.01", faultSpec)
+    .action(
+      runAction(async (flags: ServeFlags) => {
+        const emulator = await startEmulator({
+          port: flags.port,
+          host: flags.host,
+          seed: flags.seed,
+          runs: flags.runs,
+          epoch: flags.epoch,
+          faults: flags.faults,
+          onFault: (event) => io.stderr(`${JSON.stringify({ fault: event })}\n`),
+        });
+        io.stdout(`${JSON.stringify(emulator.info)}\n`);
+        await io.stopped();
+        await emulator.close();
+        return EXIT.ok;
+      }),
+    );
+}
+
+/** A whole number within [min, max], checked while parsing so a bad flag never starts a server. */
+function whole(flag: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new ConfigError(`Expected ${flag} to be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
+}
+
+function faultSpec(value: string): string {
+  parseFaultSpec(value);
+  return value;
+}
+
+function processIo(): ServeIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stopped: () =>
+      new Promise((resolve) => {
+        const stop = (signal: NodeJS.Signals) => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve(signal);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      }),
+  };
+}

@@ -1,0 +1,88 @@
+import { ConfigError } from "../errors.js";
+import type { AimedFault, FaultEvent } from "./fault-injector.js";
+import { checkFaultRates, parseFaultSpec, type FaultRates } from "./fault-spec.js";
+import type { PlatformConfig } from "./world-basis.js";
+
+/** Options of `startEmulator`; every one has a default. */
+export interface EmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  readonly port?: number | undefined;
+  /** Interface to bind; loopback by default. */
+  readonly host?: string | undefined;
+  /** Same seed and options, same bytes. Default 1. */
+  readonly seed?: number | undefined;
+  /** Number of runs in the world, 1 to 1,000,000. Default 300. */
+  readonly runs?: number | undefined;
+  /** Epoch to start at. Default 0. */
+  readonly epoch?: number | undefined;
+  /** Seeded fault rates: a spec string (`429=0.08,cut=0.03`) or an object. */
+  readonly faults?: string | FaultRates | undefined;
+  /** Faults aimed at named requests, for tests. */
+  readonly aimedFaults?: readonly AimedFault[] | undefined;
+  readonly timing?: Partial<FaultTiming> | undefined;
+  /** Platform settings the spec calls configurable. */
+  readonly platform?: Partial<PlatformConfig> | undefined;
+  /** Called for every injected fault (they are also kept in `faultLog`). */
+  readonly onFault?: ((event: FaultEvent) => void) | undefined;
+}
+
+export interface FaultTiming {
+  /** How long a 504 takes to arrive. */
+  readonly gatewayTimeoutMs: number;
+  /** The `Retry-After` of 429 and 503 answers, in seconds. */
+  readonly retryAfterSeconds: number;
+  /** Pause between the pieces of a slow body. */
+  readonly slowDelayMs: number;
+}
+
+/** Options with defaults applied and checked. */
+export interface ResolvedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly epoch: number;
+  readonly faults: FaultRates;
+  readonly aimedFaults: readonly AimedFault[];
+  readonly timing: FaultTiming;
+  readonly platform: PlatformConfig;
+  readonly onFault: ((event: FaultEvent) => void) | undefined;
+}
+
+export const MAX_RUNS = 1_000_000;
+
+/** Applies defaults and checks ranges; throws ConfigError naming the bad option. */
+export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+  return {
+    port: whole("port", options.port ?? 0, 0, 65_535),
+    host: options.host ?? "127.0.0.1",
+    seed: whole("seed", options.seed ?? 1, 0, 4_294_967_295),
+    runs: whole("runs", options.runs ?? 300, 1, MAX_RUNS),
+    epoch: whole("epoch", options.epoch ?? 0, 0, 1_000_000),
+    faults: typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultRates(options.faults ?? {}),
+    aimedFaults: options.aimedFaults ?? [],
+    timing: {
+      gatewayTimeoutMs: whole("timing.gatewayTimeoutMs", options.timing?.gatewayTimeoutMs ?? 1_000, 0, 120_000),
+      retryAfterSeconds: whole("timing.retryAfterSeconds", options.timing?.retryAfterSeconds ?? 1, 0, 3_600),
+      slowDelayMs: whole("timing.slowDelayMs", options.timing?.slowDelayMs ?? 50, 0, 60_000),
+    },
+    platform: {
+      minPlayerMessages: whole("platform.minPlayerMessages", options.platform?.minPlayerMessages ?? 5, 0, 10_000),
+      minActionsPerTurn: ratio("platform.minActionsPerTurn", options.platform?.minActionsPerTurn ?? 0.3),
+      agentExportLimitCap: whole("platform.agentExportLimitCap", options.platform?.agentExportLimitCap ?? 200, 1, 100_000),
+    },
+    onFault: options.onFault,
+  };
+}
+
+function whole(name: string, value: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`Expected ${name} to be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function ratio(name: string, value: number): number {
+  if (!(value >= 0 && value <= 1)) throw new ConfigError(`Expected ${name} to be a number from 0 to 1, got ${JSON.stringify(value)}`);
+  return value;
+}

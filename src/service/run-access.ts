@@ -1,0 +1,51 @@
+import type { Account } from "./accounts.js";
+import type { KeyCaller } from "./auth.js";
+import { conflict, forbidden, notFound } from "./http-errors.js";
+import type { RunPlan, SeatPlan } from "./run-plan.js";
+import type { RunState } from "./run-state.js";
+import type { World } from "./world.js";
+
+/** A run the caller may see, with its state at the request's epoch. */
+export interface RunView {
+  readonly plan: RunPlan;
+  readonly state: RunState;
+}
+
+/** The run, if the account owns it; 404 otherwise (missing and not owned look the same). */
+export function ownedRun(world: World, epoch: number, account: Account, runId: string): RunView {
+  const plan = world.findRun(runId);
+  if (plan === null || plan.account !== account.index) throw notFound(`Run ${runId} not found`);
+  return { plan, state: world.state(plan, epoch) };
+}
+
+/** The seat a key holds in a run, if any. */
+export function seatOf(plan: RunPlan, keyId: string): SeatPlan | undefined {
+  return plan.seats.find((s) => s.agentKeyId === keyId);
+}
+
+/** The run and the caller's seat in it: 404 when missing or not owned, 403 when the key is not seated. */
+export function seatedRun(world: World, epoch: number, caller: KeyCaller, runId: string): RunView & { seat: SeatPlan } {
+  const view = ownedRun(world, epoch, caller.account, runId);
+  const seat = seatOf(view.plan, caller.key.apiKeyId);
+  if (seat === undefined) throw forbidden(`API key is not seated in run ${runId}`);
+  return { ...view, seat };
+}
+
+/**
+ * The scorecard version to answer: the one asked for (`?version`, already checked to be from 1 up), or
+ * the latest (0 while unscored). 404 for a version that does not exist yet.
+ */
+export function pinVersion(view: RunView, asked: number): number {
+  if (asked > view.state.versions.length) throw notFound(`Run ${view.plan.runId} has no scorecard version ${asked}`);
+  return asked === 0 ? view.state.version : asked;
+}
+
+/** 409 unless the run is scored. */
+export function requireScored(view: RunView): void {
+  if (!view.state.scored) throw conflict(`Run ${view.plan.runId} is not yet scored (status ${view.state.status})`);
+}
+
+/** 404 for a run without a session: it has no RL data (spec 4.9). */
+export function requireRlData(view: RunView): void {
+  if (view.plan.reconstruction === "no_session") throw notFound(`Run ${view.plan.runId} has no RL data: it has no session`);
+}
