@@ -14,7 +14,7 @@ import { parquetFormat } from "./sinks/parquet-format.js";
 import { QuarantineWriter } from "./sinks/quarantine-writer.js";
 import { ShardedWriter } from "./sinks/sharded-writer.js";
 import type { ShardFormat } from "./sinks/shard-writer.js";
-import { lockOutput, openStaging, recoverStaging } from "./sinks/staging.js";
+import { lockOutput, openStaging } from "./sinks/staging.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import type { LineSource } from "./sources/line-source.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
@@ -41,7 +41,7 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   await mkdir(opts.out, { recursive: true });
   const release = await lockOutput(opts.out);
   try {
-    await recoverStaging(opts.out);
+    // Opening recovers whatever a crashed earlier run left, now that this job holds the lock.
     const staging = await openStaging(opts.out);
     try {
       const manifest = await build(opts, staging.dir, startedAt);

@@ -1,14 +1,14 @@
 import { Command } from "commander";
 import { inspect } from "../inspect.js";
 import { EXIT } from "./exit-codes.js";
-import { wholeNumber } from "./parse-flags.js";
+import { count } from "./parse-flags.js";
 import { runAction } from "./run-action.js";
 
 export function inspectCommand(): Command {
   return new Command("inspect")
     .description("show an output's manifest summary, schema and first rows, or a single shard's")
     .argument("<path>", "an output directory or one shard file")
-    .option("--rows <n>", "how many rows to show", wholeNumber("--rows"), 5)
+    .option("--rows <n>", "how many rows to show", count("--rows"), 5)
     .option("--json", "print the result as JSON")
     .action(
       runAction(async (path: string, flags: { rows: number; json?: boolean }) => {

@@ -11,6 +11,15 @@ export function wholeNumber(flag: string) {
   };
 }
 
+/** A whole number from 0 up, e.g. `--rows 0`. */
+export function count(flag: string) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n)) throw new ConfigError(`Expected ${flag} to be a whole number from 0 and up, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
 /** A size in bytes with an optional unit, e.g. `512MiB`, `1GB`, `1048576`. */
 export function byteSize(flag: string) {
   return (value: string): number => {

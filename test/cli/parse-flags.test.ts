@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/cli/parse-flags.js";
+import { byteSize, count, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/cli/parse-flags.js";
 
 describe("flag parsers", () => {
   it("whole numbers", () => {
     expect(wholeNumber("--n")("42")).toBe(42);
     for (const bad of ["0", "-1", "1.5", "ten", ""]) expect(() => wholeNumber("--n")(bad)).toThrow(`--n`);
+  });
+
+  it("counts from zero", () => {
+    expect(count("--rows")("0")).toBe(0);
+    expect(() => count("--rows")("-1")).toThrow(/--rows/);
   });
 
   it("sizes with units", () => {
