@@ -1,0 +1,242 @@
+import { ConfigError } from "../errors.js";
+import { EVALSHARD_VERSION } from "../version.js";
+import type { ClientEvent } from "./client-event.js";
+import { systemClock, type Clock } from "./clock.js";
+import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
+import { errorFromResponse } from "./error-from-response.js";
+import { NetworkError, StreamCutError, type ServiceError } from "./http-errors.js";
+import { limitConcurrency } from "./limit-concurrency.js";
+import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
+import { parseRetryAfter } from "./parse-retry-after.js";
+import { describeError, redactor, safeCause } from "./redact.js";
+import { checkBaseUrl, displayPath, requestUrl, type Query } from "./request-url.js";
+import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
+
+export interface ServiceClientOptions {
+  /** The service root, e.g. `https://evals.example.com`; plain http only to loopback unless allowed. */
+  readonly baseUrl: string;
+  readonly auth: AuthMode;
+  /** Sent only as `Authorization: Bearer`; never shown in errors, events or `toString`/`toJSON`. */
+  readonly token: string;
+  /** Where the token came from, for error messages. Default `EVAL_API_KEY` or `EVAL_OWNER_TOKEN`. */
+  readonly tokenSource?: string | undefined;
+  /**
+   * Requests in flight at most. Default 4. A streamed body holds its slot until it is read to the end,
+   * fails, or its loop is left (`break` calls the iterator's `return`); so with every slot taken by
+   * streams, a request made from inside one of their loops waits for ever.
+   */
+  readonly concurrency?: number | undefined;
+  readonly retry?: RetryPolicy | undefined;
+  /** Time for backoff waits and the retry budget. Default the wall clock. */
+  readonly clock?: Clock | undefined;
+  /** Default `evalshard/<version>`. */
+  readonly userAgent?: string | undefined;
+  /** Wait for response headers, per attempt, in real time. Default 90 s (the service's own limit is 60 s). */
+  readonly timeoutMs?: number | undefined;
+  /** Allow plain http to a host other than loopback. Default false. */
+  readonly allowInsecureHttp?: boolean | undefined;
+  /** Hears every retry and stream cut. */
+  readonly onEvent?: ((event: ClientEvent) => void) | undefined;
+}
+
+export interface RequestOptions {
+  readonly query?: Query | undefined;
+  /** Sent as JSON. */
+  readonly body?: unknown;
+}
+
+/** A client for one service and one credential. */
+export interface ServiceClient {
+  readonly baseUrl: string;
+  readonly auth: AuthMode;
+  /** GET a JSON body, retried per the policy. Error statuses throw the matching HttpError subclass. */
+  getJson<T = unknown>(path: string, query?: Query): Promise<T>;
+  /**
+   * GET an NDJSON body as complete lines (never a partial one), read lazily. Failures before any line
+   * is handed out are retried; a body that ends early after that throws StreamCutError once the complete
+   * lines are out. See `completeNdjson` for the re-request that fills the gap.
+   */
+  getNdjson(path: string, query?: Query): AsyncIterable<string>;
+  /** Any method with a JSON body and answer. Only 429 and 503 are retried for POST and PATCH. */
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  toJSON(): { baseUrl: string; auth: AuthMode; tokenSource: string };
+  toString(): string;
+}
+
+/** A logical request across its attempts. */
+interface Call {
+  readonly method: string;
+  readonly url: URL;
+  /** Path and query as shown in errors and events. */
+  readonly path: string;
+  readonly body: string | undefined;
+  readonly started: number;
+  attempts: number;
+}
+
+type Failure =
+  | { readonly kind: "status"; readonly status: number; readonly text: string; readonly retryAfterMs: number | undefined }
+  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut"; readonly error: unknown }
+  /** An NDJSON body ended early before handing out any line. */
+  | { readonly kind: "stream"; readonly reason: "cut" | "reset"; readonly error: unknown };
+
+interface Opened {
+  readonly res: Response;
+  readonly release: () => void;
+}
+
+/** Creates a client; throws ConfigError naming the bad option (never the token's value). */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  checkAuthMode(options.auth);
+  const { auth, token } = options;
+  const tokenSource = options.tokenSource ?? TOKEN_ENV[auth];
+  checkToken(token, tokenSource);
+  const base = checkBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
+  const baseUrl = base.href.replace(/\/+$/, "");
+  const policy = resolveRetryPolicy(options.retry);
+  const limit = limitConcurrency(options.concurrency ?? 4);
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError(`Expected \`timeoutMs\` to be a whole number from 1 up, got ${JSON.stringify(timeoutMs)}`);
+  const redact = redactor(token);
+  const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
+  const emit = (event: ClientEvent) => options.onEvent?.(event);
+
+  const newCall = (method: string, path: string, query: Query | undefined, body: unknown): Call => {
+    if (typeof method !== "string" || !/^[A-Za-z]+$/.test(method)) throw new ConfigError(`Expected an HTTP method such as "GET", got ${JSON.stringify(method)}`);
+    const url = requestUrl(base, path, query);
+    return { method: method.toUpperCase(), url, path: redact(displayPath(url)), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
+  };
+
+  const send = async (call: Call): Promise<Response> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      return await fetch(call.url, {
+        method: call.method,
+        headers: call.body === undefined ? { ...headers, accept: "application/json, application/x-ndjson" } : { ...headers, "content-type": "application/json" },
+        ...(call.body === undefined ? {} : { body: call.body }),
+        signal: controller.signal,
+        // A redirect must never carry the token elsewhere: a 3xx is an answer, not a hop.
+        redirect: "manual",
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const finalError = (call: Call, failure: Failure): ServiceError => {
+    if (failure.kind === "status") {
+      return errorFromResponse(failure.status, failure.text, failure.retryAfterMs, { method: call.method, path: call.path, attempts: call.attempts, auth, tokenSource, redact });
+    }
+    const cause = safeCause(failure.error, token);
+    if (failure.kind === "stream") return new StreamCutError(call.method, call.path, call.attempts, failure.reason, 0, { cause });
+    const retried = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
+    const what =
+      failure.reason === "timeout" ? `no response headers within ${timeoutMs} ms`
+      : failure.reason === "cut" ? "the body ended early or is not valid JSON"
+      : `connection failed (${redact(describeError(failure.error))})`;
+    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, failure.reason, { cause });
+  };
+
+  /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
+  const backOff = async (call: Call, failure: Failure): Promise<void> => {
+    const reason: RetryReason | null = failure.kind === "status" ? retryReasonOf(failure.status) : failure.reason === "reset" ? "network" : failure.reason;
+    const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
+    const delayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
+    if (reason === null || delayMs === null) {
+      if (failure.kind === "stream") emit({ type: "stream_cut", method: call.method, path: call.path, reason: failure.reason, linesDelivered: 0 });
+      throw finalError(call, failure);
+    }
+    const status = failure.kind === "status" ? { status: failure.status } : {};
+    emit({ type: "retry", method: call.method, path: call.path, reason, ...status, attempt: call.attempts, delayMs });
+    await clock.sleep(delayMs);
+  };
+
+  /** Sends until a 2xx arrives (its slot still held: the caller reads the body, then releases). */
+  const open = async (call: Call): Promise<Opened> => {
+    for (;;) {
+      call.attempts++;
+      const release = await limit.acquire();
+      let failure: Failure;
+      try {
+        const res = await send(call);
+        if (res.ok) return { res, release };
+        const text = await res.text().catch(() => "");
+        failure = { kind: "status", status: res.status, text, retryAfterMs: parseRetryAfter(res.headers.get("retry-after"), clock.now()) };
+      } catch (error) {
+        failure = { kind: "network", reason: isAbort(error) ? "timeout" : "network", error };
+      }
+      // The slot is free during the wait, so one backing-off request does not hold up the others.
+      release();
+      await backOff(call, failure);
+    }
+  };
+
+  const request = async <T>(method: string, path: string, requestOptions: RequestOptions = {}): Promise<T> => {
+    const call = newCall(method, path, requestOptions.query, requestOptions.body);
+    for (;;) {
+      const { res, release } = await open(call);
+      let failure: Failure;
+      try {
+        const text = await res.text();
+        if (text === "" && (res.status === 204 || call.method === "HEAD")) return undefined as T;
+        try {
+          return JSON.parse(text) as T;
+        } catch (error) {
+          failure = { kind: "network", reason: "cut", error };
+        }
+      } catch (error) {
+        failure = { kind: "network", reason: "network", error };
+      } finally {
+        release();
+      }
+      await backOff(call, failure);
+    }
+  };
+
+  async function* ndjson(path: string, query: Query | undefined): AsyncGenerator<string, void, undefined> {
+    const call = newCall("GET", path, query, undefined);
+    for (;;) {
+      const { res, release } = await open(call);
+      let delivered = 0;
+      let failure: Failure;
+      try {
+        if (res.body === null) return;
+        for await (const line of ndjsonLines(res.body)) {
+          delivered++;
+          yield line;
+        }
+        return;
+      } catch (error) {
+        const reason = error instanceof PartialLineError ? "cut" : "reset";
+        // Lines already handed out cannot be taken back, and the exports have no cursor to resume from:
+        // only the caller knows how to tell a record it has from one it lacks.
+        if (delivered > 0) {
+          emit({ type: "stream_cut", method: call.method, path: call.path, reason, linesDelivered: delivered });
+          throw new StreamCutError(call.method, call.path, call.attempts, reason, delivered, { cause: safeCause(error, token) });
+        }
+        failure = { kind: "stream", reason, error };
+      } finally {
+        release();
+      }
+      await backOff(call, failure);
+    }
+  }
+
+  const description = { baseUrl, auth, tokenSource };
+  return {
+    baseUrl,
+    auth,
+    getJson: (path, query) => request("GET", path, { query }),
+    getNdjson: (path, query) => ndjson(path, query),
+    request,
+    toJSON: () => ({ ...description }),
+    toString: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
+    [Symbol.for("nodejs.util.inspect.custom")]: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
+  } as ServiceClient;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
