@@ -1,0 +1,36 @@
+import { readFile } from "node:fs/promises";
+import { parse } from "yaml";
+import { ConfigError, IoError } from "../errors.js";
+import { describeIssues } from "../stages/describe-issues.js";
+import { interpolate } from "./interpolate.js";
+import { pipelineSpec } from "./pipeline-spec.js";
+import type { PipelineSpec } from "./pipeline-spec.js";
+
+/** Reads, interpolates (`${ENV}`) and validates a pipeline file; every fault names the file and the path. */
+export async function loadPipeline(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<PipelineSpec> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new IoError(`Cannot read pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
+  }
+  return parsePipeline(text, path, env);
+}
+
+export function parsePipeline(text: string, path: string, env: Readonly<Record<string, string | undefined>> = process.env): PipelineSpec {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    throw new ConfigError(`Pipeline file ${JSON.stringify(path)} is not valid YAML: ${(error as Error).message}`);
+  }
+  let resolved: unknown;
+  try {
+    resolved = interpolate(raw, env);
+  } catch (error) {
+    throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
+  }
+  const parsed = pipelineSpec.safeParse(resolved);
+  if (!parsed.success) throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${describeIssues(parsed.error.issues, 10)}`);
+  return parsed.data;
+}
