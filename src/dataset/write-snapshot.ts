@@ -1,0 +1,225 @@
+import { createHash } from "node:crypto";
+import { lstat, mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError } from "../errors.js";
+import type { Format } from "../formats/format.js";
+import type { Field } from "../schema/column-type.js";
+import type { ShardFormat, ShardInfo } from "../sinks/shard-writer.js";
+import { lockOutput, openStaging } from "../sinks/staging.js";
+import type { PublishHook } from "../sinks/staging.js";
+import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
+import { reuseShard, writeBucketShard } from "./bucket-shard.js";
+import { IncomingBuckets } from "./incoming.js";
+import type { SnapshotRecord, StagedEntry } from "./incoming.js";
+import { LEDGER_VERSION, readDataset, STATE_DIR, writeLedger, writeState } from "./ledger.js";
+import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
+
+/** Files published next to `data/`, by top-level name; or a function building them from the result. */
+export type ExtraFiles =
+  | Readonly<Record<string, string>>
+  | ((result: SnapshotResult) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+
+/** Options of {@link writeSnapshot}. */
+export interface SnapshotOptions {
+  readonly outDir: string;
+  readonly format: Format;
+  /** The (pruned) output columns. */
+  readonly columns: readonly Field[];
+  /** `parquetFormat(...)` or `jsonlFormat(...)`; the caller disposes it. */
+  readonly shardFormat: ShardFormat;
+  /**
+   * Fixed number of shards, stored in the state. Default: the stored count, or 16 for a new dataset.
+   * A count other than the stored one is a {@link ConfigError}.
+   */
+  readonly buckets?: number;
+  /** Test hook, passed to `openStaging`. */
+  readonly onStep?: PublishHook;
+  /** Written and published only when the dataset changed, e.g. `manifest.json`, `README.md`. */
+  readonly extraFiles?: ExtraFiles;
+  /**
+   * Like `extraFiles`, for entries written as files or folders (e.g. `_quarantine/`): writes them into the
+   * staging directory and returns their top-level names. Called only when the dataset changed.
+   */
+  readonly stageExtras?: (result: SnapshotResult, stagingDir: string) => Promise<readonly string[]>;
+  /** The caller already holds the output lock (`lockOutput`), taken before its own work began. */
+  readonly locked?: boolean;
+}
+
+/** What {@link writeSnapshot} did. */
+export interface SnapshotResult {
+  readonly added: number;
+  /** Keys kept whose record or version changed. */
+  readonly replaced: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  /** Buckets whose shard was written anew or deleted (emptied); the others were hard-linked. */
+  readonly bucketsRewritten: number[];
+  /** Every shard of the dataset after the run, by bucket. */
+  readonly shards: ShardInfo[];
+  /** False when the snapshot equals the dataset: then nothing was written. */
+  readonly changed: boolean;
+}
+
+/**
+ * Makes the dataset in `outDir` equal to a complete snapshot, rewriting only the shards whose set of
+ * records changed. Shards, ledger and extra files are published together (see `openStaging`); a
+ * crashed run is finished or discarded by the next. Throws `LockedError` while another job holds `outDir`.
+ */
+export async function writeSnapshot(
+  records: AsyncIterable<SnapshotRecord> | Iterable<SnapshotRecord>,
+  options: SnapshotOptions,
+): Promise<SnapshotResult> {
+  if (options.buckets !== undefined) checkBuckets(options.buckets);
+  const release = options.locked === true ? async () => undefined : await lockOutput(options.outDir);
+  try {
+    const staging = await openStaging(options.outDir, options.onStep === undefined ? {} : { onStep: options.onStep });
+    try {
+      const { result, extraNames } = await build(records, options, staging.dir);
+      if (result.changed) await staging.publish(["data", STATE_DIR, ...extraNames]);
+      else await staging.abort();
+      return result;
+    } catch (error) {
+      await staging.abort();
+      throw error;
+    }
+  } finally {
+    await release();
+  }
+}
+
+/** Stages the new dataset in `dir`; writes nothing there beyond the incoming files when nothing changed. */
+async function build(
+  records: AsyncIterable<SnapshotRecord> | Iterable<SnapshotRecord>,
+  options: SnapshotOptions,
+  dir: string,
+): Promise<{ result: SnapshotResult; extraNames: string[] }> {
+  const old = await readDataset(options.outDir);
+  const buckets = options.buckets ?? old?.state.buckets ?? DEFAULT_BUCKETS;
+  const config = configOf(options, buckets);
+  if (old !== null) checkConfig(old.state, config);
+  // A new format version, shard format or column list makes every existing shard stale.
+  const stale = old !== null && JSON.stringify(configKey(old.state)) !== JSON.stringify(configKey(config));
+
+  const incoming = await IncomingBuckets.create(join(dir, "_incoming"), buckets);
+  for await (const record of records) await incoming.add(record);
+  await incoming.finish();
+
+  const keys = [...incoming.entries.keys()].sort(compareKeys);
+  const byBucket = new Map<number, [string, StagedEntry][]>();
+  const counts = { added: 0, replaced: 0, removed: 0, unchanged: 0 };
+  for (const key of keys) {
+    const entry = incoming.entries.get(key)!;
+    let list = byBucket.get(entry.bucket);
+    if (list === undefined) byBucket.set(entry.bucket, (list = []));
+    list.push([key, entry]);
+    const before = old?.ledger.get(key);
+    if (before === undefined) counts.added++;
+    else if (before.sha256 !== entry.sha256 || before.version !== entry.version) counts.replaced++;
+    else counts.unchanged++;
+  }
+  counts.removed = (old?.ledger.size ?? 0) - counts.replaced - counts.unchanged;
+
+  const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.bucket, s]));
+  const plan: { bucket: number; path: string; setHash: string; entries: [string, StagedEntry][]; reuse: BucketState | null }[] = [];
+  const rewritten: number[] = [];
+  for (let bucket = 0; bucket < buckets; bucket++) {
+    const entries = byBucket.get(bucket);
+    const before = oldShards.get(bucket);
+    if (entries === undefined) {
+      if (before !== undefined) rewritten.push(bucket);
+      continue;
+    }
+    const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
+    const path = shardPath(bucket, buckets, options.shardFormat.extension);
+    const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && (await intact(options.outDir, before));
+    plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
+    if (!reusable) rewritten.push(bucket);
+  }
+  const changed = old === null || stale || rewritten.length > 0 || counts.added + counts.replaced + counts.removed > 0;
+  if (!changed) {
+    const shards = old.state.shards.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+    return { result: { ...counts, bucketsRewritten: [], shards, changed: false }, extraNames: [] };
+  }
+
+  await mkdir(join(dir, "data"));
+  const states: BucketState[] = [];
+  for (const step of plan) {
+    let info: ShardInfo;
+    if (step.reuse !== null) {
+      await reuseShard(options.outDir, dir, step.path);
+      info = step.reuse;
+    } else {
+      info = await writeBucketShard({
+        dir,
+        path: step.path,
+        staged: incoming.file(step.bucket),
+        entries: step.entries.map(([, e]) => e),
+        format: options.shardFormat,
+        columns: options.columns,
+      });
+    }
+    states.push({ bucket: step.bucket, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash });
+  }
+  await rm(join(dir, "_incoming"), { recursive: true, force: true });
+
+  const ledger = function* (): Generator<LedgerEntry> {
+    for (const key of keys) {
+      const { bucket, version, sha256 } = incoming.entries.get(key)!;
+      yield { key, bucket, version, sha256 };
+    }
+  };
+  const ledgerSha256 = await writeLedger(dir, ledger());
+  const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
+  await writeState(dir, state);
+
+  const shards = states.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+  const result: SnapshotResult = { ...counts, bucketsRewritten: rewritten, shards, changed: true };
+  const extra = typeof options.extraFiles === "function" ? await options.extraFiles(result) : (options.extraFiles ?? {});
+  for (const [name, text] of Object.entries(extra)) {
+    checkExtraName(name);
+    await writeFile(join(dir, name), text);
+  }
+  const staged = (await options.stageExtras?.(result, dir)) ?? [];
+  for (const name of staged) checkExtraName(name);
+  return { result, extraNames: [...Object.keys(extra), ...staged] };
+}
+
+type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets">;
+
+function configOf(options: SnapshotOptions, buckets: number): Config {
+  return {
+    ledger_version: LEDGER_VERSION,
+    format: { name: options.format.name, version: options.format.version },
+    shard_format: { description: options.shardFormat.description, extension: options.shardFormat.extension },
+    columns_sha256: createHash("sha256").update(JSON.stringify(options.columns)).digest("hex"),
+    buckets,
+  };
+}
+
+/** What decides whether an existing shard can be kept, apart from its records. */
+function configKey(c: Config): unknown[] {
+  return [c.format.version, c.shard_format.description, c.shard_format.extension, c.columns_sha256];
+}
+
+function checkConfig(stored: DatasetState, config: Config): void {
+  if (stored.buckets !== config.buckets) {
+    throw new ConfigError(
+      `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
+    );
+  }
+  if (stored.format.name !== config.format.name) {
+    throw new ConfigError(`The dataset holds ${stored.format.name} records, got format ${config.format.name}: write into a new output directory`);
+  }
+}
+
+/** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */
+async function intact(outDir: string, shard: BucketState): Promise<boolean> {
+  const stat = await lstat(join(outDir, shard.path)).catch(() => null);
+  return stat !== null && stat.isFile() && stat.size === shard.bytes;
+}
+
+function checkExtraName(name: string): void {
+  if (name === "data" || name === STATE_DIR || name.startsWith(".") || /[/\\]/.test(name) || name === "") {
+    throw new ConfigError(`Cannot publish the extra file ${JSON.stringify(name)}: expected a top-level file name other than data and ${STATE_DIR}`);
+  }
+}

@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reuseShard, writeBucketShard } from "../../src/dataset/bucket-shard.js";
+import type { StagedEntry } from "../../src/dataset/incoming.js";
+import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { COLUMNS } from "./snapshot-fixtures.js";
+
+const root = tempDir("evalshard-bucket-shard-");
+let counter = 0;
+const freshDir = () => {
+  const dir = join(root, `d-${counter++}`);
+  mkdirSync(join(dir, "data"), { recursive: true });
+  return dir;
+};
+
+/** A staged file of lines, and entries for them. */
+function stage(dir: string, lines: string[]): StagedEntry[] {
+  let offset = 0;
+  const entries = lines.map((line) => {
+    const entry = { bucket: 0, version: 1, sha256: "", offset, length: Buffer.byteLength(line) };
+    offset += entry.length + 1;
+    return entry;
+  });
+  writeFileSync(join(dir, "staged.ndjson"), lines.map((l) => `${l}\n`).join(""));
+  return entries;
+}
+
+describe("writeBucketShard", () => {
+  it("writes the rows in the order of the entries, whatever their order in the staged file", async () => {
+    const dir = freshDir();
+    const lines = ['{"id":"c"}', '{"id":"a"}', '{"id":"b"}', '{"id":"d"}'];
+    const [c, a, b, d] = stage(dir, lines);
+    const info = await writeBucketShard({
+      dir,
+      path: "data/train-00000-of-00001.jsonl",
+      staged: join(dir, "staged.ndjson"),
+      entries: [a!, b!, c!, d!],
+      format: jsonlFormat({ compression: "none" }),
+      columns: COLUMNS,
+    });
+    const text = readFileSync(join(dir, info.path), "utf8");
+    expect(text).toBe('{"id":"a"}\n{"id":"b"}\n{"id":"c"}\n{"id":"d"}\n');
+    expect(info).toMatchObject({ rows: 4, bytes: Buffer.byteLength(text) });
+    expect(readdirSync(join(dir, "data"))).toEqual(["train-00000-of-00001.jsonl"]);
+  });
+
+  it("leaves nothing under data/ when the staged file is short", async () => {
+    const dir = freshDir();
+    const entries = stage(dir, ['{"id":"a"}']);
+    const bad = { ...entries[0]!, length: 500 };
+    const run = writeBucketShard({ dir, path: "data/x.jsonl", staged: join(dir, "staged.ndjson"), entries: [bad], format: jsonlFormat({ compression: "none" }), columns: COLUMNS });
+    await expect(run).rejects.toThrow(/shorter/);
+    expect(readdirSync(join(dir, "data"))).toEqual([]);
+  });
+});
+
+describe("reuseShard", () => {
+  it("hard-links the published shard into the staging directory", async () => {
+    const out = freshDir();
+    writeFileSync(join(out, "data/s.jsonl"), "rows\n");
+    const staging = join(out, ".evalshard-tmp-x");
+    mkdirSync(join(staging, "data"), { recursive: true });
+    await reuseShard(out, staging, "data/s.jsonl");
+    expect(statSync(join(staging, "data/s.jsonl")).ino).toBe(statSync(join(out, "data/s.jsonl")).ino);
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LEDGER_FILE, readDataset, STATE_FILE, writeLedger, writeState } from "../../src/dataset/ledger.js";
+import type { DatasetState, LedgerEntry } from "../../src/dataset/ledger.js";
+import { IoError } from "../../src/errors.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const root = tempDir("evalshard-ledger-");
+let counter = 0;
+const freshDir = () => {
+  const dir = join(root, `d-${counter++}`);
+  mkdirSync(dir);
+  return dir;
+};
+
+const ENTRIES: LedgerEntry[] = [
+  { key: '["a"]', bucket: 1, version: 2, sha256: "aa" },
+  { key: '["b"]', bucket: 0, version: null, sha256: "bb" },
+];
+
+async function writeBoth(dir: string): Promise<DatasetState> {
+  const ledgerSha256 = await writeLedger(dir, ENTRIES);
+  const state: DatasetState = {
+    ledger_version: 1,
+    format: { name: "sft", version: "1.1" },
+    shard_format: { description: "jsonl/none", extension: ".jsonl" },
+    columns_sha256: "cc",
+    buckets: 2,
+    rows: ENTRIES.length,
+    ledger_sha256: ledgerSha256,
+    shards: [],
+  };
+  await writeState(dir, state);
+  return state;
+}
+
+describe("readDataset", () => {
+  it("is null where no snapshot dataset was written", async () => {
+    expect(await readDataset(freshDir())).toBeNull();
+    expect(await readDataset(join(root, "missing"))).toBeNull();
+  });
+
+  it("reads back what was written: one ledger line per record, in the order given", async () => {
+    const dir = freshDir();
+    const state = await writeBoth(dir);
+    expect(readFileSync(join(dir, LEDGER_FILE), "utf8").trim().split("\n")).toEqual(ENTRIES.map((e) => JSON.stringify(e)));
+    const read = await readDataset(dir);
+    expect(read?.state).toEqual(state);
+    expect([...read!.ledger.values()]).toEqual(ENTRIES);
+  });
+
+  it("refuses a ledger that does not match the state", async () => {
+    const dir = freshDir();
+    await writeBoth(dir);
+    writeFileSync(join(dir, LEDGER_FILE), `${JSON.stringify(ENTRIES[0])}\n`);
+    await expect(readDataset(dir)).rejects.toThrow(/does not match/);
+  });
+
+  it("refuses a state it did not write, naming the file", async () => {
+    const dir = freshDir();
+    await writeBoth(dir);
+    writeFileSync(join(dir, STATE_FILE), "{not json");
+    await expect(readDataset(dir)).rejects.toThrow(IoError);
+    writeFileSync(join(dir, STATE_FILE), JSON.stringify({ ledger_version: 9 }));
+    await expect(readDataset(dir)).rejects.toThrow(/ledger_version 9/);
+    writeFileSync(join(dir, STATE_FILE), JSON.stringify({ ledger_version: 1 }));
+    await expect(readDataset(dir)).rejects.toThrow(/state\.json is missing fields/);
+  });
+});
