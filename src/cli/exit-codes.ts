@@ -7,4 +7,6 @@ export const EXIT = {
   usage: 2,
   /** Published, but the quarantined share exceeded --max-quarantined. */
   quarantineExceeded: 3,
+  /** The service refused the credentials: 401 (missing, malformed or revoked) or 403 (scope, entitlement, seat). */
+  credentialsRefused: 4,
 } as const;

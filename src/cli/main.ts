@@ -7,6 +7,8 @@ import { inspectCommand } from "./inspect-command.js";
 import { exitCodeOf } from "./run-action.js";
 import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
+import { pullCommand } from "./pull-command.js";
+import { runCommand } from "./run-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const program = new Command("evalshard")
@@ -15,7 +17,7 @@ const program = new Command("evalshard")
   .exitOverride()
   .showHelpAfterError("(run with --help for usage)");
 
-for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand()]) {
+for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand(), pullCommand(), runCommand()]) {
   program.addCommand(command.exitOverride());
 }
 

@@ -1,4 +1,5 @@
 import { ConfigError } from "../errors.js";
+import { AuthError, ForbiddenError } from "../http/index.js";
 import { EXIT } from "./exit-codes.js";
 
 /** Wraps a command's action: prints an error as one line naming what was wrong, and sets the exit code. */
@@ -16,5 +17,6 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<n
 }
 
 export function exitCodeOf(error: unknown): number {
+  if (error instanceof AuthError || error instanceof ForbiddenError) return EXIT.credentialsRefused;
   return error instanceof ConfigError ? EXIT.usage : EXIT.failure;
 }

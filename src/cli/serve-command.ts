@@ -11,7 +11,10 @@ export interface ServeIo {
   readonly stdout: (text: string) => void;
   /** One JSON line per injected fault. */
   readonly stderr: (text: string) => void;
-  /** Resolves with the signal's name when the server should stop. */
+  /**
+   * Resolves with the signal's name when the server should stop. Called once, before the server starts,
+   * so a signal that arrives during start-up still ends in a clean close and status 0.
+   */
   readonly stopped: () => Promise<string>;
 }
 
@@ -39,6 +42,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
     .option("--faults <spec>", "seeded fault rates, e.g. 429=0.08,502=0.05,503=0.02,504=0.02,reset=0.03,cut=0.03,partial=0.05,slow=0.01", faultSpec)
     .action(
       runAction(async (flags: ServeFlags) => {
+        const stopped = io.stopped();
         const emulator = await startEmulator({
           port: flags.port,
           host: flags.host,
@@ -49,7 +53,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
           onFault: (event) => io.stderr(`${JSON.stringify({ fault: event })}\n`),
         });
         io.stdout(`${JSON.stringify(emulator.info)}\n`);
-        await io.stopped();
+        await stopped;
         await emulator.close();
         return EXIT.ok;
       }),

@@ -1,0 +1,40 @@
+import type { NightlyResult } from "../nightly/run-nightly.js";
+import { EXIT } from "./exit-codes.js";
+
+/** Prints a night's outcome (a JSON line when asked or when stdout is not a terminal) and picks the exit code. */
+export function reportNight(result: NightlyResult, json: boolean): number {
+  const m = result.manifest;
+  const summary = {
+    event: "night_finished",
+    pipeline: m.pipeline,
+    out: result.outDir,
+    changed: result.changed,
+    records_in: m.records_in,
+    records_out: m.records_out,
+    added: m.night.added,
+    replaced: m.night.replaced,
+    removed: m.night.removed,
+    unchanged: m.night.unchanged,
+    dropped: m.dropped,
+    quarantined: m.quarantined,
+    stream_errors: m.stream_errors,
+    deferred: m.pull?.deferred.length ?? 0,
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+  } else {
+    const reasons = (o: Readonly<Record<string, number | undefined>>) => Object.entries(o).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
+    process.stdout.write(
+      [
+        `${m.pipeline}: ${result.changed ? "published" : "unchanged"} ${result.outDir}`,
+        `  records in ${m.records_in}, out ${m.records_out}; added ${m.night.added}, replaced ${m.night.replaced}, removed ${m.night.removed}, unchanged ${m.night.unchanged}`,
+        `  dropped: ${reasons(m.dropped)}; quarantined: ${reasons(m.quarantined)}; stream errors ${m.stream_errors}; deferred runs ${summary.deferred}`,
+      ].join("\n") + "\n",
+    );
+  }
+  if (result.quarantineExceeded) {
+    process.stderr.write(`evalshard: ${(m.quarantined_share * 100).toFixed(2)}% of records were quarantined; see ${m.quarantine?.path ?? "_quarantine/"}\n`);
+    return EXIT.quarantineExceeded;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,25 @@
+import type { Counts } from "../tally.js";
+import type { InputInfo } from "../sources/line-source.js";
+import type { ShardInfo } from "../sinks/shard-writer.js";
+import type { PullReport } from "../pull/index.js";
+
+/** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
+export interface NightlyManifest extends Counts {
+  readonly evalshard_version: string;
+  readonly pipeline: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
+  readonly output: { readonly to: string; readonly compression: string; readonly layout: "huggingface-buckets"; readonly buckets: number };
+  /** What tonight did to the dataset. */
+  readonly night: { readonly added: number; readonly replaced: number; readonly removed: number; readonly unchanged: number; readonly buckets_rewritten: readonly number[] };
+  readonly shards: readonly ShardInfo[];
+  readonly inputs: readonly InputInfo[];
+  /** The service's side of an HTTP pull: runs listed, deferred, ties, stream errors recovered. */
+  readonly pull: PullReport | null;
+  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly filters: Readonly<Record<string, boolean>>;
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly quarantined_share: number;
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,66 @@
+import { ConfigError } from "../errors.js";
+import { createServiceClient, credentialsFromEnv } from "../http/index.js";
+import type { Clock, RetryPolicy } from "../http/index.js";
+import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
+import { httpSource } from "../pull/index.js";
+import type { HttpSource, PullEvent } from "../pull/index.js";
+import { expandInputs } from "../sources/expand-inputs.js";
+import type { LineSource } from "../sources/line-source.js";
+import { readGatedRuns } from "../sources/scorecard-file.js";
+
+/** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
+export interface SourceEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clock?: Clock;
+  readonly retry?: RetryPolicy;
+  readonly onPullEvent?: (event: PullEvent) => void;
+}
+
+export interface OpenedSource {
+  readonly sources: readonly LineSource[];
+  /** Gated runs: known after the first read for the service, from the scorecards file otherwise. */
+  gatedRuns(): ReadonlySet<string> | undefined;
+  readonly http: HttpSource | null;
+}
+
+/** Opens a pipeline's source: the service (credentials from the environment only) or export files. */
+export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment): Promise<OpenedSource> {
+  const source = spec.source;
+  if (source.kind === "files") {
+    const sources = await expandInputs(source.inputs, { spoolDir });
+    const gated = source.scorecards === undefined ? undefined : await readGatedRuns(source.scorecards);
+    return { sources, gatedRuns: () => gated, http: null };
+  }
+  const credentials = credentialsFromEnv(source.auth, environment.env);
+  let http: HttpSource | undefined;
+  const client = createServiceClient({
+    baseUrl: source.base_url,
+    ...credentials,
+    concurrency: source.concurrency,
+    ...(environment.clock === undefined ? {} : { clock: environment.clock }),
+    ...(environment.retry === undefined ? {} : { retry: environment.retry }),
+    onEvent: (event) => http?.clientEvent(event),
+  });
+  http = httpSource({
+    client,
+    auth: source.auth,
+    format: source.format,
+    spoolDir,
+    ...(source.partition === undefined ? {} : { partition: parsePartition(source.partition) }),
+    ...(source.dpo === undefined ? {} : { dpo: { strategy: source.dpo.strategy, maxPairsPerScenario: source.dpo.max_pairs_per_scenario } }),
+    ...(environment.onPullEvent === undefined ? {} : { onEvent: environment.onPullEvent }),
+  });
+  const opened = http;
+  return { sources: [opened], gatedRuns: () => opened.gatedRuns(), http: opened };
+}
+
+/** `"k/N"` as numbers. */
+export function parsePartition(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (m === null || !(count >= 1) || !(index >= 0 && index < count)) {
+    throw new ConfigError(`Expected a partition "k/N" with 0 <= k < N, got ${JSON.stringify(text)}`);
+  }
+  return { index, count };
+}

@@ -1,0 +1,135 @@
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeSnapshot } from "../dataset/index.js";
+import { ConfigError } from "../errors.js";
+import type { SnapshotRecord, SnapshotResult } from "../dataset/index.js";
+import { formatByName } from "../formats/index.js";
+import { reconciles } from "../manifest.js";
+import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
+import { planPipeline, runPipeline } from "../pipeline.js";
+import type { PipelineOptions } from "../pipeline.js";
+import { FILTER_RULES } from "../reasons.js";
+import { datasetCard } from "../sinks/dataset-card.js";
+import { jsonlFormat } from "../sinks/jsonl-format.js";
+import { lockOutput } from "../sinks/output-lock.js";
+import { parquetFormat } from "../sinks/parquet-format.js";
+import { QuarantineWriter } from "../sinks/quarantine-writer.js";
+import type { ShardFormat } from "../sinks/shard-writer.js";
+import { Tally } from "../tally.js";
+import { EVALSHARD_VERSION } from "../version.js";
+import type { NightlyManifest } from "./nightly-manifest.js";
+import { openSource, parsePartition } from "./open-source.js";
+import type { SourceEnvironment } from "./open-source.js";
+
+const SPOOL_PREFIX = ".evalshard-spool-";
+
+export interface NightlyResult {
+  /** The manifest of this night (published only when the dataset changed). */
+  readonly manifest: NightlyManifest;
+  readonly changed: boolean;
+  readonly quarantineExceeded: boolean;
+  readonly outDir: string;
+}
+
+/**
+ * One night of a pipeline: fetch (or read) the complete current export, run it through the stages, and make
+ * the dataset equal to it, rewriting only the shards whose records changed. The output is locked for the whole
+ * job, so a second job on it fails at once and changes nothing; a crash at any point leaves the last
+ * committed dataset, which the next night continues from.
+ */
+export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }): Promise<NightlyResult> {
+  const startedAt = new Date().toISOString();
+  const outDir = outputDirOf(spec);
+  await mkdir(outDir, { recursive: true });
+  const release = await lockOutput(outDir);
+  // Holding the lock, any spool left here is a crashed job's: clear it. (Not named like a staging
+  // directory: the snapshot's recovery would delete this job's own spool.)
+  for (const name of await readdir(outDir)) if (name.startsWith(SPOOL_PREFIX)) await rm(join(outDir, name), { recursive: true, force: true });
+  const spoolDir = await mkdtemp(join(outDir, SPOOL_PREFIX));
+  const shardFormat = openShardFormat(spec);
+  try {
+    const format = spec.source.format === undefined ? undefined : formatByName(spec.source.format);
+    const opened = await openSource(spec, spoolDir, environment);
+    const options: PipelineOptions = {
+      ...(format === undefined ? {} : { format }),
+      acceptLaterMinor: spec.accept_later_minor,
+      read: { maxLineBytes: spec.max_line_bytes },
+      filters: spec.filters,
+      untrusted: spec.untrusted,
+    };
+    const plan = await planPipeline(opened.sources, options);
+    const gatedRuns = opened.gatedRuns();
+    const tally = new Tally();
+    const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
+    const quarantine = new QuarantineWriter(join(spoolDir, quarantinePath));
+    async function* kept(): AsyncIterable<SnapshotRecord> {
+      for await (const item of runPipeline(opened.sources, plan, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }) })) {
+        tally.add(item);
+        if (item.kind === "kept") yield { key: item.value.facts.key, version: item.value.facts.scorecardVersion, record: item.value.record };
+        else if (item.kind === "quarantined") await quarantine.write(item);
+      }
+      await quarantine.close();
+    }
+    let manifest: NightlyManifest | undefined;
+    const buildManifest = async (night: SnapshotResult): Promise<NightlyManifest> => {
+      const counts = tally.counts();
+      if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
+      return {
+        evalshard_version: EVALSHARD_VERSION,
+        pipeline: spec.name,
+        started_at: startedAt,
+        finished_at: new Date().toISOString(),
+        format: { name: plan.format.name, version_field: plan.format.versionField, version: plan.format.version },
+        output: { to: spec.output.to, compression: spec.output.compression, layout: "huggingface-buckets", buckets: spec.output.buckets },
+        ...counts,
+        night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
+        shards: night.shards,
+        inputs: await Promise.all(opened.sources.map((s) => s.info())),
+        pull: opened.http?.report() ?? null,
+        quarantine: quarantine.entries === 0 ? null : { path: quarantinePath, entries: quarantine.entries },
+        filters: Object.fromEntries(FILTER_RULES.map((rule) => [rule, spec.filters[rule] !== false])),
+        untrusted: plan.policy.summary,
+        quarantined_share: tally.quarantinedShare(),
+        warnings: spec.source.kind === "files" && spec.source.scorecards === undefined && spec.filters.participation_gated !== false
+          ? ["participation_gated: no scorecards were given, so no record could be recognised as gated"]
+          : [],
+      };
+    };
+    const night = await writeSnapshot(kept(), {
+      outDir,
+      format: plan.format,
+      columns: plan.columns,
+      shardFormat,
+      buckets: spec.output.buckets,
+      locked: true,
+      stageExtras: async (result, dir) => {
+        manifest = await buildManifest(result);
+        await mkdir(join(dir, "_quarantine"), { recursive: true });
+        if (quarantine.entries > 0) await rename(join(spoolDir, quarantinePath), join(dir, quarantinePath));
+        await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards: result.shards }));
+        await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+        return ["_quarantine", "README.md", "manifest.json"];
+      },
+    });
+    manifest ??= await buildManifest(night);
+    return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > spec.max_quarantined, outDir };
+  } finally {
+    await shardFormat.dispose();
+    await rm(spoolDir, { recursive: true, force: true });
+    await release();
+  }
+}
+
+/** A partition job writes its own dataset under the pipeline's output: `part-<k>-of-<N>`. */
+export function outputDirOf(spec: PipelineSpec): string {
+  if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
+  const { index, count } = parsePartition(spec.source.partition);
+  return join(spec.output.dir, `part-${index}-of-${count}`);
+}
+
+function openShardFormat(spec: PipelineSpec): ShardFormat {
+  const { to, compression } = spec.output;
+  if (to === "parquet") return parquetFormat({ compression });
+  if (compression === "snappy") throw new ConfigError(`Compression "snappy" is not available for jsonl: expected zstd, gzip or none`);
+  return jsonlFormat({ compression });
+}
