@@ -1,11 +1,16 @@
 // Throughput of the bundled emulator over HTTP: how many SFT records per second a client can pull
-// from the owner bulk export (`GET /api/evals/finetuning?limit=500`), parsing every line.
+// from the owner bulk export (`GET /api/evals/finetuning?limit=500`), parsing every line. Also the agent
+// SFT and owner RL bulk exports, for comparison.
 //
-//   npx tsc -p tsconfig.build.json && node bench/emulator-throughput.mjs [--runs 20000] [--requests 40]
+//   npx tsc -p tsconfig.build.json && node bench/emulator-throughput.mjs [--runs 20000] [--requests 40] [--server cli|worker]
 //
-// The server runs in a worker thread so that it and the client each get a core, as they would in a
-// pipeline's CI. EVALSHARD_DIST points at another build output (default ../dist). The last line of
-// output is a JSON summary.
+// --server cli (the default) measures what users run: `evalshard serve` as its own process (and checks it
+// exits 0 on SIGTERM afterwards). --server worker runs `startEmulator()` in a worker thread instead. Either
+// way the server and the client each get a core. EVALSHARD_DIST points at another build output (default
+// ../dist). Progress goes to stderr; the last line of stdout is a JSON summary, with the load averages
+// before and after (the machine is shared: read the figures next to them).
+import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { parseArgs } from "node:util";
 
@@ -13,37 +18,46 @@ const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).p
 const TARGET_RECORDS_PER_SECOND = 5000;
 
 if (isMainThread) {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, requests: { type: "string", default: "40" } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "20000" },
+      requests: { type: "string", default: "40" },
+      server: { type: "string", default: "cli" },
+    },
+  });
   const runs = Number(values.runs);
   const requests = Number(values.requests);
-  const worker = new Worker(new URL(import.meta.url), { workerData: { dist, runs } });
-  const info = await new Promise((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  if (values.server !== "cli" && values.server !== "worker") throw new Error(`--server must be cli or worker, got ${values.server}`);
+  const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+  const loadBefore = load();
+  const server = values.server === "cli" ? await cliServer(runs) : await workerServer(runs);
+  const { info } = server;
 
   const results = {};
-  for (const [name, path, token] of [
-    ["owner_sft", "/api/evals/finetuning?limit=500", info.owner_token],
-    ["agent_sft", "/api/agent/finetuning?limit=200", info.api_keys[0].api_key],
-    ["owner_rl", "/api/evals/finetuning/rl?limit=500", info.owner_token],
+  for (const [name, path, token, count] of [
+    ["owner_sft", "/api/evals/finetuning?limit=500", info.owner_token, requests],
+    ["agent_sft", "/api/agent/finetuning?limit=200", info.api_keys[0].api_key, requests],
+    ["owner_rl", "/api/evals/finetuning/rl?limit=500", info.owner_token, Math.ceil(requests / 4)],
   ]) {
-    results[name] = await pull(info.url, path, token, name === "owner_sft" ? requests : Math.ceil(requests / 4));
+    results[name] = await pull(info.url, path, token, count);
     process.stderr.write(`${name}: ${JSON.stringify(results[name])}\n`);
   }
-  worker.postMessage("close");
-  await new Promise((resolve) => worker.once("exit", resolve));
+  const stopped = await server.stop();
 
   const sft = results.owner_sft;
   console.log(
     JSON.stringify({
       bench: "emulator-throughput",
+      server: values.server,
       runs,
       node: process.version,
       ...results,
       records_per_second: sft.records_per_second,
       target_records_per_second: TARGET_RECORDS_PER_SECOND,
-      ok: sft.records_per_second >= TARGET_RECORDS_PER_SECOND,
+      ok: sft.records_per_second >= TARGET_RECORDS_PER_SECOND && stopped.ok,
+      stop: stopped,
+      loadavg_before: loadBefore,
+      loadavg_after: load(),
     }),
   );
 } else {
@@ -54,6 +68,46 @@ if (isMainThread) {
     await emulator.close();
     parentPort.close();
   });
+}
+
+/** `evalshard serve` as a child process; `stop()` sends SIGTERM and reports how it exited. */
+async function cliServer(runs) {
+  const child = spawn(process.execPath, [`${dist}/cli/main.js`, "serve", "--runs", String(runs), "--seed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const info = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    exited.then((e) => reject(new Error(`evalshard serve exited before it was ready: ${JSON.stringify(e)}`)));
+  });
+  return {
+    info,
+    stop: async () => {
+      child.kill("SIGTERM");
+      const e = await exited;
+      return { ...e, ok: e.code === 0 };
+    },
+  };
+}
+
+/** `startEmulator()` in a worker thread. */
+async function workerServer(runs) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { dist, runs } });
+  const info = await new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  return {
+    info,
+    stop: async () => {
+      worker.postMessage("close");
+      const code = await new Promise((resolve) => worker.once("exit", resolve));
+      return { code, ok: code === 0 };
+    },
+  };
 }
 
 /** Pulls `path` `requests` times in a row, parsing every NDJSON line. */

@@ -16,6 +16,8 @@ export interface HandlerDeps {
   readonly router: Router;
   readonly faults: FaultInjector;
   readonly timing: FaultTiming;
+  /** Aborted when the emulator closes: fault delays (a 504's wait, a slow body's pauses) end at once. */
+  readonly closing: AbortSignal;
 }
 
 /** Serves one request: routing, injected request faults, the handler, then the body with write faults. */
@@ -33,7 +35,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   const { route, params } = match;
   const faults =
     route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true });
-  const injected = await injectedReply(faults, deps.timing);
+  const injected = await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
   const ctx: RequestContext = {
@@ -56,11 +58,11 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     reply = errorReply(error);
   }
   const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" ? faults.kind : null;
-  await sendReply(res, reply, { kind: writeFault, at: faults.at }, deps.timing.slowDelayMs);
+  await sendReply(res, reply, { kind: writeFault, at: faults.at }, { slowDelayMs: deps.timing.slowDelayMs, signal: deps.closing });
 }
 
 /** The answer of an injected 429/502/503/504, or null when the request is not faulted so. */
-async function injectedReply(faults: RequestFaults, timing: FaultTiming): Promise<Reply | null> {
+async function injectedReply(faults: RequestFaults, timing: FaultTiming, closing: AbortSignal): Promise<Reply | null> {
   const retryAfter = { "Retry-After": String(timing.retryAfterSeconds) };
   switch (faults.kind) {
     case "429":
@@ -70,7 +72,7 @@ async function injectedReply(faults: RequestFaults, timing: FaultTiming): Promis
     case "503":
       return errorReply(new HttpError(503, "service_unavailable", "Service temporarily unavailable", {}, retryAfter));
     case "504":
-      await sleep(timing.gatewayTimeoutMs);
+      await sleep(timing.gatewayTimeoutMs, undefined, { signal: closing });
       return errorReply(new HttpError(504, "gateway_timeout", "Upstream did not answer in time"));
     default:
       return null;
@@ -84,7 +86,7 @@ function errorReply(error: unknown): Reply {
 }
 
 function send(res: ServerResponse, reply: Reply): Promise<void> {
-  return sendReply(res, reply, { kind: null, at: 0 }, 0);
+  return sendReply(res, reply, { kind: null, at: 0 }, { slowDelayMs: 0 });
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

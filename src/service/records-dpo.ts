@@ -12,15 +12,20 @@ export interface DpoSide {
 /**
  * The DPO record (format 1.0, spec 4.10) for one seat of two scored runs of one scenario, or null on
  * a tie (same `met_count` and composite mean). The higher composite is chosen; on equal composites the
- * higher `met_count`. Pairs align the two seats' action steps by their order.
+ * higher `met_count`. Pairs align the two seats' steps by step index.
  */
 export function dpoRecord(seed: number, a: DpoSide, b: DpoSide): DpoRecord | null {
   const order = a.score.composite - b.score.composite || a.score.play.met.size - b.score.play.met.size;
   if (order === 0) return null;
   const [chosen, rejected] = order > 0 ? [a.score, b.score] : [b.score, a.score];
-  const chosenActions = chosen.play.steps.flatMap((s) => (s.action === null ? [] : [s.action]));
-  const rejectedActions = rejected.play.steps.flatMap((s) => (s.action === null ? [] : [s.action]));
-  const length = Math.min(chosenActions.length, rejectedActions.length);
+  // Aligned by step index (`alignment: "step_index"`): step i of one seat against step i of the
+  // other, wherever both acted.
+  const pairs: DpoRecord["pairs"] = [];
+  for (const [index, step] of chosen.play.steps.entries()) {
+    const other = rejected.play.steps[index]?.action;
+    if (step.action === null || other === undefined || other === null) continue;
+    pairs.push({ index, chosen: { ...step.action }, rejected: { ...other }, alignment: "step_index" });
+  }
   const campaign = chosen.plan.campaign;
   return {
     dpo_format_version: "1.0",
@@ -37,12 +42,7 @@ export function dpoRecord(seed: number, a: DpoSide, b: DpoSide): DpoRecord | nul
     },
     seat_index: chosen.seat.seatIndex,
     flagged: a.flagged || b.flagged,
-    pairs: Array.from({ length }, (_, index) => ({
-      index,
-      chosen: { ...(chosenActions[index] ?? { action_type: "speak", content: null }) },
-      rejected: { ...(rejectedActions[index] ?? { action_type: "speak", content: null }) },
-      alignment: "step_index",
-    })),
+    pairs,
     outcome: { dm_messages: closingNarration(seed, chosen.plan) },
   };
 }

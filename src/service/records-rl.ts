@@ -1,7 +1,7 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import type { RunPlan } from "./run-plan.js";
 import type { RunState } from "./run-state.js";
-import { round4 } from "./seat-play.js";
+import { playerMessage, round4 } from "./seat-play.js";
 import { seatScore, type SeatScore } from "./seat-score.js";
 import { closingNarration, narration } from "./transcript.js";
 import type { WorldBasis } from "./world-basis.js";
@@ -45,8 +45,10 @@ function tuples(seed: number, score: SeatScore): RlTuple[] {
     const turn = step.index + 1;
     const window: { role: string; content: string }[] = [];
     if (turn > 1) window.push({ role: "dm", content: narration(seed, plan, turn - 1) });
-    const previous = play.steps[step.index - 1]?.action?.content;
-    if (previous) window.push({ role: "player", content: previous });
+    // The transcript around the step: the last DM turn, the seat's own last message, the DM turn now.
+    const before = play.steps[step.index - 1];
+    const previous = before === undefined ? null : playerMessage(before);
+    if (previous !== null) window.push({ role: "player", content: previous });
     window.push({ role: "dm", content: narration(seed, plan, turn) });
     return {
       index: step.index,

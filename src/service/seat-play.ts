@@ -119,6 +119,27 @@ function drawAction(random: SeededRandom, awaiting: AwaitingKind | null, lines: 
   }
 }
 
+/** The options a `choice_point` offers (the status route shows the same). */
+export const CHOICE_OPTIONS = ["Accept the offer", "Make a counter-offer", "Ask for time to consider"] as const;
+
+/**
+ * The player message an action posts in the transcript. Mechanical actions export `content: null`, but
+ * they still post a message: every action counts as a player message for the participation gate (spec 3.4).
+ */
+export function playerMessage(step: SeatStep): string | null {
+  const action = step.action;
+  if (action === null) return null;
+  if (action.content !== null) return action.content;
+  switch (action.action_type) {
+    case "choice":
+      return `(chooses: ${CHOICE_OPTIONS[step.index % CHOICE_OPTIONS.length] ?? CHOICE_OPTIONS[0]})`;
+    case "roll":
+      return "(rolls persuasion: 1d20+3)";
+    default:
+      return "(attacks)";
+  }
+}
+
 export function round4(x: number): number {
   return Math.round(x * 10_000) / 10_000;
 }

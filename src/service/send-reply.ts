@@ -10,18 +10,26 @@ export interface WriteFault {
   readonly at: number;
 }
 
+export interface WritePacing {
+  /** Pause between the pieces of a slow body. */
+  readonly slowDelayMs: number;
+  /** Ends the pauses early (the emulator is closing). */
+  readonly signal?: AbortSignal;
+}
+
 /** Pieces a slow body is trickled in, and the most pauses a slow stream makes. */
 const SLOW_PIECES = 16;
 /** Stream chunks are gathered into writes of about this size. */
 const WRITE_BYTES = 64 * 1024;
 
 /** Writes a reply, applying a write fault; resolves once the body is out or the connection is gone. */
-export async function sendReply(res: ServerResponse, reply: Reply, fault: WriteFault, slowDelayMs: number): Promise<void> {
-  if (reply.kind === "json") return sendJson(res, reply, fault, slowDelayMs);
-  return sendStream(res, reply, fault, slowDelayMs);
+export async function sendReply(res: ServerResponse, reply: Reply, fault: WriteFault, pacing: WritePacing): Promise<void> {
+  const pause = () => sleep(pacing.slowDelayMs, undefined, pacing.signal === undefined ? {} : { signal: pacing.signal });
+  if (reply.kind === "json") return sendJson(res, reply, fault, pause);
+  return sendStream(res, reply, fault, pause);
 }
 
-async function sendJson(res: ServerResponse, reply: JsonReply, fault: WriteFault, slowDelayMs: number): Promise<void> {
+async function sendJson(res: ServerResponse, reply: JsonReply, fault: WriteFault, pause: () => Promise<void>): Promise<void> {
   const bytes = Buffer.from(JSON.stringify(reply.body));
   const headers = { "Content-Type": JSON_TYPE, ...reply.headers };
   if (fault.kind === "cut") {
@@ -36,13 +44,13 @@ async function sendJson(res: ServerResponse, reply: JsonReply, fault: WriteFault
     const size = Math.ceil(bytes.length / SLOW_PIECES);
     for (let start = 0; start < bytes.length && !res.destroyed; start += size) {
       await write(res, bytes.subarray(start, start + size));
-      await sleep(slowDelayMs);
+      await pause();
     }
   }
   if (!res.destroyed) res.end(fault.kind === "slow" ? undefined : bytes);
 }
 
-async function sendStream(res: ServerResponse, reply: StreamReply, fault: WriteFault, slowDelayMs: number): Promise<void> {
+async function sendStream(res: ServerResponse, reply: StreamReply, fault: WriteFault, pause: () => Promise<void>): Promise<void> {
   res.writeHead(reply.status, { "Content-Type": reply.contentType });
   const chunks = reply.chunks[Symbol.iterator]();
   let pending = "";
@@ -64,7 +72,7 @@ async function sendStream(res: ServerResponse, reply: StreamReply, fault: WriteF
       if ((fault.kind === "slow" && written <= SLOW_PIECES) || pending.length >= WRITE_BYTES) {
         await write(res, pending);
         pending = "";
-        if (fault.kind === "slow" && written <= SLOW_PIECES) await sleep(slowDelayMs);
+        if (fault.kind === "slow" && written <= SLOW_PIECES) await pause();
       }
       if (res.destroyed) return;
     }
@@ -83,14 +91,22 @@ function half(bytes: Buffer): Buffer {
   return bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2)));
 }
 
-/** Writes `head`, then destroys the connection once it is flushed: the client sees a body end abruptly. */
+/**
+ * Writes `head`, then resets the connection (a TCP RST) once it is flushed: the client gets the headers
+ * and part of the body, then ECONNRESET ("connection reset by peer"), as from a proxy that drops it.
+ */
 function resetAfter(res: ServerResponse, head: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    res.write(head, () => {
-      res.socket?.destroy();
+    const reset = () => {
+      res.socket?.resetAndDestroy();
       res.destroy();
       resolve();
-    });
+    };
+    if (head.length > 0) return void res.write(head, reset);
+    // An empty stream: send the headers alone first, or the reset could overtake them.
+    res.flushHeaders();
+    if (res.socket === null) reset();
+    else res.socket.write("", reset);
   });
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Scope } from "./accounts.js";
@@ -56,6 +57,7 @@ export interface RunningEmulator {
   aimFault(fault: AimedFault): void;
   /** Moves the world one epoch, as `POST /_emulator/advance` does. */
   advance(): Promise<void>;
+  /** Stops listening, drops open connections and ends fault delays; later calls return the same promise. */
   close(): Promise<void>;
 }
 
@@ -65,10 +67,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const world = new World({ seed: resolved.seed, runs: resolved.runs, epoch: resolved.epoch, platform: resolved.platform });
   const faults = new FaultInjector(resolved.seed, resolved.faults, resolved.aimedFaults, resolved.onFault);
   const router = new Router([...agentRoutes, ...agentExportRoutes, ...ownerRoutes, ...ownerExportRoutes, ...keyRoutes, ...emulatorRoutes, ...notEmulatedRoutes]);
-  const deps = { world, router, faults, timing: resolved.timing };
+  const closing = new AbortController();
+  // Every fault delay in flight listens to it: many at once are normal, not a leak (nor a stderr warning).
+  setMaxListeners(0, closing.signal);
+  const deps = { world, router, faults, timing: resolved.timing, closing: closing.signal };
 
   const server = createServer((req, res) => {
-    handleRequest(deps, req, res).catch((error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))));
+    // A handler fails only when its connection is gone (or the emulator closed under it): nothing is left to answer.
+    handleRequest(deps, req, res).catch(() => res.destroy());
   });
   await listen(server, resolved.port, resolved.host);
   const { port } = server.address() as AddressInfo;
@@ -83,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }));
   const accounts = world.accounts.map((a) => ({ account_id: a.accountId, name: a.name, owner_token: a.ownerToken, entitlements: [...a.entitlements] }));
   const ownerToken = accounts[0]?.owner_token ?? "";
+  let closed: Promise<void> | undefined;
   return {
     url,
     ownerToken,
@@ -97,7 +104,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     advance: async () => {
       world.epoch++;
     },
-    close: () => close(server),
+    close: () => {
+      if (closed === undefined) {
+        closing.abort();
+        closed = close(server);
+      }
+      return closed;
+    },
   };
 }
 

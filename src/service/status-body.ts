@@ -1,7 +1,7 @@
 import { notLaunched } from "./http-errors.js";
 import type { RunView } from "./run-access.js";
 import type { SeatPlan } from "./run-plan.js";
-import { combatWindow, seatPlay, type AwaitingKind } from "./seat-play.js";
+import { CHOICE_OPTIONS, combatWindow, seatPlay, type AwaitingKind } from "./seat-play.js";
 import { hashOf, SeededRandom } from "./seeded-random.js";
 
 /** Hint sent with degraded answers (spec 7, rule 5): a platform setting, here fixed. */
@@ -51,7 +51,7 @@ function awaiting(kind: AwaitingKind, you: { character_id: string; character_nam
         character: you.character_name,
         character_id: you.character_id,
         decision: "How do you respond to the offer?",
-        options: ["Accept the offer", "Make a counter-offer", "Ask for time to consider"],
+        options: [...CHOICE_OPTIONS],
       };
     case "vote":
       return { kind, question: "Accept the compromise as proposed?", initiator_speaker: "DM", waiting_for: seats.map((s) => title(s.role)) };

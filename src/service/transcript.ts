@@ -1,5 +1,5 @@
 import type { RunPlan } from "./run-plan.js";
-import { seatPlay, type SeatPlay } from "./seat-play.js";
+import { playerMessage, seatPlay, type SeatPlay } from "./seat-play.js";
 import { SeededRandom } from "./seeded-random.js";
 import { untrusted } from "./untrusted-text.js";
 import type { WorldBasis } from "./world-basis.js";
@@ -32,7 +32,9 @@ export function closingNarration(seed: number, plan: RunPlan): string[] {
 
 /**
  * The full turn-by-turn transcript of a run up to `turns` DM turns: each turn the DM narrates, then
- * every seat that acted speaks. A run without a session has none.
+ * every seat that acted posts one player message. So a seat's player messages number its
+ * `total_actions`, and DM messages the run's turns: the participation gate (spec 3.4) can be checked
+ * from here. A run without a session has none.
  */
 export function transcript(world: WorldBasis, plan: RunPlan, turns: number): TranscriptMessage[] {
   if (plan.reconstruction === "no_session") return [];
@@ -51,8 +53,9 @@ export function transcript(world: WorldBasis, plan: RunPlan, turns: number): Tra
   for (let turn = 1; turn <= turns; turn++) {
     push("dm", "DM", narration(world.seed, plan, turn), turn);
     for (const [i, play] of plays.entries()) {
-      const content = play.steps[turn - 1]?.action?.content;
-      if (content) push("player", plan.seats[i]?.role ?? "player", content, turn);
+      const step = play.steps[turn - 1];
+      const content = step === undefined ? null : playerMessage(step);
+      if (content !== null) push("player", plan.seats[i]?.role ?? "player", content, turn);
     }
   }
   return messages;

@@ -79,6 +79,36 @@ describe("runs move forward through pending, running, completed and scored", () 
   });
 });
 
+describe("what an agent sees over epochs", () => {
+  it("its pending runs launch (status 409 then 200), complete and get scored (SFT 409 then 200), never going back", async () => {
+    const agentEmu = await emulator({ seed: 21, runs: 200 });
+    const key = keysOf(agentEmu).primary;
+    const watched = ((await call(agentEmu, "/api/agent/runs", key)).json() as { run_id: string; status: string }[]).filter((r) => r.status === "pending").map((r) => r.run_id);
+    expect(watched.length).toBeGreaterThan(2);
+    const seen = new Map<string, string[]>(watched.map((id) => [id, []]));
+    for (let epoch = 0; epoch <= 9; epoch++) {
+      if (epoch > 0) await agentEmu.advance();
+      for (const id of watched) {
+        const status = await call(agentEmu, `/api/agent/runs/${id}/status`, key);
+        const sft = await call(agentEmu, `/api/agent/runs/${id}/finetuning`, key);
+        const state = status.status === 409 ? "not launched" : status.json().status;
+        seen.get(id)?.push(`${state}${sft.status === 200 ? "+scored" : ""}`);
+        if (status.status === 409) expect(status.json().detail).toBe("Run not launched");
+        if (sft.status !== 200) expect(sft.status).toBe(409);
+      }
+    }
+    const stage = (s: string) => (s === "not launched" ? 0 : s === "running" ? 1 : s.endsWith("+scored") ? 3 : 2);
+    for (const [id, states] of seen) {
+      expect(states[0], id).toBe("not launched");
+      const stages = states.map(stage);
+      expect([...stages].sort((a, b) => a - b), `${id}: ${states.join(" > ")}`).toEqual(stages);
+    }
+    // Within ten epochs most of them went the whole way (a few fail or are cancelled).
+    expect([...seen.values()].filter((s) => s.at(-1) === "completed+scored").length).toBeGreaterThan(watched.length / 2);
+    await agentEmu.close();
+  });
+});
+
 describe("--epoch N", () => {
   it("starts where N advances lead", async () => {
     const later = await emulator({ seed: 21, runs: 200, epoch: EPOCHS });

@@ -170,8 +170,19 @@ describe("DPO export (spec 4.10)", () => {
     return out;
   }
 
-  it("answers a valid pair for two scored runs of one scenario, preferring the higher composite", async () => {
-    const pair = pairs().find((p) => !p.tie);
+  /** The pairs spec 4.10's `alignment: "step_index"` implies: step i against step i, wherever both seats acted. */
+  function alignedSteps(chosen: SftRecord, rejected: SftRecord) {
+    type Step = { index: number; action: { action_type: string; content: string | null } | null };
+    const other = rejected.trace_steps as Step[];
+    return (chosen.trace_steps as Step[]).flatMap((step) => {
+      const against = other[step.index]?.action;
+      return step.action === null || against == null ? [] : [{ index: step.index, chosen: step.action, rejected: against, alignment: "step_index" }];
+    });
+  }
+
+  it("answers a valid pair for two scored runs of one scenario, preferring the higher composite, aligned by step index", async () => {
+    const prefersA = (a: SftRecord, b: SftRecord) => composite(a) > composite(b) || (composite(a) === composite(b) && (a.scores?.outcomes.met_count ?? 0) > (b.scores?.outcomes.met_count ?? 0));
+    const pair = pairs().find((p) => !p.tie && alignedSteps(p.a, p.b).length > 0);
     expect(pair).toBeDefined();
     const { a, b } = pair as { a: SftRecord; b: SftRecord };
     const byPath = await call(emu, `/api/agent/runs/${a.run_id}/dpo?other=${b.run_id}`, keys.primary);
@@ -180,12 +191,11 @@ describe("DPO export (spec 4.10)", () => {
     expect(byQuery.text).toBe(byPath.text);
     const [record] = byPath.json().records;
     expectSchema(dpoRecord, record);
-    const [chosen, rejected] = composite(a) > composite(b) || (composite(a) === composite(b) && (a.scores?.outcomes.met_count ?? 0) > (b.scores?.outcomes.met_count ?? 0)) ? [a, b] : [b, a];
+    const [chosen, rejected] = prefersA(a, b) ? [a, b] : [b, a];
     expect(record).toMatchObject({ run_chosen: chosen.run_id, run_rejected: rejected.run_id, seat_index: a.seat.seat_index });
     expect(record.scoring_basis.composite_delta).toBeCloseTo(composite(chosen) - composite(rejected), 4);
     expect(record.scoring_basis.objective_delta).toBe((chosen.scores?.outcomes.met_count ?? 0) - (rejected.scores?.outcomes.met_count ?? 0));
-    expect(record.pairs.length).toBeGreaterThan(0);
-    expect(record.pairs.every((p: { alignment: string }) => p.alignment === "step_index")).toBe(true);
+    expect(record.pairs).toEqual(alignedSteps(chosen, rejected));
   });
 
   it("409 on a tie (same met_count and composite mean), including a run against itself", async () => {

@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { sftRecord } from "../../src/formats/sft.js";
@@ -75,6 +76,22 @@ describe("aimed faults", () => {
     await expect(fetch(`${emu.url}/api/agent/finetuning`, { headers: { authorization: `Bearer ${keys.primary}` } }).then((r) => r.text())).rejects.toThrow();
     expect(emu.faultLog.at(-1)).toMatchObject({ kind: "reset", at: 3 });
     expect((await call(emu, "/api/evals", keys.owner)).status).toBe(200);
+  });
+
+  it("reset is a TCP reset (ECONNRESET) after the headers and part of the body, also on an empty stream", async () => {
+    const fresh = (await call(emu, "/api/api-keys", keys.owner, { method: "POST", body: JSON.stringify({ name: "empty", scopes: ["read:scores"] }) })).json().api_key;
+    const cases: [string, string, RegExp][] = [
+      ["/api/agent/suites", keys.primary, /\r\n\r\n\{"suites":\[/],
+      ["/api/agent/finetuning?limit=5", keys.primary, /\r\n\r\n[0-9a-f]+\r\n\{"format_version":"1\.1"/],
+      ["/api/agent/finetuning", fresh, /^HTTP\/1\.1 200 OK\r\n/],
+    ];
+    for (const [path, token, seen] of cases) {
+      emu.aimFault({ kind: "reset", path: path.split("?")[0] ?? path, at: 2 });
+      const { received, error } = await rawGet(emu.url, path, token);
+      expect(received, path).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(received, path).toMatch(seen);
+      expect(error, path).toBe("ECONNRESET");
+    }
   });
 
   it("cut ends an NDJSON stream cleanly in the middle of a line", async () => {
@@ -181,3 +198,32 @@ describe("seeded random faults", () => {
     await emu.close();
   });
 });
+
+/**
+ * A GET over a bare blocking socket in Python (already a test prerequisite), an independent client that
+ * reports a TCP reset as such: Node's own sockets may report a reset that arrives with the data as a
+ * plain end. Resolves with everything received and how the connection ended: "ECONNRESET" or "end".
+ */
+function rawGet(base: string, path: string, token: string): Promise<{ received: string; error: string }> {
+  const { hostname, port } = new URL(base);
+  const script = [
+    "import socket, sys",
+    "s = socket.create_connection((sys.argv[1], int(sys.argv[2])))",
+    "s.sendall(('GET %s HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer %s\\r\\nConnection: close\\r\\n\\r\\n' % (sys.argv[3], sys.argv[4])).encode())",
+    "got = b''",
+    "try:",
+    "    while True:",
+    "        d = s.recv(65536)",
+    "        if not d: end = 'end'; break",
+    "        got += d",
+    "except ConnectionResetError: end = 'ECONNRESET'",
+    "sys.stdout.write(end + '\\n' + got.decode('utf-8', 'replace'))",
+  ].join("\n");
+  return new Promise((resolve, reject) => {
+    execFile("python3", ["-c", script, hostname, port, path, token], (error, stdout) => {
+      if (error !== null) return reject(error);
+      const nl = stdout.indexOf("\n");
+      resolve({ error: stdout.slice(0, nl), received: stdout.slice(nl + 1) });
+    });
+  });
+}

@@ -71,16 +71,19 @@ describe("GET /api/evals/{run_id}/scorecard (spec 2.4, 2.7)", () => {
     expect(safety).toBeGreaterThan(0);
   });
 
-  it("stamps participation_gated per the section 3.4 floors", async () => {
+  it("stamps participation_gated per the section 3.4 default floors, counted from the transcript", async () => {
     let gated = 0;
     for (const r of runs.filter((x) => x.scored)) {
       const body = (await call(emu, `/api/evals/${r.run_id}/scorecard`, keys.owner)).json();
-      const turns = (await call(emu, `/api/evals/${r.run_id}/transcript`, keys.owner)).json().messages.filter((m: { role: string }) => m.role === "dm").length;
+      const messages: { role: string; speaker: string }[] = (await call(emu, `/api/evals/${r.run_id}/transcript`, keys.owner)).json().messages;
+      if (messages.length === 0) continue; // no session: no transcript to count from
+      const dmTurns = messages.filter((m) => m.role === "dm").length;
       for (const card of body.scorecards) {
-        const pilot = body.manifest.seat_snapshots[card.seat_index].pilot;
-        const actions = card.outcomes.total_actions;
-        const expected = pilot === "agent" && (actions < 5 || (turns > 0 && actions / turns < 0.3));
-        if (turns === 0) continue; // no session: turns are not visible in a transcript
+        const seat = body.manifest.seat_snapshots[card.seat_index];
+        // "the agent's total player messages" and "player messages divided by DM turns" (min 5, min 0.3).
+        const playerMessages = messages.filter((m) => m.role === "player" && m.speaker === seat.role).length;
+        expect(playerMessages, `${r.run_id} seat ${card.seat_index}`).toBe(card.outcomes.total_actions);
+        const expected = seat.pilot === "agent" && (playerMessages < 5 || playerMessages / dmTurns < 0.3);
         expect(card.participation_gated === true, `${r.run_id} seat ${card.seat_index}`).toBe(expected);
         if (expected) gated++;
         else expect("participation_gated" in card).toBe(false);

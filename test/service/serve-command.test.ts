@@ -49,6 +49,29 @@ describe("evalshard serve", () => {
     await expect(fetch(`${info.url}/api/agent/runs`)).rejects.toThrow();
   });
 
+  it("listens for the signal before it starts: a signal during start-up still closes cleanly with status 0", async () => {
+    const h = harness();
+    const order: string[] = [];
+    const io: ServeIo = {
+      ...h.io,
+      stdout: (text) => {
+        order.push("ready");
+        h.io.stdout(text);
+      },
+      stopped: () => {
+        order.push("listening for signals");
+        return Promise.resolve("SIGINT");
+      },
+    };
+    const exitBefore = process.exitCode;
+    await serveCommand(io).parseAsync(["--runs", "10"], { from: "user" });
+    expect(process.exitCode ?? 0).toBe(0);
+    process.exitCode = exitBefore;
+    expect(order).toEqual(["listening for signals", "ready"]);
+    expect(h.out).toHaveLength(1);
+    await expect(fetch(`${JSON.parse(h.out[0] ?? "").url}/api/evals`)).rejects.toThrow();
+  });
+
   it("rejects bad flags with ConfigError before starting anything", async () => {
     for (const args of [["--port", "70000"], ["--runs", "0"], ["--seed", "-1"], ["--epoch", "x"], ["--faults", "429=3"]]) {
       const h = harness();

@@ -1,0 +1,165 @@
+import { completeNdjson, ConflictError, NotFoundError, type Query, type ServiceClient } from "../http/index.js";
+import { isRecord, type ListedRun } from "./list-runs.js";
+import type { PullTally } from "./pull-report.js";
+import { getRawRecords } from "./raw-records.js";
+import type { PullRoutes } from "./routes.js";
+
+/** Owner bulk exports take at most 500 runs per request (spec section 8). */
+export const OWNER_BULK_LIMIT = 500;
+/** Agent bulk exports are capped by platform configuration: ask for as many, take what comes. */
+export const AGENT_BULK_LIMIT = 500;
+
+export interface FetchRecordsContext {
+  readonly client: ServiceClient;
+  readonly routes: PullRoutes;
+  readonly tally: PullTally;
+  /** RL: a 404 on a per-run fetch means the run has no RL data (reported, not an error). */
+  readonly rl: boolean;
+}
+
+/** One record of a wanted run, as raw text and parsed. */
+export interface RecordVisit {
+  readonly run: ListedRun;
+  /** run id and seat index: the record's identity within a pull. */
+  readonly key: string;
+  readonly line: string;
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Every record of the `wanted` runs, each handed to `visit` once (in no particular order). The bulk
+ * streams go first (owner: one per campaign, `limit=500`; agent: one, capped by the platform), cut
+ * streams completed by re-requesting; records of runs not wanted are dropped and counted. Lines that
+ * are not records (`{"error":"partial_stream"}`) go to `other` as they came. Wanted runs the streams
+ * did not deliver (past the limit, behind a partial_stream line), or may have delivered only in part
+ * (the run a cut fell in), are then fetched one by one; `visit` sees each record key once.
+ */
+export async function fetchRecords(
+  ctx: FetchRecordsContext,
+  wanted: readonly ListedRun[],
+  visit: (v: RecordVisit) => Promise<void>,
+  other: (line: string) => void,
+): Promise<void> {
+  const byId = new Map(wanted.map((run) => [run.runId, run]));
+  const delivered = new Set<string>();
+  const suspect = new Set<string>();
+  const seen = new Set<string>();
+  const visitOnce = async (v: RecordVisit) => {
+    if (seen.has(v.key)) return false;
+    seen.add(v.key);
+    await visit(v);
+    return true;
+  };
+
+  const readBulk = async (query: Record<string, string | number>) => {
+    let parsedLine: string | undefined;
+    let parsed: unknown;
+    const parse = (line: string) => {
+      if (line !== parsedLine) {
+        parsedLine = line;
+        parsed = tryParse(line);
+      }
+      return parsed;
+    };
+    const keyOf = (line: string) => recordKey(parse(line)) ?? `\u0001${line}`;
+    let records = 0;
+    let errors = 0;
+    const others: string[] = [];
+    // A cut splits at most the run being streamed (a run's records are contiguous), and the re-request
+    // may answer that run with a partial_stream line instead of its remaining seats: the last run seen
+    // before each re-request is fetched again on its own (its lines already staged are kept once).
+    let attempts = 0;
+    let attemptsAtLast = 0;
+    let lastRun: string | undefined;
+    const counted = { getNdjson: (path: string, q?: Query) => (attempts++, ctx.client.getNdjson(path, q)) };
+    const noteRestart = () => {
+      if (attempts !== attemptsAtLast && lastRun !== undefined) suspect.add(lastRun);
+      attemptsAtLast = attempts;
+    };
+    ctx.tally.r.requests++;
+    for await (const line of completeNdjson(counted, ctx.routes.bulk, { query, keyOf })) {
+      noteRestart();
+      const record = parse(line);
+      const key = recordKey(record);
+      if (key === undefined || !isRecord(record)) {
+        errors++;
+        others.push(line);
+        continue;
+      }
+      const run = byId.get(record.run_id as string);
+      if (run === undefined) {
+        ctx.tally.r.droppedOutside++;
+        continue;
+      }
+      delivered.add(run.runId);
+      lastRun = run.runId;
+      if (await visitOnce({ run, key, line, record })) records++;
+    }
+    noteRestart();
+    ctx.tally.r.bulkRecords += records;
+    ctx.tally.r.streamErrors += errors;
+    ctx.tally.emit({ type: "bulk", path: `${ctx.routes.bulk}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, records, streamErrors: errors });
+    return others;
+  };
+
+  if (ctx.client.auth === "owner") {
+    const campaigns = [...new Set(wanted.map((r) => r.campaignId).filter((c): c is string => c !== undefined))];
+    // Each stream holds a client slot while it is read; nothing inside the loops makes a request.
+    // Streams finish in any order: their non-record lines are handed on in campaign order.
+    const others = await Promise.all(campaigns.map((campaignId) => readBulk({ limit: OWNER_BULK_LIMIT, campaign_id: campaignId })));
+    others.flat().forEach(other);
+  } else if (wanted.length > 0) {
+    (await readBulk({ limit: AGENT_BULK_LIMIT })).forEach(other);
+  }
+
+  const missing = wanted.filter((run) => !delivered.has(run.runId) || suspect.has(run.runId));
+  const fetched = await Promise.all(missing.map((run) => fetchOne(ctx, run)));
+  for (const [i, lines] of fetched.entries()) {
+    const run = missing[i] as ListedRun;
+    for (const line of lines) {
+      const record = tryParse(line);
+      const key = recordKey(record);
+      if (key === undefined || !isRecord(record)) {
+        other(line);
+        continue;
+      }
+      await visitOnce({ run, key, line, record });
+    }
+  }
+}
+
+/** A run's records from its own route; none when the service defers it (409) or has no RL data (404). */
+async function fetchOne(ctx: FetchRecordsContext, run: ListedRun): Promise<string[]> {
+  ctx.tally.r.requests++;
+  ctx.tally.r.perRunFetches++;
+  try {
+    const lines = await getRawRecords(ctx.client, ctx.routes.run(run.runId));
+    ctx.tally.emit({ type: "run_fetched", runId: run.runId, records: lines.length });
+    return lines;
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      ctx.tally.defer({ runId: run.runId, reason: "conflict", conflict: error.reason });
+      return [];
+    }
+    if (error instanceof NotFoundError && ctx.rl) {
+      ctx.tally.r.noRlData.push(run.runId);
+      return [];
+    }
+    throw error;
+  }
+}
+
+/** `<run_id>#<seat_index>` of a record; undefined for anything else. */
+export function recordKey(value: unknown): string | undefined {
+  if (!isRecord(value) || typeof value.run_id !== "string" || !isRecord(value.seat)) return undefined;
+  const seat = value.seat.seat_index;
+  return typeof seat === "number" ? `${value.run_id}#${seat}` : undefined;
+}
+
+function tryParse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}

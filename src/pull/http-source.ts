@@ -1,0 +1,132 @@
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import { ConfigError } from "../errors.js";
+import type { AuthMode, ClientEvent, ServiceClient } from "../http/index.js";
+import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source.js";
+import { readError } from "../sources/read-error.js";
+import { splitLines } from "../sources/split-lines.js";
+import { spool, type Spool } from "../sources/spool.js";
+import { checkDpoOptions, type DpoOptions } from "./dpo-pairs.js";
+import { checkPartition, type Partition } from "./partition.js";
+import { pullLines } from "./pull.js";
+import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
+import { pullRoutes, type PullFormat } from "./routes.js";
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+/** Lines are handed to the spool in chunks of about this size. */
+const WRITE_CHUNK_BYTES = 256 * 1024;
+
+export interface HttpSourceOptions {
+  /** Created by the caller with credentials from the environment; its `auth` must match `auth`. */
+  readonly client: ServiceClient;
+  readonly auth: AuthMode;
+  readonly format: PullFormat;
+  /** Where the first read is spooled; the caller owns it and removes it. */
+  readonly spoolDir: string;
+  /** Job k of N: SFT and RL keep runs whose sha256 share is k; DPO keeps scenarios (campaign ids). */
+  readonly partition?: Partition;
+  /** DPO pairing. Default `best-worst`. */
+  readonly dpo?: DpoOptions;
+  /** Run ids not to fetch (left out before partitioning). */
+  readonly skip?: ReadonlySet<string>;
+  /** Progress and counts, for logging. */
+  readonly onEvent?: (event: PullEvent) => void;
+}
+
+/** The service as a LineSource. */
+export interface HttpSource extends LineSource {
+  /** After the first full read: runs whose scorecards carry a truthy `participation_gated`. */
+  gatedRuns(): ReadonlySet<string>;
+  /** After the first full read: what the pull did (see PullReport). Throws before. */
+  report(): PullReport;
+  /**
+   * Pass the service client's `onEvent` here to count retries and stream cuts in the report:
+   * `createServiceClient({ ..., onEvent: (e) => source.clientEvent(e) })`.
+   */
+  clientEvent(event: ClientEvent): void;
+}
+
+/**
+ * The agent-evaluation service as a source of raw NDJSON record lines. The first `lines()` call
+ * fetches (list runs, partition, scorecards, bulk streams, per-run gaps or DPO pairs) and spools every
+ * line to a file in `spoolDir` while yielding it; later calls, and `info()`, replay that file, so
+ * convert's two reads see the same lines. A read that starts while the first is under way waits for
+ * the spool to be complete. A first reader that stops early leaves the pull to finish in the background.
+ *
+ * Lines are the record text as the service sent it, in the service's list order. Failures the client's
+ * retries could not overcome, and every 401 and 403, end the read with that error: an incomplete pull
+ * must fail rather than publish a partial dataset.
+ */
+export function httpSource(options: HttpSourceOptions): HttpSource {
+  const { client, auth, format } = options;
+  if (client.auth !== auth) throw new ConfigError(`Expected a client for ${JSON.stringify(auth)} routes, got one for ${JSON.stringify(client.auth)}`);
+  if (!["sft", "rl", "dpo"].includes(format)) throw new ConfigError(`Expected \`format\` to be "sft", "rl" or "dpo", got ${JSON.stringify(format)}`);
+  if (options.partition !== undefined) checkPartition(options.partition);
+  const dpo = options.dpo ?? { strategy: "best-worst" };
+  checkDpoOptions(dpo);
+  // Names the route and the credential kind, never the token.
+  const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
+  const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
+  const gated = new Set<string>();
+  let spooled: Spool | undefined;
+  let finished: PullReport | undefined;
+
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let pending: string[] = [];
+    let size = 0;
+    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip };
+    for await (const line of pullLines(plan, tally, gated)) {
+      pending.push(line, "\n");
+      size += line.length + 1;
+      if (size >= WRITE_CHUNK_BYTES) {
+        yield Buffer.from(pending.join(""), "utf8");
+        pending = [];
+        size = 0;
+      }
+    }
+    if (size > 0) yield Buffer.from(pending.join(""), "utf8");
+    finished = tally.snapshot();
+    tally.emit({ type: "done", report: finished });
+  }
+
+  async function* raw(): AsyncGenerator<Buffer> {
+    if (spooled === undefined) {
+      spooled = spool(Readable.from(chunks(), { objectMode: false }), options.spoolDir);
+      yield* spooled.chunks;
+    } else {
+      const { path } = await spooled.done;
+      for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) yield chunk as Buffer;
+    }
+  }
+
+  const afterPull = (what: string) => {
+    if (finished === undefined) throw new ConfigError(`${what} is known only after a first full read of ${name}`);
+    return finished;
+  };
+
+  return {
+    name,
+    async *lines(readOptions?: ReadOptions): AsyncGenerator<SourceLine> {
+      try {
+        yield* splitLines(raw(), name, readOptions);
+      } catch (err) {
+        throw readError(name, err);
+      }
+    },
+    async info() {
+      try {
+        if (spooled === undefined) for await (const _ of raw());
+        const { bytes, sha256 } = await (spooled as Spool).done;
+        return { path: name, bytes, sha256 };
+      } catch (err) {
+        throw readError(name, err);
+      }
+    },
+    gatedRuns() {
+      afterPull("gatedRuns()");
+      return gated;
+    },
+    report: () => afterPull("report()"),
+    clientEvent: (event) => tally.clientEvent(event),
+  };
+}

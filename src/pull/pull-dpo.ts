@@ -1,0 +1,112 @@
+import { BadRequestError, ConflictError } from "../http/index.js";
+import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
+import { isRecord, type ListedRun } from "./list-runs.js";
+import { inPartition, type Partition } from "./partition.js";
+import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
+import { getRawRecords } from "./raw-records.js";
+import { deferUnscored } from "./defer-unscored.js";
+import { fetchScores } from "./scorecards.js";
+
+/**
+ * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
+ * (scenarios, not runs, are partitioned: a pair needs both its runs in one job). Runs without a
+ * per-seat trace are left out too: the service answers 400 "provenance missing" for them.
+ *
+ * `flagged`, `reconstruction` (and, for agent keys, the scenario) come from the runs' SFT records:
+ * neither the run list nor the scorecard carries them (spec 2.4, 2.7), and the bulk SFT stream gives
+ * every run's records in one request per campaign (agent: one request), per-run fetches only filling
+ * its gaps.
+ */
+export async function* pullDpo(ctx: FetchRecordsContext, runs: readonly ListedRun[], partition: Partition | undefined, dpo: DpoOptions, gated: Set<string>): AsyncGenerator<string> {
+  const { tally } = ctx;
+  const unpairable = new Set<string>();
+  // Runs whose SFT records were seen: one deferred on its SFT route (409) cannot be vetted, so is not paired.
+  const known = new Set<string>();
+  const campaignOf = new Map<string, string>();
+  const readSft = (wanted: readonly ListedRun[]) =>
+    fetchRecords(
+      { ...ctx, rl: false },
+      wanted,
+      async ({ run, record }) => {
+        known.add(run.runId);
+        // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
+        if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(run.runId);
+        const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;
+        if (typeof campaign === "string" && !campaignOf.has(run.runId)) campaignOf.set(run.runId, campaign);
+      },
+      // partial_stream lines of the SFT streams are not part of a DPO spool; their runs are fetched one by one.
+      () => {},
+    );
+
+  let share: ListedRun[];
+  if (ctx.client.auth === "owner") {
+    share = runs.filter((run) => run.campaignId !== undefined && inPartition(run.campaignId, partition));
+    await readSft(share.filter((run) => run.scored));
+  } else {
+    // Agent run summaries name no scenario: read the SFT records of every scored run first.
+    await readSft(runs.filter((run) => run.scored));
+    share = runs.filter((run) => {
+      const campaign = run.campaignId ?? campaignOf.get(run.runId);
+      // Unscored agent runs have no known scenario yet: every job reports them (see report notes).
+      return campaign === undefined ? !run.scored : inPartition(campaign, partition);
+    });
+  }
+  tally.r.runsInPartition = share.length;
+  deferUnscored(share, tally);
+  const scored = share.filter((run) => run.scored);
+  tally.r.runsScored = scored.length;
+  tally.emit({ type: "listed", runs: tally.r.runsListed, inPartition: share.length, scored: scored.length });
+
+  const scores = await fetchScores(ctx.client, ctx.routes, scored.map((r) => r.runId), tally);
+  for (const [runId, score] of scores) if (score.gated) gated.add(runId);
+  tally.r.gated = gated.size;
+  tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
+
+  const candidates: PairCandidate[] = [];
+  for (const run of scored) {
+    const composite = scores.get(run.runId)?.composite;
+    const campaignId = run.campaignId ?? campaignOf.get(run.runId);
+    if (composite === undefined || campaignId === undefined || !known.has(run.runId) || unpairable.has(run.runId) || gated.has(run.runId)) {
+      tally.r.pairs.excluded++;
+      continue;
+    }
+    candidates.push({ runId: run.runId, campaignId, composite, order: run.order });
+  }
+  const pairs = planPairs(candidates, dpo);
+  tally.r.pairs.planned = pairs.length;
+
+  const answers = await Promise.all(pairs.map((pair) => fetchPair(ctx, pair)));
+  const inPairs = new Set<string>();
+  for (const [i, lines] of answers.entries()) {
+    const pair = pairs[i] as PlannedPair;
+    if (lines.length > 0) [pair.runIdA, pair.runIdB].forEach((id) => inPairs.add(id));
+    tally.r.records += lines.length;
+    yield* lines;
+  }
+  tally.r.runsFetched = inPairs.size;
+}
+
+async function fetchPair(ctx: FetchRecordsContext, pair: PlannedPair): Promise<string[]> {
+  const { tally } = ctx;
+  const event = (outcome: "fetched" | "tie" | "error" | "deferred") => tally.emit({ type: "pair", runIdA: pair.runIdA, runIdB: pair.runIdB, outcome });
+  tally.r.requests++;
+  try {
+    const lines = await getRawRecords(ctx.client, ctx.routes.dpo, { run_id_a: pair.runIdA, run_id_b: pair.runIdB });
+    tally.r.pairs.fetched++;
+    event("fetched");
+    return lines;
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      if (error.reason === "tie") tally.r.pairs.ties++;
+      else tally.r.pairs.deferred++;
+      event(error.reason === "tie" ? "tie" : "deferred");
+      return [];
+    }
+    if (error instanceof BadRequestError) {
+      tally.r.pairs.errors.push({ runIdA: pair.runIdA, runIdB: pair.runIdB, message: error.message });
+      event("error");
+      return [];
+    }
+    throw error;
+  }
+}

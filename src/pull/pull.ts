@@ -1,0 +1,51 @@
+import type { ServiceClient } from "../http/index.js";
+import type { DpoOptions } from "./dpo-pairs.js";
+import { deferUnscored } from "./defer-unscored.js";
+import type { FetchRecordsContext } from "./fetch-records.js";
+import { listRuns } from "./list-runs.js";
+import { inPartition, type Partition } from "./partition.js";
+import { pullDpo } from "./pull-dpo.js";
+import type { PullTally } from "./pull-report.js";
+import { pullRecords } from "./pull-sft-rl.js";
+import { pullRoutes, type PullFormat } from "./routes.js";
+
+export interface PullPlan {
+  readonly client: ServiceClient;
+  readonly format: PullFormat;
+  readonly spoolDir: string;
+  readonly partition: Partition | undefined;
+  readonly dpo: DpoOptions;
+  readonly skip: ReadonlySet<string> | undefined;
+}
+
+/**
+ * Every line of one pull, in a deterministic order for one state of the service: runs in the
+ * service's list order, never in completion order. Fills `gated` and the tally as it goes.
+ */
+export async function* pullLines(plan: PullPlan, tally: PullTally, gated: Set<string>): AsyncGenerator<string> {
+  const { client, format, partition } = plan;
+  const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
+  const listed = await listRuns(client, tally);
+  tally.r.runsListed = listed.length;
+  const runs = plan.skip === undefined ? listed : listed.filter((run) => !plan.skip?.has(run.runId));
+  if (client.auth === "agent" && format === "dpo" && partition !== undefined && partition.count > 1) {
+    tally.r.notes.push("agent run summaries name no scenario, so unscored runs are reported as deferred by every partition job");
+  }
+
+  if (format === "dpo") {
+    yield* pullDpo(ctx, runs, partition, plan.dpo, gated);
+  } else {
+    const share = runs.filter((run) => inPartition(run.runId, partition));
+    tally.r.runsInPartition = share.length;
+    tally.r.runsScored = share.filter((run) => run.scored).length;
+    deferUnscored(share, tally);
+    tally.emit({ type: "listed", runs: listed.length, inPartition: share.length, scored: tally.r.runsScored });
+    yield* pullRecords(ctx, share, gated, plan.spoolDir);
+  }
+
+  // Concurrent fetches append in completion order: put the lists in the service's order.
+  const order = new Map(listed.map((run) => [run.runId, run.order]));
+  const rank = (id: string) => order.get(id) ?? Number.MAX_SAFE_INTEGER;
+  tally.r.deferred.sort((a, b) => rank(a.runId) - rank(b.runId));
+  tally.r.noRlData.sort((a, b) => rank(a) - rank(b));
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+
+interface Slot {
+  readonly position: number;
+  readonly bytes: number;
+}
+
+/**
+ * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
+ * written out in the service's list order afterwards while memory holds only positions. Appends go to
+ * positions reserved up front, so concurrent fetches may add at once.
+ */
+export class Staging {
+  private readonly byRun = new Map<string, Slot[]>();
+  private readonly keys = new Set<string>();
+  private end = 0;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+  ) {}
+
+  static async open(dir: string): Promise<Staging> {
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, `pull-staging-${randomUUID()}.ndjson`);
+    return new Staging(await open(path, "wx+"), path);
+  }
+
+  /** Whether a line of this identity (run and seat) is already parked. */
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  /** Runs with at least one line. */
+  runs(): number {
+    return this.byRun.size;
+  }
+
+  /** Parks `line` under `runId`; a second line of the same `key` is ignored (false). */
+  async add(runId: string, key: string, line: string): Promise<boolean> {
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    const buf = Buffer.from(line, "utf8");
+    const slot = { position: this.end, bytes: buf.length };
+    this.end += buf.length;
+    const slots = this.byRun.get(runId) ?? [];
+    slots.push(slot);
+    this.byRun.set(runId, slots);
+    for (let written = 0; written < buf.length; ) {
+      written += (await this.handle.write(buf, written, buf.length - written, slot.position + written)).bytesWritten;
+    }
+    return true;
+  }
+
+  /** The lines of `runId`, in the order they were added. */
+  async *lines(runId: string): AsyncGenerator<string> {
+    for (const slot of this.byRun.get(runId) ?? []) {
+      const buf = Buffer.alloc(slot.bytes);
+      for (let read = 0; read < slot.bytes; ) {
+        const got = (await this.handle.read(buf, read, slot.bytes - read, slot.position + read)).bytesRead;
+        if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
+        read += got;
+      }
+      yield buf.toString("utf8");
+    }
+  }
+
+  /** Closes and removes the file. */
+  async dispose(): Promise<void> {
+    await this.handle.close().catch(() => {});
+    await rm(this.path, { force: true });
+  }
+}

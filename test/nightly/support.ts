@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+import { runNightly } from "../../src/nightly/run-nightly.js";
+import type { NightlyResult } from "../../src/nightly/run-nightly.js";
+import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
+import { startEmulator } from "../../src/service/index.js";
+import type { EmulatorOptions, RunningEmulator } from "../../src/service/index.js";
+
+export const PIPELINES = new URL("../../pipelines/", import.meta.url).pathname;
+
+/** An emulator with fault timing fast enough for tests, closed after the file. */
+export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 }, ...options });
+  afterAll(() => emu.close());
+  return emu;
+}
+
+/** A clock whose sleeps return at once; time still moves, so budgets hold. */
+export function fastClock() {
+  let now = 1_750_000_000_000;
+  return { now: () => now, sleep: async (ms: number) => void (now += ms) };
+}
+
+/** The environment the shipped pipelines read. */
+export function envFor(emu: RunningEmulator, out: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken, EVALSHARD_OUT: out, ...extra };
+}
+
+/** One night of a shipped pipeline against the emulator, through the library. */
+export async function night(name: string, env: Record<string, string>, jsonl = true): Promise<NightlyResult> {
+  let text = readFileSync(join(PIPELINES, `${name}.yaml`), "utf8");
+  // JSONL keeps the many nights of these tests fast; one test runs the shipped Parquet settings.
+  if (jsonl) text = text.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none");
+  const spec = parsePipeline(text, `${name}.yaml`, env);
+  return runNightly(spec, { env, clock: fastClock(), retry: { maxAttempts: 12, baseDelayMs: 1 } });
+}
+
+/** What a dataset holds, comparable across directories: its ledger and every shard's bytes. */
+export function datasetOf(dir: string): { ledger: string; shards: Record<string, string> } {
+  const state = JSON.parse(readFileSync(join(dir, "_state/state.json"), "utf8")) as { shards: { path: string; sha256: string }[] };
+  return {
+    ledger: readFileSync(join(dir, "_state/ledger.ndjson"), "utf8"),
+    shards: Object.fromEntries(state.shards.map((s) => [s.path, s.sha256])),
+  };
+}
