@@ -34,7 +34,7 @@ describe("convert", () => {
       stream_errors: 2,
       format: { name: "sft", version_field: "format_version", version: "1.1" },
       output: { to: "parquet", compression: "zstd", layout: "huggingface", split: "train" },
-      untrusted: { "coaching.guidance": "drop", "scores.win_conditions[].description": "drop" },
+      untrusted: { "coaching.guidance": "drop", "scores.win_conditions[].description": "drop", transcript: "drop" },
       options: { scorecards: { path: fx("scorecards-gated.ndjson"), gated_runs: 1 } },
       quarantine: { path: "_quarantine/sft.ndjson", entries: 9 },
     });

@@ -9,6 +9,7 @@ import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
 import { pullCommand } from "./pull-command.js";
 import { runCommand } from "./run-command.js";
+import { demoCommand } from "./demo-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const program = new Command("evalshard")
@@ -17,7 +18,7 @@ const program = new Command("evalshard")
   .exitOverride()
   .showHelpAfterError("(run with --help for usage)");
 
-for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand(), pullCommand(), runCommand()]) {
+for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand(), pullCommand(), runCommand(), demoCommand()]) {
   program.addCommand(command.exitOverride());
 }
 

@@ -1,5 +1,20 @@
+import type { SourceEnvironment } from "../nightly/open-source.js";
 import type { NightlyResult } from "../nightly/run-nightly.js";
+import { createProgress } from "./progress.js";
 import { EXIT } from "./exit-codes.js";
+
+/** The process environment, with progress on stderr. */
+export function nightlyEnvironment(pipeline: string): SourceEnvironment {
+  const progress = createProgress(pipeline);
+  return {
+    env: process.env,
+    onPullEvent: (e) => progress.pullEvent(e),
+    onPhase: (e) => {
+      progress.phase(e);
+      if (e.phase === "published") progress.end();
+    },
+  };
+}
 
 /** Prints a night's outcome (a JSON line when asked or when stdout is not a terminal) and picks the exit code. */
 export function reportNight(result: NightlyResult, json: boolean): number {

@@ -4,7 +4,7 @@ import { runNightly } from "../nightly/run-nightly.js";
 import { pipelineSpec } from "../pipeline-file/pipeline-spec.js";
 import { describeIssues } from "../stages/describe-issues.js";
 import { DEFAULTS } from "../convert-options.js";
-import { reportNight } from "./nightly-output.js";
+import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
 import { runAction } from "./run-action.js";
 import { filterFlags, filtersFrom } from "./shared-flags.js";
@@ -68,7 +68,7 @@ export function pullCommand(): Command {
         max_line_bytes: flags.maxLineBytes,
       });
       if (!parsed.success) throw new ConfigError(`Invalid pull options: ${describeIssues(parsed.error.issues)}`);
-      return reportNight(await runNightly(parsed.data), flags.json === true || !process.stdout.isTTY);
+      return reportNight(await runNightly(parsed.data, nightlyEnvironment(parsed.data.name)), flags.json === true || !process.stdout.isTTY);
     }),
   );
 }

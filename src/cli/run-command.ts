@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { runNightly } from "../nightly/run-nightly.js";
 import { loadPipeline } from "../pipeline-file/load-pipeline.js";
-import { reportNight } from "./nightly-output.js";
+import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { runAction } from "./run-action.js";
 
 export function runCommand(): Command {
@@ -12,7 +12,7 @@ export function runCommand(): Command {
     .action(
       runAction(async (path: string, flags: { json?: boolean }) => {
         const spec = await loadPipeline(path);
-        return reportNight(await runNightly(spec), flags.json === true || !process.stdout.isTTY);
+        return reportNight(await runNightly(spec, nightlyEnvironment(spec.name)), flags.json === true || !process.stdout.isTTY);
       }),
     );
 }

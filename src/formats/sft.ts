@@ -49,7 +49,8 @@ export const sft: Format<typeof sftRecord> = {
   version: "1.1",
   schema: sftRecord,
   anyVersionSchema: z.object({ format_version: z.string(), ...fields }) as unknown as z.ZodType<SftRecord>,
-  untrustedPaths: ["coaching.guidance", "scores.win_conditions[].description"],
+  // `transcript` holds the same generated DM and player text the RL section calls untrusted.
+  untrustedPaths: ["coaching.guidance", "scores.win_conditions[].description", "transcript"],
   columns: columnsOf(sftRecord),
   facts: (r) => ({
     key: JSON.stringify([r.run_id, r.seat.seat_index]),

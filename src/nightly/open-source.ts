@@ -14,7 +14,14 @@ export interface SourceEnvironment {
   readonly clock?: Clock;
   readonly retry?: RetryPolicy;
   readonly onPullEvent?: (event: PullEvent) => void;
+  /** Hears each phase of a night as it ends: fetch (the first read), convert (the second), publish. */
+  readonly onPhase?: (phase: NightPhase) => void;
 }
+
+export type NightPhase =
+  | { readonly phase: "fetched"; readonly keys: number; readonly format: string }
+  | { readonly phase: "converted"; readonly records_in: number; readonly records_out: number }
+  | { readonly phase: "published"; readonly changed: boolean; readonly added: number; readonly replaced: number; readonly removed: number };
 
 export interface OpenedSource {
   readonly sources: readonly LineSource[];

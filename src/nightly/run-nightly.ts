@@ -58,6 +58,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       untrusted: spec.untrusted,
     };
     const plan = await planPipeline(opened.sources, options);
+    environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
     const gatedRuns = opened.gatedRuns();
     const tally = new Tally();
     const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
@@ -69,6 +70,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         else if (item.kind === "quarantined") await quarantine.write(item);
       }
       await quarantine.close();
+      const counts = tally.counts();
+      environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     }
     let manifest: NightlyManifest | undefined;
     const buildManifest = async (night: SnapshotResult): Promise<NightlyManifest> => {
@@ -112,6 +115,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       },
     });
     manifest ??= await buildManifest(night);
+    environment.onPhase?.({ phase: "published", changed: night.changed, added: night.added, replaced: night.replaced, removed: night.removed });
     return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > spec.max_quarantined, outDir };
   } finally {
     await shardFormat.dispose();

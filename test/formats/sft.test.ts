@@ -38,7 +38,7 @@ describe("SFT format_version 1.1", () => {
   });
 
   it("lists the spec's untrusted paths", () => {
-    expect(sft.untrustedPaths).toEqual(["coaching.guidance", "scores.win_conditions[].description"]);
+    expect(sft.untrustedPaths).toEqual(["coaching.guidance", "scores.win_conditions[].description", "transcript"]);
   });
 
   it("types its columns: nested structs, lists, maps, json for unshown shapes", () => {

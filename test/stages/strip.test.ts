@@ -80,6 +80,7 @@ describe("strip untrusted text", () => {
     expect(resolveUntrustedPolicy(FORMATS.sft, { "coaching.guidance": "redact" }).summary).toEqual({
       "coaching.guidance": "redact",
       "scores.win_conditions[].description": "drop",
+      transcript: "drop",
     });
   });
 });
