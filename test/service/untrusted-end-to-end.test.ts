@@ -63,7 +63,8 @@ describe("injection strings sit exactly where the spec says text is untrusted (s
     const records = ndjsonLines(exports[format]);
     expect(records.length).toBeGreaterThan(format === "dpo" ? 5 : 100);
     const paths = FORMATS[format].untrustedPaths;
-    for (const path of paths) {
+    // The bulk exports carry no transcript: it comes only from the owner single-run route on request.
+    for (const path of paths.filter((p) => p !== "transcript")) {
       const texts = records.flatMap((r) => valuesAt(r, parsePath(path))).flat();
       expect(texts.some((t) => typeof t === "string" && hasInjection(t)), `${format} ${path}`).toBe(true);
     }
