@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { copyFile, link, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../errors.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo, ShardWriter } from "../sinks/shard-writer.js";
 import type { StagedEntry } from "./incoming.js";
+import { syncAndHash } from "../sinks/sync-and-hash.js";
 
 /**
  * Writes one bucket's shard at `dir/path` from its staged file, rows in the order given (sorted by
@@ -84,22 +84,3 @@ export async function reuseShard(outDir: string, dir: string, path: string): Pro
   }
 }
 
-/** Flushes the file to disk and hashes it. */
-async function syncAndHash(path: string): Promise<{ bytes: number; sha256: string }> {
-  const file = await open(path, "r");
-  try {
-    await file.sync();
-    const hash = createHash("sha256");
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    let bytes = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-      bytes += bytesRead;
-    }
-    return { bytes, sha256: hash.digest("hex") };
-  } finally {
-    await file.close();
-  }
-}

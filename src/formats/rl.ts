@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
-import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
+import { anyJson, int, outcome, reconstruction, scenarioRef, seat, seatRecordFacts, winConditionText } from "./common.js";
 import type { Format, SemanticFault } from "./format.js";
 
 const tuple = z.object({
@@ -73,13 +73,6 @@ export const rl: Format<typeof rlRecord> = {
     "scenario.win_conditions[].description",
   ],
   columns: columnsOf(rlRecord),
-  facts: (r) => ({
-    key: JSON.stringify([r.run_id, r.seat.seat_index]),
-    scorecardVersion: r.scorecard_version,
-    flagged: r.flagged,
-    scored: r.scored,
-    reconstruction: r.reconstruction,
-    runIds: [r.run_id],
-  }),
+  facts: seatRecordFacts,
   check: (r) => checkTrajectory(r.tuples),
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
-import { anyJson, int, reconstruction, scenarioRef, seat } from "./common.js";
+import { anyJson, int, reconstruction, scenarioRef, seat, seatRecordFacts } from "./common.js";
 import type { Format } from "./format.js";
 
 const traitScore = z.object({
@@ -52,13 +52,6 @@ export const sft: Format<typeof sftRecord> = {
   // `transcript` holds the same generated DM and player text the RL section calls untrusted.
   untrustedPaths: ["coaching.guidance", "scores.win_conditions[].description", "transcript"],
   columns: columnsOf(sftRecord),
-  facts: (r) => ({
-    key: JSON.stringify([r.run_id, r.seat.seat_index]),
-    scorecardVersion: r.scorecard_version,
-    flagged: r.flagged,
-    scored: r.scored,
-    reconstruction: r.reconstruction,
-    runIds: [r.run_id],
-  }),
+  facts: seatRecordFacts,
   check: () => null,
 };

@@ -3,7 +3,7 @@ import { createServiceClient, credentialsFromEnv } from "../http/index.js";
 import type { Clock, RetryPolicy } from "../http/index.js";
 import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
 import { httpSource } from "../pull/index.js";
-import type { HttpSource, PullEvent } from "../pull/index.js";
+import type { HttpSource, PullEvent, ScoreCache } from "../pull/index.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
 import { readGatedRuns } from "../sources/scorecard-file.js";
@@ -30,8 +30,11 @@ export interface OpenedSource {
   readonly http: HttpSource | null;
 }
 
-/** Opens a pipeline's source: the service (credentials from the environment only) or export files. */
-export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment): Promise<OpenedSource> {
+/**
+ * Opens a pipeline's source: the service (credentials from the environment only) or export files.
+ * `scoreCache`: scores saved by an earlier night, so the service is asked only for new scorecards.
+ */
+export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment, scoreCache?: ScoreCache): Promise<OpenedSource> {
   const source = spec.source;
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
@@ -56,6 +59,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     ...(source.partition === undefined ? {} : { partition: parsePartition(source.partition) }),
     ...(source.dpo === undefined ? {} : { dpo: { strategy: source.dpo.strategy, maxPairsPerScenario: source.dpo.max_pairs_per_scenario } }),
     ...(environment.onPullEvent === undefined ? {} : { onEvent: environment.onPullEvent }),
+    ...(scoreCache === undefined ? {} : { scoreCache }),
   });
   const opened = http;
   return { sources: [opened], gatedRuns: () => opened.gatedRuns(), http: opened };

@@ -19,6 +19,7 @@ import { Tally } from "../tally.js";
 import { EVALSHARD_VERSION } from "../version.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { openSource, parsePartition } from "./open-source.js";
+import { formatScoreCache, readScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import type { SourceEnvironment } from "./open-source.js";
 
 const SPOOL_PREFIX = ".evalshard-spool-";
@@ -49,7 +50,10 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const shardFormat = openShardFormat(spec);
   try {
     const format = spec.source.format === undefined ? undefined : formatByName(spec.source.format);
-    const opened = await openSource(spec, spoolDir, environment);
+    // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
+    // next night requests the scorecards it lacks again.
+    const scoreCache = spec.source.kind === "http" ? await readScoreCache(join(outDir, SCORE_CACHE_DIR, SCORE_CACHE_FILE)) : undefined;
+    const opened = await openSource(spec, spoolDir, environment, scoreCache);
     const options: PipelineOptions = {
       ...(format === undefined ? {} : { format }),
       acceptLaterMinor: spec.accept_later_minor,
@@ -111,7 +115,10 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         if (quarantine.entries > 0) await rename(join(spoolDir, quarantinePath), join(dir, quarantinePath));
         await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards: result.shards }));
         await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-        return ["_quarantine", "README.md", "manifest.json"];
+        if (opened.http === null) return ["_quarantine", "README.md", "manifest.json"];
+        await mkdir(join(dir, SCORE_CACHE_DIR), { recursive: true });
+        await writeFile(join(dir, SCORE_CACHE_DIR, SCORE_CACHE_FILE), formatScoreCache(opened.http.scoreCacheOut()));
+        return ["_quarantine", "README.md", "manifest.json", SCORE_CACHE_DIR];
       },
     });
     manifest ??= await buildManifest(night);

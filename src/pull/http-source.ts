@@ -11,6 +11,7 @@ import { checkPartition, type Partition } from "./partition.js";
 import { pullLines } from "./pull.js";
 import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
+import type { CachedScore, ScoreCache } from "./scorecards.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
@@ -29,6 +30,11 @@ export interface HttpSourceOptions {
   readonly dpo?: DpoOptions;
   /** Run ids not to fetch (left out before partitioning). */
   readonly skip?: ReadonlySet<string>;
+  /**
+   * Scores from earlier pulls, by run id: a scored run whose records carry the entry's scorecard
+   * version takes its score from here instead of requesting its scorecard (a version never changes).
+   */
+  readonly scoreCache?: ScoreCache;
   /** Progress and counts, for logging. */
   readonly onEvent?: (event: PullEvent) => void;
 }
@@ -37,6 +43,11 @@ export interface HttpSourceOptions {
 export interface HttpSource extends LineSource {
   /** After the first full read: runs whose scorecards carry a truthy `participation_gated`. */
   gatedRuns(): ReadonlySet<string>;
+  /**
+   * After the first full read: the score cache for the next pull, by run id: every scored run of this
+   * pull whose scorecard version is known, whether it came from `scoreCache` or was fetched.
+   */
+  scoreCacheOut(): ScoreCache;
   /** After the first full read: what the pull did (see PullReport). Throws before. */
   report(): PullReport;
   /**
@@ -48,7 +59,8 @@ export interface HttpSource extends LineSource {
 
 /**
  * The agent-evaluation service as a source of raw NDJSON record lines. The first `lines()` call
- * fetches (list runs, partition, scorecards, bulk streams, per-run gaps or DPO pairs) and spools every
+ * fetches (list runs, partition, bulk streams, per-run gaps, the scorecards not in
+ * `scoreCache`, DPO pairs) and spools every
  * line to a file in `spoolDir` while yielding it; later calls, and `info()`, replay that file, so
  * convert's two reads see the same lines. A read that starts while the first is under way waits for
  * the spool to be complete. A first reader that stops early leaves the pull to finish in the background.
@@ -67,15 +79,15 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const gated = new Set<string>();
+  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>() };
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;
 
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending: string[] = [];
     let size = 0;
-    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip };
-    for await (const line of pullLines(plan, tally, gated)) {
+    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache };
+    for await (const line of pullLines(plan, tally, found)) {
       pending.push(line, "\n");
       size += line.length + 1;
       if (size >= WRITE_CHUNK_BYTES) {
@@ -124,7 +136,11 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     },
     gatedRuns() {
       afterPull("gatedRuns()");
-      return gated;
+      return found.gated;
+    },
+    scoreCacheOut() {
+      afterPull("scoreCacheOut()");
+      return found.scores;
     },
     report: () => afterPull("report()"),
     clientEvent: (event) => tally.clientEvent(event),

@@ -9,3 +9,4 @@ export type { Partition } from "./partition.js";
 export type { DpoOptions, PairStrategy, PairCandidate, PlannedPair } from "./dpo-pairs.js";
 export type { PullReport, PullEvent, DeferredRun, PairError } from "./pull-report.js";
 export type { PullFormat } from "./routes.js";
+export type { CachedScore, ScoreCache } from "./scorecards.js";

@@ -5,7 +5,7 @@ import { inPartition, type Partition } from "./partition.js";
 import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
 import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
-import { fetchScores } from "./scorecards.js";
+import { noteVersion, scoresOf, type Scoring } from "./scorecards.js";
 
 /**
  * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
@@ -17,18 +17,28 @@ import { fetchScores } from "./scorecards.js";
  * every run's records in one request per campaign (agent: one request), per-run fetches only filling
  * its gaps.
  */
-export async function* pullDpo(ctx: FetchRecordsContext, runs: readonly ListedRun[], partition: Partition | undefined, dpo: DpoOptions, gated: Set<string>): AsyncGenerator<string> {
+export async function* pullDpo(
+  ctx: FetchRecordsContext,
+  runs: readonly ListedRun[],
+  partition: Partition | undefined,
+  dpo: DpoOptions,
+  gated: Set<string>,
+  scoring: Scoring,
+): AsyncGenerator<string> {
   const { tally } = ctx;
   const unpairable = new Set<string>();
   // Runs whose SFT records were seen: one deferred on its SFT route (409) cannot be vetted, so is not paired.
   const known = new Set<string>();
   const campaignOf = new Map<string, string>();
+  // The scorecard version each run's SFT records carry: its score may then come from the cache.
+  const versions = new Map<string, number>();
   const readSft = (wanted: readonly ListedRun[]) =>
     fetchRecords(
       { ...ctx, rl: false },
       wanted,
       async ({ run, record }) => {
         known.add(run.runId);
+        noteVersion(versions, run.runId, record);
         // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
         if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(run.runId);
         const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;
@@ -57,7 +67,7 @@ export async function* pullDpo(ctx: FetchRecordsContext, runs: readonly ListedRu
   tally.r.runsScored = scored.length;
   tally.emit({ type: "listed", runs: tally.r.runsListed, inPartition: share.length, scored: scored.length });
 
-  const scores = await fetchScores(ctx.client, ctx.routes, scored.map((r) => r.runId), tally);
+  const scores = await scoresOf(ctx.client, ctx.routes, scored.map((r) => r.runId), versions, scoring, tally);
   for (const [runId, score] of scores) if (score.gated) gated.add(runId);
   tally.r.gated = gated.size;
   tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });

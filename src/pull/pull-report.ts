@@ -51,6 +51,12 @@ export interface PullReport {
   /** Runs in this job's share with a truthy `participation_gated` on any scorecard. */
   readonly gated: number;
   /**
+   * Scored runs whose score came from the cache given to the source (same run, same scorecard version
+   * as their records carry), and runs whose scorecards were requested.
+   */
+  readonly scorecardsCached: number;
+  readonly scorecardsFetched: number;
+  /**
    * `{"error":"partial_stream"}` lines seen in the bulk streams. SFT and RL pass them to the spool as
    * they came (the pipeline counts them as stream errors) after the records; the runs they stand for
    * are fetched one by one. DPO reads SFT streams only for `flagged` and writes none of them.
@@ -111,6 +117,8 @@ export class PullTally {
       deferred: [],
       noRlData: [],
       gated: 0,
+      scorecardsCached: 0,
+      scorecardsFetched: 0,
       streamErrors: 0,
       streamCuts: 0,
       pairs: { planned: 0, fetched: 0, ties: 0, deferred: 0, errors: [], excluded: 0 },

@@ -1,23 +1,35 @@
 import type { ListedRun } from "./list-runs.js";
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
-import { fetchScores } from "./scorecards.js";
+import { noteVersion, scoresOf, type Scoring } from "./scorecards.js";
 import { Staging } from "./staging.js";
 
 /**
  * SFT or RL records of the scored runs in `share`, as lines in the service's list order (a run's
  * records in the order they came), then any `partial_stream` lines. Adds the gated runs to `gated`.
+ * Records are read first, so each run's `scorecard_version` is known and only scorecards of runs new
+ * or rescored since `scoring.cache` are requested; nothing is yielded before the scores are in.
  */
-export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], gated: Set<string>, spoolDir: string): AsyncGenerator<string> {
+export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], gated: Set<string>, scoring: Scoring, spoolDir: string): AsyncGenerator<string> {
   const scored = share.filter((run) => run.scored);
-  const scores = await fetchScores(ctx.client, ctx.routes, scored.map((r) => r.runId), ctx.tally);
-  for (const [runId, score] of scores) if (score.gated) gated.add(runId);
-  ctx.tally.r.gated = gated.size;
-  ctx.tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
-
   const staging = await Staging.open(spoolDir);
   try {
     const others: string[] = [];
-    await fetchRecords(ctx, scored, async (v) => void (await staging.add(v.run.runId, v.key, v.line)), (line) => others.push(line));
+    const versions = new Map<string, number>();
+    await fetchRecords(
+      ctx,
+      scored,
+      async (v) => {
+        noteVersion(versions, v.run.runId, v.record);
+        await staging.add(v.run.runId, v.key, v.line);
+      },
+      (line) => others.push(line),
+    );
+
+    const scores = await scoresOf(ctx.client, ctx.routes, scored.map((r) => r.runId), versions, scoring, ctx.tally);
+    for (const [runId, score] of scores) if (score.gated) gated.add(runId);
+    ctx.tally.r.gated = gated.size;
+    ctx.tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
+
     for (const run of scored) {
       let records = 0;
       for await (const line of staging.lines(run.runId)) {

@@ -8,6 +8,7 @@ import { pullDpo } from "./pull-dpo.js";
 import type { PullTally } from "./pull-report.js";
 import { pullRecords } from "./pull-sft-rl.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
+import type { CachedScore, ScoreCache } from "./scorecards.js";
 
 export interface PullPlan {
   readonly client: ServiceClient;
@@ -16,15 +17,24 @@ export interface PullPlan {
   readonly partition: Partition | undefined;
   readonly dpo: DpoOptions;
   readonly skip: ReadonlySet<string> | undefined;
+  /** Scores known from earlier pulls, by run id. */
+  readonly scoreCache: ScoreCache | undefined;
+}
+
+/** What a pull learns besides its lines: gated runs, and the score cache for the next pull. */
+export interface PullFindings {
+  readonly gated: Set<string>;
+  readonly scores: Map<string, CachedScore>;
 }
 
 /**
  * Every line of one pull, in a deterministic order for one state of the service: runs in the
- * service's list order, never in completion order. Fills `gated` and the tally as it goes.
+ * service's list order, never in completion order. Fills `found` and the tally as it goes.
  */
-export async function* pullLines(plan: PullPlan, tally: PullTally, gated: Set<string>): AsyncGenerator<string> {
+export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<string> {
   const { client, format, partition } = plan;
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
+  const scoring = { cache: plan.scoreCache, out: found.scores };
   const listed = await listRuns(client, tally);
   tally.r.runsListed = listed.length;
   const runs = plan.skip === undefined ? listed : listed.filter((run) => !plan.skip?.has(run.runId));
@@ -33,14 +43,14 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, gated: Set<st
   }
 
   if (format === "dpo") {
-    yield* pullDpo(ctx, runs, partition, plan.dpo, gated);
+    yield* pullDpo(ctx, runs, partition, plan.dpo, found.gated, scoring);
   } else {
     const share = runs.filter((run) => inPartition(run.runId, partition));
     tally.r.runsInPartition = share.length;
     tally.r.runsScored = share.filter((run) => run.scored).length;
     deferUnscored(share, tally);
     tally.emit({ type: "listed", runs: listed.length, inPartition: share.length, scored: tally.r.runsScored });
-    yield* pullRecords(ctx, share, gated, plan.spoolDir);
+    yield* pullRecords(ctx, share, found.gated, scoring, plan.spoolDir);
   }
 
   // Concurrent fetches append in completion order: put the lists in the service's order.

@@ -15,23 +15,87 @@ export interface RunScore {
   readonly composite: number | undefined;
 }
 
-/** Fetches each run's scorecards once, all under the client's concurrency limit. */
-export async function fetchScores(client: ServiceClient, routes: PullRoutes, runIds: readonly string[], tally: PullTally): Promise<Map<string, RunScore>> {
+/**
+ * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
+ * entry stays true for as long as the run's records carry that version.
+ */
+export interface CachedScore {
+  readonly version: number;
+  readonly gated: boolean;
+  readonly composite?: number;
+}
+
+/** Cached scores by run id. */
+export type ScoreCache = ReadonlyMap<string, CachedScore>;
+
+/** The score cache a pull reads (`cache`) and the one it leaves for the next (`out`). */
+export interface Scoring {
+  readonly cache: ScoreCache | undefined;
+  readonly out: Map<string, CachedScore>;
+}
+
+/**
+ * Each run's score: from `scoring.cache` when its entry is for the version the run's records carry
+ * (`versions`), else fetched once, all under the client's concurrency limit. A run of unknown version
+ * is always fetched. Every score whose version is known is put in `scoring.out`, so that is the cache for
+ * the next pull.
+ */
+export async function scoresOf(
+  client: ServiceClient,
+  routes: PullRoutes,
+  runIds: readonly string[],
+  versions: ReadonlyMap<string, number>,
+  { cache, out }: Scoring,
+  tally: PullTally,
+): Promise<Map<string, RunScore>> {
   const scores = await Promise.all(
-    runIds.map(async (runId) => {
+    runIds.map(async (runId): Promise<readonly [string, RunScore]> => {
+      const version = versions.get(runId);
+      const hit = cache?.get(runId);
+      if (version !== undefined && hit !== undefined && hit.version === version) {
+        tally.r.scorecardsCached++;
+        out.set(runId, hit);
+        return [runId, { gated: hit.gated, composite: hit.composite }];
+      }
       tally.r.requests++;
-      return [runId, scoreOf(await client.getJson<unknown>(routes.scorecard(runId)))] as const;
+      tally.r.scorecardsFetched++;
+      const body = await client.getJson<unknown>(routes.scorecard(runId));
+      const score = scoreOf(body);
+      // The scorecard's own version says what it describes; a body without one is not cached.
+      const fetchedVersion = versionOf(body);
+      if (fetchedVersion !== undefined) out.set(runId, { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) });
+      return [runId, score];
     }),
   );
   return new Map(scores);
 }
 
 export function scoreOf(body: unknown): RunScore {
-  const cards = isRecord(body) && Array.isArray(body.scorecards) ? body.scorecards.filter(isRecord) : [];
+  const cards = cardsOf(body);
   const gated = cards.some((c) => Boolean(c.participation_gated));
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
   const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
   return { gated, composite: mean(seatMeans) };
+}
+
+/** The highest `version` among a scorecard body's cards; undefined when none carries one. */
+export function versionOf(body: unknown): number | undefined {
+  return maxVersion(cardsOf(body).map((c) => c.version));
+}
+
+/** Notes a record's `scorecard_version` in `versions` (the max over the run's seats). */
+export function noteVersion(versions: Map<string, number>, runId: string, record: Readonly<Record<string, unknown>>): void {
+  const v = maxVersion([record.scorecard_version, versions.get(runId)]);
+  if (v !== undefined) versions.set(runId, v);
+}
+
+function maxVersion(values: readonly unknown[]): number | undefined {
+  const ok = values.filter((v): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0);
+  return ok.length === 0 ? undefined : Math.max(...ok);
+}
+
+function cardsOf(body: unknown): Record<string, unknown>[] {
+  return isRecord(body) && Array.isArray(body.scorecards) ? body.scorecards.filter(isRecord) : [];
 }
 
 function traitMean(card: Record<string, unknown>): number | undefined {

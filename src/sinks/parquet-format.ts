@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { ConfigError, IoError } from "../errors.js";
-import type { Field } from "../schema/column-type.js";
 import { duckdbColumns, duckdbSelectList, sqlString } from "../schema/duckdb-type.js";
 import type { ShardFormat, ShardWriter } from "./shard-writer.js";
 

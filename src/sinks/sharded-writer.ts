@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
-import { mkdir, open, readdir, rename, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../errors.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo, ShardWriter } from "./shard-writer.js";
 import { syncDir } from "./staging.js";
+import { syncAndHash } from "./sync-and-hash.js";
 
 /** Options of {@link ShardedWriter}. */
 export interface ShardedWriterOptions {
@@ -153,24 +153,3 @@ function pad(n: number): string {
   return String(n).padStart(5, "0");
 }
 
-/** Flushes the file to disk and hashes it, so a renamed shard is complete even after a power loss. */
-async function syncAndHash(path: string): Promise<{ bytes: number; sha256: string }> {
-  const file = await open(path, "r");
-  try {
-    await file.sync();
-    const hash = createHash("sha256");
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    let bytes = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-      bytes += bytesRead;
-    }
-    return { bytes, sha256: hash.digest("hex") };
-  } catch (error) {
-    throw new IoError(`Cannot read back the shard ${path}: ${(error as Error).message}`, path, { cause: error });
-  } finally {
-    await file.close();
-  }
-}

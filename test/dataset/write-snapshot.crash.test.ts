@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
 import type { SnapshotRecord } from "../../src/dataset/incoming.js";
@@ -126,25 +125,14 @@ describe("a shard writer that fails", () => {
   });
 });
 
-/** Compiles what writeSnapshot needs to plain JS so a child process can run it (vitest transforms only in-process). */
+/** Links the built modules where a child process can run them (vitest transforms only in-process). */
 function compileForChild(): string {
-  const src = fileURLToPath(new URL("../../src/", import.meta.url));
+  // The child runs the built modules (npm test builds dist/ first), linked into a private folder.
+  const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
+  if (!existsSync(join(dist, "index.js"))) throw new Error("dist/ is missing: run npm run build (npm test does) before this test");
   const lib = join(root, "lib");
-  const files = [
-    "errors.ts",
-    "sinks/shard-writer.ts",
-    "sinks/staging.ts",
-    "sinks/output-lock.ts",
-    "sinks/jsonl-format.ts",
-    ...readdirSync(join(src, "dataset")).map((f) => `dataset/${f}`),
-  ];
-  for (const file of files) {
-    const { outputText } = ts.transpileModule(readFileSync(join(src, file), "utf8"), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-    });
-    mkdirSync(dirname(join(lib, file)), { recursive: true });
-    writeFileSync(join(lib, file.replace(/\.ts$/, ".js")), outputText);
-  }
+  mkdirSync(lib, { recursive: true });
+  for (const entry of readdirSync(dist)) if (!existsSync(join(lib, entry))) symlinkSync(join(dist, entry), join(lib, entry));
   writeFileSync(join(lib, "package.json"), '{"type":"module"}');
   if (!existsSync(join(lib, "node_modules"))) symlinkSync(fileURLToPath(new URL("../../node_modules", import.meta.url)), join(lib, "node_modules"));
   writeFileSync(

@@ -1,0 +1,127 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatScoreCache, readScoreCache } from "../../src/nightly/score-cache-file.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { datasetOf, emulator, envFor, night } from "./support.js";
+
+const root = tempDir("evalshard-score-cache-");
+let n = 0;
+const out = () => join(root, `o${n++}`);
+
+interface Entry {
+  run_id: string;
+  version: number;
+  gated: boolean;
+  composite: number | null;
+}
+const cachePath = (dataset: string) => join(dataset, "_cache/scorecards.ndjson");
+const cacheOf = (dataset: string): Map<string, Entry> =>
+  new Map(readFileSync(cachePath(dataset), "utf8").trim().split("\n").map((l) => { const e = JSON.parse(l) as Entry; return [e.run_id, e]; }));
+const runsIn = (dataset: string) => new Set(readFileSync(join(dataset, "_state/ledger.ndjson"), "utf8").trim().split("\n").map((l) => (JSON.parse(JSON.parse(l).key) as [string, number])[0]));
+
+describe("a night fetches the scorecards only of runs new or rescored since the last published night", () => {
+  it("a second night on an unchanged service fetches no scorecard; after advance only new and rescored runs'", async () => {
+    const emu = await emulator({ seed: 21, runs: 150 });
+    const dir = out();
+    const dataset = join(dir, "nightly-sft");
+    const first = await night("nightly-sft", envFor(emu, dir));
+    const a = first.manifest.pull;
+    expect(a?.scorecardsCached).toBe(0);
+    expect(a?.scorecardsFetched).toBe(a?.runsScored);
+    expect(cacheOf(dataset).size).toBe(a?.runsScored);
+    const before = datasetOf(dataset);
+    const epoch = emu.epoch;
+
+    const second = await night("nightly-sft", envFor(emu, dir));
+    const b = second.manifest.pull;
+    expect(emu.epoch).toBe(epoch);
+    expect(second.changed).toBe(false);
+    expect(b?.scorecardsFetched).toBe(0);
+    expect(b?.scorecardsCached).toBe(a?.runsScored);
+    expect(b?.requests).toBe((a?.requests ?? 0) - (a?.scorecardsFetched ?? 0));
+    expect(datasetOf(dataset)).toEqual(before);
+
+    const old = cacheOf(dataset);
+    await emu.advance();
+    const third = await night("nightly-sft", envFor(emu, dir));
+    const now = cacheOf(dataset);
+    const changed = [...now.values()].filter((e) => old.get(e.run_id)?.version !== e.version);
+    const rescored = changed.filter((e) => old.has(e.run_id));
+    expect(rescored.length).toBeGreaterThan(0);
+    expect(changed.length).toBeGreaterThan(rescored.length);
+    expect(third.manifest.pull?.scorecardsFetched).toBe(changed.length);
+    expect(third.manifest.pull?.scorecardsCached).toBe(now.size - changed.length);
+
+    // The same dataset, and the same cache, as a fresh pull that fetches every scorecard.
+    const fresh = out();
+    await night("nightly-sft", envFor(emu, fresh));
+    expect(datasetOf(dataset)).toEqual(datasetOf(join(fresh, "nightly-sft")));
+    expect(readFileSync(cachePath(dataset), "utf8")).toBe(readFileSync(cachePath(join(fresh, "nightly-sft")), "utf8"));
+  });
+
+  it("a run rescored into a gated version is removed", async () => {
+    // The emulator's gating does not change with the version, so the night before the rescore is
+    // given a cache that says the run's version then was not gated (as the service then said).
+    const seed = 22;
+    const probe = await emulator({ seed, runs: 150 });
+    const probeDir = out();
+    await night("nightly-sft", envFor(probe, probeDir));
+    const atFirst = cacheOf(join(probeDir, "nightly-sft"));
+    await probe.advance();
+    await night("nightly-sft", envFor(probe, probeDir));
+    const target = [...cacheOf(join(probeDir, "nightly-sft")).values()].find((e) => e.gated && atFirst.has(e.run_id) && atFirst.get(e.run_id)?.version !== e.version);
+    await probe.close();
+    if (target === undefined) throw new Error(`seed ${seed} has no gated run rescored at epoch 1: pick another`);
+
+    const emu = await emulator({ seed, runs: 150 });
+    const dir = out();
+    const dataset = join(dir, "nightly-sft");
+    mkdirSync(join(dataset, "_cache"), { recursive: true });
+    const was = atFirst.get(target.run_id) as Entry;
+    writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gated: false })}\n`);
+    await night("nightly-sft", envFor(emu, dir));
+    expect(runsIn(dataset).has(target.run_id)).toBe(true);
+
+    await emu.advance();
+    const next = await night("nightly-sft", envFor(emu, dir));
+    expect(runsIn(dataset).has(target.run_id)).toBe(false);
+    expect(next.manifest.night.removed).toBeGreaterThan(0);
+    const fresh = out();
+    await night("nightly-sft", envFor(emu, fresh));
+    expect(datasetOf(dataset)).toEqual(datasetOf(join(fresh, "nightly-sft")));
+  });
+
+  it("a corrupt cache file is an empty cache: every scorecard is fetched", async () => {
+    const emu = await emulator({ seed: 22, runs: 60 });
+    const dir = out();
+    const dataset = join(dir, "nightly-sft");
+    mkdirSync(join(dataset, "_cache"), { recursive: true });
+    writeFileSync(cachePath(dataset), "{not json\n");
+    const r = await night("nightly-sft", envFor(emu, dir));
+    expect(r.manifest.pull?.scorecardsCached).toBe(0);
+    expect(r.manifest.pull?.scorecardsFetched).toBe(r.manifest.pull?.runsScored);
+  });
+});
+
+describe("the cache file", () => {
+  it("round-trips, sorted by run id, composite null when unknown", async () => {
+    const dir = out();
+    mkdirSync(dir);
+    const cache = new Map([["b", { version: 2, gated: true }], ["a", { version: 1, gated: false, composite: 3.25 }]]);
+    const text = formatScoreCache(cache);
+    expect(text).toBe('{"run_id":"a","version":1,"gated":false,"composite":3.25}\n{"run_id":"b","version":2,"gated":true,"composite":null}\n');
+    writeFileSync(join(dir, "c.ndjson"), text);
+    expect(await readScoreCache(join(dir, "c.ndjson"))).toEqual(cache);
+  });
+
+  it("a missing file is empty; bad lines are skipped; a repeated run voids the file", async () => {
+    const dir = out();
+    mkdirSync(dir);
+    expect((await readScoreCache(join(dir, "none.ndjson"))).size).toBe(0);
+    writeFileSync(join(dir, "bad.ndjson"), '{"run_id":"a","version":1,"gated":false}\n{"run_id":"b","version":"2","gated":true}\nnot json\n');
+    expect([...(await readScoreCache(join(dir, "bad.ndjson"))).keys()]).toEqual(["a"]);
+    writeFileSync(join(dir, "twice.ndjson"), '{"run_id":"a","version":1,"gated":false}\n{"run_id":"a","version":2,"gated":true}\n');
+    expect((await readScoreCache(join(dir, "twice.ndjson"))).size).toBe(0);
+  });
+});
