@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
 import type { SnapshotRecord } from "../../src/dataset/incoming.js";
@@ -12,6 +11,7 @@ import type { ShardFormat } from "../../src/sinks/shard-writer.js";
 import { lockOutput, recoverStaging } from "../../src/sinks/staging.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { jsonlOptions, leftovers, rec, tree } from "./snapshot-fixtures.js";
+import { linkBuiltModules } from "../helpers/built-modules.js";
 
 const root = tempDir("evalshard-snapshot-crash-");
 let counter = 0;
@@ -125,16 +125,8 @@ describe("a shard writer that fails", () => {
   });
 });
 
-/** Links the built modules where a child process can run them (vitest transforms only in-process). */
 function compileForChild(): string {
-  // The child runs the built modules (npm test builds dist/ first), linked into a private folder.
-  const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
-  if (!existsSync(join(dist, "index.js"))) throw new Error("dist/ is missing: run npm run build (npm test does) before this test");
-  const lib = join(root, "lib");
-  mkdirSync(lib, { recursive: true });
-  for (const entry of readdirSync(dist)) if (!existsSync(join(lib, entry))) symlinkSync(join(dist, entry), join(lib, entry));
-  writeFileSync(join(lib, "package.json"), '{"type":"module"}');
-  if (!existsSync(join(lib, "node_modules"))) symlinkSync(fileURLToPath(new URL("../../node_modules", import.meta.url)), join(lib, "node_modules"));
+  const lib = linkBuiltModules(join(root, "lib"));
   writeFileSync(
     join(lib, "run.js"),
     `import { createReadStream } from "node:fs";

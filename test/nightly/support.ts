@@ -1,26 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll } from "vitest";
 import { runNightly } from "../../src/nightly/run-nightly.js";
 import type { NightlyResult } from "../../src/nightly/run-nightly.js";
 import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
-import { startEmulator } from "../../src/service/index.js";
-import type { EmulatorOptions, RunningEmulator } from "../../src/service/index.js";
+import type { RunningEmulator } from "../../src/service/index.js";
+import { emulator, fastClock } from "../pull/support.js";
+
+export { emulator, fastClock };
 
 export const PIPELINES = new URL("../../pipelines/", import.meta.url).pathname;
-
-/** An emulator with fault timing fast enough for tests, closed after the file. */
-export async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emu = await startEmulator({ port: 0, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 }, ...options });
-  afterAll(() => emu.close());
-  return emu;
-}
-
-/** A clock whose sleeps return at once; time still moves, so budgets hold. */
-export function fastClock() {
-  let now = 1_750_000_000_000;
-  return { now: () => now, sleep: async (ms: number) => void (now += ms) };
-}
 
 /** The environment the shipped pipelines read. */
 export function envFor(emu: RunningEmulator, out: string, extra: Record<string, string> = {}): Record<string, string> {

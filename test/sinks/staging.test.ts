@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
 import { lockOutput } from "../../src/sinks/output-lock.js";
 import { openStaging, recoverStaging } from "../../src/sinks/staging.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { linkBuiltModules } from "../helpers/built-modules.js";
 
 const root = tempDir("evalshard-staging-");
 let counter = 0;
@@ -177,16 +177,8 @@ describe("recoverStaging", () => {
   });
 });
 
-/** Links the built modules where a child process can run them (vitest transforms only in-process). */
 function compileSinks(): string {
-  // The child runs the built modules (npm test builds dist/ first), linked into a private folder.
-  const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
-  if (!existsSync(join(dist, "index.js"))) throw new Error("dist/ is missing: run npm run build (npm test does) before this test");
-  const lib = join(root, "lib");
-  mkdirSync(lib, { recursive: true });
-  for (const entry of readdirSync(dist)) if (!existsSync(join(lib, entry))) symlinkSync(join(dist, entry), join(lib, entry));
-  writeFileSync(join(lib, "package.json"), '{"type":"module"}');
-  if (!existsSync(join(lib, "node_modules"))) symlinkSync(fileURLToPath(new URL("../../node_modules", import.meta.url)), join(lib, "node_modules"));
+  const lib = linkBuiltModules(join(root, "lib"));
   writeFileSync(
     join(lib, "writer.js"),
     `import { lockOutput, openStaging } from "./sinks/staging.js";
