@@ -41,6 +41,14 @@ export { QuarantineWriter } from "./sinks/quarantine-writer.js";
 export { datasetCard } from "./sinks/dataset-card.js";
 export { openStaging, recoverStaging, lockOutput } from "./sinks/staging.js";
 
+// Nightly pulls: the service client, the service as a source, incremental datasets, pipeline files
+export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
+export { httpSource } from "./pull/index.js";
+export { writeSnapshot, readDataset } from "./dataset/index.js";
+export { runNightly, outputDirOf } from "./nightly/run-nightly.js";
+export { loadPipeline, parsePipeline } from "./pipeline-file/load-pipeline.js";
+export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
+
 // The bundled emulator of the service
 export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, SCOPES, RL_DPO_EXPORT } from "./service/index.js";
 
@@ -70,6 +78,13 @@ export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
 export type { ShardWriter, ShardFormat, ShardInfo } from "./sinks/shard-writer.js";
 export type { QuarantineEntry } from "./sinks/quarantine-writer.js";
+export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode } from "./http/index.js";
+export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
+export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";
+export type { NightlyResult } from "./nightly/run-nightly.js";
+export type { NightlyManifest } from "./nightly/nightly-manifest.js";
+export type { SourceEnvironment, NightPhase } from "./nightly/open-source.js";
+export type { PipelineSpec } from "./pipeline-file/pipeline-spec.js";
 export type {
   RunningEmulator,
   ServeInfo,

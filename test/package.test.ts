@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+// The package's own rules, as users meet them: the built entry point exports what the README shows.
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+describe("package", () => {
+  it("exposes a typed ESM entry and the evalshard bin from dist/", () => {
+    expect(pkg.type).toBe("module");
+    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
+    expect(pkg.bin.evalshard).toBe("dist/cli/main.js");
+    expect(pkg.files).toEqual(expect.arrayContaining(["dist", "schemas", "pipelines"]));
+    expect(readFileSync(new URL("../dist/cli/main.js", import.meta.url), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+  });
+
+  it("the built library exports the stages, sources, sinks, nightly pieces and the emulator", async () => {
+    const lib = await import("../dist/index.js");
+    for (const name of ["convert", "validate", "dedup", "filter", "strip", "planPipeline", "runPipeline", "fileSource", "parquetFormat", "jsonlFormat", "ShardedWriter", "runNightly", "writeSnapshot", "httpSource", "createServiceClient", "loadPipeline", "startEmulator", "FORMATS", "ConfigError"]) {
+      expect(typeof (lib as Record<string, unknown>)[name], name).not.toBe("undefined");
+    }
+  });
+});
