@@ -9,11 +9,9 @@ import { planPipeline, runPipeline } from "./pipeline.js";
 import type { PipelineOptions } from "./pipeline.js";
 import { FILTER_RULES } from "./reasons.js";
 import { datasetCard } from "./sinks/dataset-card.js";
-import { jsonlFormat } from "./sinks/jsonl-format.js";
-import { parquetFormat } from "./sinks/parquet-format.js";
+import { shardFormatFor } from "./sinks/shard-format-for.js";
 import { QuarantineWriter } from "./sinks/quarantine-writer.js";
 import { ShardedWriter } from "./sinks/sharded-writer.js";
-import type { ShardFormat } from "./sinks/shard-writer.js";
 import { lockOutput, openStaging } from "./sinks/staging.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import type { LineSource } from "./sources/line-source.js";
@@ -69,7 +67,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
     untrusted: opts.untrusted,
   };
   const plan = await planPipeline(sources, pipelineOptions);
-  const shardFormat = openShardFormat(opts);
+  const shardFormat = shardFormatFor(opts.to, opts.compression);
   const writer = new ShardedWriter({ dir, format: shardFormat, columns: plan.columns, split: SPLIT, maxRows: opts.shardRows, maxBytes: opts.shardBytes });
   const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
   const quarantine = new QuarantineWriter(join(dir, quarantinePath));
@@ -126,11 +124,6 @@ async function openSources(opts: ResolvedConvertOptions, dir: string): Promise<L
   // Ready sources stand where they were given, among expanded paths.
   const groups = await Promise.all(opts.inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])));
   return groups.flat();
-}
-
-function openShardFormat(opts: ResolvedConvertOptions): ShardFormat {
-  if (opts.to === "parquet") return parquetFormat({ compression: opts.compression });
-  return jsonlFormat({ compression: opts.compression === "snappy" ? "none" : opts.compression });
 }
 
 function warnings(opts: ResolvedConvertOptions, gatedRuns: ReadonlySet<string> | undefined): string[] {

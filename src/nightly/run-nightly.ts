@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeSnapshot } from "../dataset/index.js";
-import { ConfigError } from "../errors.js";
 import type { SnapshotRecord, SnapshotResult } from "../dataset/index.js";
 import { formatByName } from "../formats/index.js";
 import { reconciles } from "../manifest.js";
@@ -10,11 +9,9 @@ import { planPipeline, runPipeline } from "../pipeline.js";
 import type { PipelineOptions } from "../pipeline.js";
 import { FILTER_RULES } from "../reasons.js";
 import { datasetCard } from "../sinks/dataset-card.js";
-import { jsonlFormat } from "../sinks/jsonl-format.js";
 import { lockOutput } from "../sinks/output-lock.js";
-import { parquetFormat } from "../sinks/parquet-format.js";
+import { shardFormatFor } from "../sinks/shard-format-for.js";
 import { QuarantineWriter } from "../sinks/quarantine-writer.js";
-import type { ShardFormat } from "../sinks/shard-writer.js";
 import { Tally } from "../tally.js";
 import { EVALSHARD_VERSION } from "../version.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
@@ -47,7 +44,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   // directory: the snapshot's recovery would delete this job's own spool.)
   for (const name of await readdir(outDir)) if (name.startsWith(SPOOL_PREFIX)) await rm(join(outDir, name), { recursive: true, force: true });
   const spoolDir = await mkdtemp(join(outDir, SPOOL_PREFIX));
-  const shardFormat = openShardFormat(spec);
+  const shardFormat = shardFormatFor(spec.output.to, spec.output.compression);
   try {
     const format = spec.source.format === undefined ? undefined : formatByName(spec.source.format);
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
@@ -136,11 +133,4 @@ export function outputDirOf(spec: PipelineSpec): string {
   if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
   const { index, count } = parsePartition(spec.source.partition);
   return join(spec.output.dir, `part-${index}-of-${count}`);
-}
-
-function openShardFormat(spec: PipelineSpec): ShardFormat {
-  const { to, compression } = spec.output;
-  if (to === "parquet") return parquetFormat({ compression });
-  if (compression === "snappy") throw new ConfigError(`Compression "snappy" is not available for jsonl: expected zstd, gzip or none`);
-  return jsonlFormat({ compression });
 }

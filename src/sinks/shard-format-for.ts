@@ -1,0 +1,11 @@
+import { ConfigError } from "../errors.js";
+import { jsonlFormat } from "./jsonl-format.js";
+import { parquetFormat } from "./parquet-format.js";
+import type { ShardFormat } from "./shard-writer.js";
+
+/** The shard format for an output kind and codec, as `--to` and `--compression` (or a pipeline's `output`) name them. */
+export function shardFormatFor(to: "parquet" | "jsonl", compression: "zstd" | "gzip" | "snappy" | "none"): ShardFormat {
+  if (to === "parquet") return parquetFormat({ compression });
+  if (compression === "snappy") throw new ConfigError(`Compression "snappy" is not available for jsonl: expected zstd, gzip or none`);
+  return jsonlFormat({ compression });
+}
