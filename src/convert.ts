@@ -7,7 +7,7 @@ import type { Manifest } from "./manifest.js";
 import { reconciles } from "./manifest.js";
 import { planPipeline, runPipeline } from "./pipeline.js";
 import type { PipelineOptions } from "./pipeline.js";
-import { FILTER_RULES } from "./reasons.js";
+import { filterSettings, filterWarnings } from "./stages/filter.js";
 import { datasetCard } from "./sinks/dataset-card.js";
 import { shardFormatFor } from "./sinks/shard-format-for.js";
 import { QuarantineWriter } from "./sinks/quarantine-writer.js";
@@ -95,7 +95,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
       inputs: await Promise.all(sources.map((s) => s.info())),
       quarantine: quarantine.entries === 0 ? null : { path: quarantinePath, entries: quarantine.entries },
       options: {
-        filters: Object.fromEntries(FILTER_RULES.map((rule) => [rule, opts.filters[rule] !== false])),
+        filters: filterSettings(opts.filters),
         scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
         shard_rows: opts.shardRows,
         shard_bytes: opts.shardBytes,
@@ -105,7 +105,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
       },
       untrusted: plan.policy.summary,
       quarantined_share: tally.quarantinedShare(),
-      warnings: warnings(opts, gatedRuns),
+      warnings: filterWarnings(opts.filters, gatedRuns),
     };
     await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     return manifest;
@@ -124,12 +124,4 @@ async function openSources(opts: ResolvedConvertOptions, dir: string): Promise<L
   // Ready sources stand where they were given, among expanded paths.
   const groups = await Promise.all(opts.inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])));
   return groups.flat();
-}
-
-function warnings(opts: ResolvedConvertOptions, gatedRuns: ReadonlySet<string> | undefined): string[] {
-  const out: string[] = [];
-  if (opts.filters.participation_gated !== false && gatedRuns === undefined) {
-    out.push("participation_gated: no scorecards were given (--scorecards), so no record could be recognised as gated");
-  }
-  return out;
 }

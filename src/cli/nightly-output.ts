@@ -1,6 +1,7 @@
 import type { SourceEnvironment } from "../nightly/open-source.js";
 import type { NightlyResult } from "../nightly/run-nightly.js";
 import { createProgress } from "./progress.js";
+import { formatReasons } from "./shared-flags.js";
 import { EXIT } from "./exit-codes.js";
 
 /** The process environment, with progress on stderr. */
@@ -38,12 +39,11 @@ export function reportNight(result: NightlyResult, json: boolean): number {
   if (json) {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } else {
-    const reasons = (o: Readonly<Record<string, number | undefined>>) => Object.entries(o).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
     process.stdout.write(
       [
         `${m.pipeline}: ${result.changed ? "published" : "unchanged"} ${result.outDir}`,
         `  records in ${m.records_in}, out ${m.records_out}; added ${m.night.added}, replaced ${m.night.replaced}, removed ${m.night.removed}, unchanged ${m.night.unchanged}`,
-        `  dropped: ${reasons(m.dropped)}; quarantined: ${reasons(m.quarantined)}; stream errors ${m.stream_errors}; deferred runs ${summary.deferred}`,
+        `  dropped: ${formatReasons(m.dropped)}; quarantined: ${formatReasons(m.quarantined)}; stream errors ${m.stream_errors}; deferred runs ${summary.deferred}`,
       ].join("\n") + "\n",
     );
   }

@@ -15,12 +15,15 @@ export function filtersFrom(flags: Record<string, unknown>): Partial<Record<Filt
   return Object.fromEntries(FILTER_RULES.map((rule) => [rule, flags[camel(rule)] !== false]));
 }
 
+/** Counts by reason as `flagged 3, no_trace 2`, or `none`. */
+export function formatReasons(counts: Readonly<Record<string, number | undefined>>): string {
+  return Object.entries(counts).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
+}
+
 /** A few human lines: what went in, what came out, and why the rest did not. */
 export function printSummary(counts: Counts & { shards?: readonly { path: string; rows: number }[] }, outDir?: string): void {
   const lines = [`records in ${counts.records_in}, out ${counts.records_out}, stream errors ${counts.stream_errors}`];
-  const reasons = (o: Readonly<Record<string, number | undefined>>) =>
-    Object.entries(o).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
-  lines.push(`dropped: ${reasons(counts.dropped)}`, `quarantined: ${reasons(counts.quarantined)}`);
+  lines.push(`dropped: ${formatReasons(counts.dropped)}`, `quarantined: ${formatReasons(counts.quarantined)}`);
   if (counts.shards !== undefined && outDir !== undefined) {
     lines.push(`wrote ${counts.shards.length} shard(s) to ${outDir}: ${counts.shards.map((s) => `${s.path} (${s.rows} rows)`).join(", ")}`);
   }

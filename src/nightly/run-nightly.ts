@@ -7,7 +7,7 @@ import { reconciles } from "../manifest.js";
 import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
 import { planPipeline, runPipeline } from "../pipeline.js";
 import type { PipelineOptions } from "../pipeline.js";
-import { FILTER_RULES } from "../reasons.js";
+import { filterSettings, filterWarnings } from "../stages/filter.js";
 import { datasetCard } from "../sinks/dataset-card.js";
 import { lockOutput } from "../sinks/output-lock.js";
 import { shardFormatFor } from "../sinks/shard-format-for.js";
@@ -91,12 +91,10 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         inputs: await Promise.all(opened.sources.map((s) => s.info())),
         pull: opened.http?.report() ?? null,
         quarantine: quarantine.entries === 0 ? null : { path: quarantinePath, entries: quarantine.entries },
-        filters: Object.fromEntries(FILTER_RULES.map((rule) => [rule, spec.filters[rule] !== false])),
+        filters: filterSettings(spec.filters),
         untrusted: plan.policy.summary,
         quarantined_share: tally.quarantinedShare(),
-        warnings: spec.source.kind === "files" && spec.source.scorecards === undefined && spec.filters.participation_gated !== false
-          ? ["participation_gated: no scorecards were given, so no record could be recognised as gated"]
-          : [],
+        warnings: filterWarnings(spec.filters, gatedRuns),
       };
     };
     const night = await writeSnapshot(kept(), {

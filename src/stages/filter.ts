@@ -19,9 +19,22 @@ const tests: Record<FilterRule, (r: ValidRecord, gated: ReadonlySet<string>) => 
   participation_gated: (r, gated) => r.facts.runIds.some((id) => gated.has(id)),
 };
 
+/** Every rule with whether it applies: on unless set to false. This is what manifests record. */
+export function filterSettings(rules: Partial<Record<FilterRule, boolean>> = {}): Record<FilterRule, boolean> {
+  return Object.fromEntries(FILTER_RULES.map((rule) => [rule, rules[rule] !== false])) as Record<FilterRule, boolean>;
+}
+
+/** What a manifest should warn about: a gating rule that is on without any scorecards to apply it. */
+export function filterWarnings(rules: Partial<Record<FilterRule, boolean>>, gatedRuns: ReadonlySet<string> | undefined): string[] {
+  return filterSettings(rules).participation_gated && gatedRuns === undefined
+    ? ["participation_gated: no scorecards were given, so no record could be recognised as gated"]
+    : [];
+}
+
 /** Drops flagged, unscored, trace-less and participation-gated records, each rule switchable. */
 export function filter(options: FilterOptions = {}) {
-  const active = FILTER_RULES.filter((rule) => options.rules?.[rule] !== false);
+  const settings = filterSettings(options.rules);
+  const active = FILTER_RULES.filter((rule) => settings[rule]);
   const gated = options.gatedRuns ?? new Set<string>();
   return decide<ValidRecord>((value): Decision => active.find((rule) => tests[rule](value, gated)) ?? "keep");
 }
