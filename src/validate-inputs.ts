@@ -9,7 +9,7 @@ import type { PipelineOptions } from "./pipeline.js";
 import type { FilterRule } from "./reasons.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
-import { QUARANTINE_RAW_CHARS } from "./stages/validate.js";
+import { DEFAULTS } from "./convert-options.js";
 import type { Counts } from "./tally.js";
 import { Tally } from "./tally.js";
 import type { Quarantined } from "./flow.js";
@@ -42,7 +42,7 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
     const pipelineOptions: PipelineOptions = {
       ...(options.format === undefined ? {} : { format: formatByName(options.format) }),
       acceptLaterMinor: options.acceptLaterMinor ?? false,
-      read: { maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024, headBytes: Math.min(QUARANTINE_RAW_CHARS, 4096) },
+      read: { maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes },
       ...(options.filters === undefined ? {} : { filters: options.filters }),
       ...(gatedRuns === undefined ? {} : { gatedRuns }),
       ...(options.untrusted === undefined ? {} : { untrusted: options.untrusted }),
