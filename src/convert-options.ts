@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Readable } from "node:stream";
 import { ConfigError } from "./errors.js";
 import type { FormatName } from "./formats/format.js";
@@ -6,6 +7,12 @@ import type { LineSource } from "./sources/line-source.js";
 
 export type OutputKind = "parquet" | "jsonl";
 export type Compression = "zstd" | "gzip" | "snappy" | "none";
+/**
+ * "parallel": worker threads, one read of the inputs, our own Parquet encoder; "stages": the library's
+ * async-iterable stages one record at a time, Parquet by DuckDB. "auto" picks parallel wherever it can run.
+ */
+export type Engine = "auto" | "parallel" | "stages";
+export const ENGINES: readonly Engine[] = ["auto", "parallel", "stages"];
 
 /** Options of `convert`; the CLI's flags map one to one onto these. */
 export interface ConvertOptions {
@@ -28,6 +35,10 @@ export interface ConvertOptions {
   readonly acceptLaterMinor?: boolean;
   /** Standard input, for the "-" input; process.stdin by default. */
   readonly stdin?: Readable;
+  /** Default "auto". */
+  readonly engine?: Engine;
+  /** Worker threads of the parallel engine; default: the machine's available parallelism. */
+  readonly workers?: number;
 }
 
 export const DEFAULTS = {
@@ -37,6 +48,7 @@ export const DEFAULTS = {
   shardBytes: 512 * 1024 * 1024,
   maxQuarantined: 0.05,
   maxLineBytes: 64 * 1024 * 1024,
+  engine: "auto",
 } as const;
 
 export interface ResolvedConvertOptions extends Required<Omit<ConvertOptions, "format" | "scorecards" | "stdin">> {
@@ -56,6 +68,8 @@ export function resolveConvertOptions(options: ConvertOptions): ResolvedConvertO
   }
   if (options.inputs.length === 0) throw new ConfigError("No inputs: name at least one file, directory or - for stdin");
   if (typeof options.out !== "string" || options.out === "") throw new ConfigError(`Output directory must be a non-empty path, got ${JSON.stringify(options.out)}`);
+  const engine = options.engine ?? DEFAULTS.engine;
+  if (!ENGINES.includes(engine)) throw new ConfigError(`Unknown engine ${JSON.stringify(engine)}: expected one of ${ENGINES.join(", ")}`);
   const maxQuarantined = options.maxQuarantined ?? DEFAULTS.maxQuarantined;
   if (!(maxQuarantined >= 0 && maxQuarantined <= 1)) {
     throw new ConfigError(`Expected maxQuarantined to be a ratio from 0 to 1, got ${maxQuarantined}`);
@@ -75,6 +89,8 @@ export function resolveConvertOptions(options: ConvertOptions): ResolvedConvertO
     maxLineBytes: positiveInteger("maxLineBytes", options.maxLineBytes ?? DEFAULTS.maxLineBytes),
     acceptLaterMinor: options.acceptLaterMinor ?? false,
     stdin: options.stdin,
+    engine,
+    workers: positiveInteger("workers", options.workers ?? Math.max(1, availableParallelism())),
   };
 }
 

@@ -1,5 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
+import { ConfigError } from "./errors.js";
+import type { Format } from "./formats/format.js";
+import { detectInputFormat } from "./detect-input-format.js";
+import { convertInParallel } from "./parallel/convert-in-parallel.js";
+import { columnPlan } from "./parquet/column-plan.js";
+import type { Field } from "./schema/column-type.js";
+import type { ShardInfo } from "./sinks/shard-writer.js";
+import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
+import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
 import { resolveConvertOptions } from "./convert-options.js";
 import type { ConvertOptions, ResolvedConvertOptions } from "./convert-options.js";
 import { formatByName } from "./formats/index.js";
@@ -54,10 +63,72 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   }
 }
 
-/** Everything but the publish: reads the inputs twice and writes the whole output into `dir`. */
+/** What either engine leaves in the staging directory, for the card and the manifest. */
+interface Written {
+  readonly engine: "parallel" | "stages";
+  readonly format: Format;
+  readonly policy: UntrustedPolicy;
+  readonly columns: readonly Field[];
+  readonly shards: ShardInfo[];
+  readonly tally: Tally;
+  readonly quarantine: QuarantineWriter;
+}
+
+/** Everything but the publish: writes the whole output into `dir`. */
 async function build(opts: ResolvedConvertOptions, dir: string, startedAt: string): Promise<Manifest> {
   const sources = await openSources(opts, dir);
   const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
+  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, dir, sources, gatedRuns) : await writeWithStages(opts, dir, sources, gatedRuns);
+  const { format, columns, shards, tally, quarantine } = written;
+  await mkdir(join(dir, "_quarantine"), { recursive: true });
+  const counts = tally.counts();
+  if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
+  await writeFile(join(dir, "README.md"), datasetCard({ format, columns, shards, splitName: SPLIT }));
+  const manifest: Manifest = {
+    evalshard_version: EVALSHARD_VERSION,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    format: { name: format.name, version_field: format.versionField, version: format.version },
+    output: { to: opts.to, compression: opts.compression, layout: "huggingface", split: SPLIT, engine: written.engine },
+    ...counts,
+    shards,
+    inputs: await Promise.all(sources.map((s) => s.info())),
+    quarantine: quarantine.entries === 0 ? null : { path: relative(dir, quarantine.path).split(sep).join("/"), entries: quarantine.entries },
+    options: {
+      filters: filterSettings(opts.filters),
+      scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
+      shard_rows: opts.shardRows,
+      shard_bytes: opts.shardBytes,
+      max_line_bytes: opts.maxLineBytes,
+      max_quarantined: opts.maxQuarantined,
+      accept_later_minor: opts.acceptLaterMinor,
+    },
+    untrusted: written.policy.summary,
+    quarantined_share: tally.quarantinedShare(),
+    warnings: filterWarnings(opts.filters, gatedRuns),
+  };
+  await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** The parallel engine runs Parquet with a codec it encodes, from inputs it can read as bytes. */
+function chooseEngine(opts: ResolvedConvertOptions, sources: readonly LineSource[]): "parallel" | "stages" {
+  if (opts.engine === "stages") return "stages";
+  const why =
+    opts.to !== "parquet"
+      ? `it writes Parquet only, not ${opts.to}`
+      : opts.compression === "snappy"
+        ? "it does not encode snappy"
+        : sources.find((s) => s.bytes === undefined) !== undefined
+          ? `input ${JSON.stringify(sources.find((s) => s.bytes === undefined)?.name)} cannot be read as bytes`
+          : null;
+  if (why === null) return "parallel";
+  if (opts.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: ${why}; use --engine stages or auto`);
+  return "stages";
+}
+
+/** The library's stages, one record at a time: reads the inputs twice (the first read settles dedup). */
+async function writeWithStages(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   const pipelineOptions: PipelineOptions = {
     ...(opts.format === undefined ? {} : { format: formatByName(opts.format) }),
     acceptLaterMinor: opts.acceptLaterMinor,
@@ -69,52 +140,59 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
   const plan = await planPipeline(sources, pipelineOptions);
   const shardFormat = shardFormatFor(opts.to, opts.compression);
   const writer = new ShardedWriter({ dir, format: shardFormat, columns: plan.columns, split: SPLIT, maxRows: opts.shardRows, maxBytes: opts.shardBytes });
-  const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
-  const quarantine = new QuarantineWriter(join(dir, quarantinePath));
+  const quarantine = new QuarantineWriter(join(dir, `_quarantine/${plan.format.name}.ndjson`));
   const tally = new Tally();
   try {
     for await (const item of runPipeline(sources, plan, pipelineOptions)) {
       tally.add(item);
-      if (item.kind === "kept") await writer.write(item.value.record);
+      if (item.kind === "kept") await writer.write(item.value.record, item.value.bytes);
       else if (item.kind === "quarantined") await quarantine.write(item);
     }
     const shards = await writer.finish();
-    await quarantine.close();
-    await mkdir(join(dir, "_quarantine"), { recursive: true });
-    const counts = tally.counts();
-    if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-    await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards, splitName: SPLIT }));
-    const manifest: Manifest = {
-      evalshard_version: EVALSHARD_VERSION,
-      started_at: startedAt,
-      finished_at: new Date().toISOString(),
-      format: { name: plan.format.name, version_field: plan.format.versionField, version: plan.format.version },
-      output: { to: opts.to, compression: opts.compression, layout: "huggingface", split: SPLIT },
-      ...counts,
-      shards,
-      inputs: await Promise.all(sources.map((s) => s.info())),
-      quarantine: quarantine.entries === 0 ? null : { path: quarantinePath, entries: quarantine.entries },
-      options: {
-        filters: filterSettings(opts.filters),
-        scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
-        shard_rows: opts.shardRows,
-        shard_bytes: opts.shardBytes,
-        max_line_bytes: opts.maxLineBytes,
-        max_quarantined: opts.maxQuarantined,
-        accept_later_minor: opts.acceptLaterMinor,
-      },
-      untrusted: plan.policy.summary,
-      quarantined_share: tally.quarantinedShare(),
-      warnings: filterWarnings(opts.filters, gatedRuns),
-    };
-    await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    return manifest;
+    return { engine: "stages", format: plan.format, policy: plan.policy, columns: plan.columns, shards, tally, quarantine };
   } catch (error) {
     await writer.abort();
-    await quarantine.close();
     throw error;
   } finally {
+    await quarantine.close();
     await shardFormat.dispose();
+  }
+}
+
+/** Worker threads over one read of the inputs (src/parallel). */
+async function writeInParallel(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+  const read = { maxLineBytes: opts.maxLineBytes };
+  const forced = opts.format !== undefined;
+  const format = opts.format === undefined ? await detectInputFormat(sources, read) : formatByName(opts.format);
+  const policy = resolveUntrustedPolicy(format, opts.untrusted);
+  const columns = outputColumns(format, policy);
+  const quarantine = new QuarantineWriter(join(dir, `_quarantine/${format.name}.ndjson`));
+  try {
+    const { shards, tally } = await convertInParallel({
+      sources,
+      dir,
+      split: SPLIT,
+      plan: columnPlan(columns),
+      worker: {
+        format: format.name,
+        forced,
+        acceptLaterMinor: opts.acceptLaterMinor,
+        untrusted: opts.untrusted,
+        filters: opts.filters,
+        gatedRuns: gatedRuns === undefined ? null : [...gatedRuns],
+        codec: opts.compression as "zstd" | "gzip" | "none",
+        maxLineBytes: opts.maxLineBytes,
+      },
+      workers: opts.workers,
+      read,
+      shardRows: opts.shardRows,
+      shardBytes: opts.shardBytes,
+      quarantine,
+      createdBy: `evalshard version ${EVALSHARD_VERSION}`,
+    });
+    return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+  } finally {
+    await quarantine.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
+import { loadDuckDB } from "./duckdb/load-duckdb.js";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { IoError } from "./errors.js";
 import type { Manifest } from "./manifest.js";
 
@@ -34,7 +34,7 @@ export async function inspect(path: string, options: { rows?: number } = {}): Pr
 }
 
 async function readShards(files: readonly string[], limit: number) {
-  const instance = await DuckDBInstance.create(":memory:");
+  const instance = await (await loadDuckDB()).DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
     const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")}]`;

@@ -8,7 +8,14 @@ export interface Manifest extends Counts {
   readonly started_at: string;
   readonly finished_at: string;
   readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
-  readonly output: { readonly to: string; readonly compression: string; readonly layout: "huggingface"; readonly split: string };
+  readonly output: {
+    readonly to: string;
+    readonly compression: string;
+    readonly layout: "huggingface";
+    readonly split: string;
+    /** Which engine wrote it: "parallel" (worker threads, one read) or "stages" (the library's stages). */
+    readonly engine: string;
+  };
   readonly shards: readonly ShardInfo[];
   readonly inputs: readonly InputInfo[];
   readonly quarantine: { readonly path: string; readonly entries: number } | null;

@@ -34,9 +34,27 @@ export class Tally {
     }
   }
 
+  /** Counts a valid record's outcome without its flow item (the parallel engine decides them in bulk). */
+  decided(outcome: "kept" | DropReason): void {
+    if (outcome === "kept") this.#out++;
+    else this.#dropped.set(outcome, (this.#dropped.get(outcome) ?? 0) + 1);
+  }
+
+  /**
+   * Moves `n` counted records from one outcome to a drop reason: the parallel engine's dedup learning, after
+   * it counted a winner, that a later copy carries a higher scorecard version.
+   */
+  reclassify(from: "kept" | DropReason, to: DropReason, n = 1): void {
+    if (n === 0) return;
+    if (from === "kept") this.#out -= n;
+    else this.#dropped.set(from, (this.#dropped.get(from) ?? 0) - n);
+    this.#dropped.set(to, (this.#dropped.get(to) ?? 0) + n);
+  }
+
   counts(): Counts {
     const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-    const sorted = <K extends string>(m: Map<K, number>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b))) as Partial<Record<K, number>>;
+    const sorted = <K extends string>(m: Map<K, number>) =>
+      Object.fromEntries([...m].filter(([, n]) => n !== 0).sort(([a], [b]) => a.localeCompare(b))) as Partial<Record<K, number>>;
     return {
       records_in: this.#out + sum(this.#dropped) + sum(this.#quarantined),
       records_out: this.#out,

@@ -7,4 +7,6 @@ export interface ValidRecord {
   readonly facts: RecordFacts;
   /** Position among the valid records of the run's inputs, in read order; stable across reads. */
   readonly ordinal: number;
+  /** Length of the input line in bytes: what shard rotation measures, the same in every engine. */
+  readonly bytes: number;
 }

@@ -1,7 +1,8 @@
 import { Command, Option } from "commander";
 import { convert } from "../convert.js";
 import { DEFAULTS } from "../convert-options.js";
-import type { Compression, OutputKind } from "../convert-options.js";
+import { ENGINES } from "../convert-options.js";
+import type { Compression, Engine, OutputKind } from "../convert-options.js";
 import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { EXIT } from "./exit-codes.js";
@@ -21,6 +22,8 @@ interface ConvertFlags {
   maxQuarantined: number;
   maxLineBytes: number;
   acceptLaterMinor?: boolean;
+  engine: Engine;
+  workers?: number;
   json?: boolean;
   [flag: string]: unknown;
 }
@@ -40,6 +43,12 @@ export function convertCommand(): Command {
     .option("--max-quarantined <ratio>", "exit 3 when more than this share of records is quarantined", ratio("--max-quarantined"), DEFAULTS.maxQuarantined)
     .option("--max-line-bytes <size>", "quarantine lines longer than this as line_too_long", byteSize("--max-line-bytes"), DEFAULTS.maxLineBytes)
     .option("--accept-later-minor", "accept later minor versions of the supported major version")
+    .addOption(
+      new Option("--engine <name>", "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run")
+        .choices([...ENGINES])
+        .default(DEFAULTS.engine),
+    )
+    .option("--workers <n>", "worker threads of the parallel engine (default: available cores)", wholeNumber("--workers"))
     .option("--json", "print the manifest as JSON instead of a summary");
   filterFlags(command);
   return command.action(
@@ -58,6 +67,8 @@ export function convertCommand(): Command {
         maxQuarantined: flags.maxQuarantined,
         maxLineBytes: flags.maxLineBytes,
         acceptLaterMinor: flags.acceptLaterMinor === true,
+        engine: flags.engine,
+        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
       });
       if (flags.json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
       else printSummary(result.manifest, result.outDir);

@@ -1,8 +1,8 @@
 import { mkdtemp, open, rm, symlink } from "node:fs/promises";
+import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { ConfigError, IoError } from "../errors.js";
 import { duckdbColumns, duckdbSelectList, sqlString } from "../schema/duckdb-type.js";
 import type { ShardFormat, ShardWriter } from "./shard-writer.js";
@@ -212,7 +212,7 @@ class Engine {
 
   run(sql: string): Promise<void> {
     const result = this.#queue.then(async () => {
-      const instance = await DuckDBInstance.create(":memory:", {
+      const instance = await (await loadDuckDB()).DuckDBInstance.create(":memory:", {
         threads: String(this.threads),
         memory_limit: this.memoryLimit,
         temp_directory: this.#tempDir,

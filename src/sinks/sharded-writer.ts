@@ -16,7 +16,10 @@ export interface ShardedWriterOptions {
   readonly split?: string;
   /** Most rows per shard (`Infinity` for no limit). */
   readonly maxRows: number;
-  /** Most uncompressed JSON bytes per shard (`Infinity` for no limit); a larger record gets a shard alone. */
+  /**
+   * Most bytes per shard (`Infinity` for no limit), measured on the records' input lines (or their JSON
+   * text when `write` is not told their size); a larger record gets a shard alone.
+   */
   readonly maxBytes: number;
 }
 
@@ -42,6 +45,8 @@ export class ShardedWriter {
   #state: "open" | "finished" | "aborted" = "open";
   readonly #published: string[] = [];
   #rows = 0;
+  /** What rotation measures of the current shard. */
+  #shardBytes = 0;
 
   constructor(options: ShardedWriterOptions) {
     this.#split = options.split ?? "train";
@@ -63,18 +68,26 @@ export class ShardedWriter {
     return this.#rows;
   }
 
-  async write(record: Readonly<Record<string, unknown>>): Promise<void> {
+  /**
+   * Appends a record. `inputBytes`, when given, is the length of the line it was read from, which is what
+   * rotation then measures (the same measure the parallel engine uses); otherwise its JSON text is measured.
+   */
+  async write(record: Readonly<Record<string, unknown>>, inputBytes?: number): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.#dataDir}: the writer is ${this.#state}`, this.#dataDir);
-    const json = JSON.stringify(record);
-    const size = Buffer.byteLength(json) + 1;
+    const json = inputBytes === undefined ? JSON.stringify(record) : undefined;
+    const size = (json === undefined ? (inputBytes as number) : Buffer.byteLength(json)) + 1;
     let writer = this.#shards.at(-1)?.writer ?? null;
     const { maxRows, maxBytes } = this.#options;
-    if (writer !== null && writer.rows > 0 && (writer.rows + 1 > maxRows || writer.bytes + size > maxBytes)) {
+    if (writer !== null && writer.rows > 0 && (writer.rows + 1 > maxRows || this.#shardBytes + size > maxBytes)) {
       await this.#closeCurrent();
       writer = null;
     }
-    writer ??= await this.#openNext();
+    if (writer === null) {
+      writer = await this.#openNext();
+      this.#shardBytes = 0;
+    }
     await writer.write(record, json);
+    this.#shardBytes += size;
     this.#rows += 1;
   }
 

@@ -29,9 +29,18 @@ export function fileSource(path: string): LineSource {
     }
   }
 
+  async function* bytes(): AsyncGenerator<Buffer> {
+    try {
+      yield* decompress(readMeasured(path, remember), { name: path, compression });
+    } catch (err) {
+      throw readError(path, err);
+    }
+  }
+
   return {
     name: path,
     lines,
+    bytes,
     async info() {
       if (measured === undefined) {
         try {

@@ -43,6 +43,11 @@ export interface LineSource {
   /** The input as the user named it; used as `provenance.source`. */
   readonly name: string;
   lines(options?: ReadOptions): AsyncIterable<SourceLine>;
+  /**
+   * The decompressed bytes, not split into lines. Sources that have it can feed the parallel engine,
+   * which splits lines in its workers; others go through the stages a line at a time.
+   */
+  bytes?(): AsyncIterable<Buffer>;
   /** Size and sha256 of the raw input; reads the input if no full read has happened yet. */
   info(): Promise<InputInfo>;
 }

@@ -3,8 +3,8 @@ import type { ReadOptions, SourceLine } from "./line-source.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
-const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
-const DEFAULT_HEAD_BYTES = 4096;
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_HEAD_BYTES = 4096;
 
 /**
  * Splits a byte stream into lines, the hot path of every read.
@@ -171,7 +171,7 @@ async function* stripBom(chunks: AsyncIterable<Buffer>, onBom: (bytes: number) =
 }
 
 /** True when the bytes are only spaces, tabs and carriage returns (and vertical tab, form feed). */
-function isBlank(buf: Buffer, start: number, end: number): boolean {
+export function isBlank(buf: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const c = buf[i];
     if (c !== 0x20 && c !== 0x09 && c !== CR && c !== 0x0b && c !== 0x0c) return false;
@@ -183,7 +183,7 @@ function isBlank(buf: Buffer, start: number, end: number): boolean {
  * Decodes the first `length` bytes of a line whose full length is `lineBytes`. When the head cuts the
  * line, a multi-byte character cut in half is left out rather than shown as a replacement character.
  */
-function decodeHead(buf: Buffer, length: number, lineBytes: number): string {
+export function decodeHead(buf: Buffer, length: number, lineBytes: number): string {
   let end = length;
   if (length < lineBytes) {
     // Walk back over continuation bytes (10xxxxxx) to the last character's lead byte.

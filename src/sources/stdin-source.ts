@@ -46,9 +46,18 @@ export function stdinSource(options: StdinOptions): LineSource {
     }
   }
 
+  async function* bytes(): AsyncGenerator<Buffer> {
+    try {
+      yield* decompress(raw(), { name: NAME });
+    } catch (err) {
+      throw readError(NAME, err);
+    }
+  }
+
   return {
     name: NAME,
     lines,
+    bytes,
     async info() {
       try {
         if (spooled === undefined) for await (const _ of raw());

@@ -1,4 +1,5 @@
 import { decide } from "../flow.js";
+import type { RecordFacts } from "../formats/format.js";
 import type { Decision } from "../flow.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { FilterRule } from "../reasons.js";
@@ -11,12 +12,12 @@ export interface FilterOptions {
   readonly gatedRuns?: ReadonlySet<string>;
 }
 
-const tests: Record<FilterRule, (r: ValidRecord, gated: ReadonlySet<string>) => boolean> = {
-  flagged: (r) => r.facts.flagged,
-  unscored: (r) => r.facts.scored === false,
+const tests: Record<FilterRule, (f: RecordFacts, gated: ReadonlySet<string>) => boolean> = {
+  flagged: (f) => f.flagged,
+  unscored: (f) => f.scored === false,
   // Only a per-seat trace has steps to learn from.
-  no_trace: (r) => r.facts.reconstruction !== null && r.facts.reconstruction !== "per_seat_trace",
-  participation_gated: (r, gated) => r.facts.runIds.some((id) => gated.has(id)),
+  no_trace: (f) => f.reconstruction !== null && f.reconstruction !== "per_seat_trace",
+  participation_gated: (f, gated) => f.runIds.some((id) => gated.has(id)),
 };
 
 /** Every rule with whether it applies: on unless set to false. This is what manifests record. */
@@ -33,8 +34,14 @@ export function filterWarnings(rules: Partial<Record<FilterRule, boolean>>, gate
 
 /** Drops flagged, unscored, trace-less and participation-gated records, each rule switchable. */
 export function filter(options: FilterOptions = {}) {
+  const rule = filterRule(options);
+  return decide<ValidRecord>((value): Decision => rule(value.facts));
+}
+
+/** The filter stage's rule on a record's facts alone: the first rule that drops it, or "keep". */
+export function filterRule(options: FilterOptions = {}): (facts: RecordFacts) => Decision {
   const settings = filterSettings(options.rules);
   const active = FILTER_RULES.filter((rule) => settings[rule]);
   const gated = options.gatedRuns ?? new Set<string>();
-  return decide<ValidRecord>((value): Decision => active.find((rule) => tests[rule](value, gated)) ?? "keep");
+  return (facts) => active.find((rule) => tests[rule](facts, gated)) ?? "keep";
 }

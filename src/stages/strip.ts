@@ -14,11 +14,19 @@ export function redaction(value: unknown): string {
 
 /** Removes or redacts untrusted text before anything reaches a dataset. */
 export function strip(policy: UntrustedPolicy) {
-  const rules = policy.rules.filter((r) => r.action !== "keep");
+  const stripRecord = recordStripper(policy);
   return mapKept<ValidRecord, ValidRecord>((value) => {
-    for (const rule of rules) apply(value.record, rule.steps, 0, rule.action === "drop" ? "drop" : "redact");
+    stripRecord(value.record);
     return value;
   });
+}
+
+/** The strip stage's rule for one record, which it changes in place. */
+export function recordStripper(policy: UntrustedPolicy): (record: Record<string, unknown>) => void {
+  const rules = policy.rules.filter((r) => r.action !== "keep");
+  return (record) => {
+    for (const rule of rules) apply(record, rule.steps, 0, rule.action === "drop" ? "drop" : "redact");
+  };
 }
 
 type Node = Record<string, unknown>;

@@ -33,79 +33,67 @@ export interface ValidateOptions {
 /** Parses and validates lines into records; everything that does not fit is quarantined with its reason. */
 export function validate(options: ValidateOptions = {}) {
   return async function* (lines: AsyncIterable<SourceLine>): AsyncIterable<Flow<ValidRecord>> {
-    let format = options.format;
-    let ordinal = 0;
-    for await (const line of lines) {
-      const { provenance } = line;
-      if (line.kind === "too_long") {
-        yield quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
-        continue;
-      }
-      const bad = (reason: QuarantineReason, detail: string) => quarantine(provenance, reason, detail, line.text, line.bytes);
-      let value: unknown;
-      try {
-        value = JSON.parse(line.text);
-      } catch (error) {
-        yield bad("invalid_json", (error as Error).message);
-        continue;
-      }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        yield bad("schema", `expected a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
-        continue;
-      }
-      const object = value as Record<string, unknown>;
-      if ("error" in object) {
-        const streamError = streamErrorLine.safeParse(object);
-        if (streamError.success) {
-          yield { kind: "stream_error", provenance, runIndex: streamError.data.run_index ?? null };
-          continue;
-        }
-      }
-      const detected = options.forced === true && format !== undefined ? format : detectFormat(object);
-      if (detected === null) {
-        yield bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");
-        continue;
-      }
-      if (format === undefined) {
-        format = detected;
-        options.onFormat?.(format);
-      }
-      if (detected !== format) {
-        yield bad("mixed_format", `a ${detected.name} record in a ${format.name} dataset; convert each format to its own output`);
-        continue;
-      }
-      const version = object[format.versionField];
-      const lenient = version !== format.version && options.acceptLaterMinor === true && isLaterMinor(version, format.version);
-      if (version !== format.version && !lenient) {
-        yield bad(
-          "unsupported_format_version",
-          version === undefined
-            ? `missing ${format.versionField} (expected ${JSON.stringify(format.version)})`
-            : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${JSON.stringify(format.version)})`,
-        );
-        continue;
-      }
-      const parsed = (lenient ? format.anyVersionSchema : format.schema).safeParse(object);
-      if (!parsed.success) {
-        yield bad("schema", describeIssues(parsed.error.issues));
-        continue;
-      }
-      const record = parsed.data as Record<string, unknown>;
-      // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
-      if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
-        yield bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");
-        continue;
-      }
-      const fault = format.check(record);
-      if (fault !== null) {
-        yield bad(fault.reason, fault.detail);
-        continue;
-      }
-      yield { kind: "kept", provenance, value: { format, record, facts: format.facts(record), ordinal: ordinal++ } };
-    }
+    const validator = lineValidator(options);
+    for await (const line of lines) yield validator(line);
   };
 }
 
-function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
+/**
+ * The validate stage's rule for one line, synchronous: what worker threads run on the lines their fast
+ * parser gave up on. Keeps the detected format and the ordinal of valid records between calls.
+ */
+export function lineValidator(options: ValidateOptions = {}): (line: SourceLine) => Flow<ValidRecord> {
+  let format = options.format;
+  let ordinal = 0;
+  return (line) => {
+    const { provenance } = line;
+    if (line.kind === "too_long") return quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
+    const bad = (reason: QuarantineReason, detail: string) => quarantine(provenance, reason, detail, line.text, line.bytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (error) {
+      return bad("invalid_json", (error as Error).message);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      return bad("schema", `expected a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`);
+    }
+    const object = value as Record<string, unknown>;
+    if ("error" in object) {
+      const streamError = streamErrorLine.safeParse(object);
+      if (streamError.success) return { kind: "stream_error", provenance, runIndex: streamError.data.run_index ?? null };
+    }
+    const detected = options.forced === true && format !== undefined ? format : detectFormat(object);
+    if (detected === null) return bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");
+    if (format === undefined) {
+      format = detected;
+      options.onFormat?.(format);
+    }
+    if (detected !== format) return bad("mixed_format", `a ${detected.name} record in a ${format.name} dataset; convert each format to its own output`);
+    const version = object[format.versionField];
+    const lenient = version !== format.version && options.acceptLaterMinor === true && isLaterMinor(version, format.version);
+    if (version !== format.version && !lenient) {
+      return bad(
+        "unsupported_format_version",
+        version === undefined
+          ? `missing ${format.versionField} (expected ${JSON.stringify(format.version)})`
+          : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${JSON.stringify(format.version)})`,
+      );
+    }
+    const parsed = (lenient ? format.anyVersionSchema : format.schema).safeParse(object);
+    if (!parsed.success) return bad("schema", describeIssues(parsed.error.issues));
+    const record = parsed.data as Record<string, unknown>;
+    // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
+    if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
+      return bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");
+    }
+    const fault = format.check(record);
+    if (fault !== null) return bad(fault.reason, fault.detail);
+    return { kind: "kept", provenance, value: { format, record, facts: format.facts(record), ordinal: ordinal++, bytes: line.bytes } };
+  };
+}
+
+/** A quarantine item for a line; the raw text is capped at {@link QUARANTINE_RAW_CHARS}. */
+export function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
   return { kind: "quarantined", provenance, reason, detail, raw: raw.length > QUARANTINE_RAW_CHARS ? raw.slice(0, QUARANTINE_RAW_CHARS) : raw, rawLength };
 }

@@ -1,0 +1,52 @@
+import { BOOLEAN, CHOICE, JSON_VALUE, LIST, MAP, NUMBER, STRING, STRUCT } from "./schema-node.js";
+import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
+
+/**
+ * Decides which values the skeleton carries: everything but JSON-typed values and free-text strings
+ * inside lists (enum and literal strings stay everywhere); a struct, list or map is kept when something
+ * below it is. Those two are the bulk of a record, and no `facts` or `check` reads them.
+ * Returns whether the node is kept.
+ */
+export function markSkeleton(node: SchemaNode, inList = false): boolean {
+  switch (node.kind) {
+    case STRING:
+      node.skeleton = !inList;
+      break;
+    case CHOICE:
+    case NUMBER:
+    case BOOLEAN:
+      node.skeleton = true;
+      break;
+    case JSON_VALUE:
+      node.skeleton = false;
+      break;
+    case STRUCT: {
+      let any = false;
+      for (const f of node.fields) any = markSkeleton(f.node, inList) || any;
+      node.skeleton = any;
+      if (any) {
+        node.slots = node.fields.map(() => undefined);
+        node.build = skeletonBuilder(node);
+      }
+      break;
+    }
+    case LIST:
+      node.skeleton = markSkeleton(node.item as SchemaNode, true);
+      break;
+    case MAP:
+      node.skeleton = markSkeleton(node.item as SchemaNode, inList);
+      break;
+  }
+  return node.skeleton;
+}
+
+/**
+ * A function returning an object literal with the struct's skeleton fields: one fixed object shape per
+ * struct, made far faster than by adding keys to `{}` one by one (keyed stores with varying names).
+ * An absent optional field comes out as `undefined`.
+ */
+function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
+  const members = node.fields.flatMap((f, k) => (f.node.skeleton ? [`${JSON.stringify(f.name)}: slots[${k}]`] : []));
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from field names, each quoted by JSON.stringify
+  return new Function("slots", `return { ${members.join(", ")} };`) as SkeletonBuilder;
+}

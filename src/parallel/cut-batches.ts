@@ -1,0 +1,132 @@
+import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../sources/split-lines.js";
+
+/** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input; in an ArrayBuffer of its own. */
+export interface LinesBatch {
+  readonly kind: "lines";
+  readonly bytes: Uint8Array;
+  readonly offset: number;
+}
+
+/** A line past the limit, never held whole: its first bytes decoded, and its full length. */
+export interface TooLongBatch {
+  readonly kind: "too_long";
+  readonly offset: number;
+  readonly head: string;
+  readonly bytes: number;
+}
+
+export type RawBatch = LinesBatch | TooLongBatch;
+
+/**
+ * Cuts an input's bytes into batches of whole lines, about `batchBytes` each, without looking at lines:
+ * the workers split them. Follows `splitLines`: a leading UTF-8 BOM is dropped (offsets still count it), a
+ * last line without a newline is kept, and a line that grows past `maxLineBytes` before its newline is
+ * skipped and comes out as a `too_long` batch (shorter lines over the limit are the workers' to report).
+ */
+export async function* cutBatches(
+  chunks: AsyncIterable<Buffer>,
+  options: { readonly maxLineBytes?: number; readonly headBytes?: number; readonly batchBytes: number },
+): AsyncIterable<RawBatch> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
+  // A pending line may hold one byte more than the limit: it can be the `\r` of a CRLF.
+  const carryLimit = maxLineBytes + 1;
+  let offset = 0; // input offset of the first pending byte
+  let pending: Uint8Array = new Uint8Array(options.batchBytes);
+  let used = 0;
+  /** Pending bytes that are whole lines; the rest is the start of a line. */
+  let lineEnd = 0;
+  let bom: Uint8Array | null = new Uint8Array(0); // bytes seen while the BOM is undecided; null once settled
+  // A line past the limit: only its head is kept, the rest counted.
+  let skipping = false;
+  let skipHead: Buffer = Buffer.alloc(0);
+  let skipBytes = 0;
+  let skipLast = 0;
+
+  const append = (src: Uint8Array, start: number, end: number): void => {
+    const need = used + (end - start);
+    if (need > pending.length) {
+      const bigger = new Uint8Array(Math.max(need, pending.length * 2));
+      bigger.set(pending.subarray(0, used));
+      pending = bigger;
+    }
+    pending.set(src.subarray(start, end), used);
+    used = need;
+  };
+
+  /** The pending bytes up to `upto` as a batch; what follows stays pending. */
+  const take = (upto: number): LinesBatch => {
+    const bytes = new Uint8Array(upto);
+    bytes.set(pending.subarray(0, upto));
+    pending.copyWithin(0, upto, used);
+    used -= upto;
+    lineEnd = Math.max(0, lineEnd - upto);
+    const batch: LinesBatch = { kind: "lines", bytes, offset };
+    offset += upto;
+    return batch;
+  };
+
+  const skip = (src: Uint8Array, start: number, end: number): void => {
+    if (skipHead.length < headBytes) skipHead = Buffer.concat([skipHead, src.subarray(start, Math.min(end, start + headBytes - skipHead.length))]);
+    skipBytes += end - start;
+    if (end > start) skipLast = src[end - 1] ?? 0;
+  };
+
+  const endSkip = (): TooLongBatch => {
+    skipping = false;
+    const bytes = skipLast === 0x0d ? skipBytes - 1 : skipBytes;
+    const batch: TooLongBatch = { kind: "too_long", offset, head: decodeHead(skipHead, Math.min(skipHead.length, bytes), bytes), bytes };
+    offset += skipBytes + 1;
+    skipHead = Buffer.alloc(0);
+    skipBytes = 0;
+    return batch;
+  };
+
+  for await (let chunk of chunks) {
+    if (bom !== null) {
+      const seen: Uint8Array = new Uint8Array(bom.length + chunk.length);
+      seen.set(bom);
+      seen.set(chunk, bom.length);
+      if (seen.length < 3) {
+        bom = seen;
+        continue;
+      }
+      const hasBom = seen[0] === 0xef && seen[1] === 0xbb && seen[2] === 0xbf;
+      chunk = Buffer.from(seen.buffer, hasBom ? 3 : 0);
+      if (hasBom) offset = 3;
+      bom = null;
+    }
+    let pos = 0;
+    if (skipping) {
+      const newline = chunk.indexOf(0x0a);
+      skip(chunk, 0, newline === -1 ? chunk.length : newline);
+      if (newline === -1) continue;
+      yield endSkip();
+      pos = newline + 1;
+    }
+    const last = chunk.lastIndexOf(0x0a);
+    if (last < pos) {
+      // No line ends in this chunk: it all belongs to the pending partial line.
+      if (used - lineEnd + (chunk.length - pos) > carryLimit) {
+        if (lineEnd > 0) yield take(lineEnd);
+        skipping = true;
+        skip(pending, 0, used);
+        used = 0;
+        skip(chunk, pos, chunk.length);
+      } else append(chunk, pos, chunk.length);
+      continue;
+    }
+    append(chunk, pos, last + 1);
+    lineEnd = used;
+    if (used >= options.batchBytes) yield take(used);
+    const tail = chunk.length - (last + 1);
+    if (tail > carryLimit) {
+      if (used > 0) yield take(used);
+      skipping = true;
+      skip(chunk, last + 1, chunk.length);
+    } else append(chunk, last + 1, chunk.length);
+  }
+  if (bom !== null && bom.length > 0) append(bom, 0, bom.length);
+  if (skipping) yield endSkip();
+  else if (used > 0) yield take(used);
+}

@@ -1,0 +1,93 @@
+import type { FormatName } from "../formats/format.js";
+import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import type { FilterRule, QuarantineReason } from "../reasons.js";
+
+/** What every worker is started with: enough to rebuild the run's stages on its side of the thread. */
+export interface WorkerConfig {
+  readonly format: FormatName;
+  /** The user forced the format: other formats' records are judged by its version field alone. */
+  readonly forced: boolean;
+  readonly acceptLaterMinor: boolean;
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly filters: Partial<Record<FilterRule, boolean>>;
+  readonly gatedRuns: readonly string[] | null;
+  readonly codec: "zstd" | "gzip" | "none";
+  /** Lines longer than this are quarantined as line_too_long. */
+  readonly maxLineBytes: number;
+}
+
+/**
+ * Whole lines of one input, split by the worker. A unit (a run of batches that becomes one row group)
+ * always goes to one worker; `last` closes it.
+ */
+export interface BatchMessage {
+  readonly type: "batch";
+  readonly unit: number;
+  readonly batch: number;
+  readonly last: boolean;
+  readonly bytes: Uint8Array;
+}
+
+/** Main's dedup decisions for a unit's rows, and how its kept rows split over shards (row counts, in order). */
+export interface DecideMessage {
+  readonly type: "decide";
+  readonly unit: number;
+  /** 1 keeps the row, 0 drops it. */
+  readonly keep: Uint8Array;
+  readonly segments: readonly number[];
+}
+
+export type ToWorker = BatchMessage | DecideMessage;
+
+/** What a line became in the worker. */
+export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
+export const LINE_FILTERED = 1; // valid, dropped by a filter rule
+export const LINE_QUARANTINED = 2;
+export const LINE_STREAM_ERROR = 3;
+
+/** Where in its batch a line sits: line number from 0, byte offset. */
+export interface LineAt {
+  readonly line: number;
+  readonly offset: number;
+}
+
+export interface QuarantineOutcome extends LineAt {
+  readonly reason: QuarantineReason;
+  readonly detail: string;
+  readonly raw: string;
+  readonly rawLength: number;
+}
+
+/** The outcome of each non-blank line of a batch, in order; per-kind details in the arrays, in line order. */
+export interface OutcomesMessage {
+  readonly type: "outcomes";
+  readonly unit: number;
+  readonly batch: number;
+  /** Line ends (`\n`) in the batch, blank lines included: what numbers the next batch's lines. */
+  readonly newlines: number;
+  readonly kinds: Uint8Array;
+  /** Rows: their input lines' lengths, which shard rotation measures. */
+  readonly rowBytes: readonly number[];
+  readonly streamErrors: readonly LineAt[];
+  /** Valid lines (rows and filtered): dedup key and scorecard version (0 where the format has none). */
+  readonly keys: readonly string[];
+  readonly versions: readonly number[];
+  /** Filtered lines: the rule. */
+  readonly filtered: readonly FilterRule[];
+  readonly quarantined: readonly QuarantineOutcome[];
+}
+
+/** A unit's kept rows as encoded row groups, one per shard segment; `bytes` are transferred. */
+export interface EncodedMessage {
+  readonly type: "encoded";
+  readonly unit: number;
+  readonly groups: readonly EncodedRowGroup[];
+}
+
+export interface FailedMessage {
+  readonly type: "failed";
+  readonly message: string;
+  readonly stack: string | undefined;
+}
+
+export type FromWorker = OutcomesMessage | EncodedMessage | FailedMessage;

@@ -1,0 +1,217 @@
+import { ConfigError } from "../errors.js";
+import type { Leaf, LeafType } from "./column-plan.js";
+import type { LeafWriter } from "./leaf-writer.js";
+
+/** `Buffer#utf8Write`: undocumented but stable since Node 0.x, and the fastest way to put a string at an offset. */
+type Utf8Buffer = Buffer & { utf8Write(text: string, offset: number, length?: number): number };
+
+const TWO_32 = 4294967296;
+/** Strings up to this many UTF-16 units are copied by a JS loop when ASCII: cheaper than a native call. */
+const SHORT_TEXT = 24;
+/** Byte ranges up to this length are copied by a loop rather than through a `subarray` view. */
+const SHORT_BYTES = 64;
+
+/** Bytes a present value takes in the buffer (booleans one byte, bit-packed only when encoded); 0 for BYTE_ARRAY. */
+export function valueWidth(type: LeafType): number {
+  return type === "int64" || type === "float64" ? 8 : type === "bool" ? 1 : 0;
+}
+
+/**
+ * One leaf column of a row group being built: its definition and repetition levels, and its present
+ * values already in Parquet's PLAIN encoding (BYTE_ARRAY: 4-byte LE length then UTF-8; INT64 and DOUBLE:
+ * 8 bytes LE; BOOLEAN: one 0/1 byte each, bit-packed when the page is encoded). A level array whose
+ * maximum is 0 is not stored. This is the shredder's hot path: no allocation per call, growth by doubling.
+ */
+export class ColumnBuffer implements LeafWriter {
+  readonly leaf: Leaf;
+  readonly maxDef: number;
+  readonly maxRep: number;
+  /** Bytes per present value, 0 for variable-length values. */
+  readonly width: number;
+  /** Definition level per entry (empty when `maxDef` is 0). */
+  defs: Uint8Array;
+  /** Repetition level per entry (empty when `maxRep` is 0). */
+  reps: Uint8Array;
+  values: Utf8Buffer;
+  view: DataView;
+  /** Levels written: one per call. */
+  entries = 0;
+  /** Present values written. */
+  valueCount = 0;
+  /** Bytes of `values` in use. */
+  valueBytes = 0;
+  #levelCapacity: number;
+  readonly #storeDefs: boolean;
+  readonly #storeReps: boolean;
+  #markEntries = 0;
+  #markValueCount = 0;
+  #markValueBytes = 0;
+
+  constructor(leaf: Leaf, capacity = 1024) {
+    if (leaf.maxDef > 255 || leaf.maxRep > 255) {
+      throw new ConfigError(`${leaf.path.join(".")} is nested ${Math.max(leaf.maxDef, leaf.maxRep)} levels deep; at most 255 are supported`);
+    }
+    this.leaf = leaf;
+    this.maxDef = leaf.maxDef;
+    this.maxRep = leaf.maxRep;
+    this.width = valueWidth(leaf.type);
+    this.#storeDefs = leaf.maxDef > 0;
+    this.#storeReps = leaf.maxRep > 0;
+    this.#levelCapacity = capacity;
+    this.defs = new Uint8Array(this.#storeDefs ? capacity : 0);
+    this.reps = new Uint8Array(this.#storeReps ? capacity : 0);
+    this.values = Buffer.allocUnsafeSlow(capacity * (this.width || 16)) as Utf8Buffer;
+    this.view = new DataView(this.values.buffer, this.values.byteOffset, this.values.length);
+  }
+
+  /** Entries without a value (nulls, and absent or empty ancestors), as Parquet's `null_count` counts them. */
+  get nullCount(): number {
+    return this.entries - this.valueCount;
+  }
+
+  bytes(src: Uint8Array, start: number, end: number, rep: number): void {
+    this.#level(this.maxDef, rep);
+    const n = end - start;
+    const at = this.#reserve(4 + n);
+    const values = this.values;
+    this.view.setUint32(at, n, true);
+    if (n <= SHORT_BYTES) {
+      for (let i = 0; i < n; i++) values[at + 4 + i] = src[start + i] as number;
+    } else {
+      values.set(src.subarray(start, end), at + 4);
+    }
+    this.valueBytes = at + 4 + n;
+    this.valueCount++;
+  }
+
+  text(value: string, rep: number): void {
+    if (typeof value !== "string") this.#wrongType(value, "a string");
+    this.#level(this.maxDef, rep);
+    const length = value.length;
+    const at = this.#reserve(4 + 3 * length);
+    const values = this.values;
+    let n = 0;
+    if (length <= SHORT_TEXT) {
+      for (; n < length; n++) {
+        const c = value.charCodeAt(n);
+        if (c >= 0x80) break;
+        values[at + 4 + n] = c;
+      }
+    }
+    // Not short or not ASCII: the native encoder takes it (lone surrogates become U+FFFD, as in UTF-8 text).
+    if (n < length) n = values.utf8Write(value, at + 4);
+    this.view.setUint32(at, n, true);
+    this.valueBytes = at + 4 + n;
+    this.valueCount++;
+  }
+
+  int64(value: number, rep: number): void {
+    if (!Number.isSafeInteger(value)) this.#wrongType(value, "a safe integer");
+    this.#level(this.maxDef, rep);
+    const at = this.#reserve(8);
+    // Two's complement from a safe integer without BigInt: floor division keeps the low word in [0, 2^32).
+    const hi = Math.floor(value / TWO_32);
+    this.view.setUint32(at, value - hi * TWO_32, true);
+    this.view.setInt32(at + 4, hi, true);
+    this.valueBytes = at + 8;
+    this.valueCount++;
+  }
+
+  float64(value: number, rep: number): void {
+    if (typeof value !== "number") this.#wrongType(value, "a number");
+    this.#level(this.maxDef, rep);
+    const at = this.#reserve(8);
+    this.view.setFloat64(at, value, true);
+    this.valueBytes = at + 8;
+    this.valueCount++;
+  }
+
+  bool(value: boolean, rep: number): void {
+    if (typeof value !== "boolean") this.#wrongType(value, "a boolean");
+    this.#level(this.maxDef, rep);
+    const at = this.#reserve(1);
+    this.values[at] = value ? 1 : 0;
+    this.valueBytes = at + 1;
+    this.valueCount++;
+  }
+
+  missing(def: number, rep: number): void {
+    this.#level(def, rep);
+  }
+
+  /** Remembers the current lengths: the start of a row {@link rollback} can return to. */
+  mark(): void {
+    this.#markEntries = this.entries;
+    this.#markValueCount = this.valueCount;
+    this.#markValueBytes = this.valueBytes;
+  }
+
+  /** Drops everything written since the last {@link mark}. */
+  rollback(): void {
+    this.entries = this.#markEntries;
+    this.valueCount = this.#markValueCount;
+    this.valueBytes = this.#markValueBytes;
+  }
+
+  /** Empties the column, keeping its memory. */
+  clear(): void {
+    this.entries = 0;
+    this.valueCount = 0;
+    this.valueBytes = 0;
+    this.mark();
+  }
+
+  /** Makes `entries`, `valueCount` and `valueBytes` these (after the column was compacted in place). */
+  truncate(entries: number, valueCount: number, valueBytes: number): void {
+    this.entries = entries;
+    this.valueCount = valueCount;
+    this.valueBytes = valueBytes;
+    this.mark();
+  }
+
+  /**
+   * Refuses a value of the wrong kind before anything is written: stored as is it would become silent
+   * garbage (a string's length is not a number, NaN is no integer). Kept out of line, off the hot path.
+   */
+  #wrongType(value: unknown, expected: string): never {
+    const shown = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : String(value);
+    throw new TypeError(`${this.leaf.path.join(".")} takes ${expected}, got ${shown}`);
+  }
+
+  #level(def: number, rep: number): void {
+    const e = this.entries;
+    if (e === this.#levelCapacity) this.#growLevels();
+    if (this.#storeDefs) this.defs[e] = def;
+    if (this.#storeReps) this.reps[e] = rep;
+    this.entries = e + 1;
+  }
+
+  /** Makes room for `n` more value bytes and returns where they go. */
+  #reserve(n: number): number {
+    const at = this.valueBytes;
+    if (at + n > this.values.length) this.#growValues(at + n);
+    return at;
+  }
+
+  #growLevels(): void {
+    const capacity = this.#levelCapacity * 2;
+    if (this.#storeDefs) this.defs = grow(this.defs, capacity, this.entries);
+    if (this.#storeReps) this.reps = grow(this.reps, capacity, this.entries);
+    this.#levelCapacity = capacity;
+  }
+
+  #growValues(needed: number): void {
+    let capacity = this.values.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const values = Buffer.allocUnsafeSlow(capacity) as Utf8Buffer;
+    this.values.copy(values, 0, 0, this.valueBytes);
+    this.values = values;
+    this.view = new DataView(values.buffer, values.byteOffset, values.length);
+  }
+}
+
+function grow(array: Uint8Array, capacity: number, used: number): Uint8Array {
+  const next = new Uint8Array(capacity);
+  next.set(array.subarray(0, used));
+  return next;
+}

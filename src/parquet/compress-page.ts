@@ -1,0 +1,33 @@
+import { gzipSync } from "node:zlib";
+import zstd from "zstd-napi/binding.js";
+import type { ByteWriter } from "./byte-writer.js";
+
+/** Page compression of the native encoder. */
+export type PageCodec = "zstd" | "gzip" | "none";
+
+/**
+ * One zstd context per thread (module state is per worker), reused for every page: creating a context
+ * costs far more than compressing a small page. Created on first use.
+ */
+let context: zstd.CCtx | null = null;
+
+/**
+ * Appends `src` compressed with `codec` to `out`. zstd compresses straight into `out` through the
+ * binding's `ZSTD_compressCCtx`, so a page costs no allocation; gzip goes through node:zlib.
+ */
+export function compressPage(codec: PageCodec, level: number, src: Uint8Array, out: ByteWriter): void {
+  switch (codec) {
+    case "zstd": {
+      context ??= new zstd.CCtx();
+      out.ensure(zstd.compressBound(src.length));
+      out.length += context.compress(out.bytes.subarray(out.length), src, level);
+      return;
+    }
+    case "gzip":
+      out.append(gzipSync(src, { level }));
+      return;
+    case "none":
+      out.append(src);
+      return;
+  }
+}

@@ -1,0 +1,146 @@
+import type { ByteWriter } from "./byte-writer.js";
+import type { ColumnBuffer } from "./column-buffer.js";
+import type { LeafType } from "./column-plan.js";
+import { compressPage } from "./compress-page.js";
+import type { PageCodec } from "./compress-page.js";
+import { bitWidth, packBooleans, writeRleHybrid } from "./rle-hybrid.js";
+import { ThriftWriter } from "./thrift-writer.js";
+import { valueRange } from "./value-range.js";
+
+/** What the footer needs to know of one column chunk. Plain data: it crosses threads by structured clone. */
+export interface ChunkInfo {
+  /** Path in the Parquet schema, as in the plan's leaf. */
+  readonly path: readonly string[];
+  readonly type: LeafType;
+  /** Where the chunk's first page header starts, relative to the row group's first byte. */
+  readonly offset: number;
+  /** Bytes of the chunk as written: page headers plus compressed pages. */
+  readonly compressedSize: number;
+  /** Bytes of the chunk with every page uncompressed, headers included. */
+  readonly uncompressedSize: number;
+  /** Entries (levels), nulls included: Parquet's `num_values`. */
+  readonly numValues: number;
+  /** Entries without a value (null, or an absent or empty ancestor). */
+  readonly nullCount: number;
+  readonly pages: number;
+  readonly encodings: readonly ("PLAIN" | "RLE")[];
+  readonly codec: PageCodec;
+  /** INT64 and DOUBLE only (else null): the smallest and largest value; null without any non-NaN value. */
+  readonly min: number | null;
+  readonly max: number | null;
+  /** DOUBLE only (else null): NaN values, which min and max leave out. */
+  readonly nanCount: number | null;
+}
+
+/** Scratch space and settings shared by the chunks of one row group. */
+export interface ChunkEncoder {
+  /** Where pages go: the row group's bytes. */
+  readonly out: ByteWriter;
+  /** An uncompressed page being assembled. */
+  readonly page: ByteWriter;
+  /** A compressed page, before its header can be written. */
+  readonly compressed: ByteWriter;
+  readonly codec: PageCodec;
+  readonly level: number;
+  /** Uncompressed value bytes after which a page ends at the next row start. */
+  readonly pageBytes: number;
+}
+
+/** Parquet enums used in page headers (parquet.thrift). */
+const DATA_PAGE = 0;
+const PLAIN = 0;
+const RLE = 3;
+
+/**
+ * Appends one column chunk to `encoder.out`: V1 data pages, each holding repetition levels then
+ * definition levels (RLE/bit-packed hybrid with a 4-byte length) then PLAIN values, compressed whole.
+ * A page ends once it holds `pageBytes` of values, at the next row start (repetition level 0), so no
+ * row spans two pages.
+ */
+export function encodeColumnChunk(column: ColumnBuffer, encoder: ChunkEncoder): ChunkInfo {
+  const offset = encoder.out.length;
+  let uncompressedSize = 0;
+  let pages = 0;
+  const emit = (e0: number, e1: number, b0: number, b1: number): void => {
+    uncompressedSize += writePage(column, encoder, e0, e1, b0, b1);
+    pages++;
+  };
+
+  const { entries, valueBytes, defs, reps, view, maxDef, width } = column;
+  if (valueBytes <= encoder.pageBytes || entries === 0) emit(0, entries, 0, valueBytes);
+  else {
+    const repeated = column.maxRep > 0;
+    let e0 = 0;
+    let b0 = 0;
+    let b = 0;
+    for (let e = 0; e < entries; e++) {
+      if (b - b0 >= encoder.pageBytes && e > e0 && (!repeated || reps[e] === 0)) {
+        emit(e0, e, b0, b);
+        e0 = e;
+        b0 = b;
+      }
+      if (maxDef === 0 || defs[e] === maxDef) b += width > 0 ? width : 4 + view.getUint32(b, true);
+    }
+    emit(e0, entries, b0, b);
+  }
+
+  const range = valueRange(column);
+  const levels = column.maxDef > 0 || column.maxRep > 0;
+  return {
+    path: column.leaf.path,
+    type: column.leaf.type,
+    offset,
+    compressedSize: encoder.out.length - offset,
+    uncompressedSize,
+    numValues: entries,
+    nullCount: column.nullCount,
+    pages,
+    encodings: levels ? ["PLAIN", "RLE"] : ["PLAIN"],
+    codec: encoder.codec,
+    min: range === null ? null : range.min,
+    max: range === null ? null : range.max,
+    nanCount: column.leaf.type === "float64" ? (range?.nanCount ?? 0) : null,
+  };
+}
+
+/** Writes one page (header and body) of entries `[e0, e1)`, values at bytes `[b0, b1)`; returns its uncompressed size. */
+function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: number, b0: number, b1: number): number {
+  const { page, out, codec } = encoder;
+  page.reset();
+  if (column.maxRep > 0) writeLevels(page, column.reps, e0, e1, column.maxRep);
+  if (column.maxDef > 0) writeLevels(page, column.defs, e0, e1, column.maxDef);
+  if (column.leaf.type === "bool") packBooleans(page, column.values, b0, b1);
+  else page.append(column.values, b0, b1);
+
+  const body = page.bytes.subarray(0, page.length);
+  let size = body.length;
+  if (codec !== "none") {
+    encoder.compressed.reset();
+    compressPage(codec, encoder.level, body, encoder.compressed);
+    size = encoder.compressed.length;
+  }
+  const headerStart = out.length;
+  new ThriftWriter(out)
+    .i32(1, DATA_PAGE)
+    .i32(2, body.length)
+    .i32(3, size)
+    .struct(5)
+    .i32(1, e1 - e0)
+    .i32(2, PLAIN)
+    .i32(3, RLE)
+    .i32(4, RLE)
+    .end()
+    .end();
+  const header = out.length - headerStart;
+  if (codec === "none") out.append(body);
+  else out.append(encoder.compressed.bytes, 0, encoder.compressed.length);
+  return header + body.length;
+}
+
+/** Levels of a V1 data page: the 4-byte little-endian length, then the RLE/bit-packed hybrid runs. */
+function writeLevels(page: ByteWriter, levels: Uint8Array, e0: number, e1: number, max: number): void {
+  const at = page.length;
+  page.u32(0);
+  writeRleHybrid(page, levels, e0, e1, bitWidth(max));
+  page.u32At(at, page.length - at - 4);
+}

@@ -1,0 +1,103 @@
+import { ByteWriter } from "./byte-writer.js";
+import type { ColumnPlan } from "./column-plan.js";
+import type { ChunkInfo } from "./encode-column-chunk.js";
+import type { RowGroupMetadata } from "./encode-row-group.js";
+import { physicalType, schemaElements, writeSchemaElements } from "./schema-elements.js";
+import { CompactType, ThriftWriter } from "./thrift-writer.js";
+
+/** "PAR1": the first and last 4 bytes of every Parquet file. */
+export const PARQUET_MAGIC: Uint8Array = new Uint8Array([0x50, 0x41, 0x52, 0x31]);
+
+/** A row group as placed in the file. */
+export interface PlacedRowGroup {
+  /** The row group's metadata (an {@link EncodedRowGroup} with or without its bytes). */
+  readonly encoded: RowGroupMetadata;
+  /** Absolute file offset of the row group's first byte. */
+  readonly offset: number;
+}
+
+/** Options of {@link parquetFooter}. */
+export interface FooterOptions {
+  /** FileMetaData `created_by`, e.g. "evalshard version 0.1.0". */
+  readonly createdBy: string;
+}
+
+const CODECS: Readonly<Record<ChunkInfo["codec"], number>> = { none: 0, gzip: 2, zstd: 6 };
+const ENCODINGS: Readonly<Record<ChunkInfo["encodings"][number], number>> = { PLAIN: 0, RLE: 3 };
+/** Row group ordinals are i16. */
+const MAX_ORDINAL = 32767;
+
+/**
+ * The end of a Parquet file: FileMetaData (Thrift compact), its 4-byte little-endian length, and "PAR1".
+ * A file is `PARQUET_MAGIC`, the row groups' bytes in order, then this; with no row groups it holds the
+ * schema alone and is still valid. Pure: offsets come from the caller.
+ */
+export function parquetFooter(plan: ColumnPlan, rowGroups: readonly PlacedRowGroup[], options: FooterOptions): Uint8Array {
+  const out = new ByteWriter(4096);
+  const t = new ThriftWriter(out);
+  t.i32(1, 1);
+  writeSchemaElements(t, schemaElements(plan));
+  t.i64(3, rowGroups.reduce((n, g) => n + g.encoded.rows, 0));
+  t.list(4, CompactType.STRUCT, rowGroups.length);
+  rowGroups.forEach(({ encoded, offset }, ordinal) => {
+    if (encoded.columns.length !== plan.leaves.length) {
+      throw new Error(`Row group ${ordinal} has ${encoded.columns.length} column chunks where the schema has ${plan.leaves.length} leaves`);
+    }
+    t.itemStruct().list(1, CompactType.STRUCT, encoded.columns.length);
+    encoded.columns.forEach((chunk, i) => {
+      const leaf = plan.leaves[i];
+      if (leaf === undefined || chunk.path.join("\0") !== leaf.path.join("\0")) {
+        throw new Error(`Row group ${ordinal}, chunk ${i} is ${chunk.path.join(".")} where the schema has ${leaf?.path.join(".")}`);
+      }
+      writeColumnChunk(t, chunk, offset);
+    });
+    t.i64(2, encoded.uncompressedSize).i64(3, encoded.rows).i64(5, offset).i64(6, encoded.compressedSize);
+    if (ordinal <= MAX_ORDINAL) t.i16(7, ordinal);
+    t.end();
+  });
+  t.string(6, options.createdBy);
+  // The order min_value/max_value follow; without it readers must ignore them.
+  t.list(7, CompactType.STRUCT, plan.leaves.length);
+  for (let i = 0; i < plan.leaves.length; i++) t.itemStruct().emptyStruct(1).end();
+  t.end();
+
+  const length = out.length;
+  out.u32(length);
+  out.append(PARQUET_MAGIC);
+  return out.toBytes();
+}
+
+function writeColumnChunk(t: ThriftWriter, chunk: ChunkInfo, rowGroupOffset: number): void {
+  t.itemStruct().i64(2, 0).struct(3);
+  t.i32(1, physicalType(chunk.type));
+  t.list(2, CompactType.I32, chunk.encodings.length);
+  for (const e of chunk.encodings) t.itemI32(ENCODINGS[e]);
+  t.list(3, CompactType.BINARY, chunk.path.length);
+  for (const p of chunk.path) t.itemString(p);
+  t.i32(4, CODECS[chunk.codec])
+    .i64(5, chunk.numValues)
+    .i64(6, chunk.uncompressedSize)
+    .i64(7, chunk.compressedSize)
+    .i64(9, rowGroupOffset + chunk.offset);
+  t.struct(12).i64(3, chunk.nullCount);
+  if (chunk.min !== null && chunk.max !== null) {
+    t.binary(5, plain8(chunk.type, chunk.max)).binary(6, plain8(chunk.type, chunk.min)).bool(7, true).bool(8, true);
+  }
+  if (chunk.nanCount !== null) t.i64(9, chunk.nanCount);
+  t.end(); // statistics
+  t.end(); // meta_data
+  t.end(); // ColumnChunk
+}
+
+/** A statistics bound: the value PLAIN-encoded (8 bytes little-endian). */
+function plain8(type: ChunkInfo["type"], value: number): Uint8Array {
+  const bytes = new Uint8Array(8);
+  const view = new DataView(bytes.buffer);
+  if (type === "float64") view.setFloat64(0, value, true);
+  else {
+    const hi = Math.floor(value / 4294967296);
+    view.setUint32(0, value - hi * 4294967296, true);
+    view.setInt32(4, hi, true);
+  }
+  return bytes;
+}

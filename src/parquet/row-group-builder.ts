@@ -1,0 +1,77 @@
+import type { ColumnPlan } from "./column-plan.js";
+import { ColumnBuffer } from "./column-buffer.js";
+import { compactRows } from "./compact-rows.js";
+import type { LeafWriter } from "./leaf-writer.js";
+
+/**
+ * The rows of one row group while they are shredded: one {@link ColumnBuffer} per leaf of the plan.
+ * Every row starts with {@link beginRow}; {@link encodeRowGroup} turns the buffers into pages, and
+ * {@link clear} empties them for the next group, keeping their memory.
+ */
+export class RowGroupBuilder {
+  readonly plan: ColumnPlan;
+  readonly columns: readonly ColumnBuffer[];
+  /** The columns as the shredders see them, in plan leaf order. */
+  readonly leaves: readonly LeafWriter[];
+  /** Rows begun so far. */
+  rows = 0;
+  #open = false;
+
+  constructor(plan: ColumnPlan) {
+    this.plan = plan;
+    this.columns = plan.leaves.map((leaf) => new ColumnBuffer(leaf));
+    this.leaves = this.columns;
+  }
+
+  /** Approximate bytes held: values plus one byte per stored level. */
+  get bytes(): number {
+    let total = 0;
+    for (const c of this.columns) total += c.valueBytes + c.entries * ((c.maxDef > 0 ? 1 : 0) + (c.maxRep > 0 ? 1 : 0));
+    return total;
+  }
+
+  /** Starts a row: remembers every leaf's lengths so {@link discardRow} can return to them. */
+  beginRow(): void {
+    for (const c of this.columns) c.mark();
+    this.rows++;
+    this.#open = true;
+  }
+
+  /**
+   * Removes the row begun last, whatever was written into it: for a line a parser gave up on half-way.
+   * Only the last row can be discarded, once.
+   */
+  discardRow(): void {
+    if (!this.#open) throw new Error("discardRow() without a row begun since the last discard, retain or clear");
+    for (const c of this.columns) c.rollback();
+    this.rows--;
+    this.#open = false;
+  }
+
+  /**
+   * Keeps only the rows (numbered from 0 in this group) for which `keep` answers true, in order; returns
+   * how many were removed. For decisions that arrive after rows were shredded (dedup); linear in the data.
+   */
+  retain(keep: (row: number) => boolean): number {
+    const mask = new Uint8Array(this.rows);
+    let kept = 0;
+    for (let r = 0; r < this.rows; r++) {
+      if (keep(r)) {
+        mask[r] = 1;
+        kept++;
+      }
+    }
+    const removed = this.rows - kept;
+    if (removed > 0) for (const c of this.columns) compactRows(c, mask);
+    this.rows = kept;
+    this.#open = false;
+    return removed;
+  }
+
+  /** Empties every column for the next row group, keeping the memory. */
+  clear(): void {
+    for (const c of this.columns) c.clear();
+    this.rows = 0;
+    this.#open = false;
+  }
+}

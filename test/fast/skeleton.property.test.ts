@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FORMATS } from "../../src/formats/index.js";
+import type { FormatName } from "../../src/formats/format.js";
+import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
+import { subject } from "./helpers/differential.js";
+import { random, spell, BENIGN, unusual } from "./helpers/json-spelling.js";
+import { recorders } from "./helpers/recording-writer.js";
+
+type Tuple = { index: number; kind: string; reward: { terminal_reward: number | null } };
+
+/** Valid RL records, some with trajectory faults: shuffled indexes, terminal rewards on other steps, other kinds. */
+const rlFaultyArb = fc.tuple(rlArb, fc.integer()).map(([record, seed]) => {
+  const rnd = random(seed);
+  const tuples = (record as { tuples: Tuple[] }).tuples;
+  for (const t of tuples) {
+    if (rnd() < 0.2) t.index = Math.floor(rnd() * 4);
+    if (rnd() < 0.2) t.kind = t.kind === "action" ? "blocked_or_idle" : "action";
+    if (rnd() < 0.2) t.reward.terminal_reward = t.reward.terminal_reward === null ? rnd() : null;
+  }
+  return record;
+});
+/** Valid DPO records, sometimes pairing a run with itself. */
+const dpoFaultyArb = fc.tuple(dpoArb, fc.boolean()).map(([record, same]) => (same ? { ...record, run_rejected: (record as { run_chosen: string }).run_chosen } : record));
+
+const ARBS: Readonly<Record<FormatName, fc.Arbitrary<object>>> = { sft: sftArb, rl: fc.oneof(rlArb, rlFaultyArb), dpo: fc.oneof(dpoArb, dpoFaultyArb) };
+
+describe("the skeleton stands in for the record in facts() and check()", () => {
+  for (const name of ["sft", "rl", "dpo"] as const) {
+    it(`${name}: facts(skeleton) and check(skeleton) deep-equal facts(record) and check(record)`, () => {
+      const format = FORMATS[name];
+      const { parser } = subject(format);
+      let faults = 0;
+      fc.assert(
+        fc.property(ARBS[name], fc.integer(), (input, seed) => {
+          const line = spell(input, random(seed), BENIGN);
+          const record = format.schema.parse(JSON.parse(line));
+          const skeleton = parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length));
+          if (skeleton === null) {
+            expect(unusual(input)).toBe(true);
+            return;
+          }
+          expect(format.facts(skeleton as never)).toEqual(format.facts(record));
+          expect(format.check(skeleton as never)).toEqual(format.check(record));
+          if (format.check(record) !== null) faults++;
+        }),
+        { numRuns: 300 },
+      );
+      if (name !== "sft") expect(faults).toBeGreaterThan(10);
+    });
+  }
+
+  it("leaves out JSON-typed values and free text inside lists, keeps enums inside lists", () => {
+    const line = '{"rl_format_version":"1.0","run_id":"r","scenario":{"campaign_id":"c","seed":1,"win_conditions":[{"id":"w","description":"d"}]},"seat":{"seat_index":0,"role":"x","agent_key_id":null},"scored":true,"flagged":false,"scorecard_version":1,"reconstruction":"no_session","tuples":[{"index":0,"kind":"action","state":{"observation":{"a":1},"transcript_window":[{"role":"dm","content":"hi"}]},"action":{"action_type":"say","content":"x"},"reward":{"checks_passed":1,"checks_failed":0,"conditions_met":["w"],"scalar_reward":0.5,"progress_delta":0,"terminal_reward":1}}],"outcome":{"dm_messages":["m"]}}';
+    const { parser } = subject(FORMATS.rl);
+    expect(parser.parse(Buffer.from(line), 0, line.length, recorders(parser.plan.leaves.length))).toEqual({
+      rl_format_version: "1.0",
+      run_id: "r",
+      scenario: { campaign_id: "c", seed: 1 },
+      seat: { seat_index: 0, role: "x", agent_key_id: null },
+      scored: true,
+      flagged: false,
+      scorecard_version: 1,
+      reconstruction: "no_session",
+      tuples: [{ index: 0, kind: "action", reward: { checks_passed: 1, checks_failed: 0, scalar_reward: 0.5, progress_delta: 0, terminal_reward: 1 } }],
+    });
+  });
+});
