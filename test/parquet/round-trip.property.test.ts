@@ -2,9 +2,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Field } from "../../src/schema/column-type.js";
+import { parquetFormat } from "../../src/sinks/parquet-format.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { EVERY_KIND, columnsArb, recordArb } from "./helpers/column-arbitraries.js";
-import { readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";
+import { compareSchemas, readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";
 import { expectedRow, rowFromEngine } from "./helpers/record-space.js";
 import { writeParquetFile } from "./helpers/write-parquet-file.js";
 import type { WriteOptions } from "./helpers/write-parquet-file.js";
@@ -78,5 +79,18 @@ describe("random columns and records round-trip through DuckDB and pyarrow", () 
   itPython("reads back with python duckdb", async () => {
     const read = await readPython("duckdb", files);
     cases.forEach((c, i) => expectRows(c, read[files[i] as string]?.rows ?? [], false, where(i)));
+  });
+
+  itPython("has the Arrow schema pyarrow reads from DuckDB's shard of the same columns", async () => {
+    const format = parquetFormat({ compression: "zstd" });
+    const theirs = cases.map((_, i) => join(root, `batch-${i}-duckdb.parquet`));
+    try {
+      for (const [i, c] of cases.entries()) await (await format.open(theirs[i] as string, c.columns)).close();
+    } finally {
+      await format.dispose();
+    }
+    const schemas = await compareSchemas(files.map((f, i) => [f, theirs[i] as string] as const));
+    schemas.forEach((s, i) => expect(s.a, where(i)).toBe(s.b));
+    schemas.forEach((s, i) => expect(s.equal, where(i)).toBe(true));
   });
 });
