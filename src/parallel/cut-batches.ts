@@ -1,6 +1,6 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../sources/split-lines.js";
 
-/** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input; in an ArrayBuffer of its own. */
+/** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input; the only view of its ArrayBuffer, so it can be transferred. */
 export interface LinesBatch {
   readonly kind: "lines";
   readonly bytes: Uint8Array;
@@ -54,11 +54,12 @@ export async function* cutBatches(
     used = need;
   };
 
-  /** The pending bytes up to `upto` as a batch; what follows stays pending. */
+  /** The pending bytes up to `upto` as a batch, handing over the buffer itself; what follows moves to a new one. */
   const take = (upto: number): LinesBatch => {
-    const bytes = new Uint8Array(upto);
-    bytes.set(pending.subarray(0, upto));
-    pending.copyWithin(0, upto, used);
+    const bytes = pending.subarray(0, upto);
+    const next = new Uint8Array(Math.max(options.batchBytes, used - upto));
+    next.set(pending.subarray(upto, used));
+    pending = next;
     used -= upto;
     lineEnd = Math.max(0, lineEnd - upto);
     const batch: LinesBatch = { kind: "lines", bytes, offset };

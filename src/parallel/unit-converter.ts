@@ -17,7 +17,7 @@ import { recordStripper } from "../stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../stages/untrusted-policy.js";
 import { lineValidator, quarantine } from "../stages/validate.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
-import { DEFAULT_HEAD_BYTES, decodeHead, isBlank } from "../sources/split-lines.js";
+import { splitBatch } from "./split-batch.js";
 import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 
@@ -79,20 +79,13 @@ export class UnitConverter {
     const filtered: FilterRule[] = [];
     const quarantined: QuarantineOutcome[] = [];
     const streamErrors: LineAt[] = [];
-    let line = 0;
-    for (let pos = 0; pos < bytes.length; line++) {
-      const newline = bytes.indexOf(0x0a, pos);
-      const lineEnd = newline === -1 ? bytes.length : newline;
-      const start = pos;
-      const end = lineEnd > start && bytes[lineEnd - 1] === 0x0d ? lineEnd - 1 : lineEnd;
-      pos = lineEnd + 1;
-      if (end - start > this.#maxLineBytes) {
-        const head = decodeHead(bytes.subarray(start, start + Math.min(DEFAULT_HEAD_BYTES, end - start)), Math.min(DEFAULT_HEAD_BYTES, end - start), end - start);
+    const newlines = splitBatch(bytes, this.#maxLineBytes, (at) => {
+      if (at.kind === "too_long") {
         kinds.push(LINE_QUARANTINED);
-        quarantined.push({ line, offset: start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${end - start} bytes, over the limit`, head, end - start)) });
-        continue;
+        quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
+        return;
       }
-      if (isBlank(bytes, start, end)) continue;
+      const { line, start, end } = at;
       const outcome = this.#line(state.builder, bytes, start, end, utf8 || isUtf8(bytes.subarray(start, end)));
       kinds.push(outcome.kind);
       if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
@@ -108,8 +101,7 @@ export class UnitConverter {
       } else {
         streamErrors.push({ line, offset: start });
       }
-    }
-    const newlines = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? line - 1 : line;
+    });
     return { type: "outcomes", unit, batch, newlines, kinds: Uint8Array.from(kinds), rowBytes, streamErrors, keys, versions, filtered, quarantined };
   }
 

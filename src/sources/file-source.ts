@@ -6,6 +6,8 @@ import { readError } from "./read-error.js";
 import { splitLines } from "./split-lines.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
+/** Larger reads for the parallel engine, whose workers take batches of several MiB. */
+const BYTES_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * A file input, plain or compressed. The extension picks the decompressor (`.gz`, `.zst`); any other
@@ -31,7 +33,7 @@ export function fileSource(path: string): LineSource {
 
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
-      yield* decompress(readMeasured(path, remember), { name: path, compression });
+      yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression });
     } catch (err) {
       throw readError(path, err);
     }
@@ -55,10 +57,10 @@ export function fileSource(path: string): LineSource {
 }
 
 /** The file's raw bytes; once they have all gone by, hands their size and sha256 to `done`. */
-async function* readMeasured(path: string, done: (info: InputInfo) => void): AsyncGenerator<Buffer> {
+async function* readMeasured(path: string, done: (info: InputInfo) => void, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
   const hash = createHash("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
+  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) {
     const buf = chunk as Buffer;
     hash.update(buf);
     bytes += buf.length;
