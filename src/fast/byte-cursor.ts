@@ -86,6 +86,23 @@ export class ByteCursor {
   }
 
   /**
+   * {@link stringEnd}, with strings of up to 16 bytes (keys, enums, short values) scanned right here:
+   * they end sooner than a native search returns.
+   */
+  protected quoteEnd(i: number): number {
+    const b = this.b;
+    for (let p = i, stop = i + 16; p < stop; p++) {
+      const c = b[p] as number;
+      if (c === QUOTE) {
+        this.escaped = false;
+        return p;
+      }
+      if (c === BACKSLASH || !(c >= 0x20)) break;
+    }
+    return this.stringEnd(i);
+  }
+
+  /**
    * Scans the string whose content starts at `i`; returns the index of its closing quote and sets
    * {@link escaped}. On a clean line it jumps with native searches; callers scan short strings inline first.
    */

@@ -171,10 +171,12 @@ function structNode(def: ZodDef, path: string): SchemaNode {
   if ((def.checks ?? []).length > 0) throw unsupported("object refinements", path);
   const entries = Object.entries(def.shape ?? {});
   if (entries.length > MAX_FIELDS) throw unsupported(`an object with more than ${MAX_FIELDS} fields`, path);
+  if (entries.some(([name]) => name === "__proto__")) throw unsupported("a field named __proto__", path);
   const node = new SchemaNode(STRUCT);
   node.fields = entries.map(([name, child], i): FieldSlot => {
     const { node: compiled, optional } = compile(child, path === "" ? name : `${path}.${name}`);
     if (!optional) node.requiredMask |= 1 << i;
+    node.fieldMask |= 1 << i;
     return { name, key: encoder.encode(name), node: compiled, optional, bit: 1 << i, dropped: false };
   });
   return node;

@@ -9,27 +9,30 @@ let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
  * "has a byte less than n" word trick (`(x - 0x20202020) & ~x & 0x80808080`, exact for n <= 128).
  */
 export function hasControlByte(bytes: Uint8Array, start: number, end: number): boolean {
-  if (bytes.buffer !== wordsOf) {
-    wordsOf = bytes.buffer;
-    words = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
-  }
   const from = bytes.byteOffset + start;
   const to = bytes.byteOffset + end;
   const firstWord = (from + 3) >> 2;
   const lastWord = to >> 2;
+  // A new buffer, or one that grew since (resizable): view it anew, so no word is ever read as absent.
+  if (bytes.buffer !== wordsOf || lastWord > words.length) {
+    wordsOf = bytes.buffer;
+    words = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
+    if (lastWord > words.length) return hasControlByteIn(bytes, start, end);
+  }
   if (firstWord >= lastWord) return hasControlByteIn(bytes, start, end);
   if (hasControlByteIn(bytes, start, (firstWord << 2) - bytes.byteOffset)) return true;
+  const view = words;
   let acc = 0;
   let w = firstWord;
   for (; w + 4 <= lastWord; w += 4) {
-    const a = words[w] as number;
-    const b = words[w + 1] as number;
-    const c = words[w + 2] as number;
-    const d = words[w + 3] as number;
+    const a = view[w] as number;
+    const b = view[w + 1] as number;
+    const c = view[w + 2] as number;
+    const d = view[w + 3] as number;
     acc |= ((a - 0x20202020) & ~a) | ((b - 0x20202020) & ~b) | ((c - 0x20202020) & ~c) | ((d - 0x20202020) & ~d);
   }
   for (; w < lastWord; w++) {
-    const a = words[w] as number;
+    const a = view[w] as number;
     acc |= (a - 0x20202020) & ~a;
   }
   return (acc & 0x80808080) !== 0 || hasControlByteIn(bytes, (lastWord << 2) - bytes.byteOffset, end);

@@ -1,34 +1,28 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
-import { redaction } from "../stages/strip.js";
-import { BACKSLASH, COLON, COMMA, FALSE, LBRACE, LBRACKET, NULL, QUOTE, RBRACE, RBRACKET, TRUE, unvouched, UNVOUCHED } from "./byte-cursor.js";
-import { JsonSkipper } from "./json-skipper.js";
-import { unescape } from "./unescape.js";
+import { BACKSLASH, COLON, COMMA, FALSE, LBRACE, LBRACKET, NULL, PROTO, QUOTE, RBRACE, RBRACKET, TRUE, unvouched, UNVOUCHED } from "./byte-cursor.js";
+import { NO_WRITERS, ScalarWalker } from "./scalar-walker.js";
 import { BOOLEAN, CHOICE, LIST, MAP, NUMBER, STRING, STRUCT } from "./schema-node.js";
 import type { FieldSlot, SchemaNode, SkeletonBuilder } from "./schema-node.js";
-
-const PROTO = new TextEncoder().encode("__proto__");
-const NO_WRITERS: readonly LeafWriter[] = [];
 
 /**
  * Walks one line along a compiled schema: validates every byte, writes each value into its leaf writer
  * with the Dremel levels `shredRecord` would give the stripped record, and builds the skeleton.
  * One instance serves one parser and is not reentrant.
  */
-export class LineWalker extends JsonSkipper {
-  private out: readonly LeafWriter[] = NO_WRITERS;
-  /** The skeleton of the value walked last (meaningful only when its node is in the skeleton). */
-  private sk: unknown = null;
+export class LineWalker extends ScalarWalker {
   /** The struct or map walked last is one strip deletes: a drop rule left it without keys. */
   private pruned = false;
   /** Key spans (start, end) of the maps being walked, for the duplicate check. */
   private keys = new Int32Array(64);
   private keyTop = 0;
-  /** Where escaped strings are decoded before they are written; reused, so writers copy. */
-  private scratch = Buffer.allocUnsafe(4096);
+
+  /** Structs whose skeleton slots a walk fills; cleared when a walk is abandoned half way. */
+  private readonly slotted: readonly SchemaNode[];
 
   constructor(private readonly root: SchemaNode) {
     super();
+    this.slotted = structsWithSlots(root);
   }
 
   /**
@@ -45,6 +39,8 @@ export class LineWalker extends JsonSkipper {
       i = this.ws(this.struct(this.root, i, 0));
       return i === line.length ? (this.sk as Record<string, unknown>) : null;
     } catch (error) {
+      // Slots of optional fields are cleared as each struct completes; an abandoned walk leaves some set.
+      for (const node of this.slotted) node.slots.fill(undefined);
       if (error === UNVOUCHED) return null;
       throw error;
     } finally {
@@ -53,7 +49,7 @@ export class LineWalker extends JsonSkipper {
     }
   }
 
-  private value(node: SchemaNode, i: number, rep: number): number {
+  protected value(node: SchemaNode, i: number, rep: number): number {
     const c = this.b[i];
     if (c === 0x6e) {
       if (!node.nullable) unvouched();
@@ -90,69 +86,6 @@ export class LineWalker extends JsonSkipper {
     }
   }
 
-  private string(node: SchemaNode, i: number, rep: number): number {
-    if (this.b[i] !== QUOTE) unvouched();
-    const q = this.stringEnd(i + 1);
-    const escaped = this.escaped;
-    let text: string | null = null;
-    if (node.written) {
-      const w = this.out[node.leaf] as LeafWriter;
-      if (node.redact) w.text(redaction((text = this.text(i, q, escaped))), rep);
-      else if (escaped) {
-        if (this.scratch.length < q - i) this.scratch = Buffer.allocUnsafe(2 * (q - i));
-        w.bytes(this.scratch, 0, unescape(this.b, i + 1, q, this.scratch), rep);
-      }
-      else w.bytes(this.b, i + 1, q, rep);
-    }
-    if (node.skeleton) this.sk = text ?? this.text(i, q, escaped);
-    return q + 1;
-  }
-
-  private choice(node: SchemaNode, i: number, rep: number): number {
-    if (this.b[i] !== QUOTE) unvouched();
-    const q = this.stringEnd(i + 1);
-    const choices = node.choices;
-    let k = -1;
-    if (this.escaped) k = node.choiceValues.indexOf(this.decode(i, q));
-    else for (let j = 0; j < choices.length && k < 0; j++) if ((choices[j] as Uint8Array).length === q - i - 1 && this.bytesAre(i + 1, choices[j] as Uint8Array)) k = j;
-    if (k < 0) unvouched();
-    const value = node.choiceValues[k] as string;
-    if (node.written) {
-      const w = this.out[node.leaf] as LeafWriter;
-      if (node.redact) w.text(redaction(value), rep);
-      else if (this.escaped) w.text(value, rep);
-      else w.bytes(this.b, i + 1, q, rep);
-    }
-    this.sk = value;
-    return q + 1;
-  }
-
-  private number(node: SchemaNode, i: number, rep: number): number {
-    const v = this.readNumber(i);
-    // zod: z.number() takes finite numbers only, .int() safe integers only (after JSON.parse's rounding).
-    if (node.int ? !Number.isSafeInteger(v) : !Number.isFinite(v)) unvouched();
-    if (v < node.min || (v === node.min && !node.minInclusive) || v > node.max || (v === node.max && !node.maxInclusive)) unvouched();
-    if (node.written) {
-      const w = this.out[node.leaf] as LeafWriter;
-      if (node.int) w.int64(v, rep);
-      else w.float64(v, rep);
-    }
-    this.sk = v;
-    return this.at;
-  }
-
-  /** A JSON-typed value: validated, then written as its raw text (JSON null was handled as a missing value). */
-  private json(node: SchemaNode, i: number, rep: number): number {
-    const end = node.item === null ? this.skipJson(i) : this.value(node.item, i, 0);
-    if (node.written) {
-      const w = this.out[node.leaf] as LeafWriter;
-      // strip replaces the value by its redaction string, which the JSON leaf then holds as JSON text.
-      if (node.redact) w.text(JSON.stringify(redaction(JSON.parse(this.utf8(i, end)))), rep);
-      else w.bytes(this.b, i, end, rep);
-    }
-    return end;
-  }
-
   private struct(node: SchemaNode, i: number, rep: number): number {
     const b = this.b;
     const fields = node.fields;
@@ -161,17 +94,17 @@ export class LineWalker extends JsonSkipper {
     // Present fields strip deletes: dropped by the policy, or structs and maps it empties.
     let gone = 0;
     let hint = 0;
-    i = this.ws(i + 1);
+    if ((b[++i] as number) <= 0x20) i = this.ws(i);
     if (b[i] === RBRACE) i++;
     else {
       for (;;) {
         if (b[i] !== QUOTE) unvouched();
         const start = i + 1;
         // Keys mostly come in schema order: try the expected one before scanning the key.
+        const expected = fields[hint];
         let k = hint;
-        let key = (fields[k] as FieldSlot).key;
-        let end = start + key.length;
-        if (b[end] !== QUOTE || !this.bytesAre(start, key)) {
+        let end = expected === undefined ? -1 : start + expected.key.length;
+        if (expected === undefined || b[end] !== QUOTE || !this.bytesAre(start, expected.key)) {
           end = this.keyEnd(start);
           k = this.fieldIndex(fields, start, end, hint);
         }
@@ -180,9 +113,9 @@ export class LineWalker extends JsonSkipper {
           i = this.ws(i);
           if (b[i] !== COLON) unvouched();
         }
-        i = this.ws(i + 1);
+        if ((b[++i] as number) <= 0x20) i = this.ws(i);
         if (k < 0) {
-          for (key of node.forbiddenKeys) if (key.length === end - start && this.bytesAre(start, key)) unvouched();
+          for (const key of node.forbiddenKeys) if (key.length === end - start && this.bytesAre(start, key)) unvouched();
           i = this.skipJson(i);
         } else {
           const f = fields[k] as FieldSlot;
@@ -199,25 +132,23 @@ export class LineWalker extends JsonSkipper {
           i = this.ws(i);
           c = b[i];
         }
-        if (c === COMMA) i = this.ws(i + 1);
-        else if (c === RBRACE) break;
+        if (c === COMMA) {
+          if ((b[++i] as number) <= 0x20) i = this.ws(i);
+        } else if (c === RBRACE) break;
         else unvouched();
       }
       i++;
     }
     if ((seen & node.requiredMask) !== node.requiredMask) unvouched();
-    if (node.skeleton) {
-      this.sk = (node.build as SkeletonBuilder)(slots);
-      slots.fill(undefined);
-    }
+    if (node.skeleton) this.sk = (node.build as SkeletonBuilder)(slots);
     if (node.pruneIfEmpty && (seen & ~gone) === 0) {
       // Nothing below was written (every present field was dropped or pruned): the parent writes it as absent.
       this.pruned = true;
       return i;
     }
     this.pruned = false;
-    const absent = ~seen | gone;
-    if (node.written && absent !== 0) {
+    const absent = (node.fieldMask & ~seen) | gone;
+    if (absent !== 0 && node.written) {
       for (const f of fields) if ((absent & f.bit) !== 0 && f.node.written) this.missing(f.node, f.node.def - 1, rep);
     }
     return i;
@@ -248,7 +179,7 @@ export class LineWalker extends JsonSkipper {
     const b = this.b;
     const item = node.item as SchemaNode;
     const items: unknown[] | null = node.skeleton ? [] : null;
-    i = this.ws(i + 1);
+    if ((b[++i] as number) <= 0x20) i = this.ws(i);
     if (b[i] === RBRACKET) {
       if (node.written) this.missing(node, node.def, rep);
       this.sk = items;
@@ -262,8 +193,9 @@ export class LineWalker extends JsonSkipper {
         i = this.ws(i);
         c = b[i];
       }
-      if (c === COMMA) i = this.ws(i + 1);
-      else if (c === RBRACKET) break;
+      if (c === COMMA) {
+        if ((b[++i] as number) <= 0x20) i = this.ws(i);
+      } else if (c === RBRACKET) break;
       else unvouched();
     }
     this.sk = items;
@@ -290,7 +222,7 @@ export class LineWalker extends JsonSkipper {
         i = this.ws(i + 1);
         if (writes) (this.out[node.keyLeaf] as LeafWriter).bytes(b, start, end, r);
         i = this.value(value, i, r);
-        if (sk !== null) sk[this.utf8(start, end)] = this.sk;
+        if (sk !== null) sk[this.text(start - 1, end, false)] = this.sk;
         count++;
         i = this.ws(i);
         const c = b[i];
@@ -336,12 +268,11 @@ export class LineWalker extends JsonSkipper {
     this.keys[this.keyTop++] = start;
     this.keys[this.keyTop++] = end;
   }
+}
 
-  private text(open: number, close: number, escaped: boolean): string {
-    return escaped ? this.decode(open, close) : this.utf8(open + 1, close);
-  }
-
-  private missing(node: SchemaNode, def: number, rep: number): void {
-    for (const leaf of node.leaves) (this.out[leaf] as LeafWriter).missing(def, rep);
-  }
+function structsWithSlots(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
+  if (node.build !== null) out.push(node);
+  for (const f of node.fields) structsWithSlots(f.node, out);
+  if (node.item !== null) structsWithSlots(node.item, out);
+  return out;
 }

@@ -42,11 +42,13 @@ export function markSkeleton(node: SchemaNode, inList = false): boolean {
 
 /**
  * A function returning an object literal with the struct's skeleton fields: one fixed object shape per
- * struct, made far faster than by adding keys to `{}` one by one (keyed stores with varying names).
- * An absent optional field comes out as `undefined`.
+ * struct, made far faster than by adding keys to `{}` one by one (keyed stores with varying names). It
+ * then clears the slots of optional fields, which the next object of this struct may lack; an absent
+ * optional field comes out as `undefined`.
  */
 function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
   const members = node.fields.flatMap((f, k) => (f.node.skeleton ? [`${JSON.stringify(f.name)}: slots[${k}]`] : []));
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from field names, each quoted by JSON.stringify
-  return new Function("slots", `return { ${members.join(", ")} };`) as SkeletonBuilder;
+  const clears = node.fields.flatMap((f, k) => (f.node.skeleton && f.optional ? [`slots[${k}] = undefined;`] : []));
+  // Generated code, but only from the schema's field names, each quoted by JSON.stringify.
+  return new Function("slots", `const o = { ${members.join(", ")} }; ${clears.join(" ")} return o;`) as SkeletonBuilder;
 }

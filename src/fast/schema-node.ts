@@ -54,6 +54,8 @@ export class SchemaNode {
   fields: readonly FieldSlot[] = [];
   /** Bits of the fields that must be present. */
   requiredMask = 0;
+  /** Bits of all fields. */
+  fieldMask = 0;
   /** Unknown keys that make the line unusual (other formats' version fields, `error`); root only. */
   forbiddenKeys: readonly Uint8Array[] = [];
 
@@ -86,7 +88,7 @@ export class SchemaNode {
   skeleton = false;
   /** STRUCT in the skeleton: the skeleton values of its fields, by field index, while it is walked. */
   slots: unknown[] = [];
-  /** STRUCT in the skeleton: makes its skeleton object from {@link slots}. */
+  /** STRUCT in the skeleton: makes its skeleton object from {@link slots}, and clears the slots of optional fields. */
   build: SkeletonBuilder | null = null;
 
   constructor(readonly kind: NodeKind) {}

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { RecordFacts } from "./format.js";
 
 /** Marks a value whose shape the spec does not show: kept losslessly as JSON text in typed outputs. */
 export function jsonValue<T extends z.ZodType>(schema: T): T {
@@ -42,21 +41,4 @@ export function isLaterMinor(candidate: unknown, version: string): boolean {
   return m !== null && Number(m[1]) === major && Number(m[2]) >= (minor ?? 0);
 }
 
-/** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
-export function seatRecordFacts(r: {
-  run_id: string;
-  seat: { seat_index: number };
-  scorecard_version: number;
-  flagged: boolean;
-  scored: boolean;
-  reconstruction: string;
-}): RecordFacts {
-  return {
-    key: JSON.stringify([r.run_id, r.seat.seat_index]),
-    scorecardVersion: r.scorecard_version,
-    flagged: r.flagged,
-    scored: r.scored,
-    reconstruction: r.reconstruction,
-    runIds: [r.run_id],
-  };
-}
+export { seatRecordFacts } from "./record-rules.js";

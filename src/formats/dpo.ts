@@ -2,6 +2,7 @@ import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { int, outcome, scenarioRef, winConditionText } from "./common.js";
 import type { Format } from "./format.js";
+import { RECORD_RULES } from "./record-rules.js";
 
 const step = z.object({ action_type: z.string(), content: z.string().nullable() });
 
@@ -29,16 +30,6 @@ export const dpo: Format<typeof dpoRecord> = {
   // The RL paths, wherever a DPO record can carry them.
   untrustedPaths: ["outcome.dm_messages", "scenario.win_conditions[].description"],
   columns: columnsOf(dpoRecord),
-  facts: (r) => ({
-    key: JSON.stringify([r.run_chosen, r.run_rejected, r.seat_index]),
-    scorecardVersion: null,
-    flagged: r.flagged,
-    scored: null,
-    reconstruction: null,
-    runIds: [r.run_chosen, r.run_rejected],
-  }),
-  check: (r) =>
-    r.run_chosen === r.run_rejected
-      ? { reason: "invalid_pair", detail: `run_chosen and run_rejected are the same run ${JSON.stringify(r.run_chosen)}` }
-      : null,
+  facts: RECORD_RULES.dpo.facts,
+  check: RECORD_RULES.dpo.check,
 };

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
-import { anyJson, int, outcome, reconstruction, scenarioRef, seat, seatRecordFacts, winConditionText } from "./common.js";
-import type { Format, SemanticFault } from "./format.js";
+import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
+import type { Format } from "./format.js";
+import { RECORD_RULES, checkTrajectory } from "./record-rules.js";
 
 const tuple = z.object({
   index: int(),
@@ -41,25 +42,7 @@ export const rlRecord = z.object({ rl_format_version: z.literal("1.0"), ...field
 export type RlRecord = z.output<typeof rlRecord>;
 export type RlTuple = z.output<typeof tuple>;
 
-/** Indexes run 0..n-1 in order, and only the last action step may carry a terminal reward. */
-export function checkTrajectory(tuples: readonly RlTuple[]): SemanticFault | null {
-  let lastAction = -1;
-  for (const [i, t] of tuples.entries()) {
-    if (t.index !== i) {
-      return { reason: "invalid_trajectory", detail: `tuples[${i}].index is ${t.index}, expected ${i}` };
-    }
-    if (t.kind === "action") lastAction = i;
-  }
-  for (const [i, t] of tuples.entries()) {
-    if (t.reward.terminal_reward !== null && i !== lastAction) {
-      return {
-        reason: "invalid_trajectory",
-        detail: `tuples[${i}].reward.terminal_reward is ${t.reward.terminal_reward} but only the last action step (${lastAction < 0 ? "none" : `tuples[${lastAction}]`}) may carry one`,
-      };
-    }
-  }
-  return null;
-}
+export { checkTrajectory };
 
 export const rl: Format<typeof rlRecord> = {
   name: "rl",
@@ -73,6 +56,6 @@ export const rl: Format<typeof rlRecord> = {
     "scenario.win_conditions[].description",
   ],
   columns: columnsOf(rlRecord),
-  facts: seatRecordFacts,
-  check: (r) => checkTrajectory(r.tuples),
+  facts: RECORD_RULES.rl.facts,
+  check: RECORD_RULES.rl.check,
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
-import { anyJson, int, reconstruction, scenarioRef, seat, seatRecordFacts } from "./common.js";
+import { anyJson, int, reconstruction, scenarioRef, seat } from "./common.js";
+import { RECORD_RULES } from "./record-rules.js";
 import type { Format } from "./format.js";
 
 const traitScore = z.object({
@@ -52,6 +53,6 @@ export const sft: Format<typeof sftRecord> = {
   // `transcript` holds the same generated DM and player text the RL section calls untrusted.
   untrustedPaths: ["coaching.guidance", "scores.win_conditions[].description", "transcript"],
   columns: columnsOf(sftRecord),
-  facts: seatRecordFacts,
-  check: () => null,
+  facts: RECORD_RULES.sft.facts,
+  check: RECORD_RULES.sft.check,
 };

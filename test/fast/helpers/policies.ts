@@ -1,4 +1,7 @@
+import { FORMATS } from "../../../src/formats/index.js";
 import type { FormatName } from "../../../src/formats/format.js";
+import { allUntrusted, subject } from "./differential.js";
+import type { Subject } from "./differential.js";
 
 /**
  * Overrides that exercise strip's corners, per format: maps whose values are all dropped, structs a drop
@@ -26,3 +29,9 @@ export const EXOTIC_POLICIES: Readonly<Record<FormatName, readonly Readonly<Reco
     { pairs: "drop", "scenario.win_conditions[].description": "redact", "pairs[].alignment": "redact" },
   ],
 };
+
+/** The format under its default policy, everything kept, everything redacted, and each exotic policy; the default first. */
+export function subjectsOf(name: FormatName): Subject[] {
+  const f = FORMATS[name];
+  return [subject(f), subject(f, allUntrusted(f, "keep"), "keep"), subject(f, allUntrusted(f, "redact"), "redact"), ...EXOTIC_POLICIES[name].map((o, i) => subject(f, o, `exotic ${i}`))];
+}
