@@ -3,6 +3,7 @@ import { join, relative, sep } from "node:path";
 import { ConfigError } from "./errors.js";
 import type { Format } from "./formats/format.js";
 import { detectInputFormat } from "./detect-input-format.js";
+import { compileParserSchema } from "./fast/compile-line-parser.js";
 import { convertInParallel } from "./parallel/convert-in-parallel.js";
 import { columnPlan } from "./parquet/column-plan.js";
 import type { Field } from "./schema/column-type.js";
@@ -182,6 +183,8 @@ async function writeInParallel(opts: ResolvedConvertOptions, dir: string, source
         gatedRuns: gatedRuns === undefined ? null : [...gatedRuns],
         codec: opts.compression as "zstd" | "gzip" | "none",
         maxLineBytes: opts.maxLineBytes,
+        columns,
+        schema: compileParserSchema(format, policy),
       },
       workers: opts.workers,
       read,

@@ -1,5 +1,4 @@
 import { Command, Option } from "commander";
-import { convert } from "../convert.js";
 import { DEFAULTS } from "../convert-options.js";
 import { ENGINES } from "../convert-options.js";
 import type { Compression, Engine, OutputKind } from "../convert-options.js";
@@ -53,6 +52,8 @@ export function convertCommand(): Command {
   filterFlags(command);
   return command.action(
     runAction(async (inputs: string[], flags: ConvertFlags) => {
+      // Loaded when run, so other commands (and --help) start without it.
+      const { convert } = await import("../convert.js");
       const result = await convert({
         inputs,
         out: flags.out,

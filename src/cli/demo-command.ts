@@ -1,9 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
-import { runNightly } from "../nightly/run-nightly.js";
-import { loadPipeline } from "../pipeline-file/load-pipeline.js";
-import { startEmulator } from "../service/index.js";
 import { EXIT } from "./exit-codes.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { wholeNumber } from "./parse-flags.js";
@@ -21,6 +18,7 @@ export function demoCommand(): Command {
     .option("--runs <n>", "runs in the emulated world", wholeNumber("--runs"), 600)
     .action(
       runAction(async (flags: { out: string; seed: number; runs: number }) => {
+        const [{ runNightly }, { loadPipeline }, { startEmulator }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js"), import("../service/index.js")]);
         const emulator = await startEmulator({ seed: flags.seed, runs: flags.runs });
         let code: number = EXIT.ok;
         try {

@@ -1,5 +1,4 @@
 import { Command } from "commander";
-import { inspect } from "../inspect.js";
 import { EXIT } from "./exit-codes.js";
 import { count } from "./parse-flags.js";
 import { runAction } from "./run-action.js";
@@ -12,6 +11,7 @@ export function inspectCommand(): Command {
     .option("--json", "print the result as JSON")
     .action(
       runAction(async (path: string, flags: { rows: number; json?: boolean }) => {
+        const { inspect } = await import("../inspect.js");
         const result = await inspect(path, { rows: flags.rows });
         if (flags.json === true) {
           process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,8 +1,5 @@
 import { Command, Option } from "commander";
 import { ConfigError } from "../errors.js";
-import { runNightly } from "../nightly/run-nightly.js";
-import { pipelineSpec } from "../pipeline-file/pipeline-spec.js";
-import { describeIssues } from "../stages/describe-issues.js";
 import { DEFAULTS } from "../convert-options.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
@@ -49,6 +46,7 @@ export function pullCommand(): Command {
   filterFlags(command);
   return command.action(
     runAction(async (format: "sft" | "rl" | "dpo", flags: PullFlags) => {
+      const [{ runNightly }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       const parsed = pipelineSpec.safeParse({
         version: 1,
         name: `pull-${format}`,

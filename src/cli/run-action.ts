@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.js";
-import { AuthError, ForbiddenError } from "../http/index.js";
+import { AuthError, ForbiddenError } from "../http/http-errors.js";
 import { EXIT } from "./exit-codes.js";
 
 /** Wraps a command's action: prints an error as one line naming what was wrong, and sets the exit code. */

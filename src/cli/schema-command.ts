@@ -1,9 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command, Option } from "commander";
-import { FORMATS, formatByName } from "../formats/index.js";
 import { FORMAT_NAMES } from "../formats/format.js";
-import { jsonSchemaFileName, jsonSchemaText } from "../schema/json-schema.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";
 import { ConfigError } from "../errors.js";
@@ -16,6 +14,7 @@ export function schemaCommand(): Command {
     .option("--write <dir>", "write every format's JSON Schema into a directory")
     .action(
       runAction(async (flags: { format?: string; columns?: boolean; write?: string }) => {
+        const [{ FORMATS, formatByName }, { jsonSchemaFileName, jsonSchemaText }] = await Promise.all([import("../formats/index.js"), import("../schema/json-schema.js")]);
         if (flags.write !== undefined) {
           await mkdir(flags.write, { recursive: true });
           for (const format of Object.values(FORMATS)) await writeFile(join(flags.write, jsonSchemaFileName(format)), jsonSchemaText(format));

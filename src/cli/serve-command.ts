@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import { ConfigError } from "../errors.js";
 import { parseFaultSpec } from "../service/fault-spec.js";
-import { startEmulator } from "../service/start-emulator.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";
 
@@ -43,6 +42,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
     .action(
       runAction(async (flags: ServeFlags) => {
         const stopped = io.stopped();
+        const { startEmulator } = await import("../service/start-emulator.js");
         const emulator = await startEmulator({
           port: flags.port,
           host: flags.host,

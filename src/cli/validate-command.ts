@@ -1,7 +1,6 @@
 import { Command, Option } from "commander";
 import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
-import { validateInputs } from "../validate-inputs.js";
 import { DEFAULTS } from "../convert-options.js";
 import { EXIT } from "./exit-codes.js";
 import { byteSize, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
@@ -35,6 +34,7 @@ export function validateCommand(): Command {
   filterFlags(command);
   return command.action(
     runAction(async (inputs: string[], flags: ValidateFlags) => {
+      const { validateInputs } = await import("../validate-inputs.js");
       const result = await validateInputs({
         inputs,
         ...(flags.format === undefined ? {} : { format: flags.format }),

@@ -2,7 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { EncodedMessage, FailedMessage, ToWorker, WorkerConfig } from "./protocol.js";
 import { UnitConverter } from "./unit-converter.js";
 
-// The thread entry of the parallel engine: messages in, UnitConverter, messages out.
+// The thread entry of the parallel engine: messages in, UnitConverter, messages out, one at a time.
 const port = parentPort;
 if (port === null) throw new Error("convert-worker.js runs only as a worker thread");
 let converter: UnitConverter;
@@ -12,20 +12,21 @@ try {
   fail(error);
 }
 
+let queue: Promise<void> = Promise.resolve();
 port.on("message", (message: ToWorker) => {
-  try {
-    if (message.type === "batch") {
-      const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-      port.postMessage(converter.batch(message.unit, message.batch, bytes));
-    } else {
-      const groups = converter.decide(message.unit, message.keep, message.segments);
-      const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups };
-      port.postMessage(reply, groups.map((g) => g.bytes.buffer as ArrayBuffer));
-    }
-  } catch (error) {
-    fail(error);
-  }
+  queue = queue.then(() => handle(message)).catch(fail);
 });
+
+async function handle(message: ToWorker): Promise<void> {
+  if (message.type === "batch") {
+    const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+    port?.postMessage(await converter.batch(message.unit, message.batch, bytes));
+  } else {
+    const groups = await converter.decide(message.unit, message.keep, message.segments);
+    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups };
+    port?.postMessage(reply, groups.map((g) => g.bytes.buffer as ArrayBuffer));
+  }
+}
 
 function fail(error: unknown): never {
   const reply: FailedMessage = { type: "failed", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };

@@ -1,5 +1,7 @@
 import type { FormatName } from "../formats/format.js";
+import type { SchemaNode } from "../fast/schema-node.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import type { Field } from "../schema/column-type.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
 
 /** What every worker is started with: enough to rebuild the run's stages on its side of the thread. */
@@ -14,6 +16,10 @@ export interface WorkerConfig {
   readonly codec: "zstd" | "gzip" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: number;
+  /** The dataset's columns (after the untrusted policy). */
+  readonly columns: readonly Field[];
+  /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
+  readonly schema: SchemaNode;
 }
 
 /**

@@ -1,25 +1,24 @@
 import { isUtf8 } from "node:buffer";
-import { formatByName } from "../formats/index.js";
-import type { Format } from "../formats/format.js";
-import { compileLineParser } from "../fast/compile-line-parser.js";
-import type { LineParser } from "../fast/compile-line-parser.js";
+import { lineParserOf } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser-of.js";
+import type { RecordFacts } from "../formats/format.js";
+import { RECORD_RULES } from "../formats/record-rules.js";
+import type { RecordRules } from "../formats/record-rules.js";
+import type { Decision } from "../flow.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
-import { columnPlan } from "../parquet/column-plan.js";
 import { encodeRowGroup } from "../parquet/encode-row-group.js";
+import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../parquet/row-group-builder.js";
 import { shredRecord } from "../parquet/shred-record.js";
 import type { Provenance } from "../provenance.js";
 import type { FilterRule } from "../reasons.js";
-import type { Decision } from "../flow.js";
-import type { RecordFacts } from "../formats/format.js";
 import { filterRule } from "../stages/filter.js";
-import { recordStripper } from "../stages/strip.js";
-import { outputColumns, resolveUntrustedPolicy } from "../stages/untrusted-policy.js";
-import { lineValidator, quarantine } from "../stages/validate.js";
-import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
-import { splitBatch } from "./split-batch.js";
+import { quarantine } from "../stages/quarantine-item.js";
 import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
+import type { SlowPath } from "./slow-path.js";
+import { splitBatch } from "./split-batch.js";
+import type { BatchLine } from "./split-batch.js";
 
 /** Where a unit's row came from, to shred it again when the unit is cut across shards. */
 interface RowSource {
@@ -37,57 +36,52 @@ const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 
 /**
  * A worker's half of the parallel engine, without the thread: turns batches of lines into rows of a
- * unit's row group (fast parser first, the stages' own validate/strip rules for whatever it gives up
- * on), reports each line's outcome, and encodes a unit once main has decided which rows stay.
+ * unit's row group (fast parser first, the stages' own validate/strip rules for whatever it declines),
+ * reports each line's outcome, and encodes a unit once main has decided which rows stay.
  */
 export class UnitConverter {
   readonly plan: ColumnPlan;
-  readonly #format: Format;
-  readonly #parser: LineParser | null;
-  readonly #validate: ReturnType<typeof lineValidator>;
+  readonly #config: WorkerConfig;
+  readonly #rules: RecordRules;
+  readonly #parser: LineParser;
   readonly #filter: (facts: RecordFacts) => Decision;
-  readonly #strip: (record: Record<string, unknown>) => void;
-  readonly #codec: WorkerConfig["codec"];
-  readonly #maxLineBytes: number;
   readonly #units = new Map<number, Unit>();
   readonly #spare: RowGroupBuilder[] = [];
+  #slow: SlowPath | null = null;
 
   constructor(config: WorkerConfig) {
-    this.#format = formatByName(config.format);
-    const policy = resolveUntrustedPolicy(this.#format, config.untrusted);
-    // Lines of later minors are the stages' business; the parser vouches only for the exact version.
-    this.#parser = compileLineParser(this.#format, policy);
-    this.plan = columnPlan(outputColumns(this.#format, policy));
-    this.#validate = lineValidator({ format: this.#format, forced: config.forced, acceptLaterMinor: config.acceptLaterMinor });
+    this.#config = config;
+    this.#rules = RECORD_RULES[config.format];
+    this.#parser = lineParserOf(config.schema, config.columns);
+    this.plan = this.#parser.plan;
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
-    this.#strip = recordStripper(policy);
-    this.#codec = config.codec;
-    this.#maxLineBytes = config.maxLineBytes;
   }
 
   /**
-   * Converts one batch of whole lines; rows go to the unit's row group, outcomes back to main. Lines are
-   * split as `splitLines` does: a `\r` before the `\n` dropped, blank lines skipped but numbered.
+   * Converts one batch of whole lines (split as `splitLines` does); rows go to the unit's row group,
+   * outcomes back to main.
    */
-  batch(unit: number, batch: number, bytes: Buffer): OutcomesMessage {
+  async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
     const state = this.#unit(unit);
     const utf8 = isUtf8(bytes);
-    const kinds: number[] = [];
+    const lines: BatchLine[] = [];
+    const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
+    const kinds = new Uint8Array(lines.length);
     const keys: string[] = [];
     const versions: number[] = [];
     const rowBytes: number[] = [];
     const filtered: FilterRule[] = [];
     const quarantined: QuarantineOutcome[] = [];
     const streamErrors: LineAt[] = [];
-    const newlines = splitBatch(bytes, this.#maxLineBytes, (at) => {
+    for (const [i, at] of lines.entries()) {
       if (at.kind === "too_long") {
-        kinds.push(LINE_QUARANTINED);
+        kinds[i] = LINE_QUARANTINED;
         quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
-        return;
+        continue;
       }
       const { line, start, end } = at;
-      const outcome = this.#line(state.builder, bytes, start, end, utf8 || isUtf8(bytes.subarray(start, end)));
-      kinds.push(outcome.kind);
+      const outcome = this.#fast(state.builder, bytes, start, end, utf8) ?? (await this.#slowLine(state.builder, bytes, start, end));
+      kinds[i] = outcome.kind;
       if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
         keys.push(outcome.facts.key);
         versions.push(outcome.facts.scorecardVersion ?? 0);
@@ -101,15 +95,15 @@ export class UnitConverter {
       } else {
         streamErrors.push({ line, offset: start });
       }
-    });
-    return { type: "outcomes", unit, batch, newlines, kinds: Uint8Array.from(kinds), rowBytes, streamErrors, keys, versions, filtered, quarantined };
+    }
+    return { type: "outcomes", unit, batch, newlines, kinds, rowBytes, streamErrors, keys, versions, filtered, quarantined };
   }
 
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is shredded again per segment.
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[]): EncodedRowGroup[] {
+  async decide(unit: number, keep: Uint8Array, segments: readonly number[]): Promise<EncodedRowGroup[]> {
     const state = this.#units.get(unit);
     if (state === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
     this.#units.delete(unit);
@@ -125,7 +119,9 @@ export class UnitConverter {
       let at = 0;
       for (const count of segments) {
         builder.clear();
-        for (const { bytes, start, end } of kept.slice(at, at + count)) this.#line(builder, bytes, start, end, isUtf8(bytes.subarray(start, end)));
+        for (const { bytes, start, end } of kept.slice(at, at + count)) {
+          if (this.#fast(builder, bytes, start, end, isUtf8(bytes.subarray(start, end))) === null) await this.#slowLine(builder, bytes, start, end);
+        }
         at += count;
         groups.push(this.#encode(builder));
       }
@@ -146,27 +142,31 @@ export class UnitConverter {
   }
 
   #encode(builder: RowGroupBuilder): EncodedRowGroup {
-    return encodeRowGroup(builder, { codec: this.#codec });
+    return encodeRowGroup(builder, { codec: this.#config.codec });
   }
 
-  /** One line: the fast parser's answer when it has one, else the stages' rules, which also explain failures. */
-  #line(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome {
-    if (this.#parser !== null && utf8) {
-      builder.beginRow();
-      const skeleton = this.#parser.parse(bytes, start, end, builder.leaves);
-      if (skeleton !== null) {
-        const fault = this.#format.check(skeleton as never);
-        if (fault !== null) {
-          builder.discardRow();
-          const text = bytes.toString("utf8", start, end);
-          return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
-        }
-        return this.#decided(builder, this.#format.facts(skeleton as never), null);
-      }
+  /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
+  #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
+    if (!utf8 && !isUtf8(bytes.subarray(start, end))) return null;
+    builder.beginRow();
+    const skeleton = this.#parser.parse(bytes, start, end, builder.leaves);
+    if (skeleton === null) {
       builder.discardRow();
+      return null;
     }
-    const text = bytes.toString("utf8", start, end);
-    const item = this.#validate({ kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start });
+    const fault = this.#rules.check(skeleton as never);
+    if (fault !== null) {
+      builder.discardRow();
+      const text = bytes.toString("utf8", start, end);
+      return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
+    }
+    return this.#decided(builder, this.#rules.facts(skeleton as never), null);
+  }
+
+  /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
+  async #slowLine(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
+    this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
+    const item = this.#slow.validate({ kind: "line", provenance: NO_PROVENANCE, text: bytes.toString("utf8", start, end), bytes: end - start });
     switch (item.kind) {
       case "quarantined":
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
@@ -187,7 +187,7 @@ export class UnitConverter {
       return { kind: LINE_FILTERED, facts, rule: decision as FilterRule };
     }
     if (record !== null) {
-      this.#strip(record);
+      this.#slow?.strip(record);
       builder.beginRow();
       shredRecord(this.plan, record, builder.leaves);
     }

@@ -2,17 +2,16 @@ import { detectFormat } from "../formats/index.js";
 import type { Format } from "../formats/format.js";
 import { isLaterMinor } from "../formats/common.js";
 import { streamErrorLine } from "../formats/stream-error.js";
-import type { Flow, Quarantined } from "../flow.js";
-import type { Provenance } from "../provenance.js";
+import type { Flow } from "../flow.js";
 import type { QuarantineReason } from "../reasons.js";
 import type { SourceLine } from "../sources/line-source.js";
 import type { ValidRecord } from "../valid-record.js";
 import { describeIssues } from "./describe-issues.js";
+import { quarantine } from "./quarantine-item.js";
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
-/** How much of a bad line the quarantine keeps; its full length is recorded beside it. */
-export const QUARANTINE_RAW_CHARS = 65_536;
+export { QUARANTINE_RAW_CHARS, quarantine } from "./quarantine-item.js";
 
 export interface ValidateOptions {
   /**
@@ -91,9 +90,4 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
     if (fault !== null) return bad(fault.reason, fault.detail);
     return { kind: "kept", provenance, value: { format, record, facts: format.facts(record), ordinal: ordinal++, bytes: line.bytes } };
   };
-}
-
-/** A quarantine item for a line; the raw text is capped at {@link QUARANTINE_RAW_CHARS}. */
-export function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
-  return { kind: "quarantined", provenance, reason, detail, raw: raw.length > QUARANTINE_RAW_CHARS ? raw.slice(0, QUARANTINE_RAW_CHARS) : raw, rawLength };
 }

@@ -1,0 +1,11 @@
+import type { Quarantined } from "../flow.js";
+import type { Provenance } from "../provenance.js";
+import type { QuarantineReason } from "../reasons.js";
+
+/** How much of a bad line the quarantine keeps; its full length is recorded beside it. */
+export const QUARANTINE_RAW_CHARS = 65_536;
+
+/** A quarantine item for a line; the raw text is capped at {@link QUARANTINE_RAW_CHARS}. */
+export function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
+  return { kind: "quarantined", provenance, reason, detail, raw: raw.length > QUARANTINE_RAW_CHARS ? raw.slice(0, QUARANTINE_RAW_CHARS) : raw, rawLength };
+}
