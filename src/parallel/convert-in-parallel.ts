@@ -10,6 +10,7 @@ import { Tally } from "../tally.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidEntry } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import { BufferPool } from "./buffer-pool.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, WorkerConfig } from "./protocol.js";
@@ -87,6 +88,7 @@ interface Unit {
 class Pass {
   readonly #units = new Map<number, Unit>();
   readonly #shards: RowGroupShards;
+  readonly #pool = new BufferPool();
   #nextUnit: number;
   #nextDecide: number;
   #nextWrite: number;
@@ -149,7 +151,8 @@ class Pass {
     let batchId = 0;
     for (const [index, source] of this.options.sources.entries()) {
       if (source.bytes === undefined) throw new Error(`Internal error: ${source.name} cannot be read as bytes`);
-      for await (const raw of cutBatches(source.bytes(), { maxLineBytes: this.options.read.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, batchBytes: BATCH_BYTES })) {
+      const cut = { maxLineBytes: this.options.read.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, batchBytes: BATCH_BYTES, allocate: (bytes: number) => this.#pool.take(bytes) };
+      for await (const raw of cutBatches(source.bytes(), cut)) {
         this.#check();
         if (unit === null) {
           // Memory stays flat: at most two units per worker are read ahead of the writer.
@@ -192,6 +195,7 @@ class Pass {
         unit.pending--;
       } else {
         unit.groups = message.groups;
+        this.#pool.give(message.buffers);
       }
       this.#pump();
     } catch (error) {

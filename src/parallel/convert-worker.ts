@@ -22,9 +22,9 @@ async function handle(message: ToWorker): Promise<void> {
     const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
     port?.postMessage(await converter.batch(message.unit, message.batch, bytes));
   } else {
-    const groups = await converter.decide(message.unit, message.keep, message.segments);
-    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups };
-    port?.postMessage(reply, groups.map((g) => g.bytes.buffer as ArrayBuffer));
+    const { groups, buffers } = await converter.decide(message.unit, message.keep, message.segments);
+    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, buffers };
+    port?.postMessage(reply, [...groups.map((g) => g.bytes.buffer as ArrayBuffer), ...buffers]);
   }
 }
 

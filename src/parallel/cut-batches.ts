@@ -25,14 +25,26 @@ export type RawBatch = LinesBatch | TooLongBatch;
  */
 export async function* cutBatches(
   chunks: AsyncIterable<Buffer>,
-  options: { readonly maxLineBytes?: number; readonly headBytes?: number; readonly batchBytes: number },
+  options: {
+    readonly maxLineBytes?: number;
+    readonly headBytes?: number;
+    readonly batchBytes: number;
+    /**
+     * Memory for a batch of at least `bytes` bytes, in an ArrayBuffer of its own (transferable). The parallel
+     * engine hands out buffers its workers gave back: fresh memory costs a page fault per 4 KiB.
+     */
+    readonly allocate?: (bytes: number) => Uint8Array;
+  },
 ): AsyncIterable<RawBatch> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const headBytes = options.headBytes ?? DEFAULT_HEAD_BYTES;
   // A pending line may hold one byte more than the limit: it can be the `\r` of a CRLF.
   const carryLimit = maxLineBytes + 1;
   let offset = 0; // input offset of the first pending byte
-  let pending: Uint8Array = new Uint8Array(options.batchBytes);
+  const allocate = options.allocate ?? ((bytes: number) => Buffer.allocUnsafeSlow(bytes));
+  let pending: Uint8Array = allocate(options.batchBytes);
+  /** The largest chunk seen: a new pending buffer gets room for one, so it rarely grows. */
+  let chunkBytes = options.batchBytes;
   let used = 0;
   /** Pending bytes that are whole lines; the rest is the start of a line. */
   let lineEnd = 0;
@@ -46,7 +58,7 @@ export async function* cutBatches(
   const append = (src: Uint8Array, start: number, end: number): void => {
     const need = used + (end - start);
     if (need > pending.length) {
-      const bigger = new Uint8Array(Math.max(need, pending.length * 2));
+      const bigger = allocate(Math.max(need, pending.length * 2));
       bigger.set(pending.subarray(0, used));
       pending = bigger;
     }
@@ -57,7 +69,7 @@ export async function* cutBatches(
   /** The pending bytes up to `upto` as a batch, handing over the buffer itself; what follows moves to a new one. */
   const take = (upto: number): LinesBatch => {
     const bytes = pending.subarray(0, upto);
-    const next = new Uint8Array(Math.max(options.batchBytes, used - upto));
+    const next = allocate(Math.max(options.batchBytes, chunkBytes) + (used - upto));
     next.set(pending.subarray(upto, used));
     pending = next;
     used -= upto;
@@ -84,6 +96,7 @@ export async function* cutBatches(
   };
 
   for await (let chunk of chunks) {
+    if (chunk.length > chunkBytes) chunkBytes = chunk.length;
     if (bom !== null) {
       const seen: Uint8Array = new Uint8Array(bom.length + chunk.length);
       seen.set(bom);

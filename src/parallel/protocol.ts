@@ -88,6 +88,8 @@ export interface EncodedMessage {
   readonly type: "encoded";
   readonly unit: number;
   readonly groups: readonly EncodedRowGroup[];
+  /** The unit's batch memory, for main to fill again. */
+  readonly buffers: readonly ArrayBuffer[];
 }
 
 export interface FailedMessage {

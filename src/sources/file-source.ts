@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import type { InputInfo, LineSource, ReadOptions, SourceLine } from "./line-source.js";
-import { compressionFromName, decompress } from "./decompress.js";
+import { compressionFromName, decompress, sniffCompression } from "./decompress.js";
+import type { Compression } from "./decompress.js";
 import { readError } from "./read-error.js";
 import { splitLines } from "./split-lines.js";
 
@@ -33,7 +35,9 @@ export function fileSource(path: string): LineSource {
 
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
-      yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression });
+      const stored = compression ?? (await sniffFile(path));
+      if (stored === "none") yield* readReusing(path, remember, BYTES_CHUNK_BYTES);
+      else yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression: stored });
     } catch (err) {
       throw readError(path, err);
     }
@@ -54,6 +58,42 @@ export function fileSource(path: string): LineSource {
       return measured as InputInfo;
     },
   };
+}
+
+/** How the file is stored, from its first bytes. */
+async function sniffFile(path: string): Promise<Compression> {
+  const file = await open(path, "r");
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await file.read(head, 0, 4, 0);
+    return sniffCompression(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * A plain file's bytes read into one buffer, reused: each chunk is valid only until the next is asked for.
+ * Fresh memory per read would cost a page fault per 4 KiB. Hands the size and sha256 to `done` at the end.
+ */
+async function* readReusing(path: string, done: (info: InputInfo) => void, chunkBytes: number): AsyncGenerator<Buffer> {
+  const file = await open(path, "r");
+  try {
+    const hash = createHash("sha256");
+    const buffer = Buffer.allocUnsafeSlow(chunkBytes);
+    let bytes = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      hash.update(chunk);
+      bytes += bytesRead;
+      yield chunk;
+    }
+    done({ path, bytes, sha256: hash.digest("hex") });
+  } finally {
+    await file.close();
+  }
 }
 
 /** The file's raw bytes; once they have all gone by, hands their size and sha256 to `done`. */

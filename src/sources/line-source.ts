@@ -45,7 +45,8 @@ export interface LineSource {
   lines(options?: ReadOptions): AsyncIterable<SourceLine>;
   /**
    * The decompressed bytes, not split into lines. Sources that have it can feed the parallel engine,
-   * which splits lines in its workers; others go through the stages a line at a time.
+   * which splits lines in its workers; others go through the stages a line at a time. A chunk may be
+   * valid only until the next one is asked for (its memory is reused): copy what must be kept.
    */
   bytes?(): AsyncIterable<Buffer>;
   /** Size and sha256 of the raw input; reads the input if no full read has happened yet. */
