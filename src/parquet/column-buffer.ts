@@ -78,7 +78,8 @@ export class ColumnBuffer implements LeafWriter {
     if (n <= SHORT_BYTES) {
       for (let i = 0; i < n; i++) values[at + 4 + i] = src[start + i] as number;
     } else {
-      values.set(src.subarray(start, end), at + 4);
+      // A plain view: `subarray` of a Buffer builds a Buffer, whose constructor costs more than the copy.
+      values.set(new Uint8Array(src.buffer, src.byteOffset + start, n), at + 4);
     }
     this.valueBytes = at + 4 + n;
     this.valueCount++;
