@@ -3,9 +3,11 @@
  * per 4 KiB on first touch (half a second of system time over a 200 MiB input); reused memory does not.
  */
 const MIB = 1 << 20;
+const MAX_POOLED_BYTES = 64 * MIB;
 
 export class BufferPool {
   readonly #free: ArrayBuffer[] = [];
+  #pooled = 0;
 
   /** A buffer of at least `bytes` bytes, in an ArrayBuffer of its own; not zeroed. */
   take(bytes: number): Uint8Array {
@@ -13,11 +15,19 @@ export class BufferPool {
     // Whole MiBs, so a request a few bytes over the last one still finds a buffer given back.
     if (i === -1) return Buffer.allocUnsafeSlow(Math.ceil(bytes / MIB) * MIB);
     const [buffer] = this.#free.splice(i, 1) as [ArrayBuffer];
+    this.#pooled -= buffer.byteLength;
     return new Uint8Array(buffer);
   }
 
-  /** Returns buffers for reuse (kept up to a bound, so one huge line does not pin its memory). */
+  /**
+   * Returns buffers for reuse, up to {@link MAX_POOLED_BYTES}: what is in flight is bounded elsewhere, so
+   * the pool only needs to cover it, and one huge line must not pin its memory for the rest of the run.
+   */
   give(buffers: readonly ArrayBuffer[]): void {
-    for (const b of buffers) if (this.#free.length < 64) this.#free.push(b);
+    for (const b of buffers) {
+      if (this.#pooled + b.byteLength > MAX_POOLED_BYTES) continue;
+      this.#free.push(b);
+      this.#pooled += b.byteLength;
+    }
   }
 }

@@ -8,8 +8,11 @@ type Utf8Buffer = Buffer & { utf8Write(text: string, offset: number, length?: nu
 const TWO_32 = 4294967296;
 /** Strings up to this many UTF-16 units are copied by a JS loop when ASCII: cheaper than a native call. */
 const SHORT_TEXT = 24;
-/** Byte ranges up to this length are copied by a loop rather than through a `subarray` view. */
-const SHORT_BYTES = 64;
+/**
+ * Byte ranges up to this length are copied by a loop rather than through a view and a native `set` (whose
+ * allocation and call cost more than the copy below this; 64 and 256 measured slower on RL's short texts).
+ */
+const SHORT_BYTES = 128;
 
 /** Bytes a present value takes in the buffer (booleans one byte, bit-packed only when encoded); 0 for BYTE_ARRAY. */
 export function valueWidth(type: LeafType): number {
