@@ -73,11 +73,13 @@ export function encodeColumnChunk(column: ColumnBuffer, encoder: ChunkEncoder): 
     let e0 = 0;
     let b0 = 0;
     let b = 0;
+    if (width === 0) touch(column.values, 0, Math.min(valueBytes, encoder.pageBytes));
     for (let e = 0; e < entries; e++) {
       if (b - b0 >= encoder.pageBytes && e > e0 && (!repeated || reps[e] === 0)) {
         emit(e0, e, b0, b);
         e0 = e;
         b0 = b;
+        if (width === 0) touch(column.values, b0, Math.min(valueBytes, b0 + encoder.pageBytes));
       }
       if (maxDef === 0 || defs[e] === maxDef) b += width > 0 ? width : 4 + view.getUint32(b, true);
     }
@@ -109,6 +111,8 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
   page.reset();
   if (column.maxRep > 0) writeLevels(page, column.reps, e0, e1, column.maxRep);
   if (column.maxDef > 0) writeLevels(page, column.defs, e0, e1, column.maxDef);
+  // Values are copied after the levels, not compressed in place: a no-copy build measured no faster (the
+  // values are cached by then; the copy is ~2% of the encoder's time).
   if (column.leaf.type === "bool") packBooleans(page, column.values, b0, b1);
   else page.append(column.values, b0, b1);
 
@@ -136,6 +140,20 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
   else out.append(encoder.compressed.bytes, 0, encoder.compressed.length);
   return header + body.length;
 }
+
+/**
+ * Reads one byte per cache line of `bytes[start, end)`. Finding a page's end chases value lengths, one
+ * dependent load per value, each a cache (and often TLB) miss on a cold column: ~130 ns a value, 40 ms per
+ * 200 MiB of SFT. Independent loads in address order let the CPU overlap the misses and prefetch ahead,
+ * so the chase, the copy and the compressor then read cached bytes.
+ */
+function touch(bytes: Uint8Array, start: number, end: number): void {
+  let sum = 0;
+  for (let i = start; i < end; i += 64) sum ^= bytes[i] as number;
+  // Kept where the optimizer cannot prove it unused, so the loads are not dropped as dead code.
+  sink.value = sum;
+}
+const sink = { value: 0 };
 
 /** Levels of a V1 data page: the 4-byte little-endian length, then the RLE/bit-packed hybrid runs. */
 function writeLevels(page: ByteWriter, levels: Uint8Array, e0: number, e1: number, max: number): void {
