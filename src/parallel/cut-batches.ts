@@ -34,6 +34,8 @@ export async function* cutBatches(
      * engine hands out buffers its workers gave back: fresh memory costs a page fault per 4 KiB.
      */
     readonly allocate?: (bytes: number) => Uint8Array;
+    /** Takes back memory from `allocate` that no batch holds (outgrown by a long line). */
+    readonly release?: (memory: Uint8Array) => void;
   },
 ): AsyncIterable<RawBatch> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -60,6 +62,7 @@ export async function* cutBatches(
     if (need > pending.length) {
       const bigger = allocate(Math.max(need, pending.length * 2));
       bigger.set(pending.subarray(0, used));
+      options.release?.(pending);
       pending = bigger;
     }
     pending.set(src.subarray(start, end), used);
@@ -143,4 +146,5 @@ export async function* cutBatches(
   if (bom !== null && bom.length > 0) append(bom, 0, bom.length);
   if (skipping) yield endSkip();
   else if (used > 0) yield take(used);
+  options.release?.(pending);
 }

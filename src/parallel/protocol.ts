@@ -31,7 +31,10 @@ export interface BatchMessage {
   readonly unit: number;
   readonly batch: number;
   readonly last: boolean;
-  readonly bytes: Uint8Array;
+  /** The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, transferred. */
+  readonly slot: number;
+  readonly length: number;
+  readonly bytes: Uint8Array | null;
 }
 
 /** Main's dedup decisions for a unit's rows, and how its kept rows split over shards (row counts, in order). */
@@ -44,6 +47,13 @@ export interface DecideMessage {
 }
 
 export type ToWorker = BatchMessage | DecideMessage;
+
+/** What a worker thread starts with. */
+export interface WorkerStart {
+  readonly config: WorkerConfig;
+  /** Main's batch memory, shared once for the whole run (see SharedSlots). */
+  readonly slots: readonly SharedArrayBuffer[];
+}
 
 /** What a line became in the worker. */
 export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
@@ -88,8 +98,8 @@ export interface EncodedMessage {
   readonly type: "encoded";
   readonly unit: number;
   readonly groups: readonly EncodedRowGroup[];
-  /** The unit's batch memory, for main to fill again. */
-  readonly buffers: readonly ArrayBuffer[];
+  /** The shared slots the unit's batches used, free again. */
+  readonly slots: readonly number[];
 }
 
 export interface FailedMessage {

@@ -30,8 +30,8 @@ interface RowSource {
 interface Unit {
   readonly builder: RowGroupBuilder;
   readonly rows: RowSource[];
-  /** The unit's batch memory, handed back to main for reuse once the unit is encoded. */
-  readonly buffers: ArrayBuffer[];
+  /** The shared slots holding the unit's batches, handed back to main once the unit is encoded. */
+  readonly slots: number[];
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
@@ -63,9 +63,9 @@ export class UnitConverter {
    * Converts one batch of whole lines (split as `splitLines` does); rows go to the unit's row group,
    * outcomes back to main.
    */
-  async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
+  async batch(unit: number, batch: number, bytes: Buffer, slot = -1): Promise<OutcomesMessage> {
     const state = this.#unit(unit);
-    state.buffers.push(bytes.buffer as ArrayBuffer);
+    if (slot !== -1) state.slots.push(slot);
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
@@ -106,16 +106,16 @@ export class UnitConverter {
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is shredded again per segment.
    */
-  async decide(unit: number, keep: Uint8Array, segments: readonly number[]): Promise<{ groups: EncodedRowGroup[]; buffers: ArrayBuffer[] }> {
+  async decide(unit: number, keep: Uint8Array, segments: readonly number[]): Promise<{ groups: EncodedRowGroup[]; slots: number[] }> {
     const state = this.#units.get(unit);
     if (state === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
     this.#units.delete(unit);
-    const { builder, buffers } = state;
+    const { builder, slots } = state;
     try {
-      if (segments.length === 0) return { groups: [], buffers };
+      if (segments.length === 0) return { groups: [], slots };
       if (segments.length === 1) {
         if (keep.includes(0)) builder.retain((row) => keep[row] === 1);
-        return { groups: [this.#encode(builder)], buffers };
+        return { groups: [this.#encode(builder)], slots };
       }
       const kept = state.rows.filter((_, row) => keep[row] === 1);
       const groups: EncodedRowGroup[] = [];
@@ -128,7 +128,7 @@ export class UnitConverter {
         at += count;
         groups.push(this.#encode(builder));
       }
-      return { groups, buffers };
+      return { groups, slots };
     } finally {
       builder.clear();
       this.#spare.push(builder);
@@ -138,7 +138,7 @@ export class UnitConverter {
   #unit(unit: number): Unit {
     let state = this.#units.get(unit);
     if (state === undefined) {
-      state = { builder: this.#spare.pop() ?? new RowGroupBuilder(this.plan), rows: [], buffers: [] };
+      state = { builder: this.#spare.pop() ?? new RowGroupBuilder(this.plan), rows: [], slots: [] };
       this.#units.set(unit, state);
     }
     return state;
