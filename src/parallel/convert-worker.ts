@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { EncodedMessage, FailedMessage, ToWorker, WorkerStart } from "./protocol.js";
+import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
 
 // The thread entry of the parallel engine: messages in, UnitConverter, messages out, one at a time.
@@ -14,10 +15,8 @@ try {
   fail(error);
 }
 
-let queue: Promise<void> = Promise.resolve();
-port.on("message", (message: ToWorker) => {
-  queue = queue.then(() => handle(message)).catch(fail);
-});
+const jobs = new JobQueue(handle, fail);
+port.on("message", (message: ToWorker) => jobs.push(message));
 
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "batch") {
