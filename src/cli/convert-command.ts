@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { Command, Option } from "commander";
+import { prestartWorkers } from "../parallel/prestart-workers.js";
 import { DEFAULTS } from "../convert-options.js";
 import { ENGINES } from "../convert-options.js";
 import type { Compression, Engine, OutputKind } from "../convert-options.js";
@@ -52,6 +54,8 @@ export function convertCommand(): Command {
   filterFlags(command);
   return command.action(
     runAction(async (inputs: string[], flags: ConvertFlags) => {
+      // The workers load their code while main loads the pipeline's (when the parallel engine may run).
+      if (flags.engine !== "stages" && flags.to === "parquet" && flags.compression !== "snappy") prestartWorkers(flags.workers ?? Math.max(1, availableParallelism()));
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../convert.js");
       const result = await convert({

@@ -16,7 +16,7 @@ import type { FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, 
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { RowGroupShards } from "./row-group-shards.js";
 import { SharedSlots } from "./shared-slots.js";
-import { workerScript } from "./worker-script.js";
+import { takeWorkers } from "./prestart-workers.js";
 
 /** Lines are shipped to workers in batches of about this many bytes. */
 const BATCH_BYTES = 1 << 20;
@@ -58,7 +58,8 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
   // Enough for every batch of the units in flight (two per worker, ~3 batches each) and the one being filled.
   const slots = new SharedSlots(6 * count + 4, SLOT_BYTES);
   const start: WorkerStart = { config: options.worker, slots: slots.buffers };
-  const workers = Array.from({ length: count }, () => new Worker(workerScript(), { workerData: start }));
+  const workers = takeWorkers(count);
+  for (const w of workers) w.postMessage({ type: "start", start });
   try {
     const tally = new Tally();
     const decider = new DedupDecider(tally);

@@ -1,22 +1,28 @@
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { EncodedMessage, FailedMessage, ToWorker, WorkerStart } from "./protocol.js";
 import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
 
-// The thread entry of the parallel engine: messages in, UnitConverter, messages out, one at a time.
+// The thread entry of the parallel engine: a start message, then batches and decisions, one at a time.
+// The thread may be started before its run is known (see prestartWorkers), so its set-up comes by message.
 const port = parentPort;
 if (port === null) throw new Error("convert-worker.js runs only as a worker thread");
-const start = workerData as WorkerStart;
-const slots = start.slots.map((s) => Buffer.from(s));
 let converter: UnitConverter;
-try {
-  converter = new UnitConverter(start.config);
-} catch (error) {
-  fail(error);
-}
-
+let slots: Buffer[] = [];
 const jobs = new JobQueue(handle, fail);
-port.on("message", (message: ToWorker) => jobs.push(message));
+
+port.on("message", (message: ToWorker | { readonly type: "start"; readonly start: WorkerStart }) => {
+  if (message.type !== "start") {
+    jobs.push(message);
+    return;
+  }
+  try {
+    slots = message.start.slots.map((s) => Buffer.from(s));
+    converter = new UnitConverter(message.start.config);
+  } catch (error) {
+    fail(error);
+  }
+});
 
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "batch") {

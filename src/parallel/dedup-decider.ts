@@ -1,4 +1,5 @@
 import type { DropReason, FilterRule } from "../reasons.js";
+import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
 
 /** One valid record of a unit, in read order. */
@@ -9,14 +10,9 @@ export interface ValidEntry {
   readonly rule: FilterRule | null;
 }
 
-interface Winner {
-  version: number;
-  ordinal: number;
-  /** How the winner was counted once its unit was decided; null until then. */
-  counted: "kept" | FilterRule | null;
-  /** Copies counted as `duplicate` of this winner: they turn `superseded` if a higher version comes. */
-  duplicates: number;
-}
+/** How a winner was counted once its unit was decided: not yet, kept, or dropped by FILTER_RULES[code - 2]. */
+const NOT_COUNTED = 0;
+const KEPT = 1;
 
 /**
  * The dedup stage for a stream decided a unit at a time, in read order: the highest scorecard version
@@ -25,10 +21,19 @@ interface Winner {
  * A later copy with a higher version can beat a winner whose unit is already decided. Counts are then
  * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
  * `final()` decisions, which know every winner from the first run.
+ *
+ * Winners live in columns (a key -> index map and typed arrays), not an object per key: the map is the one
+ * thing in the engine that grows with the input (one entry per distinct key).
  */
 export class DedupDecider {
-  readonly #winners = new Map<string, Winner>();
-  #ordinal = 0;
+  readonly #index = new Map<string, number>();
+  #version = new Float64Array(1024);
+  #ordinal = new Float64Array(1024);
+  /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
+  #duplicates = new Int32Array(1024);
+  #counted = new Uint8Array(1024);
+  #next = 0;
+  #ordinals = 0;
   #final = false;
   rewriteNeeded = false;
 
@@ -36,20 +41,20 @@ export class DedupDecider {
 
   /** Decides a unit's valid records (counting them); returns for each whether it stays. */
   decide(entries: readonly ValidEntry[]): boolean[] {
-    const first = this.#ordinal;
-    this.#ordinal += entries.length;
+    const first = this.#ordinals;
+    this.#ordinals += entries.length;
     if (!this.#final) this.#learn(entries, first);
     return entries.map((e, i) => {
-      const w = this.#winners.get(e.key) as Winner;
+      const w = this.#index.get(e.key) as number;
       let outcome: "kept" | DropReason;
-      if (w.ordinal === first + i) {
+      if (this.#ordinal[w] === first + i) {
         outcome = e.rule ?? "kept";
-        w.counted = e.rule ?? "kept";
-      } else if (e.version < w.version) {
+        this.#counted[w] = e.rule === null ? KEPT : FILTER_RULES.indexOf(e.rule) + 2;
+      } else if (e.version < (this.#version[w] as number)) {
         outcome = "superseded";
       } else {
         outcome = "duplicate";
-        w.duplicates++;
+        this.#duplicates[w] = (this.#duplicates[w] as number) + 1;
       }
       this.tally.decided(outcome);
       return outcome === "kept";
@@ -59,25 +64,55 @@ export class DedupDecider {
   /** Starts over with every winner known: decisions can no longer change after the fact. */
   final(tally: Tally): DedupDecider {
     const next = new DedupDecider(tally);
-    for (const [key, w] of this.#winners) next.#winners.set(key, { version: w.version, ordinal: w.ordinal, counted: null, duplicates: 0 });
+    for (const [key, w] of this.#index) next.#set(key, this.#version[w] as number, this.#ordinal[w] as number);
     next.#final = true;
     return next;
   }
 
   #learn(entries: readonly ValidEntry[], first: number): void {
     entries.forEach((e, i) => {
-      const w = this.#winners.get(e.key);
+      const w = this.#index.get(e.key);
       if (w === undefined) {
-        this.#winners.set(e.key, { version: e.version, ordinal: first + i, counted: null, duplicates: 0 });
+        this.#set(e.key, e.version, first + i);
         return;
       }
-      if (e.version <= w.version) return;
-      if (w.counted !== null) {
-        this.tally.reclassify(w.counted, "superseded");
-        if (w.counted === "kept") this.rewriteNeeded = true;
+      if (e.version <= (this.#version[w] as number)) return;
+      const counted = this.#counted[w] as number;
+      if (counted !== NOT_COUNTED) {
+        this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
+        if (counted === KEPT) this.rewriteNeeded = true;
       }
-      this.tally.reclassify("duplicate", "superseded", w.duplicates);
-      this.#winners.set(e.key, { version: e.version, ordinal: first + i, counted: null, duplicates: 0 });
+      this.tally.reclassify("duplicate", "superseded", this.#duplicates[w] as number);
+      this.#version[w] = e.version;
+      this.#ordinal[w] = first + i;
+      this.#counted[w] = NOT_COUNTED;
+      this.#duplicates[w] = 0;
     });
+  }
+
+  #set(key: string, version: number, ordinal: number): void {
+    let w = this.#index.get(key);
+    if (w === undefined) {
+      w = this.#next++;
+      this.#index.set(key, w);
+      if (w === this.#version.length) this.#grow();
+    }
+    this.#version[w] = version;
+    this.#ordinal[w] = ordinal;
+    this.#counted[w] = NOT_COUNTED;
+    this.#duplicates[w] = 0;
+  }
+
+  #grow(): void {
+    const size = this.#version.length * 2;
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.#version = grow(this.#version, (n) => new Float64Array(n));
+    this.#ordinal = grow(this.#ordinal, (n) => new Float64Array(n));
+    this.#duplicates = grow(this.#duplicates, (n) => new Int32Array(n));
+    this.#counted = grow(this.#counted, (n) => new Uint8Array(n));
   }
 }
