@@ -36,7 +36,6 @@ export function jsonlFormat(options: JsonlOptions): ShardFormat {
 
 class JsonlShard implements ShardWriter {
   rows = 0;
-  bytes = 0;
   #chunk: string[] = [];
   #chunkBytes = 0;
   #state: "open" | "closed" | "aborted" = "open";
@@ -68,7 +67,6 @@ class JsonlShard implements ShardWriter {
     const size = Buffer.byteLength(line) + 1;
     this.#chunk.push(line, "\n");
     this.#chunkBytes += size;
-    this.bytes += size;
     this.rows += 1;
     if (this.#chunkBytes >= CHUNK_BYTES) await this.#push();
   }

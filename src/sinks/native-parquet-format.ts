@@ -73,7 +73,6 @@ interface ShardSettings {
 
 class NativeParquetShard implements ShardWriter {
   rows = 0;
-  bytes = 0;
   readonly #builder: RowGroupBuilder;
   readonly #groups: PlacedRowGroup[] = [];
   /** File offset of the next byte to write. */
@@ -92,7 +91,7 @@ class NativeParquetShard implements ShardWriter {
     this.#append(PARQUET_MAGIC);
   }
 
-  async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
+  async write(record: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
     const builder = this.#builder;
     builder.beginRow();
@@ -104,7 +103,6 @@ class NativeParquetShard implements ShardWriter {
       throw new IoError(`Cannot write a record to ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
     }
     this.rows += 1;
-    this.bytes += Buffer.byteLength(json ?? JSON.stringify(record)) + 1;
     if (builder.rows >= this.settings.rowGroupRows || builder.bytes >= this.settings.rowGroupBytes) await this.#flush();
   }
 

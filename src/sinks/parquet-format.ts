@@ -84,7 +84,6 @@ export function parquetFormat(options: ParquetOptions): ShardFormat {
 
 class ParquetShard implements ShardWriter {
   rows = 0;
-  bytes = 0;
   #maxLine = 0;
   #buffer: string[] = [];
   #buffered = 0;
@@ -116,7 +115,6 @@ class ParquetShard implements ShardWriter {
     const size = Buffer.byteLength(line) + 1;
     this.#buffer.push(line, "\n");
     this.#buffered += size;
-    this.bytes += size;
     this.rows += 1;
     if (size > this.#maxLine) this.#maxLine = size;
     if (this.#buffered >= FLUSH_BYTES) await this.#flush();

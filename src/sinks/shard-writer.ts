@@ -4,13 +4,12 @@ import type { Field } from "../schema/column-type.js";
 export interface ShardWriter {
   /**
    * Appends one record. `json`, when given, must be `JSON.stringify(record)`: a caller that already
-   * serialized the record (to measure it for rotation) passes the text so it is not serialized twice.
+   * serialized the record (to measure it for rotation) passes the text so a writer that needs it does not
+   * serialize it again.
    */
   write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void>;
   /** Rows written so far. */
   readonly rows: number;
-  /** Uncompressed size of the records written so far (their JSON text), used for rotation. */
-  readonly bytes: number;
   /** Finishes the file at the path it was opened with. */
   close(): Promise<void>;
   /** Gives up: removes whatever was written. */

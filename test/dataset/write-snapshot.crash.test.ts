@@ -93,9 +93,6 @@ describe("a shard writer that fails", () => {
           get rows() {
             return writer.rows;
           },
-          get bytes() {
-            return writer.bytes;
-          },
           write: async (record, json) => {
             if (++rows === atRow) throw new Crash(`row ${atRow}`);
             await writer.write(record, json);

@@ -13,8 +13,8 @@ import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The parallel engine must publish what the stages publish: same rows in the same order, same counts,
-// same shards, same quarantine. JSON-typed columns are compared as values (the stages' Parquet writer,
-// DuckDB, re-serializes them; the parallel engine keeps the input's text).
+// same shards, same quarantine. JSON-typed columns are compared as values (the stages write
+// JSON.stringify of the parsed value; the parallel engine keeps the input's text).
 const root = tempDir("evalshard-engines-");
 let runs = 0;
 

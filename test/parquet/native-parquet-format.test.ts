@@ -52,12 +52,11 @@ describe("the shard writer", () => {
     expect(rowGroupsOf(await writeShard(records, nativeParquetFormat({ compression: "zstd", rowGroupBytes: 2500 })))).toEqual([3, 3]);
   });
 
-  it("counts rows and the records' JSON bytes, using the caller's text when given", async () => {
+  it("counts rows", async () => {
     const writer = await format.open(join(root, "counted.parquet"), COLUMNS);
     await writer.write({ id: 1, name: "é" });
     await writer.write({ id: 2 }, '{"id": 2}');
     expect(writer.rows).toBe(2);
-    expect(writer.bytes).toBe(Buffer.byteLength('{"id":1,"name":"é"}') + 1 + Buffer.byteLength('{"id": 2}') + 1);
     await writer.close();
   });
 

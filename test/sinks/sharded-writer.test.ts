@@ -180,7 +180,6 @@ function slowFormat(failOnClose: number | null) {
         get rows() {
           return rows;
         },
-        bytes: 0,
         async write() {
           rows += 1;
         },
