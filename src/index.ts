@@ -33,7 +33,12 @@ export { filter } from "./stages/filter.js";
 export { strip, redaction, REDACTION_MARKER } from "./stages/strip.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
+// The fast path: the byte-level parser compiled from a format's zod schema, and the Parquet column layout
+export { compileLineParser } from "./fast/compile-line-parser.js";
+export { columnPlan } from "./parquet/column-plan.js";
+
 // Sinks
+export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
 export { ShardedWriter } from "./sinks/sharded-writer.js";
@@ -61,7 +66,11 @@ export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
-export type { ConvertOptions, Compression, OutputKind } from "./convert-options.js";
+export type { ConvertOptions, Compression, OutputKind, Engine } from "./convert-options.js";
+export type { LineParser } from "./fast/compile-line-parser.js";
+export type { ColumnPlan, Leaf, LeafType, PlanNode } from "./parquet/column-plan.js";
+export type { LeafWriter } from "./parquet/leaf-writer.js";
+export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
 export type { ConvertResult } from "./convert.js";
 export type { ValidateInputsOptions, ValidateInputsResult } from "./validate-inputs.js";
 export type { InspectResult } from "./inspect.js";
