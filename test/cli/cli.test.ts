@@ -37,6 +37,23 @@ describe("evalshard CLI", () => {
     expect(readFileSync(join(out, manifest.shards[0].path), "utf8")).toContain("Slow down.");
   });
 
+  it("convert: --engine and --workers choose how it runs, and the manifest says which ran", () => {
+    const engines = ["parallel", "stages"].map((engine) => {
+      const out = join(root, `engine-${engine}`);
+      const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--engine", engine, "--workers", "1", "--json");
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout) as { output: { engine: string }; records_out: number; dropped: object };
+    });
+    expect(engines.map((m) => m.output.engine)).toEqual(["parallel", "stages"]);
+    expect(engines[0]?.records_out).toBe(engines[1]?.records_out);
+    expect(engines[0]?.dropped).toEqual(engines[1]?.dropped);
+    // JSONL is the stages' alone: asking the parallel engine for it is a configuration error, named.
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "engine-jsonl"), "--engine", "parallel", "--to", "jsonl");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/parallel engine cannot run this conversion: it writes Parquet only, not jsonl/);
+    expect(run("convert", fx("sft-valid.ndjson"), "--out", join(root, "engine-bad"), "--engine", "fast").code).toBe(2);
+  });
+
   it("exit 3 when the quarantined share is over --max-quarantined, after publishing", () => {
     const out = join(root, "c");
     const r = run("convert", fx("sft-bad-lines.ndjson"), "--out", out, "--max-quarantined", "0.5");
