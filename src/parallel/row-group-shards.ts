@@ -6,6 +6,7 @@ import { IoError } from "../errors.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import { PARQUET_MAGIC, parquetFooter } from "../parquet/parquet-footer.js";
 import type { ShardInfo } from "../sinks/shard-writer.js";
+import { partialShardName, shardName } from "../sinks/shard-name.js";
 import { syncDir } from "../sinks/staging.js";
 import type { EncodedRowGroup, RowGroupMetadata } from "../parquet/encode-row-group.js";
 
@@ -63,7 +64,7 @@ export class RowGroupShards {
     const total = this.#closed.length;
     const infos: ShardInfo[] = [];
     for (const [i, shard] of this.#closed.entries()) {
-      const name = `${this.split}-${pad(i)}-of-${pad(total)}.parquet`;
+      const name = shardName(this.split, i, total, ".parquet");
       const target = join(this.#dataDir, name);
       await rename(shard.partial, target);
       this.#published.push(target);
@@ -88,7 +89,7 @@ export class RowGroupShards {
   async #next(): Promise<void> {
     await this.#close();
     if (this.#count === 0) await mkdir(this.#dataDir, { recursive: true });
-    const partial = join(this.#dataDir, `.${this.split}-${pad(this.#count)}.parquet.partial`);
+    const partial = join(this.#dataDir, partialShardName(this.split, this.#count, ".parquet"));
     let file: FileHandle;
     try {
       file = await open(partial, "w");
@@ -125,8 +126,4 @@ export class RowGroupShards {
     shard.hash.update(bytes);
     shard.offset += bytes.length;
   }
-}
-
-function pad(n: number): string {
-  return String(n).padStart(5, "0");
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ConfigError, IoError } from "../errors.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo, ShardWriter } from "./shard-writer.js";
+import { partialShardName, shardName } from "./shard-name.js";
 import { syncDir } from "./staging.js";
 import { syncAndHash } from "./sync-and-hash.js";
 
@@ -103,7 +104,7 @@ export class ShardedWriter {
     const total = this.#shards.length;
     const infos: ShardInfo[] = [];
     for (const [i, shard] of this.#shards.entries()) {
-      const name = `${this.#split}-${pad(i)}-of-${pad(total)}${extension}`;
+      const name = shardName(this.#split, i, total, extension);
       const { bytes, sha256 } = await syncAndHash(shard.partial);
       const target = join(this.#dataDir, name);
       await rename(shard.partial, target);
@@ -130,7 +131,7 @@ export class ShardedWriter {
 
   async #openNext(): Promise<ShardWriter> {
     await this.#start();
-    const partial = join(this.#dataDir, `.${this.#split}-${pad(this.#shards.length)}${this.#options.format.extension}.partial`);
+    const partial = join(this.#dataDir, partialShardName(this.#split, this.#shards.length, this.#options.format.extension));
     const shard: Shard = { partial, writer: null };
     this.#shards.push(shard);
     shard.writer = await this.#options.format.open(partial, this.#options.columns);
@@ -160,9 +161,5 @@ export class ShardedWriter {
       throw new IoError(`${this.#dataDir} already holds shards of split "${this.#split}" (${clash}): write into an empty directory`, this.#dataDir);
     }
   }
-}
-
-function pad(n: number): string {
-  return String(n).padStart(5, "0");
 }
 
