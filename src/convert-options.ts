@@ -14,6 +14,13 @@ export type Compression = "zstd" | "gzip" | "snappy" | "none";
 export type Engine = "auto" | "parallel" | "stages";
 export const ENGINES: readonly Engine[] = ["auto", "parallel", "stages"];
 
+/** Why the parallel engine cannot write this output, or null when it can (its inputs are checked apart). */
+export function parallelOutputRefusal(to: OutputKind, compression: Compression): string | null {
+  if (to !== "parquet") return `it writes Parquet only, not ${to}`;
+  if (compression === "snappy") return "it does not encode snappy";
+  return null;
+}
+
 /** Options of `convert`; the CLI's flags map one to one onto these. */
 export interface ConvertOptions {
   /** Paths, directories, "-" for stdin, or ready sources. */

@@ -10,7 +10,7 @@ import type { Field } from "./schema/column-type.js";
 import type { ShardInfo } from "./sinks/shard-writer.js";
 import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
-import { resolveConvertOptions } from "./convert-options.js";
+import { parallelOutputRefusal, resolveConvertOptions } from "./convert-options.js";
 import type { ConvertOptions, ResolvedConvertOptions } from "./convert-options.js";
 import { formatByName } from "./formats/index.js";
 import type { Manifest } from "./manifest.js";
@@ -115,14 +115,8 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
 /** The parallel engine runs Parquet with a codec it encodes, from inputs it can read as bytes. */
 function chooseEngine(opts: ResolvedConvertOptions, sources: readonly LineSource[]): "parallel" | "stages" {
   if (opts.engine === "stages") return "stages";
-  const why =
-    opts.to !== "parquet"
-      ? `it writes Parquet only, not ${opts.to}`
-      : opts.compression === "snappy"
-        ? "it does not encode snappy"
-        : sources.find((s) => s.bytes === undefined) !== undefined
-          ? `input ${JSON.stringify(sources.find((s) => s.bytes === undefined)?.name)} cannot be read as bytes`
-          : null;
+  const unreadable = sources.find((s) => s.bytes === undefined);
+  const why = parallelOutputRefusal(opts.to, opts.compression) ?? (unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`);
   if (why === null) return "parallel";
   if (opts.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: ${why}; use --engine stages or auto`);
   return "stages";

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { Command, Option } from "commander";
 import { prestartWorkers } from "../parallel/prestart-workers.js";
 import { DEFAULTS } from "../convert-options.js";
-import { ENGINES } from "../convert-options.js";
+import { ENGINES, parallelOutputRefusal } from "../convert-options.js";
 import type { Compression, Engine, OutputKind } from "../convert-options.js";
 import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
@@ -55,7 +55,7 @@ export function convertCommand(): Command {
   return command.action(
     runAction(async (inputs: string[], flags: ConvertFlags) => {
       // The workers load their code while main loads the pipeline's (when the parallel engine may run).
-      if (flags.engine !== "stages" && flags.to === "parquet" && flags.compression !== "snappy") prestartWorkers(flags.workers ?? Math.max(1, availableParallelism()));
+      if (flags.engine !== "stages" && parallelOutputRefusal(flags.to, flags.compression) === null) prestartWorkers(flags.workers ?? Math.max(1, availableParallelism()));
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../convert.js");
       const result = await convert({
