@@ -24,17 +24,7 @@ export function fakeClock(start = Date.parse("2025-06-02T12:00:00Z")): FakeClock
   };
 }
 
-/** mulberry32: a seeded uniform [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom } from "../helpers/seeded-random.js";
 
 export interface TestServer {
   readonly url: string;

@@ -24,17 +24,8 @@ export const PLAIN: Spelling = { space: 0, escape: 0, escapeKeys: false, numbers
 export const BENIGN: Spelling = { space: 0.2, escape: 0.05, escapeKeys: false, numbers: 0.3 };
 export const WILD: Spelling = { space: 0.3, escape: 0.1, escapeKeys: true, numbers: 0.3 };
 
-/** A small seeded PRNG (mulberry32), so fast-check's seed drives every random choice. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG, so fast-check's seed drives every random choice. */
+export { seededRandom as random } from "../../helpers/seeded-random.js";
 
 const SHORT: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 const SPACES = [" ", "\t", "\r", "\n", "  ", " \t"];
