@@ -18,7 +18,7 @@ import { RowGroupShards } from "./row-group-shards.js";
 import { SharedSlots } from "./shared-slots.js";
 import { takeWorkers } from "./prestart-workers.js";
 
-/** Lines are shipped to workers in batches of about this many bytes. */
+/** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
 const BATCH_BYTES = 1 << 20;
 /** A shared slot holds a batch: a 4 MiB read plus the line it cut. */
 const SLOT_BYTES = 8 << 20;
