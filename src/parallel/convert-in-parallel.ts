@@ -184,7 +184,7 @@ class Pass {
           unit.pending++;
           const slot = this.#slots.slotOf(raw.bytes);
           const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null };
-          unit.worker.postMessage(message, slot === -1 ? [raw.bytes.buffer as ArrayBuffer] : []);
+          unit.worker.postMessage(message);
         }
         batchId++;
         if (last) {
@@ -302,7 +302,7 @@ class Pass {
     unit.shards = shards;
     if (segments.length === 0) unit.groups = [];
     const message: ToWorker = { type: "decide", unit: id, keep, segments };
-    unit.worker.postMessage(message, [keep.buffer]);
+    unit.worker.postMessage(message);
   }
 
   #quarantine(tally: Tally, item: Quarantined): void {

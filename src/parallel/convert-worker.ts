@@ -31,7 +31,8 @@ async function handle(message: ToWorker): Promise<void> {
   } else {
     const { groups, slots: free } = await converter.decide(message.unit, message.keep, message.segments);
     const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, slots: free };
-    port?.postMessage(reply, groups.map((g) => g.bytes.buffer as ArrayBuffer));
+    // Copied, not transferred: see protocol.ts.
+    port?.postMessage(reply);
   }
 }
 

@@ -1,6 +1,6 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../sources/split-lines.js";
 
-/** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input; the only view of its ArrayBuffer, so it can be transferred. */
+/** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input. */
 export interface LinesBatch {
   readonly kind: "lines";
   readonly bytes: Uint8Array;
@@ -30,7 +30,7 @@ export async function* cutBatches(
     readonly headBytes?: number;
     readonly batchBytes: number;
     /**
-     * Memory for a batch of at least `bytes` bytes, in an ArrayBuffer of its own (transferable). The parallel
+     * Memory for a batch of at least `bytes` bytes, in an ArrayBuffer of its own. The parallel
      * engine hands out buffers its workers gave back: fresh memory costs a page fault per 4 KiB.
      */
     readonly allocate?: (bytes: number) => Uint8Array;

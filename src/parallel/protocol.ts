@@ -4,6 +4,12 @@ import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
 
+// No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
+// invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
+// function that touches a typed array is thrown away and recompiled with detach checks. Transferring the
+// encoded row groups and the decisions cost ~0.25 s of CPU and ~11% of wall time per 200 MiB (SFT), far
+// more than the copies. `test/parallel/no-detach.test.ts` guards it.
+
 /** What every worker is started with: enough to rebuild the run's stages on its side of the thread. */
 export interface WorkerConfig {
   readonly format: FormatName;
@@ -31,7 +37,7 @@ export interface BatchMessage {
   readonly unit: number;
   readonly batch: number;
   readonly last: boolean;
-  /** The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, transferred. */
+  /** The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, copied. */
   readonly slot: number;
   readonly length: number;
   readonly bytes: Uint8Array | null;
@@ -93,7 +99,7 @@ export interface OutcomesMessage {
   readonly quarantined: readonly QuarantineOutcome[];
 }
 
-/** A unit's kept rows as encoded row groups, one per shard segment; `bytes` are transferred. */
+/** A unit's kept rows as encoded row groups, one per shard segment; `bytes` are copied (see the note at the top of this file). */
 export interface EncodedMessage {
   readonly type: "encoded";
   readonly unit: number;

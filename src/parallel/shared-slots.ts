@@ -3,7 +3,7 @@
  * place by a worker until its unit is encoded, then handed back by number. Transferring fresh ArrayBuffers
  * instead made every thread account ~1.3 GB of external memory per GiB of input, and V8 answered with a
  * full GC every few MiB (~0.15 s of main's time per 200 MiB); shared slots are allocated once.
- * A batch too big for a slot gets ordinary memory, transferred.
+ * A batch too big for a slot gets ordinary memory, copied to the worker (see protocol.ts).
  */
 export class SharedSlots {
   readonly buffers: readonly SharedArrayBuffer[];

@@ -71,7 +71,7 @@ export class ByteWriter {
     this.length += n;
   }
 
-  /** A copy of what was written, in an ArrayBuffer of exactly that size (so it can be transferred). */
+  /** A copy of what was written, in an ArrayBuffer of exactly that size (a structured clone copies the whole ArrayBuffer). */
   toBytes(): Uint8Array<ArrayBuffer> {
     // allocUnsafeSlow: its own ArrayBuffer, not zero-filled first (slice() zeroes, then copies).
     const copy = Buffer.allocUnsafeSlow(this.length);

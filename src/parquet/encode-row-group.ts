@@ -49,7 +49,7 @@ export interface RowGroupMetadata {
 
 /** An encoded row group: its column chunks back to back, and the metadata the footer needs. */
 export interface EncodedRowGroup extends RowGroupMetadata {
-  /** The chunks' bytes, in an ArrayBuffer of exactly this size, so it can be transferred. */
+  /** The chunks' bytes, in an ArrayBuffer of exactly this size, so a structured clone copies only them. */
   readonly bytes: Uint8Array<ArrayBuffer>;
 }
 
