@@ -12,7 +12,7 @@ import type { ValidEntry } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { RowGroupShards } from "./row-group-shards.js";
 import { SharedSlots } from "./shared-slots.js";
@@ -60,16 +60,18 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
   const count = Math.max(1, options.workers);
   // Enough for every batch of the units in flight (two per worker, ~3 batches each) and the one being filled.
   const slots = new SharedSlots(6 * count + 4, SLOT_BYTES);
-  const start: WorkerStart = { config: options.worker, slots: slots.buffers };
+  // One per unit decided and not yet written: at most two per worker are in flight.
+  const outSlots = new SharedSlots(2 * count + 2, SLOT_BYTES);
+  const start: WorkerStart = { config: options.worker, slots: slots.buffers, outSlots: outSlots.buffers };
   const workers = takeWorkers(count);
   for (const w of workers) w.postMessage({ type: "start", start });
   try {
     const tally = new Tally();
     const decider = new DedupDecider(tally);
-    const first = await new Pass(options, workers, slots, decider, true, 0).run();
+    const first = await new Pass(options, workers, slots, outSlots, decider, true, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, tally, passes: 1 };
     const again = new Tally();
-    const second = await new Pass(options, workers, slots, decider.final(again), false, first.units).run();
+    const second = await new Pass(options, workers, slots, outSlots, decider.final(again), false, first.units).run();
     return { shards: second.shards, tally: again, passes: 2 };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
@@ -91,6 +93,8 @@ interface Unit {
   pending: number;
   /** Shard of each segment, once decided. */
   shards: number[] | null;
+  /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
+  out: number;
   groups: readonly EncodedRowGroup[] | null;
 }
 
@@ -99,6 +103,7 @@ class Pass {
   readonly #units = new Map<number, Unit>();
   readonly #shards: RowGroupShards;
   readonly #slots: SharedSlots;
+  readonly #outSlots: SharedSlots;
   #nextUnit: number;
   #nextDecide: number;
   #nextWrite: number;
@@ -118,12 +123,14 @@ class Pass {
     private readonly options: ParallelOptions,
     private readonly workers: readonly Worker[],
     slots: SharedSlots,
+    outSlots: SharedSlots,
     private readonly decider: DedupDecider,
     private readonly writeQuarantine: boolean,
     firstUnit: number,
   ) {
     this.#nextUnit = this.#nextDecide = this.#nextWrite = firstUnit;
     this.#slots = slots;
+    this.#outSlots = outSlots;
     this.#shards = new RowGroupShards(options.dir, options.plan, options.split, options.createdBy);
   }
 
@@ -175,7 +182,7 @@ class Pass {
           // Memory stays flat: at most two units per worker are read ahead of the writer.
           await this.#until(() => this.#nextUnit - this.#nextWrite < 2 * this.workers.length);
           unitId = this.#nextUnit++;
-          unit = { worker: this.workers[unitId % this.workers.length] as Worker, batches: [], closed: false, pending: 0, shards: null, groups: null };
+          unit = { worker: this.workers[unitId % this.workers.length] as Worker, batches: [], closed: false, pending: 0, shards: null, out: -1, groups: null };
           this.#units.set(unitId, unit);
         }
         const last = (unitBytes += raw.kind === "lines" ? raw.bytes.length : 0) >= UNIT_BYTES;
@@ -212,7 +219,7 @@ class Pass {
         batch.outcomes = message;
         unit.pending--;
       } else {
-        unit.groups = message.groups;
+        unit.groups = this.#groupsOf(unit, message);
         for (const slot of message.slots) this.#slots.free(slot);
       }
       this.#pump();
@@ -228,10 +235,11 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards } = unit as { groups: readonly EncodedRowGroup[]; shards: number[] };
+      const { groups, shards, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; out: number };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(shards[i] as number, group);
+        if (out !== -1) this.#outSlots.free(out);
       });
       this.#writing.catch((error: unknown) => this.#fail(error as Error));
     }
@@ -301,8 +309,23 @@ class Pass {
     });
     unit.shards = shards;
     if (segments.length === 0) unit.groups = [];
-    const message: ToWorker = { type: "decide", unit: id, keep, segments };
+    else unit.out = this.#outSlots.takeSlot();
+    const message: ToWorker = { type: "decide", unit: id, keep, segments, out: unit.out };
     unit.worker.postMessage(message);
+  }
+
+  /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */
+  #groupsOf(unit: Unit, message: EncodedMessage): EncodedRowGroup[] {
+    if (message.bytes !== null && unit.out !== -1) {
+      this.#outSlots.free(unit.out);
+      unit.out = -1;
+    }
+    const bytes = message.bytes ?? this.#outSlots.view(unit.out);
+    let at = 0;
+    return message.groups.map((group) => {
+      const view = bytes.subarray(at, (at += group.compressedSize));
+      return { ...group, bytes: view };
+    });
   }
 
   #quarantine(tally: Tally, item: Quarantined): void {

@@ -9,6 +9,7 @@ const port = parentPort;
 if (port === null) throw new Error("convert-worker.js runs only as a worker thread");
 let converter: UnitConverter;
 let slots: Buffer[] = [];
+let outSlots: Uint8Array[] = [];
 const jobs = new JobQueue(handle, fail);
 
 port.on("message", (message: ToWorker | { readonly type: "start"; readonly start: WorkerStart }) => {
@@ -18,6 +19,7 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
   }
   try {
     slots = message.start.slots.map((s) => Buffer.from(s));
+    outSlots = message.start.outSlots.map((s) => new Uint8Array(s));
     converter = new UnitConverter(message.start.config);
   } catch (error) {
     fail(error);
@@ -29,8 +31,8 @@ async function handle(message: ToWorker): Promise<void> {
     const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
     port?.postMessage(await converter.batch(message.unit, message.batch, bytes, message.bytes === null ? message.slot : -1));
   } else {
-    const { groups, slots: free } = await converter.decide(message.unit, message.keep, message.segments);
-    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, slots: free };
+    const { groups, bytes, slots: free } = await converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null);
+    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, slots: free };
     // Copied, not transferred: see protocol.ts.
     port?.postMessage(reply);
   }

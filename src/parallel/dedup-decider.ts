@@ -1,6 +1,7 @@
 import type { DropReason, FilterRule } from "../reasons.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
+import { KeyIndex } from "./key-index.js";
 
 /** One valid record of a unit, in read order. */
 export interface ValidEntry {
@@ -22,17 +23,16 @@ const KEPT = 1;
  * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
  * `final()` decisions, which know every winner from the first run.
  *
- * Winners live in columns (a key -> index map and typed arrays), not an object per key: the map is the one
- * thing in the engine that grows with the input (one entry per distinct key).
+ * Winners live in columns (a key index and typed arrays), not an object per key, and off the JS heap: they
+ * are the one thing in the engine that grows with the input (one entry per distinct key; see KeyIndex).
  */
 export class DedupDecider {
-  readonly #index = new Map<string, number>();
+  #index = new KeyIndex();
   #version = new Float64Array(1024);
   #ordinal = new Float64Array(1024);
   /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
   #duplicates = new Int32Array(1024);
   #counted = new Uint8Array(1024);
-  #next = 0;
   #ordinals = 0;
   #final = false;
   rewriteNeeded = false;
@@ -45,7 +45,7 @@ export class DedupDecider {
     this.#ordinals += entries.length;
     if (!this.#final) this.#learn(entries, first);
     return entries.map((e, i) => {
-      const w = this.#index.get(e.key) as number;
+      const w = this.#index.get(e.key);
       let outcome: "kept" | DropReason;
       if (this.#ordinal[w] === first + i) {
         outcome = e.rule ?? "kept";
@@ -64,7 +64,12 @@ export class DedupDecider {
   /** Starts over with every winner known: decisions can no longer change after the fact. */
   final(tally: Tally): DedupDecider {
     const next = new DedupDecider(tally);
-    for (const [key, w] of this.#index) next.#set(key, this.#version[w] as number, this.#ordinal[w] as number);
+    // Same keys, same numbers; the winners as learned, none counted yet.
+    next.#index = this.#index;
+    next.#version = this.#version.slice();
+    next.#ordinal = this.#ordinal.slice();
+    next.#duplicates = new Int32Array(this.#duplicates.length);
+    next.#counted = new Uint8Array(this.#counted.length);
     next.#final = true;
     return next;
   }
@@ -72,8 +77,8 @@ export class DedupDecider {
   #learn(entries: readonly ValidEntry[], first: number): void {
     entries.forEach((e, i) => {
       const w = this.#index.get(e.key);
-      if (w === undefined) {
-        this.#set(e.key, e.version, first + i);
+      if (w === -1) {
+        this.#add(e.key, e.version, first + i);
         return;
       }
       if (e.version <= (this.#version[w] as number)) return;
@@ -90,13 +95,9 @@ export class DedupDecider {
     });
   }
 
-  #set(key: string, version: number, ordinal: number): void {
-    let w = this.#index.get(key);
-    if (w === undefined) {
-      w = this.#next++;
-      this.#index.set(key, w);
-      if (w === this.#version.length) this.#grow();
-    }
+  #add(key: string, version: number, ordinal: number): void {
+    const w = this.#index.add(key);
+    if (w === this.#version.length) this.#grow();
     this.#version[w] = version;
     this.#ordinal[w] = ordinal;
     this.#counted[w] = NOT_COUNTED;

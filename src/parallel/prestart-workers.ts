@@ -2,6 +2,14 @@ import { Worker } from "node:worker_threads";
 import { workerScript } from "./worker-script.js";
 
 let waiting: Worker[] = [];
+
+/**
+ * A worker's young generation, at most. V8 grows it as bytes survive its GCs, so with the input: 8 MB at
+ * 200 MiB, 16 MB at 1 GiB (SFT). Held at 8 MB, the 1 GiB run's peak memory stays near the 200 MiB run's, at
+ * no measurable cost in time (GC is ~2% of a worker's time).
+ */
+const YOUNG_GENERATION_MB = 8;
+const startWorker = (): Worker => new Worker(workerScript(), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 const dead = new WeakSet<Worker>();
 
 /**
@@ -11,7 +19,7 @@ const dead = new WeakSet<Worker>();
  */
 export function prestartWorkers(count: number): void {
   for (let i = waiting.length; i < count; i++) {
-    const worker = new Worker(workerScript());
+    const worker = startWorker();
     // Until a run takes it, an idle worker must not keep the process alive, nor fail it: a worker that
     // died waiting is replaced when taken.
     worker.unref();
@@ -27,6 +35,6 @@ export function takeWorkers(count: number): Worker[] {
   for (const w of taken) w.ref();
   for (const w of waiting) if (!taken.includes(w)) void w.terminate();
   waiting = [];
-  while (taken.length < count) taken.push(new Worker(workerScript()));
+  while (taken.length < count) taken.push(startWorker());
   return taken;
 }

@@ -1,6 +1,6 @@
 import type { FormatName } from "../formats/format.js";
 import type { SchemaNode } from "../fast/schema-node.js";
-import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
 
@@ -50,6 +50,8 @@ export interface DecideMessage {
   /** 1 keeps the row, 0 drops it. */
   readonly keep: Uint8Array;
   readonly segments: readonly number[];
+  /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
+  readonly out: number;
 }
 
 export type ToWorker = BatchMessage | DecideMessage;
@@ -59,6 +61,8 @@ export interface WorkerStart {
   readonly config: WorkerConfig;
   /** Main's batch memory, shared once for the whole run (see SharedSlots). */
   readonly slots: readonly SharedArrayBuffer[];
+  /** Memory for encoded units, shared once for the whole run. */
+  readonly outSlots: readonly SharedArrayBuffer[];
 }
 
 /** What a line became in the worker. */
@@ -99,11 +103,15 @@ export interface OutcomesMessage {
   readonly quarantined: readonly QuarantineOutcome[];
 }
 
-/** A unit's kept rows as encoded row groups, one per shard segment; `bytes` are copied (see the note at the top of this file). */
+/**
+ * A unit's kept rows as encoded row groups, one per shard segment. Their bytes lie back to back at the
+ * start of the decision's output slot, or (`bytes`, when the slot was -1 or too small) come copied.
+ */
 export interface EncodedMessage {
   readonly type: "encoded";
   readonly unit: number;
-  readonly groups: readonly EncodedRowGroup[];
+  readonly groups: readonly RowGroupMetadata[];
+  readonly bytes: Uint8Array | null;
   /** The shared slots the unit's batches used, free again. */
   readonly slots: readonly number[];
 }

@@ -1,9 +1,11 @@
 /**
- * Batch memory shared with the workers: a fixed set of SharedArrayBuffer slots, filled by main and read in
- * place by a worker until its unit is encoded, then handed back by number. Transferring fresh ArrayBuffers
- * instead made every thread account ~1.3 GB of external memory per GiB of input, and V8 answered with a
- * full GC every few MiB (~0.15 s of main's time per 200 MiB); shared slots are allocated once.
- * A batch too big for a slot gets ordinary memory, copied to the worker (see protocol.ts).
+ * Memory shared with the workers: a fixed set of SharedArrayBuffer slots, handed out and back by number.
+ * Batches: filled by main and read in place by a worker until its unit is encoded. Encoded units: filled by
+ * a worker and written out by main. Fresh ArrayBuffers per batch instead made every thread account ~1.3 GB
+ * of external memory per GiB of input, and V8 answered with a full GC every few MiB (~0.15 s of main's time
+ * per 200 MiB); copies of encoded units made main's GCs run on external memory pressure, which grew its
+ * young generation with the input (+17 MB at 1 GiB). Shared slots are allocated once.
+ * What does not fit a slot gets ordinary memory, copied across (see protocol.ts).
  */
 export class SharedSlots {
   readonly buffers: readonly SharedArrayBuffer[];
@@ -23,6 +25,17 @@ export class SharedSlots {
       if (slot !== undefined) return this.#views[slot] as Uint8Array;
     }
     return Buffer.allocUnsafeSlow(bytes);
+  }
+
+  /** A free slot's number, or -1 when none is free. */
+  takeSlot(): number {
+    return this.#free.pop() ?? -1;
+  }
+
+  view(slot: number): Uint8Array {
+    const view = this.#views[slot];
+    if (view === undefined) throw new Error(`Internal error: no shared slot ${slot}`);
+    return view;
   }
 
   /** The slot a view lies in, or -1 for memory of its own. */

@@ -7,7 +7,7 @@ import type { RecordRules } from "../formats/record-rules.js";
 import type { Decision } from "../flow.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import { encodeRowGroup } from "../parquet/encode-row-group.js";
-import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../parquet/row-group-builder.js";
 import { shredRecord } from "../parquet/shred-record.js";
 import type { Provenance } from "../provenance.js";
@@ -16,9 +16,18 @@ import { filterRule } from "../stages/filter.js";
 import { quarantine } from "../stages/quarantine-item.js";
 import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
+import { EncodedBytes } from "./encoded-bytes.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
+
+/** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
+export interface EncodedUnit {
+  readonly groups: RowGroupMetadata[];
+  readonly bytes: Uint8Array | null;
+  /** The shared batch slots the unit held, free again. */
+  readonly slots: number[];
+}
 
 /** Where a unit's row came from, to shred it again when the unit is cut across shards. */
 interface RowSource {
@@ -106,29 +115,35 @@ export class UnitConverter {
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is shredded again per segment.
    */
-  async decide(unit: number, keep: Uint8Array, segments: readonly number[]): Promise<{ groups: EncodedRowGroup[]; slots: number[] }> {
+  async decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): Promise<EncodedUnit> {
     const state = this.#units.get(unit);
     if (state === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
     this.#units.delete(unit);
     const { builder, slots } = state;
+    const groups: RowGroupMetadata[] = [];
+    const encoded = new EncodedBytes(out);
+    const encode = (): void => {
+      const { bytes, ...metadata } = encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+      encoded.add(bytes);
+      groups.push(metadata);
+    };
     try {
-      if (segments.length === 0) return { groups: [], slots };
       if (segments.length === 1) {
         if (keep.includes(0)) builder.retain((row) => keep[row] === 1);
-        return { groups: [this.#encode(builder)], slots };
-      }
-      const kept = state.rows.filter((_, row) => keep[row] === 1);
-      const groups: EncodedRowGroup[] = [];
-      let at = 0;
-      for (const count of segments) {
-        builder.clear();
-        for (const { bytes, start, end } of kept.slice(at, at + count)) {
-          if (this.#fast(builder, bytes, start, end, isUtf8(bytes.subarray(start, end))) === null) await this.#slowLine(builder, bytes, start, end);
+        encode();
+      } else if (segments.length > 1) {
+        const kept = state.rows.filter((_, row) => keep[row] === 1);
+        let at = 0;
+        for (const count of segments) {
+          builder.clear();
+          for (const { bytes, start, end } of kept.slice(at, at + count)) {
+            if (this.#fast(builder, bytes, start, end, isUtf8(bytes.subarray(start, end))) === null) await this.#slowLine(builder, bytes, start, end);
+          }
+          at += count;
+          encode();
         }
-        at += count;
-        groups.push(this.#encode(builder));
       }
-      return { groups, slots };
+      return { groups, bytes: encoded.copied(), slots };
     } finally {
       builder.clear();
       this.#spare.push(builder);
@@ -144,9 +159,7 @@ export class UnitConverter {
     return state;
   }
 
-  #encode(builder: RowGroupBuilder): EncodedRowGroup {
-    return encodeRowGroup(builder, { codec: this.#config.codec });
-  }
+
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
   #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {

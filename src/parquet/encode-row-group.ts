@@ -34,6 +34,11 @@ export interface EncodeOptions {
   readonly zstdLevel?: number;
   /** Uncompressed value bytes per page; default {@link PAGE_BYTES} (tests lower it to get many pages). */
   readonly pageBytes?: number;
+  /**
+   * `bytes` is then a view of this thread's scratch memory, valid until the next call, instead of a copy:
+   * for a caller that copies it somewhere anyway.
+   */
+  readonly scratch?: boolean;
 }
 
 /** A row group's metadata for the footer: plain data, so it crosses threads by structured clone. */
@@ -49,8 +54,8 @@ export interface RowGroupMetadata {
 
 /** An encoded row group: its column chunks back to back, and the metadata the footer needs. */
 export interface EncodedRowGroup extends RowGroupMetadata {
-  /** The chunks' bytes, in an ArrayBuffer of exactly this size, so a structured clone copies only them. */
-  readonly bytes: Uint8Array<ArrayBuffer>;
+  /** The chunks' bytes: a copy of their own, or (`scratch`) a view of the encoder's memory. */
+  readonly bytes: Uint8Array;
 }
 
 /** Scratch buffers, kept per thread between row groups so steady-state encoding allocates only its output. */
@@ -74,7 +79,7 @@ export function encodeRowGroup(builder: RowGroupBuilder, options: EncodeOptions)
   const encoder: ChunkEncoder = { out, page, compressed, codec: options.codec, level, pageBytes };
   const columns = builder.columns.map((column) => encodeColumnChunk(column, encoder));
   return {
-    bytes: out.toBytes(),
+    bytes: options.scratch === true ? out.bytes.subarray(0, out.length) : out.toBytes(),
     rows: builder.rows,
     columns,
     uncompressedSize: columns.reduce((n, c) => n + c.uncompressedSize, 0),
