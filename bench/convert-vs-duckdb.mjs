@@ -72,7 +72,11 @@ const lastLine = (text) => text.trim().split("\n").pop();
 const errorLine = (text) => text.split("\n").find((l) => /error|evalshard:/i.test(l)) ?? lastLine(text);
 const sum = (o = {}) => Object.values(o).reduce((a, b) => a + b, 0);
 
-/** Counts lines (records) and, as a side effect, pulls the file into the page cache for both sides. */
+/**
+ * Counts lines (records) and, as a side effect, pulls the file into the page cache. Run before every timed
+ * side: this VM's kernel reclaims cold page cache within seconds (a 1 GiB file read once was 85% cached
+ * 15 s later), and a side that reads from disk instead is timed on the disk.
+ */
 async function countLines(file) {
   let n = 0;
   for await (const buf of createReadStream(file, { highWaterMark: 1 << 22 })) {
@@ -118,15 +122,29 @@ for (const format of formats) {
     const d = [];
     let manifest = null;
     let duckdbResult = null;
-    for (let run = 1; run <= runs; run++) {
+    const runEvalshard = async (run) => {
       process.stderr.write(`${name} run ${run}/${runs}: evalshard ...\n`);
       rmSync(evalshardOut, { recursive: true, force: true });
+      await countLines(file);
       e.push(await measure(process.execPath, [`${dist}/cli/main.js`, "convert", file, "--out", evalshardOut, "--format", format]));
       if (existsSync(`${evalshardOut}/manifest.json`)) manifest = JSON.parse(readFileSync(`${evalshardOut}/manifest.json`, "utf8"));
+    };
+    const runDuckdb = async (run) => {
       process.stderr.write(`${name} run ${run}/${runs}: duckdb ...\n`);
       rmSync(duckdbOut, { force: true });
+      await countLines(file);
       d.push(await measure(process.execPath, ["bench/duckdb-convert.mjs", "--format", format, "--in", file, "--out", duckdbOut, "--dist", dist]));
       if (d.at(-1).code === 0) duckdbResult = JSON.parse(lastLine(d.at(-1).stdout));
+    };
+    // Sides alternate which goes first, so neither always runs right after the other's heat and memory use.
+    for (let run = 1; run <= runs; run++) {
+      if (run % 2 === 1) {
+        await runEvalshard(run);
+        await runDuckdb(run);
+      } else {
+        await runDuckdb(run);
+        await runEvalshard(run);
+      }
     }
     const evalshard = summarize(e, bytes, records);
     const duckdb = summarize(d, bytes, records);
