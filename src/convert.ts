@@ -1,9 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ConfigError } from "./errors.js";
-import type { Format } from "./formats/format.js";
 import { detectInputFormat } from "./detect-input-format.js";
-import { compileParserSchema } from "./fast/compile-line-parser.js";
+import { parserSchemaFor } from "./fast/parser-schema-for.js";
+import type { FormatBasics } from "./formats/format.js";
+import { formatName } from "./formats/format.js";
+import { loadFormatInfo } from "./formats/format-info.js";
 import { convertInParallel } from "./parallel/convert-in-parallel.js";
 import { columnPlan } from "./parquet/column-plan.js";
 import type { Field } from "./schema/column-type.js";
@@ -12,16 +14,11 @@ import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
 import { parallelOutputRefusal, resolveConvertOptions } from "./convert-options.js";
 import type { ConvertOptions, ResolvedConvertOptions } from "./convert-options.js";
-import { formatByName } from "./formats/index.js";
 import type { Manifest } from "./manifest.js";
 import { reconciles } from "./manifest.js";
-import { planPipeline, runPipeline } from "./pipeline.js";
 import type { PipelineOptions } from "./pipeline.js";
 import { filterSettings, filterWarnings } from "./stages/filter.js";
-import { datasetCard } from "./sinks/dataset-card.js";
-import { shardFormatFor } from "./sinks/shard-format-for.js";
 import { QuarantineWriter } from "./sinks/quarantine-writer.js";
-import { ShardedWriter } from "./sinks/sharded-writer.js";
 import { lockOutput, openStaging } from "./sinks/staging.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import type { LineSource } from "./sources/line-source.js";
@@ -67,7 +64,7 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
 /** What either engine leaves in the staging directory, for the card and the manifest. */
 interface Written {
   readonly engine: "parallel" | "stages";
-  readonly format: Format;
+  readonly format: FormatBasics;
   readonly policy: UntrustedPolicy;
   readonly columns: readonly Field[];
   readonly shards: ShardInfo[];
@@ -79,12 +76,16 @@ interface Written {
 async function build(opts: ResolvedConvertOptions, dir: string, startedAt: string): Promise<Manifest> {
   const sources = await openSources(opts, dir);
   const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
-  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, dir, sources, gatedRuns) : await writeWithStages(opts, dir, sources, gatedRuns);
+  const writing = chooseEngine(opts, sources) === "parallel" ? writeInParallel(opts, dir, sources, gatedRuns) : writeWithStages(opts, dir, sources, gatedRuns);
+  // The card's YAML writer (~20 ms to load) loads while the engine runs, not before it starts.
+  const card = import("./sinks/dataset-card.js");
+  card.catch(() => undefined); // awaited below; a failed run must not also report this promise as unhandled
+  const written = await writing;
   const { format, columns, shards, tally, quarantine } = written;
   await mkdir(join(dir, "_quarantine"), { recursive: true });
   const counts = tally.counts();
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-  await writeFile(join(dir, "README.md"), datasetCard({ format, columns, shards, splitName: SPLIT }));
+  await writeFile(join(dir, "README.md"), (await card).datasetCard({ format, columns, shards, splitName: SPLIT }));
   const manifest: Manifest = {
     evalshard_version: EVALSHARD_VERSION,
     started_at: startedAt,
@@ -124,6 +125,13 @@ function chooseEngine(opts: ResolvedConvertOptions, sources: readonly LineSource
 
 /** The library's stages, one record at a time: reads the inputs twice (the first read settles dedup). */
 async function writeWithStages(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+  // Loaded here, not at start-up: they bring zod and the shard writers, which the parallel engine's main thread does without.
+  const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }, { ShardedWriter }] = await Promise.all([
+    import("./pipeline.js"),
+    import("./formats/index.js"),
+    import("./sinks/shard-format-for.js"),
+    import("./sinks/sharded-writer.js"),
+  ]);
   const pipelineOptions: PipelineOptions = {
     ...(opts.format === undefined ? {} : { format: formatByName(opts.format) }),
     acceptLaterMinor: opts.acceptLaterMinor,
@@ -158,7 +166,7 @@ async function writeWithStages(opts: ResolvedConvertOptions, dir: string, source
 async function writeInParallel(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   const read = { maxLineBytes: opts.maxLineBytes };
   const forced = opts.format !== undefined;
-  const format = opts.format === undefined ? await detectInputFormat(sources, read) : formatByName(opts.format);
+  const format = await loadFormatInfo(opts.format === undefined ? await detectInputFormat(sources, read) : formatName(opts.format));
   const policy = resolveUntrustedPolicy(format, opts.untrusted);
   const columns = outputColumns(format, policy);
   const quarantine = new QuarantineWriter(join(dir, `_quarantine/${format.name}.ndjson`));
@@ -178,7 +186,7 @@ async function writeInParallel(opts: ResolvedConvertOptions, dir: string, source
         codec: opts.compression as "zstd" | "gzip" | "none",
         maxLineBytes: opts.maxLineBytes,
         columns,
-        schema: compileParserSchema(format, policy),
+        schema: parserSchemaFor(format, policy),
       },
       workers: opts.workers,
       read,

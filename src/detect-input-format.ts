@@ -1,13 +1,13 @@
 import { ConfigError } from "./errors.js";
-import { detectFormat } from "./formats/index.js";
-import type { Format } from "./formats/format.js";
+import type { FormatName } from "./formats/format.js";
+import { FORMAT_NAMES, VERSION_FIELDS } from "./formats/format.js";
 import type { LineSource, ReadOptions } from "./sources/line-source.js";
 
 /**
- * The format of the first line that names one, as the validate stage settles it: lines that do not
- * parse, or name no format, are passed over. Reads only as far as that line.
+ * The format of the first line that names one (by its version field, as the validate stage settles it):
+ * lines that do not parse, or name no format, are passed over. Reads only as far as that line.
  */
-export async function detectInputFormat(sources: readonly LineSource[], read: ReadOptions = {}): Promise<Format> {
+export async function detectInputFormat(sources: readonly LineSource[], read: ReadOptions = {}): Promise<FormatName> {
   for (const source of sources) {
     for await (const line of source.lines(read)) {
       if (line.kind !== "line") continue;
@@ -18,11 +18,12 @@ export async function detectInputFormat(sources: readonly LineSource[], read: Re
         continue;
       }
       if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
-      const format = detectFormat(value as Record<string, unknown>);
-      if (format !== null) return format;
+      const name = FORMAT_NAMES.find((n) => VERSION_FIELDS[n] in value);
+      if (name !== undefined) return name;
     }
   }
+  const fields = FORMAT_NAMES.map((n) => VERSION_FIELDS[n]);
   throw new ConfigError(
-    `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (format_version, rl_format_version or dpo_format_version): pass --format sft|rl|dpo`,
+    `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (${fields.slice(0, -1).join(", ")} or ${fields.at(-1)}): pass --format ${FORMAT_NAMES.join("|")}`,
   );
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { int, outcome, scenarioRef, winConditionText } from "./common.js";
 import type { Format } from "./format.js";
+import { VERSION_FIELDS } from "./format.js";
 import { RECORD_RULES } from "./record-rules.js";
 
 const step = z.object({ action_type: z.string(), content: z.string().nullable() });
@@ -23,7 +24,7 @@ export type DpoRecord = z.output<typeof dpoRecord>;
 
 export const dpo: Format<typeof dpoRecord> = {
   name: "dpo",
-  versionField: "dpo_format_version",
+  versionField: VERSION_FIELDS.dpo,
   version: "1.0",
   schema: dpoRecord,
   anyVersionSchema: z.object({ dpo_format_version: z.string(), ...fields }) as unknown as z.ZodType<DpoRecord>,

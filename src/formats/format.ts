@@ -1,8 +1,19 @@
 import type { z } from "zod";
+import { ConfigError } from "../errors.js";
 import type { Field } from "../schema/column-type.js";
 
 export type FormatName = "sft" | "rl" | "dpo";
 export const FORMAT_NAMES: readonly FormatName[] = ["sft", "rl", "dpo"];
+/** `name` as a format name; a ConfigError names it otherwise (library callers can pass any string). */
+export function formatName(name: string): FormatName {
+  if (!(FORMAT_NAMES as readonly string[]).includes(name)) {
+    throw new ConfigError(`Unknown format ${JSON.stringify(name)}: expected one of ${FORMAT_NAMES.join(", ")}`);
+  }
+  return name as FormatName;
+}
+
+/** The field that carries each format's version: it names the format of a line. */
+export const VERSION_FIELDS: Readonly<Record<FormatName, string>> = { sft: "format_version", rl: "rl_format_version", dpo: "dpo_format_version" };
 
 /** What the stages need to know about a record, whatever its format. */
 export interface RecordFacts {
@@ -42,3 +53,6 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   facts(record: z.output<S>): RecordFacts;
   check(record: z.output<S>): SemanticFault | null;
 }
+
+/** A format without its zod schema: what setting up a run needs (see format-info.ts). */
+export type FormatBasics = Pick<Format, "name" | "versionField" | "version" | "untrustedPaths" | "columns">;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
 import type { Format } from "./format.js";
+import { VERSION_FIELDS } from "./format.js";
 import { RECORD_RULES, checkTrajectory } from "./record-rules.js";
 
 const tuple = z.object({
@@ -46,7 +47,7 @@ export { checkTrajectory };
 
 export const rl: Format<typeof rlRecord> = {
   name: "rl",
-  versionField: "rl_format_version",
+  versionField: VERSION_FIELDS.rl,
   version: "1.0",
   schema: rlRecord,
   anyVersionSchema: z.object({ rl_format_version: z.string(), ...fields }) as unknown as z.ZodType<RlRecord>,

@@ -3,6 +3,7 @@ import { columnsOf } from "../schema/columns-of.js";
 import { anyJson, int, reconstruction, scenarioRef, seat } from "./common.js";
 import { RECORD_RULES } from "./record-rules.js";
 import type { Format } from "./format.js";
+import { VERSION_FIELDS } from "./format.js";
 
 const traitScore = z.object({
   mean: z.number(),
@@ -46,7 +47,7 @@ export type SftRecord = z.output<typeof sftRecord>;
 
 export const sft: Format<typeof sftRecord> = {
   name: "sft",
-  versionField: "format_version",
+  versionField: VERSION_FIELDS.sft,
   version: "1.1",
   schema: sftRecord,
   anyVersionSchema: z.object({ format_version: z.string(), ...fields }) as unknown as z.ZodType<SftRecord>,

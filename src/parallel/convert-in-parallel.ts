@@ -5,7 +5,7 @@ import type { ShardInfo } from "../sinks/shard-writer.js";
 import type { QuarantineWriter } from "../sinks/quarantine-writer.js";
 import type { LineSource, ReadOptions } from "../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-lines.js";
-import { quarantine } from "../stages/validate.js";
+import { quarantine } from "../stages/quarantine-item.js";
 import { Tally } from "../tally.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidEntry } from "./dedup-decider.js";

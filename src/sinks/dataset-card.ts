@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import type { Format, FormatName } from "../formats/format.js";
+import type { FormatBasics, FormatName } from "../formats/format.js";
 import type { Field } from "../schema/column-type.js";
 import { walkColumns } from "../schema/field-path.js";
 import { hfFeatures } from "../schema/hf-features.js";
@@ -8,7 +8,7 @@ import type { ShardInfo } from "./shard-writer.js";
 /** What {@link datasetCard} describes. */
 export interface DatasetCardOptions {
   /** The export format the records follow. */
-  readonly format: Format;
+  readonly format: FormatBasics;
   /** The columns as written (after stripping). */
   readonly columns: readonly Field[];
   readonly shards: readonly ShardInfo[];

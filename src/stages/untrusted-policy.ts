@@ -1,5 +1,5 @@
 import { ConfigError } from "../errors.js";
-import type { Format } from "../formats/format.js";
+import type { FormatBasics } from "../formats/format.js";
 import type { ColumnType, Field } from "../schema/column-type.js";
 import { declaredPaths, parsePath, pruneColumns, typeAt } from "../schema/field-path.js";
 import type { PathStep } from "../schema/field-path.js";
@@ -24,7 +24,7 @@ export interface UntrustedPolicy {
  * Resolves the policy for a format. Every path the spec calls untrusted is dropped unless an override
  * names it; overrides may also name any other declared path, to drop or redact it too.
  */
-export function resolveUntrustedPolicy(format: Format, overrides: Readonly<Record<string, string>> = {}): UntrustedPolicy {
+export function resolveUntrustedPolicy(format: FormatBasics, overrides: Readonly<Record<string, string>> = {}): UntrustedPolicy {
   const actions = new Map<string, UntrustedAction>(format.untrustedPaths.map((p) => [p, "drop"]));
   const declared = new Set(declaredPaths(format.columns));
   for (const [path, action] of Object.entries(overrides)) {
@@ -48,7 +48,7 @@ export function resolveUntrustedPolicy(format: Format, overrides: Readonly<Recor
 }
 
 /** The columns a dataset has under the policy: dropped paths removed, and structs they emptied too. */
-export function outputColumns(format: Format, policy: UntrustedPolicy): Field[] {
+export function outputColumns(format: FormatBasics, policy: UntrustedPolicy): Field[] {
   const dropped = policy.rules.filter((r) => r.action === "drop").map((r) => [...r.steps]);
   return withoutEmptyStructs(pruneColumns(format.columns, dropped));
 }
