@@ -176,7 +176,8 @@ class Pass {
         allocate: (bytes: number) => this.#slots.take(bytes),
         release: (memory: Uint8Array) => this.#slots.release(memory),
       };
-      for await (const raw of cutBatches(source.bytes(), cut)) {
+      const bytes = source.bytes.bind(source);
+      for await (const raw of cutBatches((memory) => bytes(memory), cut)) {
         this.#check();
         if (unit === null) {
           // Memory stays flat: at most two units per worker are read ahead of the writer.

@@ -1,5 +1,8 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../sources/split-lines.js";
 
+/** The least free memory worth offering a source to read into: smaller reads would cost more calls. */
+const MIN_READ_BYTES = 1 << 20;
+
 /** Whole lines of one input, `bytes[0]` at `offset` in the (decompressed) input. */
 export interface LinesBatch {
   readonly kind: "lines";
@@ -24,7 +27,8 @@ export type RawBatch = LinesBatch | TooLongBatch;
  * skipped and comes out as a `too_long` batch (shorter lines over the limit are the workers' to report).
  */
 export async function* cutBatches(
-  chunks: AsyncIterable<Buffer>,
+  /** The input's bytes; as a function, it is offered the free end of the pending batch to read into (see `LineSource.bytes`). */
+  chunks: AsyncIterable<Buffer> | ((memory: () => Uint8Array | null) => AsyncIterable<Buffer>),
   options: {
     readonly maxLineBytes?: number;
     readonly headBytes?: number;
@@ -36,6 +40,8 @@ export async function* cutBatches(
     readonly allocate?: (bytes: number) => Uint8Array;
     /** Takes back memory from `allocate` that no batch holds (outgrown by a long line). */
     readonly release?: (memory: Uint8Array) => void;
+    /** The least free memory offered to a source to read into; default 1 MiB. */
+    readonly minReadBytes?: number;
   },
 ): AsyncIterable<RawBatch> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -59,6 +65,10 @@ export async function* cutBatches(
 
   const append = (src: Uint8Array, start: number, end: number): void => {
     const need = used + (end - start);
+    if (src.buffer === pending.buffer && src.byteOffset + start === pending.byteOffset + used) {
+      used = need; // read in place (see `free`)
+      return;
+    }
     if (need > pending.length) {
       const bigger = allocate(Math.max(need, pending.length * 2));
       bigger.set(pending.subarray(0, used));
@@ -98,7 +108,11 @@ export async function* cutBatches(
     return batch;
   };
 
-  for await (let chunk of chunks) {
+  /** The pending batch's free end, for the source to read the next chunk into; null when little is left. */
+  const minRead = options.minReadBytes ?? MIN_READ_BYTES;
+  const free = (): Uint8Array | null => (pending.length - used >= minRead && bom === null && !skipping ? pending.subarray(used) : null);
+
+  for await (let chunk of typeof chunks === "function" ? chunks(free) : chunks) {
     if (chunk.length > chunkBytes) chunkBytes = chunk.length;
     if (bom !== null) {
       const seen: Uint8Array = new Uint8Array(bom.length + chunk.length);

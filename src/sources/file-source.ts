@@ -33,10 +33,10 @@ export function fileSource(path: string): LineSource {
     }
   }
 
-  async function* bytes(): AsyncGenerator<Buffer> {
+  async function* bytes(memory?: () => Uint8Array | null): AsyncGenerator<Buffer> {
     try {
       const stored = compression ?? (await sniffFile(path));
-      if (stored === "none") yield* readReusing(path, remember, BYTES_CHUNK_BYTES);
+      if (stored === "none") yield* readReusing(path, remember, BYTES_CHUNK_BYTES, memory);
       else yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression: stored });
     } catch (err) {
       throw readError(path, err);
@@ -73,19 +73,22 @@ async function sniffFile(path: string): Promise<Compression> {
 }
 
 /**
- * A plain file's bytes read into one buffer, reused: each chunk is valid only until the next is asked for.
- * Fresh memory per read would cost a page fault per 4 KiB. Hands the size and sha256 to `done` at the end.
+ * A plain file's bytes read into the caller's memory when it offers some, else into one buffer, reused:
+ * each chunk is valid only until the next is asked for. Fresh memory per read would cost a page fault per
+ * 4 KiB. Hands the size and sha256 to `done` at the end.
  */
-async function* readReusing(path: string, done: (info: InputInfo) => void, chunkBytes: number): AsyncGenerator<Buffer> {
+async function* readReusing(path: string, done: (info: InputInfo) => void, chunkBytes: number, memory?: () => Uint8Array | null): AsyncGenerator<Buffer> {
   const file = await open(path, "r");
   try {
     const hash = createHash("sha256");
-    const buffer = Buffer.allocUnsafeSlow(chunkBytes);
+    let own: Buffer | null = null;
     let bytes = 0;
     for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, chunkBytes, null);
+      const offered = memory?.() ?? null;
+      const into = offered ?? (own ??= Buffer.allocUnsafeSlow(chunkBytes));
+      const { bytesRead } = await file.read(into, 0, Math.min(into.length, chunkBytes), null);
       if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
+      const chunk = Buffer.from(into.buffer, into.byteOffset, bytesRead);
       hash.update(chunk);
       bytes += bytesRead;
       yield chunk;

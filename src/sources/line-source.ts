@@ -47,8 +47,12 @@ export interface LineSource {
    * The decompressed bytes, not split into lines. Sources that have it can feed the parallel engine,
    * which splits lines in its workers; others go through the stages a line at a time. A chunk may be
    * valid only until the next one is asked for (its memory is reused): copy what must be kept.
+   *
+   * `memory`, when given, offers where to read the next chunk (asked before each read; null: nowhere): a
+   * source that reads the stored bytes as they are may read into it (at most its length), so the caller
+   * gets its chunk in place instead of copying it there. Others ignore it.
    */
-  bytes?(): AsyncIterable<Buffer>;
+  bytes?(memory?: () => Uint8Array | null): AsyncIterable<Buffer>;
   /** Size and sha256 of the raw input; reads the input if no full read has happened yet. */
   info(): Promise<InputInfo>;
 }
