@@ -29,16 +29,16 @@ export interface EncodedUnit {
   readonly slots: number[];
 }
 
-/** Where a unit's row came from, to shred it again when the unit is cut across shards. */
-interface RowSource {
-  readonly bytes: Buffer;
-  readonly start: number;
-  readonly end: number;
-}
-
 interface Unit {
   readonly builder: RowGroupBuilder;
-  readonly rows: RowSource[];
+  /** The unit's batches, in arrival order. */
+  readonly batches: Buffer[];
+  /**
+   * Where each row came from, to shred it again when the unit is cut across shards: three numbers a row
+   * (batch index, start, end). Numbers, not an object per row: pushing the first object into a new unit's
+   * empty array (small-integer elements until then) deopted `batch` in every worker.
+   */
+  readonly rows: number[];
   /** The shared slots holding the unit's batches, handed back to main once the unit is encoded. */
   readonly slots: number[];
 }
@@ -73,7 +73,8 @@ export class UnitConverter {
    * outcomes back to main.
    */
   async batch(unit: number, batch: number, bytes: Buffer, slot = -1): Promise<OutcomesMessage> {
-    const state = this.#unit(unit);
+    const state = this.#unit(unit, bytes);
+    const source = state.batches.length - 1;
     if (slot !== -1) state.slots.push(slot);
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
@@ -99,7 +100,7 @@ export class UnitConverter {
         versions.push(outcome.facts.scorecardVersion ?? 0);
         if (outcome.kind === LINE_FILTERED) filtered.push(outcome.rule);
         else {
-          state.rows.push({ bytes, start, end });
+          state.rows.push(source, start, end);
           rowBytes.push(end - start);
         }
       } else if (outcome.kind === LINE_QUARANTINED) {
@@ -132,11 +133,16 @@ export class UnitConverter {
         if (keep.includes(0)) builder.retain((row) => keep[row] === 1);
         encode();
       } else if (segments.length > 1) {
-        const kept = state.rows.filter((_, row) => keep[row] === 1);
+        const { batches, rows } = state;
+        const kept: number[] = [];
+        for (let row = 0; row < rows.length / 3; row++) if (keep[row] === 1) kept.push(row);
         let at = 0;
         for (const count of segments) {
           builder.clear();
-          for (const { bytes, start, end } of kept.slice(at, at + count)) {
+          for (const row of kept.slice(at, at + count)) {
+            const bytes = batches[rows[3 * row] as number] as Buffer;
+            const start = rows[3 * row + 1] as number;
+            const end = rows[3 * row + 2] as number;
             if (this.#fast(builder, bytes, start, end, isUtf8(bytes.subarray(start, end))) === null) await this.#slowLine(builder, bytes, start, end);
           }
           at += count;
@@ -150,16 +156,18 @@ export class UnitConverter {
     }
   }
 
-  #unit(unit: number): Unit {
-    let state = this.#units.get(unit);
-    if (state === undefined) {
-      state = { builder: this.#spare.pop() ?? new RowGroupBuilder(this.plan), rows: [], slots: [] };
-      this.#units.set(unit, state);
+  /** The unit's state, with `bytes` added to its batches. */
+  #unit(unit: number, bytes: Buffer): Unit {
+    const state = this.#units.get(unit);
+    if (state !== undefined) {
+      state.batches.push(bytes);
+      return state;
     }
-    return state;
+    // `[bytes]`, not an empty array pushed to: see `rows`.
+    const created: Unit = { builder: this.#spare.pop() ?? new RowGroupBuilder(this.plan), batches: [bytes], rows: [], slots: [] };
+    this.#units.set(unit, created);
+    return created;
   }
-
-
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
   #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {

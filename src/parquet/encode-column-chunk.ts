@@ -59,54 +59,44 @@ const RLE = 3;
  */
 export function encodeColumnChunk(column: ColumnBuffer, encoder: ChunkEncoder): ChunkInfo {
   const offset = encoder.out.length;
-  let uncompressedSize = 0;
-  let pages = 0;
-  const emit = (e0: number, e1: number, b0: number, b1: number): void => {
-    uncompressedSize += writePage(column, encoder, e0, e1, b0, b1);
-    pages++;
-  };
-
-  const { entries, valueBytes, defs, reps, view, maxDef, width } = column;
-  if (valueBytes <= encoder.pageBytes || entries === 0) emit(0, entries, 0, valueBytes);
-  else {
-    const repeated = column.maxRep > 0;
-    let e0 = 0;
-    let b0 = 0;
-    let b = 0;
-    if (width === 0) touch(column.values, 0, Math.min(valueBytes, encoder.pageBytes));
-    for (let e = 0; e < entries; e++) {
-      if (b - b0 >= encoder.pageBytes && e > e0 && (!repeated || reps[e] === 0)) {
-        emit(e0, e, b0, b);
-        e0 = e;
-        b0 = b;
-        if (width === 0) touch(column.values, b0, Math.min(valueBytes, b0 + encoder.pageBytes));
-      }
-      if (maxDef === 0 || defs[e] === maxDef) b += width > 0 ? width : 4 + view.getUint32(b, true);
-    }
-    emit(e0, entries, b0, b);
-  }
-
-  const range = valueRange(column);
-  const levels = column.maxDef > 0 || column.maxRep > 0;
-  return {
-    path: column.leaf.path,
-    type: column.leaf.type,
-    offset,
-    compressedSize: encoder.out.length - offset,
-    uncompressedSize,
-    numValues: entries,
-    nullCount: column.nullCount,
-    pages,
-    encodings: levels ? ["PLAIN", "RLE"] : ["PLAIN"],
-    codec: encoder.codec,
-    min: range === null ? null : range.min,
-    max: range === null ? null : range.max,
-    nanCount: column.leaf.type === "float64" ? (range?.nanCount ?? 0) : null,
-  };
+  chunkPages = 0;
+  chunkSize = 0;
+  if (column.valueBytes <= encoder.pageBytes || column.entries === 0) writePage(column, encoder, 0, column.entries, 0, column.valueBytes);
+  else writePages(column, encoder);
+  return chunkInfo(column, encoder, offset);
 }
 
-/** Writes one page (header and body) of entries `[e0, e1)`, values at bytes `[b0, b1)`; returns its uncompressed size. */
-function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: number, b0: number, b1: number): number {
+/**
+ * Pages and uncompressed bytes of the chunk being written, counted by {@link writePage}. Counted there,
+ * not by the callers: the page loop is optimized (OSR) before any code after it has run, and code without
+ * type feedback deopts when first reached; so nothing follows the loop but `return`.
+ */
+let chunkPages = 0;
+let chunkSize = 0;
+
+/** The pages of a column holding more than a page of values, each ending at the first row start after `pageBytes`. */
+function writePages(column: ColumnBuffer, encoder: ChunkEncoder): void {
+  const { entries, valueBytes, defs, reps, view, maxDef, width } = column;
+  const repeated = column.maxRep > 0;
+  let e0 = 0;
+  let b0 = 0;
+  let b = 0;
+  if (width === 0) touch(column.values, 0, Math.min(valueBytes, encoder.pageBytes));
+  for (let e = 0; ; e++) {
+    // The last page is written here too, so that one call site (warmed by every page) writes them all.
+    if (e === entries || (b - b0 >= encoder.pageBytes && e > e0 && (!repeated || reps[e] === 0))) {
+      writePage(column, encoder, e0, e, b0, b);
+      if (e === entries) return;
+      e0 = e;
+      b0 = b;
+      if (width === 0) touch(column.values, b0, Math.min(valueBytes, b0 + encoder.pageBytes));
+    }
+    if (maxDef === 0 || defs[e] === maxDef) b += width > 0 ? width : 4 + view.getUint32(b, true);
+  }
+}
+
+/** Writes one page (header and body) of entries `[e0, e1)`, values at bytes `[b0, b1)`; counts it in {@link chunkPages} and {@link chunkSize}. */
+function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: number, b0: number, b1: number): void {
   const { page, out, codec } = encoder;
   page.reset();
   if (column.maxRep > 0) writeLevels(page, column.reps, e0, e1, column.maxRep);
@@ -138,8 +128,31 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
   const header = out.length - headerStart;
   if (codec === "none") out.append(body);
   else out.append(encoder.compressed.bytes, 0, encoder.compressed.length);
-  return header + body.length;
+  chunkPages++;
+  chunkSize += header + body.length;
 }
+
+/** What the footer needs of a chunk whose pages are written. */
+function chunkInfo(column: ColumnBuffer, encoder: ChunkEncoder, offset: number): ChunkInfo {
+  const type = column.leaf.type;
+  const ranged = valueRange(column, RANGE);
+  return {
+    path: column.leaf.path,
+    type,
+    offset,
+    compressedSize: encoder.out.length - offset,
+    uncompressedSize: chunkSize,
+    numValues: column.entries,
+    nullCount: column.nullCount,
+    pages: chunkPages,
+    encodings: column.maxDef > 0 || column.maxRep > 0 ? ["PLAIN", "RLE"] : ["PLAIN"],
+    codec: encoder.codec,
+    min: ranged ? (RANGE[0] as number) : null,
+    max: ranged ? (RANGE[1] as number) : null,
+    nanCount: type === "float64" ? (RANGE[2] as number) : null,
+  };
+}
+const RANGE = new Float64Array(3);
 
 /**
  * Reads one byte per cache line of `bytes[start, end)`. Finding a page's end chases value lengths, one
@@ -148,12 +161,14 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
  * so the chase, the copy and the compressor then read cached bytes.
  */
 function touch(bytes: Uint8Array, start: number, end: number): void {
-  let sum = 0;
+  let sum = sink;
   for (let i = start; i < end; i += 64) sum ^= bytes[i] as number;
-  // Kept where the optimizer cannot prove it unused, so the loads are not dropped as dead code.
-  sink.value = sum;
+  // Kept where the optimizer cannot prove it unused, so the loads are not dropped as dead code. A module
+  // variable, not an object property: a store needs no type feedback, and the first call's loop is
+  // optimized (OSR) before the store after it ever ran, so a property store deopted at every page end.
+  sink = sum;
 }
-const sink = { value: 0 };
+let sink = 0;
 
 /** Levels of a V1 data page: the 4-byte little-endian length, then the RLE/bit-packed hybrid runs. */
 function writeLevels(page: ByteWriter, levels: Uint8Array, e0: number, e1: number, max: number): void {
