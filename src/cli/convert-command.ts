@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { setFlagsFromString } from "node:v8";
 import { Command, Option } from "commander";
 import { prestartWorkers } from "../parallel/prestart-workers.js";
 import { DEFAULTS } from "../convert-options.js";
@@ -55,14 +54,8 @@ export function convertCommand(): Command {
   filterFlags(command);
   return command.action(
     runAction(async (inputs: string[], flags: ConvertFlags) => {
-      if (flags.engine !== "stages" && parallelOutputRefusal(flags.to, flags.compression) === null) {
-        // Optimised code compiled on the thread that runs it, not on V8's helper threads: with one worker
-        // per core, helper threads only take turns with the workers (SFT and RL 200 MiB: 4% faster, in 8 of
-        // 8 alternating runs). Process-wide, so only the CLI sets it; it must precede the workers' isolates.
-        setFlagsFromString("--no-concurrent-recompilation");
-        // The workers load their code while main loads the pipeline's.
-        prestartWorkers(flags.workers ?? Math.max(1, availableParallelism()));
-      }
+      // The workers load their code while main loads the pipeline's (cli/main.ts may have started them already).
+      if (flags.engine !== "stages" && parallelOutputRefusal(flags.to, flags.compression) === null) prestartWorkers(flags.workers ?? Math.max(1, availableParallelism()));
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../convert.js");
       const result = await convert({

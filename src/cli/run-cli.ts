@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { EVALSHARD_VERSION } from "../version.js";
 import { convertCommand } from "./convert-command.js";
@@ -12,24 +11,27 @@ import { runCommand } from "./run-command.js";
 import { demoCommand } from "./demo-command.js";
 import { validateCommand } from "./validate-command.js";
 
-const program = new Command("evalshard")
+/** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */
+export async function runCli(argv: readonly string[]): Promise<void> {
+  const program = new Command("evalshard")
   .description("turn agent-evaluation service exports into clean, validated training datasets")
-  .version(EVALSHARD_VERSION)
-  .exitOverride()
-  .showHelpAfterError("(run with --help for usage)");
+    .version(EVALSHARD_VERSION)
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)");
 
-for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand(), pullCommand(), runCommand(), demoCommand()]) {
-  program.addCommand(command.exitOverride());
-}
+  for (const command of [convertCommand(), validateCommand(), inspectCommand(), schemaCommand(), serveCommand(), pullCommand(), runCommand(), demoCommand()]) {
+    program.addCommand(command.exitOverride());
+  }
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version end in "errors" too; a wrong flag is a usage error.
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else {
-    process.stderr.write(`evalshard: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = exitCodeOf(error);
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version end in "errors" too; a wrong flag is a usage error.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else {
+      process.stderr.write(`evalshard: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = exitCodeOf(error);
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { workerScript } from "./worker-script.js";
 
@@ -18,6 +19,10 @@ const dead = new WeakSet<Worker>();
  * Light on purpose: this module loads nothing of the pipeline.
  */
 export function prestartWorkers(count: number): void {
+  // Optimised code compiled on the thread that runs it, not on V8's helper threads: with one worker per
+  // core, helper threads only take turns with the workers (SFT and RL 200 MiB: 4% faster, in 8 of 8
+  // alternating runs). Process-wide, so only the CLI (through here) sets it; it must precede the isolates.
+  setFlagsFromString("--no-concurrent-recompilation");
   for (let i = waiting.length; i < count; i++) {
     const worker = startWorker();
     // Until a run takes it, an idle worker must not keep the process alive, nor fail it: a worker that
