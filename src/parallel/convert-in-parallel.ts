@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Quarantined } from "../flow.js";
+import type { FilterRule } from "../reasons.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { ShardInfo } from "../sinks/shard-writer.js";
 import type { QuarantineWriter } from "../sinks/quarantine-writer.js";
@@ -8,7 +9,7 @@ import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-lines.js";
 import { quarantine } from "../stages/quarantine-item.js";
 import { Tally } from "../tally.js";
 import { DedupDecider } from "./dedup-decider.js";
-import type { ValidEntry } from "./dedup-decider.js";
+import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
@@ -248,8 +249,8 @@ class Pass {
   }
 
   #decide(id: number, unit: Unit): void {
-    const entries: ValidEntry[] = [];
-    const rowBytes: number[] = [];
+    // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
+    const valid: (ValidRecords & { readonly rowBytes: Float64Array })[] = [];
     const tally = this.decider.tally;
     for (const batch of unit.batches) {
       if (batch.source !== this.#source) {
@@ -265,49 +266,52 @@ class Pass {
       }
       const o = batch.outcomes as OutcomesMessage;
       const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
-      let valid = 0;
+      const rules: (FilterRule | null)[] = [];
       let filtered = 0;
       let quarantined = 0;
       let streamErrors = 0;
       for (const kind of o.kinds) {
-        if (kind === LINE_ROW || kind === LINE_FILTERED) {
-          const rule = kind === LINE_ROW ? null : (o.filtered[filtered++] ?? null);
-          entries.push({ key: o.keys[valid] as string, version: o.versions[valid] as number, rule });
-          valid++;
-        } else if (kind === LINE_QUARANTINED) {
+        if (kind === LINE_ROW) rules.push(null);
+        else if (kind === LINE_FILTERED) rules.push(o.filtered[filtered++] ?? null);
+        else if (kind === LINE_QUARANTINED) {
           const { line, offset, ...q } = o.quarantined[quarantined++] as QuarantineOutcome;
           this.#quarantine(tally, { kind: "quarantined", provenance: at({ line, offset }), ...q });
         } else {
           tally.add({ kind: "stream_error", provenance: at(o.streamErrors[streamErrors++] as LineAt), runIndex: null });
         }
       }
-      rowBytes.push(...o.rowBytes);
+      valid.push({ keys: o.keys, versions: o.versions, rules, rowBytes: o.rowBytes });
       this.#line += o.newlines;
     }
-    const stays = this.decider.decide(entries);
-    const keep = new Uint8Array(rowBytes.length);
+    const stays = this.decider.decide(valid);
+    const keep = new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0));
     const segments: number[] = [];
     const shards: number[] = [];
     let row = 0;
-    entries.forEach((entry, i) => {
-      if (entry.rule !== null) return;
-      const r = row++;
-      // Once a written row has lost, this pass only learns the winners for the next one.
-      if (stays[i] !== true || this.decider.rewriteNeeded) return;
-      keep[r] = 1;
-      const size = (rowBytes[r] as number) + 1;
-      if (this.#shard < 0 || (this.#shardRows > 0 && (this.#shardRows + 1 > this.options.shardRows || this.#shardBytes + size > this.options.shardBytes))) {
-        this.#shard++;
-        this.#shardRows = this.#shardBytes = 0;
+    let record = 0;
+    for (const { rules, rowBytes } of valid) {
+      let batchRow = 0;
+      for (const rule of rules) {
+        const stay = stays[record++] === 1;
+        if (rule !== null) continue;
+        const r = row++;
+        const size = (rowBytes[batchRow++] as number) + 1;
+        // Once a written row has lost, this pass only learns the winners for the next one.
+        if (!stay || this.decider.rewriteNeeded) continue;
+        keep[r] = 1;
+        if (this.#shard < 0 || (this.#shardRows > 0 && (this.#shardRows + 1 > this.options.shardRows || this.#shardBytes + size > this.options.shardBytes))) {
+          this.#shard++;
+          this.#shardRows = this.#shardBytes = 0;
+        }
+        if (shards.at(-1) !== this.#shard) {
+          shards.push(this.#shard);
+          segments.push(0);
+        }
+        segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
+        this.#shardRows++;
+        this.#shardBytes += size;
       }
-      if (shards.at(-1) !== this.#shard) {
-        shards.push(this.#shard);
-        segments.push(0);
-      }
-      segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
-      this.#shardRows++;
-      this.#shardBytes += size;
-    });
+    }
     unit.shards = shards;
     if (segments.length === 0) unit.groups = [];
     else unit.out = this.#outSlots.takeSlot();

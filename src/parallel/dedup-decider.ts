@@ -2,13 +2,16 @@ import type { DropReason, FilterRule } from "../reasons.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
 import { KeyIndex } from "./key-index.js";
+import type { PackedKeys } from "./packed-keys.js";
 
-/** One valid record of a unit, in read order. */
-export interface ValidEntry {
-  readonly key: string;
-  readonly version: number;
-  /** Set when a filter rule drops it; otherwise it was shredded as a row. */
-  readonly rule: FilterRule | null;
+/** A batch's valid records, in read order. */
+export interface ValidRecords {
+  /** Their dedup keys. */
+  readonly keys: PackedKeys;
+  /** Their scorecard versions (0 where the format has none). */
+  readonly versions: ArrayLike<number>;
+  /** The filter rule that drops each one; null for a record shredded as a row. */
+  readonly rules: readonly (FilterRule | null)[];
 }
 
 /** How a winner was counted once its unit was decided: not yet, kept, or dropped by FILTER_RULES[code - 2]. */
@@ -39,26 +42,32 @@ export class DedupDecider {
 
   constructor(readonly tally: Tally) {}
 
-  /** Decides a unit's valid records (counting them); returns for each whether it stays. */
-  decide(entries: readonly ValidEntry[]): boolean[] {
+  /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
+  decide(unit: readonly ValidRecords[]): Uint8Array {
     const first = this.#ordinals;
-    this.#ordinals += entries.length;
-    if (!this.#final) this.#learn(entries, first);
-    return entries.map((e, i) => {
-      const w = this.#index.get(e.key);
-      let outcome: "kept" | DropReason;
-      if (this.#ordinal[w] === first + i) {
-        outcome = e.rule ?? "kept";
-        this.#counted[w] = e.rule === null ? KEPT : FILTER_RULES.indexOf(e.rule) + 2;
-      } else if (e.version < (this.#version[w] as number)) {
-        outcome = "superseded";
-      } else {
-        outcome = "duplicate";
-        this.#duplicates[w] = (this.#duplicates[w] as number) + 1;
+    if (!this.#final) this.#learn(unit, first);
+    const stays = new Uint8Array(unit.reduce((n, b) => n + b.rules.length, 0));
+    let ordinal = first;
+    for (const { keys, versions, rules } of unit) {
+      for (let i = 0; i < rules.length; i++, ordinal++) {
+        const w = this.#index.get(keys.bytes, i === 0 ? 0 : (keys.ends[i - 1] as number), keys.ends[i] as number);
+        const rule = rules[i] ?? null;
+        let outcome: "kept" | DropReason;
+        if (this.#ordinal[w] === ordinal) {
+          outcome = rule ?? "kept";
+          this.#counted[w] = rule === null ? KEPT : FILTER_RULES.indexOf(rule) + 2;
+        } else if ((versions[i] as number) < (this.#version[w] as number)) {
+          outcome = "superseded";
+        } else {
+          outcome = "duplicate";
+          this.#duplicates[w] = (this.#duplicates[w] as number) + 1;
+        }
+        this.tally.decided(outcome);
+        if (outcome === "kept") stays[ordinal - first] = 1;
       }
-      this.tally.decided(outcome);
-      return outcome === "kept";
-    });
+    }
+    this.#ordinals = ordinal;
+    return stays;
   }
 
   /** Starts over with every winner known: decisions can no longer change after the fact. */
@@ -74,29 +83,35 @@ export class DedupDecider {
     return next;
   }
 
-  #learn(entries: readonly ValidEntry[], first: number): void {
-    entries.forEach((e, i) => {
-      const w = this.#index.get(e.key);
-      if (w === -1) {
-        this.#add(e.key, e.version, first + i);
-        return;
+  #learn(unit: readonly ValidRecords[], first: number): void {
+    let ordinal = first;
+    for (const { keys, versions, rules } of unit) {
+      for (let i = 0; i < rules.length; i++, ordinal++) {
+        const start = i === 0 ? 0 : (keys.ends[i - 1] as number);
+        const end = keys.ends[i] as number;
+        const version = versions[i] as number;
+        const w = this.#index.get(keys.bytes, start, end);
+        if (w === -1) {
+          this.#add(keys.bytes, start, end, version, ordinal);
+          continue;
+        }
+        if (version <= (this.#version[w] as number)) continue;
+        const counted = this.#counted[w] as number;
+        if (counted !== NOT_COUNTED) {
+          this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
+          if (counted === KEPT) this.rewriteNeeded = true;
+        }
+        this.tally.reclassify("duplicate", "superseded", this.#duplicates[w] as number);
+        this.#version[w] = version;
+        this.#ordinal[w] = ordinal;
+        this.#counted[w] = NOT_COUNTED;
+        this.#duplicates[w] = 0;
       }
-      if (e.version <= (this.#version[w] as number)) return;
-      const counted = this.#counted[w] as number;
-      if (counted !== NOT_COUNTED) {
-        this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
-        if (counted === KEPT) this.rewriteNeeded = true;
-      }
-      this.tally.reclassify("duplicate", "superseded", this.#duplicates[w] as number);
-      this.#version[w] = e.version;
-      this.#ordinal[w] = first + i;
-      this.#counted[w] = NOT_COUNTED;
-      this.#duplicates[w] = 0;
-    });
+    }
   }
 
-  #add(key: string, version: number, ordinal: number): void {
-    const w = this.#index.add(key);
+  #add(bytes: Uint8Array, start: number, end: number, version: number, ordinal: number): void {
+    const w = this.#index.add(bytes, start, end);
     if (w === this.#version.length) this.#grow();
     this.#version[w] = version;
     this.#ordinal[w] = ordinal;

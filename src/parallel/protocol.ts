@@ -3,6 +3,7 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
+import type { PackedKeys } from "./packed-keys.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -93,11 +94,14 @@ export interface OutcomesMessage {
   readonly newlines: number;
   readonly kinds: Uint8Array;
   /** Rows: their input lines' lengths, which shard rotation measures. */
-  readonly rowBytes: readonly number[];
+  readonly rowBytes: Float64Array;
   readonly streamErrors: readonly LineAt[];
-  /** Valid lines (rows and filtered): dedup key and scorecard version (0 where the format has none). */
-  readonly keys: readonly string[];
-  readonly versions: readonly number[];
+  /**
+   * Valid lines (rows and filtered): dedup key and scorecard version (0 where the format has none). Typed
+   * arrays, not a string and a number per line: main holds them until the unit is decided.
+   */
+  readonly keys: PackedKeys;
+  readonly versions: Float64Array;
   /** Filtered lines: the rule. */
   readonly filtered: readonly FilterRule[];
   readonly quarantined: readonly QuarantineOutcome[];

@@ -17,6 +17,7 @@ import { quarantine } from "../stages/quarantine-item.js";
 import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
+import { PackedKeysWriter } from "./packed-keys.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
@@ -80,7 +81,7 @@ export class UnitConverter {
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
     const kinds = new Uint8Array(lines.length);
-    const keys: string[] = [];
+    const keys = new PackedKeysWriter();
     const versions: number[] = [];
     const rowBytes: number[] = [];
     const filtered: FilterRule[] = [];
@@ -96,7 +97,7 @@ export class UnitConverter {
       const outcome = this.#fast(state.builder, bytes, start, end, utf8) ?? (await this.#slowLine(state.builder, bytes, start, end));
       kinds[i] = outcome.kind;
       if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
-        keys.push(outcome.facts.key);
+        keys.add(outcome.facts.key);
         versions.push(outcome.facts.scorecardVersion ?? 0);
         if (outcome.kind === LINE_FILTERED) filtered.push(outcome.rule);
         else {
@@ -109,7 +110,7 @@ export class UnitConverter {
         streamErrors.push({ line, offset: start });
       }
     }
-    return { type: "outcomes", unit, batch, newlines, kinds, rowBytes, streamErrors, keys, versions, filtered, quarantined };
+    return { type: "outcomes", unit, batch, newlines, kinds, rowBytes: Float64Array.from(rowBytes), streamErrors, keys: keys.done(), versions: Float64Array.from(versions), filtered, quarantined };
   }
 
   /**

@@ -1,0 +1,41 @@
+/**
+ * Strings as UTF-8, back to back, with where each ends: what a worker sends main for its records' dedup
+ * keys. One typed array per batch instead of a string per record keeps main's young generation from
+ * filling with keys that survive until their unit is decided (and from growing with the input).
+ */
+export interface PackedKeys {
+  readonly bytes: Uint8Array;
+  /** End of key i in `bytes`; key i starts where key i - 1 ends (key 0 at 0). */
+  readonly ends: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+
+/** Packs keys one at a time. Keys must be well-formed UTF-16 (as `JSON.stringify` makes them): equal bytes, equal keys. */
+export class PackedKeysWriter {
+  #bytes = new Uint8Array(1 << 14);
+  #ends = new Uint32Array(256);
+  #length = 0;
+  #count = 0;
+
+  add(key: string): void {
+    // encodeInto writes at most 3 bytes per UTF-16 unit.
+    if (this.#length + 3 * key.length > this.#bytes.length) this.#bytes = grow(this.#bytes, this.#length + 3 * key.length);
+    this.#length += encoder.encodeInto(key, this.#bytes.subarray(this.#length)).written;
+    if (this.#count === this.#ends.length) this.#ends = grow(this.#ends, this.#count + 1);
+    this.#ends[this.#count++] = this.#length;
+  }
+
+  /** The keys so far, in arrays of their own. */
+  done(): PackedKeys {
+    return { bytes: this.#bytes.slice(0, this.#length), ends: this.#ends.slice(0, this.#count) };
+  }
+}
+
+function grow<T extends Uint8Array | Uint32Array>(from: T, need: number): T {
+  let size = from.length * 2;
+  while (size < need) size *= 2;
+  const to = (from instanceof Uint8Array ? new Uint8Array(size) : new Uint32Array(size)) as T;
+  to.set(from);
+  return to;
+}
