@@ -1,6 +1,7 @@
 import type { DropReason, FilterRule } from "../reasons.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
+import { grown } from "./grown.js";
 import { KeyIndex } from "./key-index.js";
 import type { PackedKeys } from "./packed-keys.js";
 
@@ -120,15 +121,11 @@ export class DedupDecider {
   }
 
   #grow(): void {
-    const size = this.#version.length * 2;
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.#version = grow(this.#version, (n) => new Float64Array(n));
-    this.#ordinal = grow(this.#ordinal, (n) => new Float64Array(n));
-    this.#duplicates = grow(this.#duplicates, (n) => new Int32Array(n));
-    this.#counted = grow(this.#counted, (n) => new Uint8Array(n));
+    const need = this.#version.length + 1;
+    this.#version = grown(this.#version, need);
+    this.#ordinal = grown(this.#ordinal, need);
+    this.#duplicates = grown(this.#duplicates, need);
+    this.#counted = grown(this.#counted, need);
   }
+
 }

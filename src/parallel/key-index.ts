@@ -1,3 +1,5 @@
+import { grown } from "./grown.js";
+
 /**
  * Distinct byte strings numbered 0, 1, 2, … in the order they were added, held outside the JS heap: their
  * bytes back to back in one arena, and an open-addressing table of numbers. Exact: a probe compares the
@@ -63,14 +65,6 @@ export class KeyIndex {
     this.#table = new Int32Array(slots);
     for (let n = 0; n < this.#size; n++) this.#place(n, hashOf(this.#arena, this.#start[n] as number, this.#start[n + 1] as number));
   }
-}
-
-function grown<T extends Float64Array | Uint8Array>(from: T, need: number): T {
-  let size = from.length * 2;
-  while (size < need) size *= 2;
-  const to = (from instanceof Float64Array ? new Float64Array(size) : new Uint8Array(size)) as T;
-  to.set(from);
-  return to;
 }
 
 /** FNV-1a, then a final mix so the low bits (the slot) depend on every byte. */

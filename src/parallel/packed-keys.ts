@@ -1,3 +1,5 @@
+import { grown } from "./grown.js";
+
 /**
  * Strings as UTF-8, back to back, with where each ends: what a worker sends main for its records' dedup
  * keys. One typed array per batch instead of a string per record keeps main's young generation from
@@ -20,9 +22,9 @@ export class PackedKeysWriter {
 
   add(key: string): void {
     // encodeInto writes at most 3 bytes per UTF-16 unit.
-    if (this.#length + 3 * key.length > this.#bytes.length) this.#bytes = grow(this.#bytes, this.#length + 3 * key.length);
+    if (this.#length + 3 * key.length > this.#bytes.length) this.#bytes = grown(this.#bytes, this.#length + 3 * key.length);
     this.#length += encoder.encodeInto(key, this.#bytes.subarray(this.#length)).written;
-    if (this.#count === this.#ends.length) this.#ends = grow(this.#ends, this.#count + 1);
+    if (this.#count === this.#ends.length) this.#ends = grown(this.#ends, this.#count + 1);
     this.#ends[this.#count++] = this.#length;
   }
 
@@ -30,12 +32,4 @@ export class PackedKeysWriter {
   done(): PackedKeys {
     return { bytes: this.#bytes.slice(0, this.#length), ends: this.#ends.slice(0, this.#count) };
   }
-}
-
-function grow<T extends Uint8Array | Uint32Array>(from: T, need: number): T {
-  let size = from.length * 2;
-  while (size < need) size *= 2;
-  const to = (from instanceof Uint8Array ? new Uint8Array(size) : new Uint32Array(size)) as T;
-  to.set(from);
-  return to;
 }
