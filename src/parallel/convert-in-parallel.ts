@@ -17,6 +17,8 @@ import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOut
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { RowGroupShards } from "./row-group-shards.js";
 import { SharedSlots } from "./shared-slots.js";
+import { readOutcomeColumns } from "./outcome-columns.js";
+import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
 
 /** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
@@ -28,6 +30,8 @@ const SLOT_BYTES = 8 << 20;
  * ~12 MiB held peak RSS at ~265 MB (SFT 200 MiB), ~8 MiB at ~235 MB, with no measurable change in time.
  */
 const UNIT_BYTES = 7 << 20;
+/** A batch's outcome columns: ~17 KB for 4 MiB of SFT, ~1 MB for 4 MiB of 200-byte lines; more come copied. */
+const OUTCOME_SLOT_BYTES = 1 << 20;
 
 export interface ParallelOptions {
   /** Inputs; every one must have `ranges()`. */
@@ -63,20 +67,30 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
   const slots = new SharedSlots(6 * count + 4, SLOT_BYTES);
   // One per unit decided and not yet written: at most two per worker are in flight.
   const outSlots = new SharedSlots(2 * count + 2, SLOT_BYTES);
-  const start: WorkerStart = { config: options.worker, slots: slots.buffers, outSlots: outSlots.buffers };
+  // One per batch in flight, as for the batches themselves.
+  const outcomeSlots = new SharedSlots(6 * count + 4, OUTCOME_SLOT_BYTES);
+  const start: WorkerStart = { config: options.worker, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
+  const pools: Pools = { slots, outSlots, outcomeSlots };
   const workers = takeWorkers(count);
   for (const w of workers) w.postMessage({ type: "start", start });
   try {
     const tally = new Tally();
     const decider = new DedupDecider(tally);
-    const first = await new Pass(options, workers, slots, outSlots, decider, true, 0).run();
+    const first = await new Pass(options, workers, pools, decider, true, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, tally, passes: 1 };
     const again = new Tally();
-    const second = await new Pass(options, workers, slots, outSlots, decider.final(again), false, first.units).run();
+    const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
     return { shards: second.shards, tally: again, passes: 2 };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/** The run's shared memory: batches, encoded units, batches' outcome columns. */
+interface Pools {
+  readonly slots: SharedSlots;
+  readonly outSlots: SharedSlots;
+  readonly outcomeSlots: SharedSlots;
 }
 
 interface Batch {
@@ -84,7 +98,10 @@ interface Batch {
   /** Index of the input it came from. */
   readonly source: number;
   readonly raw: { readonly kind: "lines"; readonly offset: number } | TooLongBatch;
+  /** The shared slot its outcome columns come back in (-1: none, they come copied). */
+  readonly outcomeSlot: number;
   outcomes: OutcomesMessage | null;
+  columns: OutcomeColumns | null;
 }
 
 interface Unit {
@@ -105,6 +122,7 @@ class Pass {
   readonly #shards: RowGroupShards;
   readonly #slots: SharedSlots;
   readonly #outSlots: SharedSlots;
+  readonly #outcomeSlots: SharedSlots;
   #nextUnit: number;
   #nextDecide: number;
   #nextWrite: number;
@@ -123,15 +141,15 @@ class Pass {
   constructor(
     private readonly options: ParallelOptions,
     private readonly workers: readonly Worker[],
-    slots: SharedSlots,
-    outSlots: SharedSlots,
+    pools: Pools,
     private readonly decider: DedupDecider,
     private readonly writeQuarantine: boolean,
     firstUnit: number,
   ) {
     this.#nextUnit = this.#nextDecide = this.#nextWrite = firstUnit;
-    this.#slots = slots;
-    this.#outSlots = outSlots;
+    this.#slots = pools.slots;
+    this.#outSlots = pools.outSlots;
+    this.#outcomeSlots = pools.outcomeSlots;
     this.#shards = new RowGroupShards(options.dir, options.plan, options.split, options.createdBy);
   }
 
@@ -188,11 +206,12 @@ class Pass {
           this.#units.set(unitId, unit);
         }
         const last = (unitBytes += raw.kind === "lines" ? raw.bytes.length : 0) >= UNIT_BYTES;
-        unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, outcomes: null });
+        const outcomeSlot = raw.kind === "lines" ? this.#outcomeSlots.takeSlot() : -1;
+        unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, outcomeSlot, outcomes: null, columns: null });
         if (raw.kind === "lines") {
           unit.pending++;
           const slot = this.#slots.slotOf(raw.bytes);
-          const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null };
+          const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null, outcomes: outcomeSlot };
           unit.worker.postMessage(message);
         }
         batchId++;
@@ -219,6 +238,7 @@ class Pass {
         const batch = unit.batches.find((b) => b.id === message.batch);
         if (batch === undefined) throw new Error(`Internal error: outcomes for an unknown batch ${message.batch}`);
         batch.outcomes = message;
+        batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.#outcomeSlots.view(batch.outcomeSlot));
         unit.pending--;
       } else {
         unit.groups = this.#groupsOf(unit, message);
@@ -265,12 +285,13 @@ class Pass {
         continue;
       }
       const o = batch.outcomes as OutcomesMessage;
+      const columns = batch.columns as OutcomeColumns;
       const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
       const rules: (FilterRule | null)[] = [];
       let filtered = 0;
       let quarantined = 0;
       let streamErrors = 0;
-      for (const kind of o.kinds) {
+      for (const kind of columns.kinds) {
         if (kind === LINE_ROW) rules.push(null);
         else if (kind === LINE_FILTERED) rules.push(o.filtered[filtered++] ?? null);
         else if (kind === LINE_QUARANTINED) {
@@ -280,7 +301,7 @@ class Pass {
           tally.add({ kind: "stream_error", provenance: at(o.streamErrors[streamErrors++] as LineAt), runIndex: null });
         }
       }
-      valid.push({ keys: o.keys, versions: o.versions, rules, rowBytes: o.rowBytes });
+      valid.push({ keys: columns.keys, versions: columns.versions, rules, rowBytes: columns.rowBytes });
       this.#line += o.newlines;
     }
     const stays = this.decider.decide(valid);
@@ -312,6 +333,8 @@ class Pass {
         this.#shardBytes += size;
       }
     }
+    // The outcome columns are read: their slots are free again.
+    for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
     if (segments.length === 0) unit.groups = [];
     else unit.out = this.#outSlots.takeSlot();

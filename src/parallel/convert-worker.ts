@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import type { EncodedMessage, FailedMessage, ToWorker, WorkerStart } from "./protocol.js";
 import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
+import { writeOutcomeColumns } from "./outcome-columns.js";
 
 // The thread entry of the parallel engine: a start message, then batches and decisions, one at a time.
 // The thread may be started before its run is known (see prestartWorkers), so its set-up comes by message.
@@ -10,6 +11,7 @@ if (port === null) throw new Error("convert-worker.js runs only as a worker thre
 let converter: UnitConverter;
 let slots: Buffer[] = [];
 let outSlots: Uint8Array[] = [];
+let outcomeSlots: Uint8Array[] = [];
 const jobs = new JobQueue(handle, fail);
 
 port.on("message", (message: ToWorker | { readonly type: "start"; readonly start: WorkerStart }) => {
@@ -20,6 +22,7 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
   try {
     slots = message.start.slots.map((s) => Buffer.from(s));
     outSlots = message.start.outSlots.map((s) => new Uint8Array(s));
+    outcomeSlots = message.start.outcomeSlots.map((s) => new Uint8Array(s));
     converter = new UnitConverter(message.start.config);
   } catch (error) {
     fail(error);
@@ -29,7 +32,10 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "batch") {
     const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-    port?.postMessage(await converter.batch(message.unit, message.batch, bytes, message.bytes === null ? message.slot : -1));
+    const outcomes = await converter.batch(message.unit, message.batch, bytes, message.bytes === null ? message.slot : -1);
+    const slot = outcomeSlots[message.outcomes];
+    const layout = slot === undefined || outcomes.columns === null ? null : writeOutcomeColumns(outcomes.columns, slot);
+    port?.postMessage(layout === null ? outcomes : { ...outcomes, columns: null, layout });
   } else {
     const { groups, bytes, slots: free } = await converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null);
     const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, slots: free };

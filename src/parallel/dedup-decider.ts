@@ -1,7 +1,7 @@
 import type { DropReason, FilterRule } from "../reasons.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
-import { grown } from "./grown.js";
+import { grown, LONG_LIVED_GROWTH } from "./grown.js";
 import { KeyIndex } from "./key-index.js";
 import type { PackedKeys } from "./packed-keys.js";
 
@@ -122,10 +122,10 @@ export class DedupDecider {
 
   #grow(): void {
     const need = this.#version.length + 1;
-    this.#version = grown(this.#version, need);
-    this.#ordinal = grown(this.#ordinal, need);
-    this.#duplicates = grown(this.#duplicates, need);
-    this.#counted = grown(this.#counted, need);
+    this.#version = grown(this.#version, need, LONG_LIVED_GROWTH);
+    this.#ordinal = grown(this.#ordinal, need, LONG_LIVED_GROWTH);
+    this.#duplicates = grown(this.#duplicates, need, LONG_LIVED_GROWTH);
+    this.#counted = grown(this.#counted, need, LONG_LIVED_GROWTH);
   }
 
 }

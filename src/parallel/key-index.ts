@@ -1,4 +1,4 @@
-import { grown } from "./grown.js";
+import { grown, LONG_LIVED_GROWTH } from "./grown.js";
 
 /**
  * Distinct byte strings numbered 0, 1, 2, … in the order they were added, held outside the JS heap: their
@@ -38,9 +38,9 @@ export class KeyIndex {
     if (found !== -1) return found;
     const n = this.#size++;
     const at = this.#start[n] as number;
-    if (at + (end - start) > this.#arena.length) this.#arena = grown(this.#arena, at + (end - start));
+    if (at + (end - start) > this.#arena.length) this.#arena = grown(this.#arena, at + (end - start), LONG_LIVED_GROWTH);
     this.#arena.set(bytes.subarray(start, end), at);
-    if (this.#size + 1 > this.#start.length) this.#start = grown(this.#start, this.#size + 1);
+    if (this.#size + 1 > this.#start.length) this.#start = grown(this.#start, this.#size + 1, LONG_LIVED_GROWTH);
     this.#start[this.#size] = at + (end - start);
     if (2 * this.#size > this.#table.length) this.#rehash(this.#table.length * 2);
     else this.#place(n, hashOf(bytes, start, end));

@@ -3,7 +3,7 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
-import type { PackedKeys } from "./packed-keys.js";
+import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -42,6 +42,8 @@ export interface BatchMessage {
   readonly slot: number;
   readonly length: number;
   readonly bytes: Uint8Array | null;
+  /** The shared slot for the batch's outcome columns (see OutcomeColumns), or -1. */
+  readonly outcomes: number;
 }
 
 /** Main's dedup decisions for a unit's rows, and how its kept rows split over shards (row counts, in order). */
@@ -64,6 +66,8 @@ export interface WorkerStart {
   readonly slots: readonly SharedArrayBuffer[];
   /** Memory for encoded units, shared once for the whole run. */
   readonly outSlots: readonly SharedArrayBuffer[];
+  /** Memory for batches' outcome columns, shared once for the whole run. */
+  readonly outcomeSlots: readonly SharedArrayBuffer[];
 }
 
 /** What a line became in the worker. */
@@ -92,16 +96,13 @@ export interface OutcomesMessage {
   readonly batch: number;
   /** Line ends (`\n`) in the batch, blank lines included: what numbers the next batch's lines. */
   readonly newlines: number;
-  readonly kinds: Uint8Array;
-  /** Rows: their input lines' lengths, which shard rotation measures. */
-  readonly rowBytes: Float64Array;
-  readonly streamErrors: readonly LineAt[];
   /**
-   * Valid lines (rows and filtered): dedup key and scorecard version (0 where the format has none). Typed
-   * arrays, not a string and a number per line: main holds them until the unit is decided.
+   * Each line's kind, valid lines' keys and versions, rows' lengths: here, or (null) in the batch's outcome
+   * slot, laid out as `layout` says.
    */
-  readonly keys: PackedKeys;
-  readonly versions: Float64Array;
+  readonly columns: OutcomeColumns | null;
+  readonly layout: SlotLayout | null;
+  readonly streamErrors: readonly LineAt[];
   /** Filtered lines: the rule. */
   readonly filtered: readonly FilterRule[];
   readonly quarantined: readonly QuarantineOutcome[];

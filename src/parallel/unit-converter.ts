@@ -110,7 +110,8 @@ export class UnitConverter {
         streamErrors.push({ line, offset: start });
       }
     }
-    return { type: "outcomes", unit, batch, newlines, kinds, rowBytes: Float64Array.from(rowBytes), streamErrors, keys: keys.done(), versions: Float64Array.from(versions), filtered, quarantined };
+    const columns = { kinds, rowBytes: Float64Array.from(rowBytes), keys: keys.done(), versions: Float64Array.from(versions) };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors, filtered, quarantined };
   }
 
   /**
