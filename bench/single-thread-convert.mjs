@@ -41,7 +41,7 @@ for (let run = 0; run < Number(args.runs); run++) {
     let t = performance.now();
     const outcomes = await converter.batch(unit, unit, bytes);
     parse += performance.now() - t;
-    const rows = outcomes.rowBytes.length;
+    const rows = outcomes.columns.rowBytes.length;
     t = performance.now();
     await converter.decide(unit, new Uint8Array(rows).fill(1), rows > 0 ? [rows] : []);
     encode += performance.now() - t;
