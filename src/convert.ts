@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ConfigError } from "./errors.js";
 import { detectInputFormat } from "./detect-input-format.js";
+import { datasetCard } from "./sinks/dataset-card.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import type { FormatBasics } from "./formats/format.js";
 import { formatName } from "./formats/format.js";
@@ -76,16 +77,12 @@ interface Written {
 async function build(opts: ResolvedConvertOptions, dir: string, startedAt: string): Promise<Manifest> {
   const sources = await openSources(opts, dir);
   const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
-  const writing = chooseEngine(opts, sources) === "parallel" ? writeInParallel(opts, dir, sources, gatedRuns) : writeWithStages(opts, dir, sources, gatedRuns);
-  // The card's YAML writer (~20 ms to load) loads while the engine runs, not before it starts.
-  const card = import("./sinks/dataset-card.js");
-  card.catch(() => undefined); // awaited below; a failed run must not also report this promise as unhandled
-  const written = await writing;
+  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, dir, sources, gatedRuns) : await writeWithStages(opts, dir, sources, gatedRuns);
   const { format, columns, shards, tally, quarantine } = written;
   await mkdir(join(dir, "_quarantine"), { recursive: true });
   const counts = tally.counts();
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-  await writeFile(join(dir, "README.md"), (await card).datasetCard({ format, columns, shards, splitName: SPLIT }));
+  await writeFile(join(dir, "README.md"), datasetCard({ format, columns, shards, splitName: SPLIT }));
   const manifest: Manifest = {
     evalshard_version: EVALSHARD_VERSION,
     started_at: startedAt,

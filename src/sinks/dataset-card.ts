@@ -1,8 +1,8 @@
-import { stringify } from "yaml";
 import type { FormatBasics, FormatName } from "../formats/format.js";
 import type { Field } from "../schema/column-type.js";
 import { walkColumns } from "../schema/field-path.js";
 import { hfFeatures } from "../schema/hf-features.js";
+import { yamlOf } from "./yaml-of.js";
 import type { ShardInfo } from "./shard-writer.js";
 
 /** What {@link datasetCard} describes. */
@@ -71,7 +71,7 @@ export function datasetCard(options: DatasetCardOptions): string {
     "`_quarantine/` holds the input lines that failed validation, each with its source, line number and reason.",
     "",
   );
-  return `---\n${stringify(meta, { lineWidth: 0 })}---\n\n${lines.join("\n")}`;
+  return `---\n${yamlOf(meta)}---\n\n${lines.join("\n")}`;
 }
 
 function pathsOf(fields: readonly Field[], kind: "json" | "map"): string[] {
