@@ -17,7 +17,16 @@ interface OpenShard {
   readonly groups: { readonly encoded: RowGroupMetadata; readonly offset: number }[];
   offset: number;
   rows: number;
+  /** The data flush running in the background, and where the shard stood when it started. */
+  flushing: Promise<void> | null;
+  flushedTo: number;
 }
+
+/**
+ * A shard's data is flushed to disk in the background every this many bytes, so closing it waits only for
+ * the last stretch (SFT 200 MiB, one 43 MB shard: the closing fsync took 22-25 ms).
+ */
+const FLUSH_BYTES = 8 << 20;
 
 interface ClosedShard {
   readonly partial: string;
@@ -55,6 +64,15 @@ export class RowGroupShards {
     current.groups.push({ encoded, offset: current.offset });
     await this.#write(current, bytes);
     current.rows += group.rows;
+    if (current.flushing === null && current.offset - current.flushedTo >= FLUSH_BYTES) {
+      current.flushedTo = current.offset;
+      const flushing = current.file.datasync().finally(() => {
+        if (current.flushing === flushing) current.flushing = null;
+      });
+      // Awaited when the shard closes; its failure is reported there, not as an unhandled rejection.
+      flushing.catch(() => undefined);
+      current.flushing = flushing;
+    }
   }
 
   /** Closes the last shard (making one empty shard when there was none), names and syncs them all. */
@@ -97,7 +115,7 @@ export class RowGroupShards {
       throw new IoError(`Cannot create ${partial}: ${(error as Error).message}`, partial, { cause: error });
     }
     this.#count++;
-    this.#current = { partial, file, hash: createHash("sha256"), groups: [], offset: 0, rows: 0 };
+    this.#current = { partial, file, hash: createHash("sha256"), groups: [], offset: 0, rows: 0, flushing: null, flushedTo: 0 };
     await this.#write(this.#current, PARQUET_MAGIC);
   }
 
@@ -108,6 +126,7 @@ export class RowGroupShards {
     const footer = parquetFooter(this.plan, shard.groups, { createdBy: this.createdBy });
     await this.#write(shard, footer);
     try {
+      await shard.flushing;
       await shard.file.sync();
       await shard.file.close();
     } catch (error) {
