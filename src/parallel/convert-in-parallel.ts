@@ -133,6 +133,7 @@ class Pass {
   #nextWrite: number;
   #writing: Promise<void> = Promise.resolve();
   #quarantining: Promise<void> = Promise.resolve();
+  readonly #toQuarantine: Quarantined[] = [];
   #failure: Error | null = null;
   #wake: (() => void) | null = null;
   // Shard rotation, as the sharded writer does it: rows and input bytes of the current shard.
@@ -364,8 +365,19 @@ class Pass {
   #quarantine(tally: Tally, item: Quarantined): void {
     tally.add(item);
     if (!this.writeQuarantine) return;
-    this.#quarantining = this.#quarantining.then(() => this.options.quarantine.write(item));
+    // One writing loop drains a queue: a promise chained per item held every item and two promises each
+    // until written (1.5M bad lines: 4.7 s of main's GC).
+    this.#toQuarantine.push(item);
+    if (this.#toQuarantine.length > 1) return;
+    this.#quarantining = this.#writeQuarantined();
     this.#quarantining.catch((error: unknown) => this.#fail(error as Error));
+  }
+
+  /** Writes the queued items, and those queued meanwhile, in order. */
+  async #writeQuarantined(): Promise<void> {
+    const queue = this.#toQuarantine;
+    for (let i = 0; i < queue.length; i++) await this.options.quarantine.write(queue[i] as Quarantined);
+    queue.length = 0;
   }
 
   #fail(error: Error): void {
