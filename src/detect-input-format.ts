@@ -1,6 +1,6 @@
 import { ConfigError } from "./errors.js";
 import type { FormatName } from "./formats/format.js";
-import { FORMAT_NAMES, VERSION_FIELDS } from "./formats/format.js";
+import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "./formats/format.js";
 import type { LineSource, ReadOptions } from "./sources/line-source.js";
 
 /**
@@ -18,8 +18,8 @@ export async function detectInputFormat(sources: readonly LineSource[], read: Re
         continue;
       }
       if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
-      const name = FORMAT_NAMES.find((n) => VERSION_FIELDS[n] in value);
-      if (name !== undefined) return name;
+      const name = formatNameOf(value);
+      if (name !== null) return name;
     }
   }
   const fields = FORMAT_NAMES.map((n) => VERSION_FIELDS[n]);

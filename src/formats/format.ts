@@ -15,6 +15,11 @@ export function formatName(name: string): FormatName {
 /** The field that carries each format's version: it names the format of a line. */
 export const VERSION_FIELDS: Readonly<Record<FormatName, string>> = { sft: "format_version", rl: "rl_format_version", dpo: "dpo_format_version" };
 
+/** The format whose version field the object carries (the first, in FORMAT_NAMES order), or null. */
+export function formatNameOf(value: object): FormatName | null {
+  return FORMAT_NAMES.find((name) => VERSION_FIELDS[name] in value) ?? null;
+}
+
 /** What the stages need to know about a record, whatever its format. */
 export interface RecordFacts {
   /** Dedup key: a JSON array of the key fields, identifiers kept as opaque strings. */

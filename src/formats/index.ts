@@ -1,6 +1,6 @@
 import { dpo } from "./dpo.js";
 import type { Format, FormatName } from "./format.js";
-import { FORMAT_NAMES, VERSION_FIELDS, formatName } from "./format.js";
+import { formatName, formatNameOf } from "./format.js";
 import { rl } from "./rl.js";
 import { sft } from "./sft.js";
 
@@ -12,8 +12,6 @@ export function formatByName(name: string): Format {
 
 /** The format whose version field the object carries, or null when it carries none. */
 export function detectFormat(value: Record<string, unknown>): Format | null {
-  for (const name of FORMAT_NAMES) {
-    if (VERSION_FIELDS[name] in value) return FORMATS[name];
-  }
-  return null;
+  const name = formatNameOf(value);
+  return name === null ? null : FORMATS[name];
 }

@@ -3,6 +3,7 @@ import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
 import { grown, LONG_LIVED_GROWTH } from "./grown.js";
 import { KeyIndex } from "./key-index.js";
+import { keyStart } from "./packed-keys.js";
 import type { PackedKeys } from "./packed-keys.js";
 
 /** A batch's valid records, in read order. */
@@ -51,7 +52,7 @@ export class DedupDecider {
     let ordinal = first;
     for (const { keys, versions, rules } of unit) {
       for (let i = 0; i < rules.length; i++, ordinal++) {
-        const w = this.#index.get(keys.bytes, i === 0 ? 0 : (keys.ends[i - 1] as number), keys.ends[i] as number);
+        const w = this.#index.get(keys.bytes, keyStart(keys, i), keys.ends[i] as number);
         const rule = rules[i] ?? null;
         let outcome: "kept" | DropReason;
         if (this.#ordinal[w] === ordinal) {
@@ -88,7 +89,7 @@ export class DedupDecider {
     let ordinal = first;
     for (const { keys, versions, rules } of unit) {
       for (let i = 0; i < rules.length; i++, ordinal++) {
-        const start = i === 0 ? 0 : (keys.ends[i - 1] as number);
+        const start = keyStart(keys, i);
         const end = keys.ends[i] as number;
         const version = versions[i] as number;
         const w = this.#index.get(keys.bytes, start, end);

@@ -11,6 +11,11 @@ export interface PackedKeys {
   readonly ends: Uint32Array;
 }
 
+/** Where key `i` starts in `keys.bytes`. */
+export function keyStart(keys: PackedKeys, i: number): number {
+  return i === 0 ? 0 : (keys.ends[i - 1] as number);
+}
+
 const encoder = new TextEncoder();
 
 /** Packs keys one at a time. Keys must be well-formed UTF-16 (as `JSON.stringify` makes them): equal bytes, equal keys. */

@@ -20,11 +20,8 @@ export class SharedSlots {
 
   /** Memory for `bytes` bytes: a free slot when one fits, else a fresh ArrayBuffer of its own. */
   take(bytes: number): Uint8Array {
-    if (bytes <= this.slotBytes) {
-      const slot = this.#free.pop();
-      if (slot !== undefined) return this.#views[slot] as Uint8Array;
-    }
-    return Buffer.allocUnsafeSlow(bytes);
+    const slot = bytes <= this.slotBytes ? this.takeSlot() : -1;
+    return slot === -1 ? Buffer.allocUnsafeSlow(bytes) : this.view(slot);
   }
 
   /** A free slot's number, or -1 when none is free. */
