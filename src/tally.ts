@@ -53,8 +53,10 @@ export class Tally {
 
   counts(): Counts {
     const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    // Code-unit order, not localeCompare: the first localeCompare loads ICU's collator (~25 ms at the end of
+    // every run), and reason names are ASCII, where both orders agree.
     const sorted = <K extends string>(m: Map<K, number>) =>
-      Object.fromEntries([...m].filter(([, n]) => n !== 0).sort(([a], [b]) => a.localeCompare(b))) as Partial<Record<K, number>>;
+      Object.fromEntries([...m].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as Partial<Record<K, number>>;
     return {
       records_in: this.#out + sum(this.#dropped) + sum(this.#quarantined),
       records_out: this.#out,
