@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import type { InputInfo, LineSource, ReadOptions, SourceLine } from "./line-source.js";
 import { compressionFromName, decompress, sniffCompression } from "./decompress.js";
 import type { Compression } from "./decompress.js";
@@ -43,20 +43,10 @@ export function fileSource(path: string): LineSource {
     }
   }
 
-  async function size(): Promise<number | null> {
-    try {
-      const stored = compression ?? (await sniffFile(path));
-      return stored === "none" ? (await stat(path)).size : null;
-    } catch (err) {
-      throw readError(path, err);
-    }
-  }
-
   return {
     name: path,
     lines,
     bytes,
-    size,
     async info() {
       if (measured === undefined) {
         try {

@@ -53,11 +53,6 @@ export interface LineSource {
    * gets its chunk in place instead of copying it there. Others ignore it.
    */
   bytes?(memory?: () => Uint8Array | null): AsyncIterable<Buffer>;
-  /**
-   * How many bytes `bytes()` will yield, when that is known without reading them (a plain file's size);
-   * null otherwise. The parallel engine cuts smaller units near the end so its workers finish together.
-   */
-  size?(): Promise<number | null>;
   /** Size and sha256 of the raw input; reads the input if no full read has happened yet. */
   info(): Promise<InputInfo>;
 }

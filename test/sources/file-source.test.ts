@@ -148,20 +148,3 @@ describe("an unreadable input is an IoError naming the path and the cause", () =
 function gunzipText(path: string): Buffer {
   return gunzipSync(readFileSync(path));
 }
-
-describe("size(): what bytes() will yield, when known before reading", () => {
-  it("is a plain file's size", async () => {
-    const path = `${fixtures}/bom-crlf.ndjson`;
-    expect(await fileSource(path).size?.()).toBe(readFileSync(path).length);
-  });
-
-  it("is null for a compressed file, whose decompressed size is not known", async () => {
-    expect(await fileSource(`${fixtures}/gzip.ndjson.gz`).size?.()).toBeNull();
-  });
-
-  it("throws an IoError naming a missing file", async () => {
-    const path = join(tmp, "missing.ndjson");
-    await expect(fileSource(path).size?.()).rejects.toThrow(IoError);
-    await expect(fileSource(path).size?.()).rejects.toThrow(path);
-  });
-});
