@@ -13,6 +13,17 @@ describe("package", () => {
     expect(readFileSync(new URL("../dist/cli/main.js", import.meta.url), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
   });
 
+  it("the CLI entry and the worker are bundled: they import packages and their own lazy chunks, no library module", () => {
+    // One file each instead of ~70 modules to resolve and load: ~65 ms of CPU per run (docs/decisions.md).
+    for (const [file, chunk] of [["cli/main.js", "cli-chunk-"], ["parallel/convert-worker.js", "worker-chunk-"]] as const) {
+      const text = readFileSync(new URL(`../dist/${file}`, import.meta.url), "utf8");
+      const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1] as string);
+      const relative = specifiers.filter((s) => s.startsWith("."));
+      expect(relative.length, file).toBeGreaterThan(0);
+      for (const s of relative) expect(s, file).toMatch(new RegExp(`^\\./${chunk}[A-Z0-9]+\\.js$`));
+    }
+  });
+
   it("the built library exports the stages, sources, sinks, nightly pieces and the emulator", async () => {
     const lib = await import("../dist/index.js");
     for (const name of ["convert", "validate", "dedup", "filter", "strip", "planPipeline", "runPipeline", "fileSource", "parquetFormat", "nativeParquetFormat", "compileLineParser", "columnPlan", "jsonlFormat", "ShardedWriter", "runNightly", "writeSnapshot", "httpSource", "createServiceClient", "loadPipeline", "startEmulator", "FORMATS", "ConfigError"]) {
