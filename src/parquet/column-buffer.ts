@@ -50,7 +50,13 @@ export class ColumnBuffer implements LeafWriter {
   #markValueCount = 0;
   #markValueBytes = 0;
 
-  constructor(leaf: Leaf, capacity = 1024) {
+  /**
+   * `capacity`: levels (and 16 bytes a level of variable-width values) before the first growth. Small on
+   * purpose: growing within a worker's first rows, still interpreted, gives the growth path type feedback
+   * before the hot writers are optimised; a first growth in optimised code deopted them (and every walker
+   * function they were inlined into) once per worker.
+   */
+  constructor(leaf: Leaf, capacity = 64) {
     if (leaf.maxDef > 255 || leaf.maxRep > 255) {
       throw new ConfigError(`${leaf.path.join(".")} is nested ${Math.max(leaf.maxDef, leaf.maxRep)} levels deep; at most 255 are supported`);
     }
