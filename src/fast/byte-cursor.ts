@@ -1,5 +1,8 @@
 import { Buffer } from "node:buffer";
 
+/** `bs` when a line has no backslash after the scan point: greater than any index in a line. */
+const NO_BACKSLASH = 0x7fffffff;
+
 /** Node's Buffer has this since forever; it is what `toString("utf8", start, end)` ends up calling. */
 interface Utf8Slicer {
   utf8Slice(start: number, end: number): string;
@@ -118,8 +121,10 @@ export class ByteCursor {
       }
       if (this.bs < i) {
         // The line's next backslash, remembered across strings: most strings have none before their end.
+        // None left: past any quote. A constant, not `b.length`: that load, first reached in optimised code
+        // on a line whose strings had all had backslashes, deopted the string scan.
         const s = b.indexOf(BACKSLASH, i);
-        this.bs = s < 0 ? b.length : s;
+        this.bs = s < 0 ? NO_BACKSLASH : s;
       }
       if (this.bs > q) break;
       i = this.escapeEnd(this.bs);
