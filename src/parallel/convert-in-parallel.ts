@@ -112,7 +112,7 @@ interface Batch {
 interface Unit {
   readonly worker: Worker;
   readonly batches: Batch[];
-  /** Input bytes of its batches so far. */
+  /** Input bytes of its batches so far; 0 once its worker is done with it (see #release). */
   bytes: number;
   closed: boolean;
   pending: number;
@@ -254,6 +254,12 @@ class Pass {
     return best;
   }
 
+  /** The unit's input bytes no longer count against its worker's load (once). */
+  #release(unit: Unit): void {
+    this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) - unit.bytes);
+    unit.bytes = 0;
+  }
+
   #receive(message: FromWorker): void {
     try {
       if (message.type === "failed") throw Object.assign(new Error(message.message), { stack: message.stack });
@@ -266,7 +272,7 @@ class Pass {
         batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.#outcomeSlots.view(batch.outcomeSlot));
         unit.pending--;
       } else {
-        this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) - unit.bytes);
+        this.#release(unit);
         unit.groups = this.#groupsOf(unit, message);
         for (const slot of message.slots) this.#slots.free(slot);
       }
@@ -323,8 +329,11 @@ class Pass {
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
-    if (segments.length === 0) unit.groups = [];
-    else unit.out = this.#outSlots.takeSlot();
+    if (segments.length === 0) {
+      // Nothing to encode: written (and forgotten) before the worker's empty answer may come back.
+      unit.groups = [];
+      this.#release(unit);
+    } else unit.out = this.#outSlots.takeSlot();
     const message: ToWorker = { type: "decide", unit: id, keep, segments, out: unit.out };
     unit.worker.postMessage(message);
   }
