@@ -92,9 +92,11 @@ export class DedupDecider {
         const start = keyStart(keys, i);
         const end = keys.ends[i] as number;
         const version = versions[i] as number;
-        const w = this.#index.get(keys.bytes, start, end);
-        if (w === -1) {
-          this.#add(keys.bytes, start, end, version, ordinal);
+        // One probe for a key seen or new: `add` numbers it only when the index does not have it.
+        const known = this.#index.size;
+        const w = this.#index.add(keys.bytes, start, end);
+        if (w === known) {
+          this.#winner(w, version, ordinal);
           continue;
         }
         if (version <= (this.#version[w] as number)) continue;
@@ -104,16 +106,13 @@ export class DedupDecider {
           if (counted === KEPT) this.rewriteNeeded = true;
         }
         this.tally.reclassify("duplicate", "superseded", this.#duplicates[w] as number);
-        this.#version[w] = version;
-        this.#ordinal[w] = ordinal;
-        this.#counted[w] = NOT_COUNTED;
-        this.#duplicates[w] = 0;
+        this.#winner(w, version, ordinal);
       }
     }
   }
 
-  #add(bytes: Uint8Array, start: number, end: number, version: number, ordinal: number): void {
-    const w = this.#index.add(bytes, start, end);
+  /** Makes this copy key `w`'s winner, not yet counted (growing the columns for a new key). */
+  #winner(w: number, version: number, ordinal: number): void {
     if (w === this.#version.length) this.#grow();
     this.#version[w] = version;
     this.#ordinal[w] = ordinal;
@@ -128,5 +127,4 @@ export class DedupDecider {
     this.#duplicates = grown(this.#duplicates, need, LONG_LIVED_GROWTH);
     this.#counted = grown(this.#counted, need, LONG_LIVED_GROWTH);
   }
-
 }

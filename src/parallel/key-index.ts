@@ -24,18 +24,15 @@ export class KeyIndex {
 
   /** The number of the key `bytes[start, end)`, or -1. */
   get(bytes: Uint8Array, start: number, end: number): number {
-    const mask = this.#table.length - 1;
-    for (let slot = hashOf(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#table[slot] as number;
-      if (entry === 0) return -1;
-      if (this.#equals(entry - 1, bytes, start, end)) return entry - 1;
-    }
+    return (this.#table[this.#probe(hashOf(bytes, start, end), bytes, start, end)] as number) - 1;
   }
 
-  /** The number of the key `bytes[start, end)`, numbering it next when it is new. */
+  /** The number of the key `bytes[start, end)`, numbering it next when it is new (`size` then grows). */
   add(bytes: Uint8Array, start: number, end: number): number {
-    const found = this.get(bytes, start, end);
-    if (found !== -1) return found;
+    const hash = hashOf(bytes, start, end);
+    const slot = this.#probe(hash, bytes, start, end);
+    const found = this.#table[slot] as number;
+    if (found !== 0) return found - 1;
     const n = this.#size++;
     const at = this.#start[n] as number;
     if (at + (end - start) > this.#arena.length) this.#arena = grown(this.#arena, at + (end - start), LONG_LIVED_GROWTH);
@@ -43,8 +40,16 @@ export class KeyIndex {
     if (this.#size + 1 > this.#start.length) this.#start = grown(this.#start, this.#size + 1, LONG_LIVED_GROWTH);
     this.#start[this.#size] = at + (end - start);
     if (2 * this.#size > this.#table.length) this.#rehash(this.#table.length * 2);
-    else this.#place(n, hashOf(bytes, start, end));
+    else this.#table[slot] = n + 1;
     return n;
+  }
+
+  /** The slot holding the key `bytes[start, end)` (whose hash is `hash`), or the empty slot where it would go. */
+  #probe(hash: number, bytes: Uint8Array, start: number, end: number): number {
+    const mask = this.#table.length - 1;
+    let slot = hash & mask;
+    for (let entry = this.#table[slot] as number; entry !== 0 && !this.#equals(entry - 1, bytes, start, end); entry = this.#table[slot] as number) slot = (slot + 1) & mask;
+    return slot;
   }
 
   #equals(n: number, bytes: Uint8Array, start: number, end: number): boolean {
