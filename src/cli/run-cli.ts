@@ -14,7 +14,7 @@ import { validateCommand } from "./validate-command.js";
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */
 export async function runCli(argv: readonly string[]): Promise<void> {
   const program = new Command("evalshard")
-  .description("turn agent-evaluation service exports into clean, validated training datasets")
+    .description("turn agent-evaluation service exports into clean, validated training datasets")
     .version(EVALSHARD_VERSION)
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");

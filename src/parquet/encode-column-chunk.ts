@@ -132,6 +132,9 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
   chunkSize += header + body.length;
 }
 
+/** `valueRange`'s output (min, max, NaNs), reused for every chunk. */
+const RANGE = new Float64Array(3);
+
 /** What the footer needs of a chunk whose pages are written. */
 function chunkInfo(column: ColumnBuffer, encoder: ChunkEncoder, offset: number): ChunkInfo {
   const type = column.leaf.type;
@@ -152,7 +155,6 @@ function chunkInfo(column: ColumnBuffer, encoder: ChunkEncoder, offset: number):
     nanCount: type === "float64" ? (RANGE[2] as number) : null,
   };
 }
-const RANGE = new Float64Array(3);
 
 /**
  * Reads one byte per cache line of `bytes[start, end)`. Finding a page's end chases value lengths, one
