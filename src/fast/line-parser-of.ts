@@ -6,6 +6,7 @@ import type { Field } from "../schema/column-type.js";
 import { hasControlByte } from "./has-control-byte.js";
 import { LineWalker } from "./line-walker.js";
 import { markSkeleton } from "./mark-skeleton.js";
+import { primingLines } from "./priming-lines.js";
 import { SchemaNode } from "./schema-node.js";
 
 /** A byte-level parser for the lines of one format under one untrusted policy. */
@@ -25,6 +26,8 @@ export interface LineParser {
    * a scratch buffer). Not reentrant: one parser per thread.
    */
   parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null;
+  /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
+  primingLines(line: string): Buffer[];
 }
 
 /** The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured clone of one). */
@@ -39,6 +42,7 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[]): Lin
       const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
       return walker.run(line, !hasControlByte(buf, start, end), out);
     },
+    primingLines: (line) => primingLines(root, line),
   };
 }
 

@@ -13,8 +13,8 @@ import type { FieldSlot, SchemaNode, SkeletonBuilder } from "./schema-node.js";
 export class LineWalker extends ScalarWalker {
   /** The struct or map walked last is one strip deletes: a drop rule left it without keys. */
   private pruned = false;
-  /** Key spans (start, end) of the maps being walked, for the duplicate check. */
-  private keys = new Int32Array(64);
+  /** Key spans (start, end) of the maps being walked, for the duplicate check; replaced as it grows. */
+  private keys = NO_KEYS;
   private keyTop = 0;
 
   /** Structs whose skeleton slots a walk fills; cleared when a walk is abandoned half way. */
@@ -23,6 +23,9 @@ export class LineWalker extends ScalarWalker {
   constructor(private readonly root: SchemaNode) {
     super();
     this.slotted = structsWithSlots(root);
+    // Assigned a second time here, so V8 does not take the field for a constant that its growth would then
+    // change in optimised code (see ScalarWalker's constructor).
+    this.keys = new Int32Array(64);
   }
 
   /**
@@ -269,6 +272,8 @@ export class LineWalker extends ScalarWalker {
     this.keys[this.keyTop++] = end;
   }
 }
+
+const NO_KEYS = new Int32Array(0);
 
 function structsWithSlots(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
   if (node.build !== null) out.push(node);

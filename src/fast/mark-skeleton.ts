@@ -27,6 +27,7 @@ export function markSkeleton(node: SchemaNode, inList = false): boolean {
       if (any) {
         node.slots = node.fields.map(() => undefined);
         node.build = skeletonBuilder(node);
+        primeBuilder(node.build, node.fields.length);
       }
       break;
     }
@@ -51,4 +52,15 @@ function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
   const clears = node.fields.flatMap((f, k) => (f.node.skeleton && f.optional ? [`slots[${k}] = undefined;`] : []));
   // Generated code, but only from the schema's field names, each quoted by JSON.stringify.
   return new Function("slots", `const o = { ${members.join(", ")} }; ${clears.join(" ")} return o;`) as SkeletonBuilder;
+}
+
+/**
+ * Builds one object of numbers, then one of nulls: the literal's fields then hold any value from the start.
+ * Otherwise a field that had held only objects and null (a nullable number: `terminal_reward`) changed
+ * representation on its first small integer, mid-run, deoptimising the builder and every function that
+ * read the skeleton (`checkTrajectory`), once per worker.
+ */
+function primeBuilder(build: SkeletonBuilder, fields: number): void {
+  build(Array.from({ length: fields }, () => 0));
+  build(Array.from({ length: fields }, () => null));
 }

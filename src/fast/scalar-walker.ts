@@ -8,6 +8,7 @@ import { ShortStrings } from "./short-strings.js";
 import { unescape } from "./unescape.js";
 
 export const NO_WRITERS: readonly LeafWriter[] = [];
+const EMPTY = Buffer.alloc(0);
 
 /**
  * The leaves of the walk: strings, enums, numbers and JSON-typed values, each validated as zod would,
@@ -20,7 +21,18 @@ export abstract class ScalarWalker extends JsonSkipper {
   protected sk: unknown = null;
   private readonly strings = new ShortStrings();
   /** Where escaped strings are decoded before they are written; reused, so writers copy. */
-  private scratch = Buffer.allocUnsafe(4096);
+  private scratch: Buffer = EMPTY;
+
+  constructor() {
+    super();
+    // Both fields change kind mid-run: `sk` first holds a number (null until then), `scratch` is replaced when
+    // an escaped string outgrows it. Done first in optimised code, either change (of the field's representation,
+    // or of a field V8 had taken as constant) deoptimised every walker function that read the field, once per
+    // worker. Done here, before anything is optimised, it costs nothing.
+    this.sk = 0;
+    this.sk = null;
+    this.scratch = Buffer.allocUnsafe(4096);
+  }
 
   /** Walks the value at `i` (not whitespace) along `node`; returns the index after it. */
   protected abstract value(node: SchemaNode, i: number, rep: number): number;

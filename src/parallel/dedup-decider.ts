@@ -33,16 +33,22 @@ const KEPT = 1;
  */
 export class DedupDecider {
   #index = new KeyIndex();
-  #version = new Float64Array(1024);
-  #ordinal = new Float64Array(1024);
+  #version = new Float64Array(0);
+  #ordinal = new Float64Array(0);
   /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
-  #duplicates = new Int32Array(1024);
-  #counted = new Uint8Array(1024);
+  #duplicates = new Int32Array(0);
+  #counted = new Uint8Array(0);
   #ordinals = 0;
   #final = false;
   rewriteNeeded = false;
 
-  constructor(readonly tally: Tally) {}
+  constructor(readonly tally: Tally) {
+    // Replaced as they grow; assigned a second time here so V8 does not take them for constants (see KeyIndex).
+    this.#version = new Float64Array(1024);
+    this.#ordinal = new Float64Array(1024);
+    this.#duplicates = new Int32Array(1024);
+    this.#counted = new Uint8Array(1024);
+  }
 
   /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
   decide(unit: readonly ValidRecords[]): Uint8Array {

@@ -11,12 +11,21 @@ import { grown, LONG_LIVED_GROWTH } from "./grown.js";
  * length plus ~16 bytes.
  */
 export class KeyIndex {
-  #arena = new Uint8Array(1 << 16);
+  #arena = new Uint8Array(0);
   /** Where key n starts in `#arena`; key n ends where key n + 1 starts. */
-  #start = new Float64Array(1 << 10);
+  #start = new Float64Array(0);
   /** Number + 1 of the key in each slot; 0 is empty. Kept at most half full. */
-  #table = new Int32Array(1 << 11);
+  #table = new Int32Array(0);
   #size = 0;
+
+  constructor() {
+    // Each array is replaced as it grows. Assigned a second time here, so V8 does not take these fields for
+    // constants: the first growth of each then deoptimised every function that read it (main recompiled the
+    // index's code three times per run).
+    this.#arena = new Uint8Array(1 << 16);
+    this.#start = new Float64Array(1 << 10);
+    this.#table = new Int32Array(1 << 11);
+  }
 
   get size(): number {
     return this.#size;

@@ -60,6 +60,7 @@ export class UnitConverter {
   readonly #units = new Map<number, Unit>();
   readonly #spare: RowGroupBuilder[] = [];
   #slow: SlowPath | null = null;
+  #primed = false;
 
   constructor(config: WorkerConfig) {
     this.#config = config;
@@ -80,6 +81,7 @@ export class UnitConverter {
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
+    if (!this.#primed) this.#prime(bytes, lines);
     const kinds = new Uint8Array(lines.length);
     const keys = new PackedKeysWriter();
     const versions: number[] = [];
@@ -156,6 +158,21 @@ export class UnitConverter {
       builder.clear();
       this.#spare.push(builder);
     }
+  }
+
+  /**
+   * Before the first batch's lines: walks the parser's priming lines made from the first of them into a
+   * row group of its own, then encodes that, and drops both. Paths the data reaches rarely (and the
+   * encoder's DOUBLE statistics, first called from optimised code) thus get type feedback while the code
+   * is still interpreted, instead of deoptimising it later.
+   */
+  #prime(bytes: Buffer, lines: readonly BatchLine[]): void {
+    this.#primed = true;
+    const first = lines.find((l) => l.kind === "line");
+    if (first?.kind !== "line") return;
+    const builder = new RowGroupBuilder(this.plan);
+    for (const line of this.#parser.primingLines(bytes.toString("utf8", first.start, first.end))) this.#fast(builder, line, 0, line.length, isUtf8(line));
+    encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
   }
 
   /** The unit's state, with `bytes` added to its batches. */
