@@ -4,17 +4,18 @@ import type { FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { IoError } from "../errors.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
-import { PARQUET_MAGIC, parquetFooter } from "../parquet/parquet-footer.js";
+import { FooterBuilder, PARQUET_MAGIC } from "../parquet/parquet-footer.js";
 import type { ShardInfo } from "../sinks/shard-writer.js";
 import { partialShardName, shardName } from "../sinks/shard-name.js";
 import { syncDir } from "../sinks/staging.js";
-import type { EncodedRowGroup, RowGroupMetadata } from "../parquet/encode-row-group.js";
+import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 
 interface OpenShard {
   readonly partial: string;
   readonly file: FileHandle;
   readonly hash: ReturnType<typeof createHash>;
-  readonly groups: { readonly encoded: RowGroupMetadata; readonly offset: number }[];
+  /** The footer, a row group's metadata added as the group is written. */
+  readonly footer: FooterBuilder;
   offset: number;
   rows: number;
   /** The data flush running in the background, and where the shard stood when it started. */
@@ -61,7 +62,7 @@ export class RowGroupShards {
     while (this.#count <= shard) await this.#next();
     const current = this.#current as OpenShard;
     const { bytes, ...encoded } = group;
-    current.groups.push({ encoded, offset: current.offset });
+    current.footer.add({ encoded, offset: current.offset });
     await this.#write(current, bytes);
     current.rows += group.rows;
     if (current.flushing === null && current.offset - current.flushedTo >= FLUSH_BYTES) {
@@ -115,7 +116,7 @@ export class RowGroupShards {
       throw new IoError(`Cannot create ${partial}: ${(error as Error).message}`, partial, { cause: error });
     }
     this.#count++;
-    this.#current = { partial, file, hash: createHash("sha256"), groups: [], offset: 0, rows: 0, flushing: null, flushedTo: 0 };
+    this.#current = { partial, file, hash: createHash("sha256"), footer: new FooterBuilder(this.plan), offset: 0, rows: 0, flushing: null, flushedTo: 0 };
     await this.#write(this.#current, PARQUET_MAGIC);
   }
 
@@ -123,8 +124,7 @@ export class RowGroupShards {
     const shard = this.#current;
     if (shard === null) return;
     this.#current = null;
-    const footer = parquetFooter(this.plan, shard.groups, { createdBy: this.createdBy });
-    await this.#write(shard, footer);
+    await this.#write(shard, shard.footer.bytes({ createdBy: this.createdBy }));
     try {
       await shard.flushing;
       await shard.file.sync();

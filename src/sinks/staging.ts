@@ -63,7 +63,8 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
         id,
         entries: await Promise.all(names.map(async (name) => ({ name, present: await exists(join(dir, name)) }))),
       };
-      for (const e of journal.entries) if (e.present) await syncTree(join(dir, e.name));
+      // In parallel: each waits on the disk, and only all of them together must precede the journal.
+      await Promise.all(journal.entries.filter((e) => e.present).map((e) => syncTree(join(dir, e.name))));
       await step("synced");
       const temp = join(dir, `${JOURNAL}.tmp`);
       await io(temp, "write the publish journal", async () => {
@@ -212,7 +213,7 @@ async function syncFile(path: string): Promise<void> {
 async function syncTree(path: string): Promise<void> {
   const stat = await lstat(path);
   if (stat.isDirectory()) {
-    for (const name of await readdir(path)) await syncTree(join(path, name));
+    await Promise.all((await readdir(path)).map((name) => syncTree(join(path, name))));
     await syncDir(path);
   } else if (stat.isFile()) {
     await io(path, "flush", () => syncFile(path));
