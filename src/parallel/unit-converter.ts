@@ -45,6 +45,13 @@ interface Unit {
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/**
+ * The priming lines are walked before the first line and again after this many: V8 records type feedback
+ * for a function only once it has run a few times (8 calls). The first walk reaches the struct walker,
+ * which runs hundreds of times a line and may be optimised within the first lines; the second the walker
+ * functions called once or twice a line (`map`), for which the first recorded nothing.
+ */
+const PRIME_AFTER = 16;
 
 /**
  * A worker's half of the parallel engine, without the thread: turns batches of lines into rows of a
@@ -60,7 +67,8 @@ export class UnitConverter {
   readonly #units = new Map<number, Unit>();
   readonly #spare: RowGroupBuilder[] = [];
   #slow: SlowPath | null = null;
-  #primed = false;
+  /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
+  #primed = 0;
 
   constructor(config: WorkerConfig) {
     this.#config = config;
@@ -81,7 +89,6 @@ export class UnitConverter {
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
-    if (!this.#primed) this.#prime(bytes, lines);
     const kinds = new Uint8Array(lines.length);
     const keys = new PackedKeysWriter();
     const versions: number[] = [];
@@ -90,6 +97,7 @@ export class UnitConverter {
     const quarantined: QuarantineOutcome[] = [];
     const streamErrors: LineAt[] = [];
     for (const [i, at] of lines.entries()) {
+      if ((i === 0 || i === PRIME_AFTER) && this.#primed < 2) this.#prime(bytes, lines);
       if (at.kind === "too_long") {
         kinds[i] = LINE_QUARANTINED;
         quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
@@ -161,13 +169,13 @@ export class UnitConverter {
   }
 
   /**
-   * Before the first batch's lines: walks the parser's priming lines made from the first of them into a
-   * row group of its own, then encodes that, and drops both. Paths the data reaches rarely (and the
-   * encoder's DOUBLE statistics, first called from optimised code) thus get type feedback while the code
-   * is still interpreted, instead of deoptimising it later.
+   * In the first batch (see {@link PRIME_AFTER}): walks the parser's priming lines made from its first
+   * line into a row group of its own, then encodes that, and drops both. Paths the data reaches rarely (and the encoder's DOUBLE
+   * statistics, first called from optimised code) thus get type feedback while the code is still
+   * interpreted, instead of deoptimising it later.
    */
   #prime(bytes: Buffer, lines: readonly BatchLine[]): void {
-    this.#primed = true;
+    this.#primed++;
     const first = lines.find((l) => l.kind === "line");
     if (first?.kind !== "line") return;
     const builder = new RowGroupBuilder(this.plan);
