@@ -69,6 +69,8 @@ export class UnitConverter {
   #slow: SlowPath | null = null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
+  /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
+  #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
 
   constructor(config: WorkerConfig) {
     this.#config = config;
@@ -169,18 +171,23 @@ export class UnitConverter {
   }
 
   /**
-   * In the first batch (see {@link PRIME_AFTER}): walks the parser's priming lines made from its first
-   * line into a row group of its own, then encodes that, and drops both. Paths the data reaches rarely (and the encoder's DOUBLE
-   * statistics, first called from optimised code) thus get type feedback while the code is still
-   * interpreted, instead of deoptimising it later.
+   * In the first batch (see {@link PRIME_AFTER}): walks the parser's priming lines, made once from the first
+   * line, into a row group of their own, then encodes that, and drops both. Paths the data reaches rarely
+   * (and the encoder's DOUBLE statistics, first called from optimised code) thus get type feedback while the
+   * code is still interpreted, instead of deoptimising it later.
    */
   #prime(bytes: Buffer, lines: readonly BatchLine[]): void {
+    if (this.#priming === null) {
+      const first = lines.find((l) => l.kind === "line");
+      if (first?.kind !== "line") return;
+      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: new RowGroupBuilder(this.plan) };
+    }
     this.#primed++;
-    const first = lines.find((l) => l.kind === "line");
-    if (first?.kind !== "line") return;
-    const builder = new RowGroupBuilder(this.plan);
-    for (const line of this.#parser.primingLines(bytes.toString("utf8", first.start, first.end))) this.#fast(builder, line, 0, line.length, isUtf8(line));
+    const { lines: primers, builder } = this.#priming;
+    builder.clear();
+    for (const line of primers) this.#fast(builder, line, 0, line.length, isUtf8(line));
     encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+    if (this.#primed === 2) this.#priming = null;
   }
 
   /** The unit's state, with `bytes` added to its batches. */
