@@ -202,7 +202,8 @@ export class UnitConverter {
    */
   #local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
-    if (this.#copy.length < bytes.length) this.#copy = Buffer.allocUnsafeSlow(Math.max(bytes.length, 2 * this.#copy.length));
+    // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step.
+    if (this.#copy.length < bytes.length) this.#copy = Buffer.allocUnsafeSlow(bytes.buffer.byteLength);
     this.#copy.set(bytes);
     return this.#copy.subarray(0, bytes.length);
   }
