@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Last step of `npm run build`: bundles the CLI entry (dist/cli/main.js) and the parallel engine's worker
-// (dist/parallel/convert-worker.js) in place, each with its lazily loaded parts as chunks beside it. The
-// library's modules stay as tsc wrote them. Resolving and loading ~70 small modules cost the CLI ~30 ms
-// of wall time and ~65 ms of CPU per run (main and two workers), a run's fixed cost (docs/decisions.md).
+// Last step of `npm run build`: bundles the CLI entry (dist/cli/main.js) in place, with its lazily loaded
+// parts as chunks beside it, and the parallel engine's worker as one CommonJS file
+// (dist/parallel/convert-worker.cjs) beside tsc's ESM one, with its lazy slow path as one ESM bundle
+// (dist/parallel/worker-slow-path.js). The library's modules stay as tsc wrote them. Resolving and loading
+// ~70 small modules cost the CLI ~30 ms of wall time and ~65 ms of CPU per run (main and two workers), a
+// run's fixed cost; a CommonJS worker skips the ESM loader's start-up, ~10 ms of each worker's start
+// (docs/decisions.md).
 //
 //   node scripts/bundle.mjs [distDir]   (default: the repo's dist)
 //
@@ -57,5 +60,32 @@ async function bundle(entry, chunkPrefix) {
   });
 }
 
-await bundle(`${dist}/parallel/convert-worker.js`, "worker-chunk-");
+/**
+ * The worker, as CommonJS: no code splitting there, so its one lazy part (the slow path, which loads zod)
+ * is bundled on its own as ESM and imported by name.
+ */
+async function bundleWorker() {
+  const outdir = `${dist}/parallel`;
+  for (const name of readdirSync(outdir)) if (name.startsWith("worker-chunk-")) rmSync(`${outdir}/${name}`); // earlier builds' ESM chunks
+  const common = { bundle: true, platform: "node", target: "node20", packages: "external", sourcemap: "linked", allowOverwrite: true, logLevel: "warning" };
+  await build({ ...common, entryPoints: [`${outdir}/slow-path.js`], outfile: `${outdir}/worker-slow-path.js`, format: "esm", plugins: [ownImportMetaUrl(outdir)] });
+  const slowPathApart = {
+    name: "slow-path-apart",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/slow-path\.js$/ }, () => ({ path: "./worker-slow-path.js", external: true }));
+    },
+  };
+  await build({
+    ...common,
+    entryPoints: [`${outdir}/convert-worker.js`],
+    outfile: `${outdir}/convert-worker.cjs`,
+    format: "cjs",
+    // CommonJS has no import.meta: each module's URL is derived from the bundle's own file name.
+    banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__bundle_url" },
+    plugins: [ownImportMetaUrl(outdir), slowPathApart],
+  });
+}
+
+await bundleWorker();
 await bundle(`${dist}/cli/main.js`, "cli-chunk-");
