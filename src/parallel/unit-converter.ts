@@ -196,9 +196,9 @@ export class UnitConverter {
   /**
    * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused). V8
    * copies out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not
-   * word-aligned alike: every string the walker writes into a column was copied that way (~1.2% of a
-   * worker's time on SFT). One word-aligned copy of the whole batch costs ~0.2 ms per 4 MiB; copies out of
-   * it are plain memmoves. The unit keeps the shared batch, for the rare re-shred across shards.
+   * word-aligned alike, and every string the walker writes into a column was copied that way. One aligned
+   * copy of the whole batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15%
+   * (docs/decisions.md). The unit keeps the shared batch, for the rare re-shred across shards.
    */
   #local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
