@@ -2,15 +2,16 @@ import { BOOLEAN, CHOICE, JSON_VALUE, LIST, MAP, NUMBER, STRING, STRUCT } from "
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 
 /**
- * Decides which values the skeleton carries: everything but JSON-typed values and free-text strings
- * inside lists (enum and literal strings stay everywhere); a struct, list or map is kept when something
- * below it is. Those two are the bulk of a record, and no `facts` or `check` reads them.
- * Returns whether the node is kept.
+ * Decides which values the skeleton carries: everything but JSON-typed values, free-text strings inside
+ * lists and free-text strings the policy drops (enum and literal strings stay everywhere); a struct, list or
+ * map is kept when something below it is. Those are the bulk of a record, and no `facts` or `check` reads
+ * them: the dropped ones are untrusted text (SFT's `coaching.guidance`, ~600 bytes in most records, was
+ * decoded into a string per record for nothing). Returns whether the node is kept.
  */
-export function markSkeleton(node: SchemaNode, inList = false): boolean {
+export function markSkeleton(node: SchemaNode, inList = false, dropped = false): boolean {
   switch (node.kind) {
     case STRING:
-      node.skeleton = !inList;
+      node.skeleton = !inList && !dropped;
       break;
     case CHOICE:
     case NUMBER:
@@ -22,7 +23,7 @@ export function markSkeleton(node: SchemaNode, inList = false): boolean {
       break;
     case STRUCT: {
       let any = false;
-      for (const f of node.fields) any = markSkeleton(f.node, inList) || any;
+      for (const f of node.fields) any = markSkeleton(f.node, inList, f.dropped) || any;
       node.skeleton = any;
       if (any) {
         node.slots = node.fields.map(() => undefined);

@@ -67,6 +67,18 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     });
   });
 
+  it("leaves out free text the policy drops (no rule reads untrusted text), keeps it when the policy keeps it", () => {
+    const line = JSON.stringify(sftRecord({ coaching: { weak_traits: ["t"], guidance: "untrusted advice" } }));
+    const skeletonOf = (policy: Record<string, string>) => {
+      const { parser } = subject(FORMATS.sft, policy);
+      return parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)) as { coaching: object } | null;
+    };
+    // Nothing else of `coaching` is in a skeleton (weak_traits is free text inside a list).
+    expect(skeletonOf({})).not.toHaveProperty("coaching");
+    expect(skeletonOf({ "coaching.guidance": "keep" })?.coaching).toEqual({ guidance: "untrusted advice" });
+    expect(skeletonOf({ "coaching.guidance": "redact" })?.coaching).toEqual({ guidance: "untrusted advice" });
+  });
+
   it("carries nothing over from a line it gave up on half way", () => {
     const { parser } = subject(FORMATS.sft);
     const out = () => recorders(parser.plan.leaves.length);
