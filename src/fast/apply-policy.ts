@@ -1,3 +1,4 @@
+import { parsePath } from "../schema/field-path.js";
 import type { PathStep } from "../schema/field-path.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import { CHOICE, JSON_VALUE, kindName, LIST, MAP, STRING, STRUCT } from "./schema-node.js";
@@ -15,7 +16,12 @@ export function applyPolicy(root: SchemaNode, policy: UntrustedPolicy): void {
   }
 }
 
-function applyRule(root: SchemaNode, steps: readonly PathStep[], action: "drop" | "redact", path: string): void {
+/** Marks the fields at the format's untrusted paths, whatever the policy does with them (see `markSkeleton`). */
+export function markUntrusted(root: SchemaNode, paths: readonly string[]): void {
+  for (const path of paths) applyRule(root, parsePath(path), "untrusted", path);
+}
+
+function applyRule(root: SchemaNode, steps: readonly PathStep[], action: "drop" | "redact" | "untrusted", path: string): void {
   let node = root;
   for (const [k, step] of steps.entries()) {
     const last = k === steps.length - 1;
@@ -25,7 +31,8 @@ function applyRule(root: SchemaNode, steps: readonly PathStep[], action: "drop" 
       if (field === undefined) throw mismatch();
       if (last) {
         if (action === "drop") field.dropped = true;
-        else markRedacted(field.node, path);
+        else if (action === "redact") markRedacted(field.node, path);
+        else field.untrusted = true;
         return;
       }
       // strip deletes a struct or map it walked into through a field once the drop leaves it without keys.
@@ -40,7 +47,7 @@ function applyRule(root: SchemaNode, steps: readonly PathStep[], action: "drop" 
       if (node.kind !== MAP || node.item === null) throw mismatch();
       if (last) {
         if (action === "drop") node.valuesDropped = true;
-        else markRedacted(node.item, path);
+        else if (action === "redact") markRedacted(node.item, path);
         return;
       }
       node = node.item;

@@ -177,7 +177,7 @@ function structNode(def: ZodDef, path: string): SchemaNode {
     const { node: compiled, optional } = compile(child, path === "" ? name : `${path}.${name}`);
     if (!optional) node.requiredMask |= 1 << i;
     node.fieldMask |= 1 << i;
-    return { name, key: encoder.encode(name), node: compiled, optional, bit: 1 << i, dropped: false };
+    return { name, key: encoder.encode(name), node: compiled, optional, bit: 1 << i, dropped: false, untrusted: false };
   });
   return node;
 }

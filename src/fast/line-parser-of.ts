@@ -18,7 +18,7 @@ export interface LineParser {
    * When the line is certainly a record of the format at exactly its version that zod accepts, writes one
    * row into `out` (the entries `shredRecord` would write for the stripped record; JSON-typed values as
    * their raw text) and returns the record's skeleton: the zod output (before strip) without JSON-typed
-   * values, free-text strings inside lists and free-text strings the policy drops, absent optional fields as
+   * values, free-text strings inside lists and the text the spec calls untrusted, absent optional fields as
    * `undefined`; it is what `format.facts` and `format.check` read (the caller runs them; a `check` fault is
    * not the parser's business). Returns null when it cannot vouch for the line, invalid or merely unusual;
    * the caller then discards what was written for this row and runs the slow path. Writers must copy the

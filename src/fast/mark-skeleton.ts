@@ -3,15 +3,16 @@ import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 
 /**
  * Decides which values the skeleton carries: everything but JSON-typed values, free-text strings inside
- * lists and free-text strings the policy drops (enum and literal strings stay everywhere); a struct, list or
+ * lists and the text the spec calls untrusted (enum and literal strings stay everywhere); a struct, list or
  * map is kept when something below it is. Those are the bulk of a record, and no `facts` or `check` reads
- * them: the dropped ones are untrusted text (SFT's `coaching.guidance`, ~600 bytes in most records, was
- * decoded into a string per record for nothing). Returns whether the node is kept.
+ * them (SFT's `coaching.guidance`, ~600 bytes in most records, was decoded into a string per record for
+ * nothing). What a policy drops from the output stays when the rules may read it (`run_id`, say).
+ * Returns whether the node is kept.
  */
-export function markSkeleton(node: SchemaNode, inList = false, dropped = false): boolean {
+export function markSkeleton(node: SchemaNode, inList = false, untrusted = false): boolean {
   switch (node.kind) {
     case STRING:
-      node.skeleton = !inList && !dropped;
+      node.skeleton = !inList && !untrusted;
       break;
     case CHOICE:
     case NUMBER:
@@ -23,7 +24,7 @@ export function markSkeleton(node: SchemaNode, inList = false, dropped = false):
       break;
     case STRUCT: {
       let any = false;
-      for (const f of node.fields) any = markSkeleton(f.node, inList, f.dropped) || any;
+      for (const f of node.fields) any = markSkeleton(f.node, inList, f.untrusted) || any;
       node.skeleton = any;
       if (any) {
         node.slots = node.fields.map(() => undefined);

@@ -3,7 +3,7 @@ import type { FormatInfo } from "../formats/format-info.js";
 import { columnPlan } from "../parquet/column-plan.js";
 import { outputColumns } from "../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
-import { applyPolicy } from "./apply-policy.js";
+import { applyPolicy, markUntrusted } from "./apply-policy.js";
 import { bindPlan } from "./bind-plan.js";
 import { schemaNodeOf } from "./plain-schema.js";
 import { CHOICE } from "./schema-node.js";
@@ -23,6 +23,7 @@ export function parserSchemaFor(format: FormatInfo, policy: UntrustedPolicy): Sc
     throw new Error(`The ${format.name} schema must declare ${format.versionField} as the literal ${JSON.stringify(format.version)}`);
   }
   applyPolicy(root, policy);
+  markUntrusted(root, format.untrustedPaths);
   bindPlan(root, plan);
   // validate() reads these before the schema: another format's version field changes the detected format,
   // and an `error` key may make the line a stream error.

@@ -61,7 +61,7 @@ export function schemaNodeOf(plain: PlainSchemaNode): SchemaNode {
   node.fields = (plain.fields ?? []).map((f, i) => {
     if (!f.optional) node.requiredMask |= 1 << i;
     node.fieldMask |= 1 << i;
-    return { name: f.name, key: encoder.encode(f.name), node: schemaNodeOf(f.node), optional: f.optional, bit: 1 << i, dropped: false };
+    return { name: f.name, key: encoder.encode(f.name), node: schemaNodeOf(f.node), optional: f.optional, bit: 1 << i, dropped: false, untrusted: false };
   });
   node.item = plain.item === undefined || plain.item === null ? null : schemaNodeOf(plain.item);
   return node;

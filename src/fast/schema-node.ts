@@ -28,6 +28,8 @@ export interface FieldSlot {
   readonly bit: number;
   /** The untrusted policy drops the field: validated, never written, and gone from the stripped record. */
   dropped: boolean;
+  /** The spec calls the field's text untrusted (LLM-generated or operator text): no record rule reads it. */
+  untrusted: boolean;
 }
 
 /**

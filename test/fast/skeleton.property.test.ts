@@ -67,16 +67,22 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     });
   });
 
-  it("leaves out free text the policy drops (no rule reads untrusted text), keeps it when the policy keeps it", () => {
+  it("leaves out the text the spec calls untrusted (no rule reads it), whatever the policy", () => {
     const line = JSON.stringify(sftRecord({ coaching: { weak_traits: ["t"], guidance: "untrusted advice" } }));
-    const skeletonOf = (policy: Record<string, string>) => {
-      const { parser } = subject(FORMATS.sft, policy);
-      return parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)) as { coaching: object } | null;
-    };
-    // Nothing else of `coaching` is in a skeleton (weak_traits is free text inside a list).
-    expect(skeletonOf({})).not.toHaveProperty("coaching");
-    expect(skeletonOf({ "coaching.guidance": "keep" })?.coaching).toEqual({ guidance: "untrusted advice" });
-    expect(skeletonOf({ "coaching.guidance": "redact" })?.coaching).toEqual({ guidance: "untrusted advice" });
+    for (const action of ["drop", "redact", "keep"]) {
+      const { parser } = subject(FORMATS.sft, { "coaching.guidance": action });
+      // Nothing else of `coaching` is in a skeleton (weak_traits is free text inside a list).
+      expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)), action).not.toHaveProperty("coaching");
+    }
+  });
+
+  it("keeps what the rules read when a policy drops it from the output", () => {
+    const record = sftRecord({ run_id: "run-kept-for-dedup" });
+    const line = JSON.stringify(record);
+    const { parser } = subject(FORMATS.sft, { run_id: "drop", "seat.seat_index": "drop", flagged: "drop", reconstruction: "drop" });
+    const skeleton = parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length));
+    expect(skeleton).not.toBeNull();
+    expect(FORMATS.sft.facts(skeleton as never)).toEqual(FORMATS.sft.facts(FORMATS.sft.schema.parse(record)));
   });
 
   it("carries nothing over from a line it gave up on half way", () => {
