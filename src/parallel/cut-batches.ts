@@ -1,4 +1,5 @@
 import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../sources/split-lines.js";
+import { stripBom } from "../sources/strip-bom.js";
 
 /** The least free memory worth offering a source to read into: smaller reads would cost more calls. */
 const MIN_READ_BYTES = 1 << 20;
@@ -56,7 +57,6 @@ export async function* cutBatches(
   let used = 0;
   /** Pending bytes that are whole lines; the rest is the start of a line. */
   let lineEnd = 0;
-  let bom: Uint8Array | null = new Uint8Array(0); // bytes seen while the BOM is undecided; null once settled
   // A line past the limit: only its head is kept, the rest counted.
   let skipping = false;
   let skipHead: Buffer = Buffer.alloc(0);
@@ -110,33 +110,10 @@ export async function* cutBatches(
 
   /** The pending batch's free end, for the source to read the next chunk into; null when little is left. */
   const minRead = options.minReadBytes ?? MIN_READ_BYTES;
-  // Offered before the BOM is told too: a chunk gathered as BOM bytes is copied out before the next read.
   const free = (): Uint8Array | null => (pending.length - used >= minRead && !skipping ? pending.subarray(used) : null);
 
-  for await (let chunk of typeof chunks === "function" ? chunks(free) : chunks) {
+  for await (const chunk of stripBom(typeof chunks === "function" ? chunks(free) : chunks, (bomBytes) => (offset = bomBytes))) {
     if (chunk.length > chunkBytes) chunkBytes = chunk.length;
-    if (bom !== null && bom.length === 0 && chunk.length >= 3) {
-      // The usual first chunk, tested where it lies: read in place, it stays there (a copy of it, on the
-      // way to the first batch, took a fresh 4 MiB and ~5 ms before the workers had anything to do).
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        chunk = chunk.subarray(3);
-        offset = 3;
-      }
-      bom = null;
-    } else if (bom !== null) {
-      // First chunks of under 3 bytes (a pipe's): gathered until the BOM can be told.
-      const seen: Uint8Array = new Uint8Array(bom.length + chunk.length);
-      seen.set(bom);
-      seen.set(chunk, bom.length);
-      if (seen.length < 3) {
-        bom = seen;
-        continue;
-      }
-      const hasBom = seen[0] === 0xef && seen[1] === 0xbb && seen[2] === 0xbf;
-      chunk = Buffer.from(seen.buffer, hasBom ? 3 : 0);
-      if (hasBom) offset = 3;
-      bom = null;
-    }
     let pos = 0;
     if (skipping) {
       const newline = chunk.indexOf(0x0a);
@@ -167,7 +144,6 @@ export async function* cutBatches(
       skip(chunk, last + 1, chunk.length);
     } else append(chunk, last + 1, chunk.length);
   }
-  if (bom !== null && bom.length > 0) append(bom, 0, bom.length);
   if (skipping) yield endSkip();
   else if (used > 0) yield take(used);
   options.release?.(pending);

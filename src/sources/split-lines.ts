@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
+import { stripBom } from "./strip-bom.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -147,27 +148,6 @@ export async function* splitLines(
     const line = lineOf(takeCarry(), 0, carryBytes);
     if (line !== undefined) yield line;
   }
-}
-
-/** Drops a leading UTF-8 BOM, which may itself be cut across the first chunks, and reports its length. */
-async function* stripBom(chunks: AsyncIterable<Buffer>, onBom: (bytes: number) => void): AsyncIterable<Buffer> {
-  let prefix: Buffer | undefined;
-  let settled = false;
-  for await (const chunk of chunks) {
-    if (settled) {
-      yield chunk;
-      continue;
-    }
-    prefix = prefix === undefined ? chunk : Buffer.concat([prefix, chunk]);
-    if (prefix.length < 3) continue;
-    settled = true;
-    if (prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf) {
-      onBom(3);
-      prefix = prefix.subarray(3);
-    }
-    if (prefix.length > 0) yield prefix;
-  }
-  if (!settled && prefix !== undefined && prefix.length > 0) yield prefix;
 }
 
 /** True when the bytes are only spaces, tabs and carriage returns (and vertical tab, form feed). */
