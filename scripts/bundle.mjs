@@ -38,24 +38,29 @@ function ownImportMetaUrl(outdir) {
   };
 }
 
+/** What every bundle here shares: Node 20, packages left to node_modules, tsc's source maps chained. */
+const COMMON = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked", // chains tsc's maps: stack traces still point into src/ with --enable-source-maps
+  allowOverwrite: true,
+  logLevel: "warning",
+};
+
 async function bundle(entry, chunkPrefix) {
   const outdir = dirname(entry);
   // Chunk names carry a content hash: a rebuild must not leave the previous build's chunks behind.
   for (const name of readdirSync(outdir)) if (name.startsWith(chunkPrefix)) rmSync(`${outdir}/${name}`);
   await build({
+    ...COMMON,
     entryPoints: [entry],
     outdir,
     entryNames: "[name]",
     chunkNames: `${chunkPrefix}[hash]`,
-    bundle: true,
-    splitting: true, // lazy imports stay lazy: zod, the stages engine, the slow path load on first use
+    splitting: true, // lazy imports stay lazy: zod, the stages engine and each command's code load on first use
     format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    sourcemap: "linked", // chains tsc's maps: stack traces still point into src/ with --enable-source-maps
-    allowOverwrite: true,
-    logLevel: "warning",
     plugins: [ownImportMetaUrl(outdir)],
   });
 }
@@ -67,8 +72,7 @@ async function bundle(entry, chunkPrefix) {
 async function bundleWorker() {
   const outdir = `${dist}/parallel`;
   for (const name of readdirSync(outdir)) if (name.startsWith("worker-chunk-")) rmSync(`${outdir}/${name}`); // earlier builds' ESM chunks
-  const common = { bundle: true, platform: "node", target: "node20", packages: "external", sourcemap: "linked", allowOverwrite: true, logLevel: "warning" };
-  await build({ ...common, entryPoints: [`${outdir}/slow-path.js`], outfile: `${outdir}/worker-slow-path.js`, format: "esm", plugins: [ownImportMetaUrl(outdir)] });
+  await build({ ...COMMON, entryPoints: [`${outdir}/slow-path.js`], outfile: `${outdir}/worker-slow-path.js`, format: "esm", plugins: [ownImportMetaUrl(outdir)] });
   const slowPathApart = {
     name: "slow-path-apart",
     setup(b) {
@@ -76,7 +80,7 @@ async function bundleWorker() {
     },
   };
   await build({
-    ...common,
+    ...COMMON,
     entryPoints: [`${outdir}/convert-worker.js`],
     outfile: `${outdir}/convert-worker.cjs`,
     format: "cjs",
