@@ -32,13 +32,13 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "batch") {
     const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-    const outcomes = await converter.batch(message.unit, message.batch, bytes, message.bytes === null ? message.slot : -1);
+    const outcomes = await converter.batch(message.unit, message.batch, bytes);
     const slot = outcomeSlots[message.outcomes];
     const layout = slot === undefined || outcomes.columns === null ? null : writeOutcomeColumns(outcomes.columns, slot);
     port?.postMessage(layout === null ? outcomes : { ...outcomes, columns: null, layout });
   } else {
-    const { groups, bytes, slots: free } = await converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null);
-    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, slots: free };
+    const { groups, bytes } = converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null);
+    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes };
     // Copied, not transferred: see protocol.ts.
     port?.postMessage(reply);
   }

@@ -38,7 +38,10 @@ export interface BatchMessage {
   readonly unit: number;
   readonly batch: number;
   readonly last: boolean;
-  /** The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, copied. */
+  /**
+   * The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, copied. The
+   * worker is done with the slot once it answers with the batch's outcomes.
+   */
   readonly slot: number;
   readonly length: number;
   readonly bytes: Uint8Array | null;
@@ -117,8 +120,6 @@ export interface EncodedMessage {
   readonly unit: number;
   readonly groups: readonly RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
-  /** The shared slots the unit's batches used, free again. */
-  readonly slots: readonly number[];
 }
 
 export interface FailedMessage {

@@ -26,22 +26,6 @@ import type { BatchLine } from "./split-batch.js";
 export interface EncodedUnit {
   readonly groups: RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
-  /** The shared batch slots the unit held, free again. */
-  readonly slots: number[];
-}
-
-interface Unit {
-  readonly builder: RowGroupBuilder;
-  /** The unit's batches, in arrival order. */
-  readonly batches: Buffer[];
-  /**
-   * Where each row came from, to shred it again when the unit is cut across shards: three numbers a row
-   * (batch index, start, end). Numbers, not an object per row: pushing the first object into a new unit's
-   * empty array (small-integer elements until then) deopted `batch` in every worker.
-   */
-  readonly rows: number[];
-  /** The shared slots holding the unit's batches, handed back to main once the unit is encoded. */
-  readonly slots: number[];
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
@@ -64,7 +48,8 @@ export class UnitConverter {
   readonly #rules: RecordRules;
   readonly #parser: LineParser;
   readonly #filter: (facts: RecordFacts) => Decision;
-  readonly #units = new Map<number, Unit>();
+  /** Each unit's rows, until it is encoded. */
+  readonly #units = new Map<number, RowGroupBuilder>();
   readonly #spare: RowGroupBuilder[] = [];
   #slow: SlowPath | null = null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
@@ -84,13 +69,11 @@ export class UnitConverter {
 
   /**
    * Converts one batch of whole lines (split as `splitLines` does); rows go to the unit's row group,
-   * outcomes back to main.
+   * outcomes back to main. Nothing refers to `batch` once this returns: its memory is main's again.
    */
-  async batch(unit: number, batch: number, shared: Buffer, slot = -1): Promise<OutcomesMessage> {
-    const state = this.#unit(unit, shared);
-    const source = state.batches.length - 1;
-    if (slot !== -1) state.slots.push(slot);
-    const bytes = this.#local(shared);
+  async batch(unit: number, batch: number, input: Buffer): Promise<OutcomesMessage> {
+    const builder = this.#builder(unit);
+    const bytes = this.#local(input);
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
@@ -109,16 +92,13 @@ export class UnitConverter {
         continue;
       }
       const { line, start, end } = at;
-      const outcome = this.#fast(state.builder, bytes, start, end, utf8) ?? (await this.#slowLine(state.builder, bytes, start, end));
+      const outcome = this.#fast(builder, bytes, start, end, utf8) ?? (await this.#slowLine(builder, bytes, start, end));
       kinds[i] = outcome.kind;
       if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
         keys.add(outcome.facts.key);
         versions.push(outcome.facts.scorecardVersion ?? 0);
         if (outcome.kind === LINE_FILTERED) filtered.push(outcome.rule);
-        else {
-          state.rows.push(source, start, end);
-          rowBytes.push(end - start);
-        }
+        else rowBytes.push(end - start);
       } else if (outcome.kind === LINE_QUARANTINED) {
         quarantined.push({ line, offset: start, ...outcome.quarantine });
       } else {
@@ -131,45 +111,40 @@ export class UnitConverter {
 
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
-   * after they were shredded) are removed first; a unit cut across shards is shredded again per segment.
+   * after they were shredded) are removed first; a unit cut across shards is encoded per segment from a
+   * copy of its rows cut down to the segment's.
    */
-  async decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): Promise<EncodedUnit> {
-    const state = this.#units.get(unit);
-    if (state === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
+    const builder = this.#units.get(unit);
+    if (builder === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
     this.#units.delete(unit);
-    const { builder, slots } = state;
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
-    const encode = (): void => {
-      const { bytes, ...metadata } = encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+    const encode = (rows: RowGroupBuilder): void => {
+      const { bytes, ...metadata } = encodeRowGroup(rows, { codec: this.#config.codec, scratch: true });
       encoded.add(bytes);
       groups.push(metadata);
     };
+    const spare: RowGroupBuilder[] = [builder];
     try {
-      if (segments.length === 1) {
-        if (keep.includes(0)) builder.retain((row) => keep[row] === 1);
-        encode();
-      } else if (segments.length > 1) {
-        const { batches, rows } = state;
-        const kept: number[] = [];
-        for (let row = 0; row < rows.length / 3; row++) if (keep[row] === 1) kept.push(row);
-        let at = 0;
+      if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
+      if (segments.length === 1) encode(builder);
+      else if (segments.length > 1) {
+        const segment = this.#spare.pop() ?? new RowGroupBuilder(this.plan, builder);
+        spare.push(segment);
+        let first = 0;
         for (const count of segments) {
-          builder.clear();
-          for (const row of kept.slice(at, at + count)) {
-            const bytes = batches[rows[3 * row] as number] as Buffer;
-            const start = rows[3 * row + 1] as number;
-            const end = rows[3 * row + 2] as number;
-            if (this.#fast(builder, bytes, start, end, isUtf8(bytes.subarray(start, end))) === null) await this.#slowLine(builder, bytes, start, end);
-          }
-          at += count;
-          encode();
+          const from = first;
+          const to = (first += count);
+          segment.copyFrom(builder);
+          segment.retain((row) => row >= from && row < to);
+          encode(segment);
         }
       }
-      return { groups, bytes: encoded.copied(), slots };
+      return { groups, bytes: encoded.copied() };
     } finally {
-      builder.clear();
-      this.#spare.push(builder);
+      for (const b of spare) b.clear();
+      this.#spare.push(...spare);
     }
   }
 
@@ -198,7 +173,7 @@ export class UnitConverter {
    * copies out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not
    * word-aligned alike, and every string the walker writes into a column was copied that way. One aligned
    * copy of the whole batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15%
-   * (docs/decisions.md). The unit keeps the shared batch, for the rare re-shred across shards.
+   * (docs/decisions.md).
    */
   #local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
@@ -208,17 +183,17 @@ export class UnitConverter {
     return this.#copy.subarray(0, bytes.length);
   }
 
-  /** The unit's state, with `bytes` added to its batches. */
-  #unit(unit: number, bytes: Buffer): Unit {
-    const state = this.#units.get(unit);
-    if (state !== undefined) {
-      state.batches.push(bytes);
-      return state;
+  /**
+   * The unit's row group. A new one is sized like a unit's before it (whose batches have all been walked):
+   * grown from nothing, it would allocate its size over again in the buffers it outgrows.
+   */
+  #builder(unit: number): RowGroupBuilder {
+    let builder = this.#units.get(unit);
+    if (builder === undefined) {
+      builder = this.#spare.pop() ?? new RowGroupBuilder(this.plan, this.#units.values().next().value);
+      this.#units.set(unit, builder);
     }
-    // `[bytes]`, not an empty array pushed to: see `rows`.
-    const created: Unit = { builder: this.#spare.pop() ?? new RowGroupBuilder(this.plan), batches: [bytes], rows: [], slots: [] };
-    this.#units.set(unit, created);
-    return created;
+    return builder;
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */

@@ -54,9 +54,9 @@ export class ColumnBuffer implements LeafWriter {
    * `capacity`: levels (and 16 bytes a level of variable-width values) before the first growth. Small on
    * purpose: growing within a worker's first rows, still interpreted, gives the growth path type feedback
    * before the hot writers are optimised; a first growth in optimised code deopted them (and every walker
-   * function they were inlined into) once per worker.
+   * function they were inlined into) once per worker. `valueBytes`: room for values before the first growth.
    */
-  constructor(leaf: Leaf, capacity = 64) {
+  constructor(leaf: Leaf, capacity = 64, valueBytes = capacity * (valueWidth(leaf.type) || 16)) {
     if (leaf.maxDef > 255 || leaf.maxRep > 255) {
       throw new ConfigError(`${leaf.path.join(".")} is nested ${Math.max(leaf.maxDef, leaf.maxRep)} levels deep; at most 255 are supported`);
     }
@@ -69,8 +69,13 @@ export class ColumnBuffer implements LeafWriter {
     this.#levelCapacity = capacity;
     this.defs = new Uint8Array(this.#storeDefs ? capacity : 0);
     this.reps = new Uint8Array(this.#storeReps ? capacity : 0);
-    this.values = Buffer.allocUnsafeSlow(capacity * (this.width || 16)) as Utf8Buffer;
+    this.values = Buffer.allocUnsafeSlow(valueBytes) as Utf8Buffer;
     this.view = new DataView(this.values.buffer, this.values.byteOffset, this.values.length);
+  }
+
+  /** Levels the column holds before it grows. */
+  get levelCapacity(): number {
+    return this.#levelCapacity;
   }
 
   /** Entries without a value (nulls, and absent or empty ancestors), as Parquet's `null_count` counts them. */
@@ -169,6 +174,23 @@ export class ColumnBuffer implements LeafWriter {
     this.valueCount = 0;
     this.valueBytes = 0;
     this.mark();
+  }
+
+  /** Makes this column a copy of `source` (a column of the same leaf), reusing its own memory where it fits. */
+  copyFrom(source: ColumnBuffer): void {
+    if (this.#levelCapacity < source.entries) {
+      this.#levelCapacity = source.#levelCapacity;
+      this.defs = new Uint8Array(this.#storeDefs ? this.#levelCapacity : 0);
+      this.reps = new Uint8Array(this.#storeReps ? this.#levelCapacity : 0);
+    }
+    if (this.values.length < source.valueBytes) {
+      this.values = Buffer.allocUnsafeSlow(source.values.length) as Utf8Buffer;
+      this.view = new DataView(this.values.buffer, this.values.byteOffset, this.values.length);
+    }
+    this.defs.set(source.defs.subarray(0, this.#storeDefs ? source.entries : 0));
+    this.reps.set(source.reps.subarray(0, this.#storeReps ? source.entries : 0));
+    this.values.set(source.values.subarray(0, source.valueBytes));
+    this.truncate(source.entries, source.valueCount, source.valueBytes);
   }
 
   /** Makes `entries`, `valueCount` and `valueBytes` these (after the column was compacted in place). */

@@ -17,9 +17,17 @@ export class RowGroupBuilder {
   rows = 0;
   #open = false;
 
-  constructor(plan: ColumnPlan) {
+  /**
+   * `sizedLike`: a builder of the same plan whose columns' room this one starts with. A builder grown row by
+   * row from nothing allocates its final size over again in the buffers it outgrew, each a page fault per
+   * 4 KiB of fresh memory; one sized like a builder that already held a full group does not.
+   */
+  constructor(plan: ColumnPlan, sizedLike?: RowGroupBuilder) {
     this.plan = plan;
-    this.columns = plan.leaves.map((leaf) => new ColumnBuffer(leaf));
+    this.columns = plan.leaves.map((leaf, i) => {
+      const like = sizedLike?.columns[i];
+      return like === undefined ? new ColumnBuffer(leaf) : new ColumnBuffer(leaf, like.levelCapacity, like.values.length);
+    });
     this.leaves = this.columns;
   }
 
@@ -66,6 +74,13 @@ export class RowGroupBuilder {
     this.rows = kept;
     this.#open = false;
     return removed;
+  }
+
+  /** Makes this builder a copy of `source` (a builder of the same plan), its rows included. */
+  copyFrom(source: RowGroupBuilder): void {
+    this.columns.forEach((c, i) => c.copyFrom(source.columns[i] as ColumnBuffer));
+    this.rows = source.rows;
+    this.#open = false;
   }
 
   /** Empties every column for the next row group, keeping the memory. */

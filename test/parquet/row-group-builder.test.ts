@@ -105,3 +105,39 @@ describe("retain() removes rows after the fact", () => {
     expect(builder.rows).toBe(2);
   });
 });
+
+describe("a builder copied, or sized like another", () => {
+  it("copyFrom() then retain() of a range gives what building that range alone gives, and leaves the source as it was", () => {
+    fc.assert(
+      fc.property(casesArb, fc.nat(), fc.nat(), ([columns, records], a, b) => {
+        const plan = columnPlan(columns);
+        const source = build(plan, records);
+        const before = encoded(source);
+        const [from, to] = [a % (records.length + 1), b % (records.length + 1)].sort((x, y) => x - y) as [number, number];
+        // A small target grows to take the copy; one that held more rows before keeps its memory.
+        for (const target of [new RowGroupBuilder(plan), build(plan, [...records, ...records])]) {
+          target.copyFrom(source);
+          expect(target.rows).toBe(records.length);
+          target.retain((row) => row >= from && row < to);
+          expect(encoded(target)).toEqual(encoded(build(plan, records.slice(from, to))));
+        }
+        expect(encoded(source)).toEqual(before);
+      }),
+    );
+  });
+
+  it("a builder sized like a full one starts with its room and takes the same rows to the same bytes", () => {
+    fc.assert(
+      fc.property(casesArb, ([columns, records]) => {
+        const plan = columnPlan(columns);
+        const full = build(plan, [...records, ...records, ...records]);
+        const sized = new RowGroupBuilder(plan, full);
+        sized.columns.forEach((c, i) => {
+          const like = full.columns[i] as (typeof full.columns)[number];
+          expect([c.levelCapacity, c.values.length]).toEqual([like.levelCapacity, like.values.length]);
+        });
+        expect(encoded(build(plan, records, sized))).toEqual(encoded(build(plan, records)));
+      }),
+    );
+  });
+});
