@@ -262,7 +262,7 @@ export class LineWalker extends ScalarWalker {
     const keys = this.keys;
     for (let k = base; k < this.keyTop; k += 2) {
       const s = keys[k] as number;
-      if ((keys[k + 1] as number) - s === length && b.compare(b, start, end, s, s + length) === 0) unvouched();
+      if ((keys[k + 1] as number) - s === length && sameBytes(b, start, s, length)) unvouched();
     }
     if (this.keyTop + 2 > keys.length) {
       this.keys = new Int32Array(keys.length * 2);
@@ -280,4 +280,10 @@ function structsWithSlots(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[
   for (const f of node.fields) structsWithSlots(f.node, out);
   if (node.item !== null) structsWithSlots(node.item, out);
   return out;
+}
+
+/** Whether `b` holds the same `length` bytes at `x` and at `y`. A loop, not `Buffer#compare`: map keys are short. */
+function sameBytes(b: Uint8Array, x: number, y: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (b[x + i] !== b[y + i]) return false;
+  return true;
 }

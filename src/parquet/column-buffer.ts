@@ -236,7 +236,7 @@ export class ColumnBuffer implements LeafWriter {
     let capacity = this.values.length * 2;
     while (capacity < needed) capacity *= 2;
     const values = Buffer.allocUnsafeSlow(capacity) as Utf8Buffer;
-    this.values.copy(values, 0, 0, this.valueBytes);
+    values.set(new Uint8Array(this.values.buffer, this.values.byteOffset, this.valueBytes));
     this.values = values;
     this.view = new DataView(values.buffer, values.byteOffset, values.length);
   }
