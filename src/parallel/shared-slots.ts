@@ -1,6 +1,6 @@
 /**
  * Memory shared with the workers: a fixed set of SharedArrayBuffer slots, handed out and back by number.
- * Batches: filled by main and read in place by a worker until its unit is encoded. A batch's outcome
+ * Batches: filled by main, copied out by a worker, free again once it answers with their outcomes. A batch's outcome
  * columns and encoded units: filled by a worker and read by main until decided or written. Fresh
  * ArrayBuffers per batch instead made every thread account ~1.3 GB of external memory per GiB of input,
  * and V8 answered with a full GC every few MiB (~0.15 s of main's time per 200 MiB); copies of encoded
