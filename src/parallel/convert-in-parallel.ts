@@ -144,6 +144,8 @@ class Pass {
   #nextUnit: number;
   #nextDecide: number;
   #nextWrite: number;
+  /** Units whose row groups are in their shards (the writes run one after another, in order). */
+  #written: number;
   #writing: Promise<void> = Promise.resolve();
   #quarantining: Promise<void> = Promise.resolve();
   readonly #toQuarantine: Quarantined[] = [];
@@ -167,7 +169,7 @@ class Pass {
     private readonly writeQuarantine: boolean,
     firstUnit: number,
   ) {
-    this.#nextUnit = this.#nextDecide = this.#nextWrite = firstUnit;
+    this.#nextUnit = this.#nextDecide = this.#nextWrite = this.#written = firstUnit;
     this.#slots = pools.slots;
     this.#outSlots = pools.outSlots;
     this.#outcomeSlots = pools.outcomeSlots;
@@ -219,8 +221,10 @@ class Pass {
       for await (const raw of cutBatches((memory) => bytes(memory), cut)) {
         this.#check();
         if (unit === null) {
-          // Memory stays flat: at most two units per worker are read ahead of the writer.
-          await this.#until(() => this.#nextUnit - this.#nextWrite < 2 * this.workers.length);
+          // Memory stays flat: at most two units per worker are read ahead of what is written. Counting writes
+          // done, not queued: a unit whose write waits still holds its output slot (SFT 1 GiB touched all six
+          // slots counting queued writes, four at 200 MiB).
+          await this.#until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
           unitId = this.#nextUnit++;
           unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, out: -1, groups: null };
           this.#units.set(unitId, unit);
@@ -308,6 +312,8 @@ class Pass {
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(shards[i] as number, group);
         if (out !== -1) this.#outSlots.free(out);
+        this.#written++;
+        this.#wake?.();
       });
       this.#writing.catch((error: unknown) => this.#fail(error as Error));
     }
