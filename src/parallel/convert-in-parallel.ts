@@ -58,8 +58,6 @@ export interface ParallelOptions {
 export interface ParallelResult {
   readonly shards: ShardInfo[];
   readonly tally: Tally;
-  /** The first pass met a higher scorecard version after its lower copy was written, so it ran twice. */
-  readonly passes: 1 | 2;
 }
 
 /**
@@ -84,10 +82,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, tally, passes: 1 };
+    if (!decider.rewriteNeeded) return { shards: first.shards, tally };
+    // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
-    return { shards: second.shards, tally: again, passes: 2 };
+    return { shards: second.shards, tally: again };
   } finally {
     // Not waited for (~10 ms): the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
