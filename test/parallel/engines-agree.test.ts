@@ -108,6 +108,24 @@ describe("the parallel engine publishes what the stages publish", () => {
     expect(parallel.dropped.superseded).toBe(lines.length * 3);
   });
 
+  it("on ~40 MiB: many batches per worker, units cut across shards, duplicates across units", { timeout: 120_000 }, async () => {
+    const base = readFileSync(records("sft-valid"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines: string[] = [];
+    // Repetition r copies the fixture's records under new run ids; every 50th repeats an earlier one's ids.
+    for (let r = 0; lines.length * 740 < 40 << 20; r++) {
+      const id = r % 50 === 49 ? r - 40 : r;
+      for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${id}` }));
+    }
+    const file = join(root, "large.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { parallel } = await bothEngines({ inputs: [file], shardRows: 9_000 });
+    expect(parallel.shards.length).toBeGreaterThan(2);
+    expect(parallel.dropped.duplicate).toBeGreaterThan(0);
+  });
+
   it("on random records of every format, across many units and shards", { timeout: 120_000 }, async () => {
     const dir = join(root, "random");
     mkdirSync(dir, { recursive: true });
