@@ -148,8 +148,6 @@ class Pass {
   #writing: Promise<void> = Promise.resolve();
   #quarantining: Promise<void> = Promise.resolve();
   readonly #toQuarantine: Quarantined[] = [];
-  /** Batches sent to the workers whose outcomes are not back yet. */
-  #unwalked = 0;
   #failure: Error | null = null;
   #wake: (() => void) | null = null;
   // Shard rotation, as the sharded writer does it: rows and input bytes of the current shard.
@@ -237,10 +235,9 @@ class Pass {
         unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
         if (raw.kind === "lines") {
           unit.pending++;
-          this.#unwalked++;
           const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null, outcomes: outcomeSlot };
           unit.worker.postMessage(message);
-          await this.#until(() => this.#unwalked < UNWALKED_PER_WORKER * this.workers.length);
+          await this.#until(() => this.#unwalked() < UNWALKED_PER_WORKER * this.workers.length);
         }
         batchId++;
         if (last) {
@@ -270,6 +267,13 @@ class Pass {
     return best;
   }
 
+  /** Batches sent to the workers whose outcomes are not back yet. */
+  #unwalked(): number {
+    let n = 0;
+    for (const unit of this.#units.values()) n += unit.pending;
+    return n;
+  }
+
   /** The unit's input bytes no longer count against its worker's load (once). */
   #release(unit: Unit): void {
     this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) - unit.bytes);
@@ -288,7 +292,6 @@ class Pass {
         batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.#outcomeSlots.view(batch.outcomeSlot));
         if (batch.slot !== -1) this.#slots.free(batch.slot);
         unit.pending--;
-        this.#unwalked--;
       } else {
         this.#release(unit);
         unit.groups = this.#groupsOf(unit, message);
