@@ -32,6 +32,16 @@ describe("package", () => {
     }
   });
 
+  it("ships the wasm scan module the workers load, built from src/wasm/", () => {
+    // Compiled by asc at build time (scripts/build-wasm.mjs), so users need no compiler; a worker cannot run without it.
+    // This project's TypeScript libs do not declare WebAssembly; Node has it.
+    type Described = { module?: string; name: string; kind: string }[];
+    const { Module } = (globalThis as unknown as { WebAssembly: { Module: { new (bytes: Uint8Array): object; imports(m: object): Described; exports(m: object): Described } } }).WebAssembly;
+    const module = new Module(readFileSync(new URL("../dist/wasm/scan.wasm", import.meta.url)));
+    expect(Module.imports(module)).toEqual([{ module: "env", name: "memory", kind: "memory" }]);
+    expect(Module.exports(module).map((e) => e.name)).toEqual(expect.arrayContaining(["hasControlByte", "skipValue", "heapEnd"]));
+  });
+
   it("the built library exports the stages, sources, sinks, nightly pieces and the emulator", async () => {
     const lib = await import("../dist/index.js");
     for (const name of ["convert", "validate", "dedup", "filter", "strip", "planPipeline", "runPipeline", "fileSource", "parquetFormat", "nativeParquetFormat", "compileLineParser", "columnPlan", "jsonlFormat", "ShardedWriter", "runNightly", "writeSnapshot", "httpSource", "createServiceClient", "loadPipeline", "startEmulator", "FORMATS", "ConfigError"]) {

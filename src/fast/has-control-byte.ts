@@ -1,3 +1,5 @@
+import { WASM_SCAN } from "./wasm-scan.js";
+
 /** 32-bit view of the last ArrayBuffer seen, so a line's bytes can be tested four at a time. */
 let wordsOf: ArrayBufferLike | null = null;
 let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
@@ -9,6 +11,8 @@ let words: Int32Array<ArrayBufferLike> = new Int32Array(0);
  * "has a byte less than n" word trick (`(x - 0x20202020) & ~x & 0x80808080`, exact for n <= 128).
  */
 export function hasControlByte(bytes: Uint8Array, start: number, end: number): boolean {
+  // A batch the worker copied into the scan module's memory: tested 16 bytes a step there.
+  if (bytes.buffer === WASM_SCAN.buffer) return WASM_SCAN.exports.hasControlByte(bytes.byteOffset + start, end - start) !== 0;
   const from = bytes.byteOffset + start;
   const to = bytes.byteOffset + end;
   const firstWord = (from + 3) >> 2;

@@ -1,3 +1,4 @@
+import { WASM_SCAN } from "./wasm-scan.js";
 import { BACKSLASH, ByteCursor, COLON, COMMA, FALSE, LBRACE, LBRACKET, NULL, PROTO, QUOTE, RBRACE, TRUE, unvouched } from "./byte-cursor.js";
 
 /** Deepest nesting accepted inside a JSON value; deeper lines take the slow path. */
@@ -20,6 +21,12 @@ export class JsonSkipper extends ByteCursor {
    */
   protected skipJson(i: number): number {
     const b = this.b;
+    if (b.buffer === WASM_SCAN.buffer) {
+      // The line lies in the scan module's memory (a worker's batch): the module skips the value there.
+      const end = WASM_SCAN.exports.skipValue(b.byteOffset + i, b.byteOffset + b.length);
+      if (end === 0) unvouched();
+      return end - b.byteOffset;
+    }
     const stack = this.stack;
     let depth = 0;
     for (;;) {

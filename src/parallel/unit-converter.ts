@@ -1,5 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
+import { scanRegion } from "../fast/wasm-scan.js";
 import type { LineParser } from "../fast/line-parser-of.js";
 import type { RecordFacts } from "../formats/format.js";
 import { RECORD_RULES } from "../formats/record-rules.js";
@@ -177,9 +178,12 @@ export class UnitConverter {
    */
   #local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
-    // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step.
-    if (this.#copy.length < bytes.length) this.#copy = Buffer.allocUnsafeSlow(bytes.buffer.byteLength);
+    // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step. It lies in
+    // the wasm scan module's memory, which then scans its lines (src/fast/wasm-scan.ts); a 0 after the batch
+    // stops the module's scans of its last line.
+    if (this.#copy.length <= bytes.length) this.#copy = scanRegion(bytes.buffer.byteLength);
     this.#copy.set(bytes);
+    this.#copy[bytes.length] = 0;
     return this.#copy.subarray(0, bytes.length);
   }
 

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { compileLineParser } from "../../../src/fast/compile-line-parser.js";
+import { scanRegion } from "../../../src/fast/wasm-scan.js";
 import type { LineParser } from "../../../src/fast/compile-line-parser.js";
 import type { Format } from "../../../src/formats/format.js";
 import { shredRecord } from "../../../src/parquet/shred-record.js";
@@ -43,6 +44,39 @@ function embed(line: string): { buf: Uint8Array; start: number; end: number } {
   return { buf: whole, start: lead, end: lead + bytes.length };
 }
 
+/** A scan-module region, as a worker copies its batches into. */
+const REGION = scanRegion(1 << 20);
+
+/**
+ * The line in the scan module's memory, followed by a line end as in a batch, then bytes that would mislead
+ * a scan reading past it; null when it does not fit.
+ */
+function inRegion(line: string): { buf: Uint8Array; start: number; end: number } | null {
+  const { buf, start, end } = embed(line);
+  if (buf.length + 1 > REGION.length) return null;
+  REGION.set(buf.subarray(0, end));
+  REGION[end] = 0x0a;
+  REGION.set(buf.subarray(end), end + 1);
+  return { buf: REGION, start, end };
+}
+
+/**
+ * The parser's answer for a line in the scan module's memory (where a worker's batches lie, so the wasm
+ * scans run) must be the JS scans' answer, or a refusal: the wasm scans may decline more, never accept more.
+ */
+function sameInRegion(s: Subject, line: string, skeleton: Record<string, unknown> | null, out: ReturnType<typeof recorders>): void {
+  const at = inRegion(line);
+  if (at === null) return;
+  const wasmOut = recorders(s.parser.plan.leaves.length);
+  const wasmSkeleton = s.parser.parse(at.buf, at.start, at.end, wasmOut);
+  if (wasmSkeleton === null) return;
+  const where = `${s.label}: ${line.length > 600 ? `${line.slice(0, 600)}…` : line}`;
+  expect(skeleton, `the wasm scans vouched for a line the JS scans did not (${where})`).not.toBeNull();
+  expect(wasmSkeleton, `skeleton in the scan region (${where})`).toEqual(skeleton);
+  const types = s.parser.plan.leaves.map((l) => l.type);
+  expect(columnsOf(wasmOut, types), `written entries in the scan region (${where})`).toEqual(columnsOf(out, types));
+}
+
 /**
  * Runs the fast parser on a line and, when it vouches for it, checks it against the slow path: the slow
  * path accepts the line (or quarantines it only for the fault `check` finds), the written entries equal
@@ -53,6 +87,7 @@ export async function differential(s: Subject, line: string): Promise<boolean> {
   const { buf, start, end } = embed(line);
   const out = recorders(s.parser.plan.leaves.length);
   const skeleton = s.parser.parse(buf, start, end, out);
+  sameInRegion(s, line, skeleton, out);
   if (skeleton === null) return false;
   const where = `${s.label}: ${line.length > 600 ? `${line.slice(0, 600)}…` : line}`;
   const slow = await slowPath(s.format, s.policy, line, s.forced);

@@ -1,0 +1,243 @@
+// AssemblyScript (compiled by `asc` in `npm run build`, see scripts/build-wasm.mjs), not TypeScript.
+//
+// The byte scans of the fast path that need no schema, over a batch the worker copied into this module's
+// memory: whether a line holds a control byte, and where a JSON value ends. An answer must never accept what
+// the JS cursor (src/fast/byte-cursor.ts, json-skipper.ts) refuses, and accepts what it accepts but numbers
+// that may not be finite (whose integer digits and exponent add up past 308, where the JS cursor parses
+// them to see): those decline, and the line goes to the slow path as any line the fast path declines does.
+// A value is accepted only if it ends by `end`; the caller keeps a 0 after the batch's last line, so a scan
+// that reads on past a line end (a malformed line) stops there at the latest.
+
+/** The nesting stack of {@link skipValue}, one closing byte per open container. */
+const MAX_DEPTH: u32 = 512;
+const STACK: usize = memory.data(MAX_DEPTH);
+
+const QUOTE: u32 = 0x22;
+const BACKSLASH: u32 = 0x5c;
+const COLON: u32 = 0x3a;
+const COMMA: u32 = 0x2c;
+const LBRACE: u32 = 0x7b;
+const RBRACE: u32 = 0x7d;
+const LBRACKET: u32 = 0x5b;
+/** A number below 10^308 is finite: its integer digits plus its exponent may add up to this many. */
+const FINITE_DIGITS: i32 = 308;
+/** "__proto__", the key zod's record skips: its output would lack the member the raw text has. */
+const PROTO = memory.data<u8>([0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]);
+
+/** The first address the caller may use: everything this module keeps lies below it. */
+export function heapEnd(): usize {
+  return __heap_base;
+}
+
+/** Whether bytes [p, p + length) hold a byte below 0x20. */
+export function hasControlByte(p: usize, length: usize): bool {
+  const end = p + length;
+  const space = i8x16.splat(0x20);
+  for (; p + 16 <= end; p += 16) {
+    if (v128.any_true(i8x16.lt_u(v128.load(p), space))) return true;
+  }
+  for (; p < end; p++) if (load<u8>(p) < 0x20) return true;
+  return false;
+}
+
+/**
+ * JSON whitespace, as the JS cursor's. A batch's line end counts too: a value is accepted only if it ends
+ * by `end`, so reading on past a line end can only make a scan decline.
+ */
+@inline function ws(p: usize): usize {
+  while (true) {
+    const c = load<u8>(p);
+    if (c != 0x20 && c != 0x0a && c != 0x09 && c != 0x0d) return p;
+    p++;
+  }
+}
+
+@inline function isDigit(c: u32): bool {
+  return c - 0x30 < 10;
+}
+
+@inline function hexValue(c: u32): i32 {
+  if (isDigit(c)) return <i32>(c - 0x30);
+  const l = c | 0x20;
+  return l - 0x61 < 6 ? <i32>(l - 0x61 + 10) : -1;
+}
+
+/** The value of the four hex digits at p, or -1. */
+function hex4(p: usize): i32 {
+  let v = 0;
+  for (let k: usize = 0; k < 4; k++) {
+    const h = hexValue(load<u8>(p + k));
+    if (h < 0) return -1;
+    v = (v << 4) | h;
+  }
+  return v;
+}
+
+/** After the escape at p (a backslash): its end, or 0. Surrogates only as a high-low pair, as the JS cursor. */
+function escapeEnd(p: usize): usize {
+  const c = <u32>load<u8>(p + 1);
+  if (c == QUOTE || c == BACKSLASH || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return p + 2;
+  if (c != 0x75) return 0;
+  const v = hex4(p + 2);
+  if (v < 0) return 0;
+  if (v < 0xd800 || v > 0xdfff) return p + 6;
+  if (v > 0xdbff || load<u8>(p + 6) != BACKSLASH || load<u8>(p + 7) != 0x75) return 0;
+  const low = hex4(p + 8);
+  return low >= 0xdc00 && low <= 0xdfff ? p + 12 : 0;
+}
+
+/**
+ * The closing quote of the string whose content starts at p, or 0 (a control byte, a bad escape, or no
+ * quote before `end`). 16 bytes a step while none is a quote, a backslash or a control byte.
+ */
+function stringEnd(p: usize, end: usize): usize {
+  const quote = i8x16.splat(<i8>QUOTE);
+  const backslash = i8x16.splat(<i8>BACKSLASH);
+  const space = i8x16.splat(0x20);
+  while (true) {
+    if (p + 16 <= end) {
+      const v = v128.load(p);
+      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space)));
+      if (stops == 0) {
+        p += 16;
+        continue;
+      }
+      p += <usize>ctz(stops);
+    } else if (p >= end) return 0;
+    const c = <u32>load<u8>(p);
+    if (c == QUOTE) return p;
+    if (c != BACKSLASH) {
+      if (c < 0x20) return 0;
+      p++;
+      continue;
+    }
+    p = escapeEnd(p);
+    if (p == 0) return 0;
+  }
+}
+
+/** Whether the key whose content is [p, close) (escapes checked) spells `__proto__`, escaped or not. */
+function isProto(p: usize, close: usize): bool {
+  let k: usize = 0;
+  while (p < close) {
+    let c = <u32>load<u8>(p);
+    if (c == BACKSLASH) {
+      const e = <u32>load<u8>(p + 1);
+      if (e == 0x75) {
+        c = <u32>hex4(p + 2); // a surrogate or anything past ASCII: no byte of "__proto__"
+        p += 6;
+      } else {
+        c = e == 0x62 ? 0x08 : e == 0x66 ? 0x0c : e == 0x6e ? 0x0a : e == 0x72 ? 0x0d : e == 0x74 ? 0x09 : e; // `\"`, `\\`, `\/`: themselves
+        p += 2;
+      }
+    } else p++;
+    if (k == 9 || c != <u32>load<u8>(PROTO + k)) return false;
+    k++;
+  }
+  return k == 9;
+}
+
+/** After an object's key and colon (p at the key's quote): where the value starts, or 0. A `__proto__` key declines. */
+function memberValue(p: usize, end: usize): usize {
+  if (load<u8>(p) != QUOTE) return 0;
+  const close = stringEnd(p + 1, end);
+  if (close == 0 || isProto(p + 1, close)) return 0;
+  p = ws(close + 1);
+  if (load<u8>(p) != COLON) return 0;
+  return ws(p + 1);
+}
+
+/** After the JSON number at p, or 0; numbers that might not be finite decline. */
+function numberEnd(p: usize): usize {
+  let c = <u32>load<u8>(p);
+  if (c == 0x2d) c = load<u8>(++p);
+  let digits = 0;
+  if (c == 0x30) c = load<u8>(++p);
+  else if (c - 0x31 < 9) {
+    do {
+      digits++;
+      c = load<u8>(++p);
+    } while (isDigit(c));
+  } else return 0;
+  if (c == 0x2e) {
+    c = load<u8>(++p);
+    if (!isDigit(c)) return 0;
+    do c = load<u8>(++p);
+    while (isDigit(c));
+  }
+  if ((c | 0x20) == 0x65) {
+    c = load<u8>(++p);
+    let negative = false;
+    if (c == 0x2b || c == 0x2d) {
+      negative = c == 0x2d;
+      c = load<u8>(++p);
+    }
+    if (!isDigit(c)) return 0;
+    let exponent = 0;
+    do {
+      if (exponent < 100000) exponent = exponent * 10 + <i32>(c - 0x30);
+      c = load<u8>(++p);
+    } while (isDigit(c));
+    if (!negative) digits += exponent;
+  }
+  return digits > FINITE_DIGITS ? 0 : p;
+}
+
+/**
+ * The index after the JSON value starting at p (not whitespace), if it ends at or before `end`; else 0.
+ * One loop with an explicit stack, as the JS skipper.
+ */
+export function skipValue(p: usize, end: usize): usize {
+  let depth: u32 = 0;
+  while (true) {
+    let c = <u32>load<u8>(p);
+    if (c == QUOTE) {
+      p = stringEnd(p + 1, end);
+      if (p == 0) return 0;
+      p++;
+    } else if (c == LBRACE || c == LBRACKET) {
+      const close = c + 2; // `}` and `]` follow their openers by two code points
+      p = ws(p + 1);
+      if (<u32>load<u8>(p) == close) p++;
+      else {
+        if (depth == MAX_DEPTH) return 0;
+        store<u8>(STACK + depth++, <u8>close);
+        if (close == RBRACE) {
+          p = memberValue(p, end);
+          if (p == 0) return 0;
+        }
+        continue;
+      }
+    } else if (c == 0x74) {
+      if (load<u32>(p) != 0x65757274) return 0; // "true"
+      p += 4;
+    } else if (c == 0x66) {
+      if (load<u32>(p + 1) != 0x65736c61) return 0; // "alse"
+      p += 5;
+    } else if (c == 0x6e) {
+      if (load<u32>(p) != 0x6c6c756e) return 0; // "null"
+      p += 4;
+    } else {
+      p = numberEnd(p);
+      if (p == 0) return 0;
+    }
+    // After a value: close what ends here, then move on to the next value.
+    while (true) {
+      if (depth == 0) return p <= end ? p : 0;
+      p = ws(p);
+      c = load<u8>(p);
+      const top = <u32>load<u8>(STACK + depth - 1);
+      if (c == COMMA) {
+        p = ws(p + 1);
+        if (top == RBRACE) {
+          p = memberValue(p, end);
+          if (p == 0) return 0;
+        }
+        break;
+      }
+      if (c != top) return 0;
+      depth--;
+      p++;
+    }
+  }
+}
