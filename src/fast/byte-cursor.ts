@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { WASM_SCAN } from "./wasm-scan.js";
 
 /** `bs` when a line has no backslash after the scan point: greater than any index in a line. */
 const NO_BACKSLASH = 0x7fffffff;
@@ -67,6 +68,12 @@ export class ByteCursor {
   protected clean = false;
   /** Index of the next backslash at or after the last string searched; the line length when there is none. */
   private bs = -1;
+  /**
+   * The line's address in the wasm scan module's memory (a worker's batch), whose scans it then uses; -1 when
+   * it lies elsewhere. Found once a line: `.buffer` of a typed array is a call into V8's runtime even in
+   * optimised code.
+   */
+  protected scanAt = -1;
 
   /** The index of the first non-whitespace byte at or after `i`. */
   protected ws(i: number): number {
@@ -86,6 +93,7 @@ export class ByteCursor {
     this.b = line;
     this.clean = clean;
     this.bs = -1;
+    this.scanAt = line.buffer === WASM_SCAN.buffer ? line.byteOffset : -1;
   }
 
   /**

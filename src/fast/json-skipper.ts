@@ -21,11 +21,12 @@ export class JsonSkipper extends ByteCursor {
    */
   protected skipJson(i: number): number {
     const b = this.b;
-    if (b.buffer === WASM_SCAN.buffer) {
+    const at = this.scanAt;
+    if (at >= 0) {
       // The line lies in the scan module's memory (a worker's batch): the module skips the value there.
-      const end = WASM_SCAN.exports.skipValue(b.byteOffset + i, b.byteOffset + b.length);
+      const end = WASM_SCAN.exports.skipValue(at + i, at + b.length);
       if (end === 0) unvouched();
-      return end - b.byteOffset;
+      return end - at;
     }
     const stack = this.stack;
     let depth = 0;
