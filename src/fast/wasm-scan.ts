@@ -20,6 +20,8 @@ const { Instance, Memory, Module } = (globalThis as unknown as { WebAssembly: Wa
 /** Where a region starts in the module's memory: above its own static data (checked when it is made). */
 const REGION_BASE = 1 << 16;
 const PAGE = 1 << 16;
+/** Bytes of memory past a region's last byte: the 0 after it, and room for a 4-byte read that starts before it. */
+const SLACK = 16;
 
 /**
  * This thread's scan module, for the byte cursor and `hasControlByte`: they hand it a line when the line lies
@@ -35,15 +37,16 @@ let compiled: object | undefined;
 
 /**
  * A buffer of `capacity` bytes in the memory of a new instance of the scan module, which becomes this
- * thread's {@link WASM_SCAN}. One byte past `capacity` stays writable: whoever fills the region keeps a 0 there after the last line, so the
- * module's scans stop at a line end without knowing where the batch ends.
+ * thread's {@link WASM_SCAN}. One byte past `capacity` stays writable: whoever fills the region keeps a 0
+ * there after the last line, so the module's scans stop at a line end without knowing where the batch ends.
+ * A few bytes more lie behind it, for the module's word-wide reads of a token that ends the batch.
  *
  * The memory is sized once and never grows: growing it would detach the ArrayBuffer under every view of it,
  * and a detach deoptimises every typed-array function of the thread (docs/benchmarks.md, optimisation 11).
  */
 export function scanRegion(capacity: number): Buffer {
   compiled ??= compileScan();
-  const pages = Math.ceil((REGION_BASE + capacity + 1) / PAGE);
+  const pages = Math.ceil((REGION_BASE + capacity + SLACK) / PAGE);
   const memory = new Memory({ initial: pages, maximum: pages });
   const exports = new Instance(compiled, { env: { memory } }).exports as unknown as ScanExports;
   if (exports.heapEnd() > REGION_BASE) throw new Error(`Internal error: scan.wasm's static data ends at ${exports.heapEnd()}, past ${REGION_BASE}`);

@@ -1,7 +1,7 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
-import { scanRegion } from "../fast/wasm-scan.js";
 import type { LineParser } from "../fast/line-parser-of.js";
+import { scanRegion } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../formats/format.js";
 import { RECORD_RULES } from "../formats/record-rules.js";
 import type { RecordRules } from "../formats/record-rules.js";

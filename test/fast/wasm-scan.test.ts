@@ -138,4 +138,16 @@ describe("the wasm scan module (src/wasm/scan.ts)", () => {
     expect(wasmSkip(text, 0)).toBe(end); // the batch's last line: a 0 after it
     if (end !== null) expect(jsSkip(text)).toBe(end);
   });
+
+  // Last: it gives the thread a new region, so the ones above no longer go to the module.
+  it("reads a token that ends the batch without running off the module's memory", () => {
+    const capacity = 2 * 65536 - 1; // the region and the 0 after it end on a page boundary
+    const last = scanRegion(capacity);
+    for (const line of ["[t", "[fals", "[nul", '{"a":tru']) {
+      const text = Buffer.from(line);
+      last.set(text, capacity - text.length);
+      last[capacity] = 0;
+      expect(skipper.skip(last.subarray(capacity - text.length, capacity)), line).toBeNull();
+    }
+  });
 });
