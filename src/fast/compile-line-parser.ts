@@ -11,10 +11,11 @@ export type { LineParser } from "./line-parser-of.js";
 
 /**
  * Compiles the format's zod schema, the policy and the dataset's column plan into a {@link LineParser}.
- * Throws when the schema uses a zod construct the parser cannot mirror exactly.
+ * With `reads` (field paths, as `RecordRules.reads`), its skeletons hold just those values. Throws when the
+ * schema uses a zod construct the parser cannot mirror exactly, or a path in `reads` does not fit it.
  */
-export function compileLineParser(format: Format, policy: UntrustedPolicy): LineParser {
-  return lineParserOf(compileParserSchema(format, policy), outputColumns(format, policy));
+export function compileLineParser(format: Format, policy: UntrustedPolicy, reads?: readonly string[]): LineParser {
+  return lineParserOf(compileParserSchema(format, policy), outputColumns(format, policy), reads);
 }
 
 /**

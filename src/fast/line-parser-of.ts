@@ -18,9 +18,9 @@ export interface LineParser {
    * When the line is certainly a record of the format at exactly its version that zod accepts, writes one
    * row into `out` (the entries `shredRecord` would write for the stripped record; JSON-typed values as
    * their raw text) and returns the record's skeleton: the zod output (before strip) without JSON-typed
-   * values, free-text strings inside lists and the text the spec calls untrusted, absent optional fields as
-   * `undefined`; it is what `format.facts` and `format.check` read (the caller runs them; a `check` fault is
-   * not the parser's business). Returns null when it cannot vouch for the line, invalid or merely unusual;
+   * values, free-text strings inside lists and the text the spec calls untrusted (or, for a parser made with
+   * `reads`, with just those paths), absent optional fields as `undefined`; it is what `format.facts` and
+   * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null when it cannot vouch for the line, invalid or merely unusual;
    * the caller then discards what was written for this row and runs the slow path. Writers must copy the
    * bytes they are given before returning (they may point into a scratch buffer). Not reentrant: one parser
    * per thread.
@@ -30,10 +30,13 @@ export interface LineParser {
   primingLines(line: string): Buffer[];
 }
 
-/** The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured clone of one). */
-export function lineParserOf(schema: SchemaNode, columns: readonly Field[]): LineParser {
+/**
+ * The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured
+ * clone of one). With `reads`, the skeleton holds just those paths (see {@link markSkeleton}).
+ */
+export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[]): LineParser {
   const root = revive(schema);
-  markSkeleton(root);
+  markSkeleton(root, reads);
   root.skeleton = true;
   const walker = new LineWalker(root);
   return {

@@ -1,18 +1,53 @@
-import { BOOLEAN, CHOICE, JSON_VALUE, LIST, MAP, NUMBER, STRING, STRUCT } from "./schema-node.js";
+import { parsePath } from "../schema/field-path.js";
+import { BOOLEAN, CHOICE, JSON_VALUE, kindName, LIST, MAP, NUMBER, STRING, STRUCT } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 
+/** The paths the rules read, as a tree: by field name, `[]` for list items, `*` for map values; `all` where one ends. */
+interface Reads {
+  all: boolean;
+  readonly next: Map<string, Reads>;
+}
+
 /**
- * Decides which values the skeleton carries: everything but JSON-typed values, free-text strings inside
- * lists and the text the spec calls untrusted (enum and literal strings stay everywhere); a struct, list or
- * map is kept when something below it is. Those are the bulk of a record, and no `facts` or `check` reads
- * them (SFT's `coaching.guidance`, ~600 bytes in most records, was decoded into a string per record for
- * nothing). What a policy drops from the output stays when the rules may read it (`run_id`, say).
- * Returns whether the node is kept.
+ * Decides which values the skeleton carries. With `reads` (paths in field-path syntax: what the format's
+ * `facts` and `check` read), just those values, whatever they are, and everything below a path that ends at
+ * a struct or list. Without, everything but JSON-typed values, free-text strings inside lists and the text
+ * the spec calls untrusted (enum and literal strings stay everywhere). A struct, list or map is kept when
+ * something below it is. What a policy drops from the output stays when the rules read it (`run_id`, say).
+ * Every value in the skeleton is built into an object per record (SFT's `coaching.guidance`, ~600 bytes in
+ * most records, was once decoded into a string per record for nothing). Returns whether the node is kept.
  */
-export function markSkeleton(node: SchemaNode, inList = false, untrusted = false): boolean {
+export function markSkeleton(node: SchemaNode, reads?: readonly string[]): boolean {
+  return mark(node, false, false, reads === undefined ? null : readsOf(reads), "");
+}
+
+function readsOf(paths: readonly string[]): Reads {
+  const root: Reads = { all: false, next: new Map() };
+  for (const path of paths) {
+    let at = root;
+    for (const step of parsePath(path)) {
+      const key = step.kind === "field" ? step.name : step.kind === "items" ? "[]" : "*";
+      let next = at.next.get(key);
+      if (next === undefined) at.next.set(key, (next = { all: false, next: new Map() }));
+      at = next;
+    }
+    at.all = true;
+  }
+  return root;
+}
+
+/** `reads`: what is read at or below `node`, or null for everything below (no paths given, or past a path's end). */
+function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Reads | null, path: string): boolean {
+  const named = reads?.all === true;
+  const below = named ? null : reads;
+  if (below !== null && node.kind !== STRUCT && node.kind !== LIST && node.kind !== MAP) {
+    const key = [...below.next.keys()][0] as string;
+    throw new Error(`The rules read ${path}${key === "[]" ? key : `.${key}`}, but ${path} holds a ${kindName(node.kind)}`);
+  }
+  const step = (key: string): Reads | null | undefined => (below === null ? null : below.next.get(key));
   switch (node.kind) {
     case STRING:
-      node.skeleton = !inList && !untrusted;
+      node.skeleton = named || (reads === null && !inList && !untrusted);
       break;
     case CHOICE:
     case NUMBER:
@@ -23,8 +58,16 @@ export function markSkeleton(node: SchemaNode, inList = false, untrusted = false
       node.skeleton = false;
       break;
     case STRUCT: {
+      if (below !== null) {
+        for (const key of below.next.keys()) {
+          if (!node.fields.some((f) => f.name === key)) throw new Error(`The rules read ${path === "" ? key : `${path}.${key}`}, which the schema does not have`);
+        }
+      }
       let any = false;
-      for (const f of node.fields) any = markSkeleton(f.node, inList, f.untrusted) || any;
+      for (const f of node.fields) {
+        const next = step(f.name);
+        if (next !== undefined) any = mark(f.node, inList, f.untrusted, next, path === "" ? f.name : `${path}.${f.name}`) || any;
+      }
       node.skeleton = any;
       if (any) {
         node.slots = node.fields.map(() => undefined);
@@ -33,12 +76,16 @@ export function markSkeleton(node: SchemaNode, inList = false, untrusted = false
       }
       break;
     }
-    case LIST:
-      node.skeleton = markSkeleton(node.item as SchemaNode, true);
+    case LIST: {
+      const next = step("[]");
+      node.skeleton = next !== undefined && mark(node.item as SchemaNode, true, false, next, `${path}[]`);
       break;
-    case MAP:
-      node.skeleton = markSkeleton(node.item as SchemaNode, inList);
+    }
+    case MAP: {
+      const next = step("*");
+      node.skeleton = next !== undefined && mark(node.item as SchemaNode, inList, false, next, `${path}.*`);
       break;
+    }
   }
   return node.skeleton;
 }

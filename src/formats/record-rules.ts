@@ -7,7 +7,15 @@ import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
 export interface RecordRules {
   facts(record: never): RecordFacts;
   check(record: never): SemanticFault | null;
+  /**
+   * The paths (field-path syntax) `facts` and `check` read: the fast parser of the parallel engine builds
+   * only these into each record's skeleton. The skeleton tests fail when one is missing.
+   */
+  readonly reads: readonly string[];
 }
+
+/** What {@link seatRecordFacts} reads. */
+const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {
@@ -78,7 +86,11 @@ export function checkPair(r: PairShape): SemanticFault | null {
 }
 
 export const RECORD_RULES: Readonly<Record<FormatName, RecordRules>> = {
-  sft: { facts: seatRecordFacts, check: () => null },
-  rl: { facts: seatRecordFacts, check: (r: { tuples: readonly TupleShape[] }) => checkTrajectory(r.tuples) },
-  dpo: { facts: pairFacts, check: checkPair },
+  sft: { facts: seatRecordFacts, check: () => null, reads: SEAT_RECORD_READS },
+  rl: {
+    facts: seatRecordFacts,
+    check: (r: { tuples: readonly TupleShape[] }) => checkTrajectory(r.tuples),
+    reads: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].reward.terminal_reward"],
+  },
+  dpo: { facts: pairFacts, check: checkPair, reads: ["run_chosen", "run_rejected", "seat_index", "flagged"] },
 };

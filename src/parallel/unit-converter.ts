@@ -63,7 +63,8 @@ export class UnitConverter {
   constructor(config: WorkerConfig) {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
-    this.#parser = lineParserOf(config.schema, config.columns);
+    // The skeleton carries only what the rules read: every value in it is built into an object per record.
+    this.#parser = lineParserOf(config.schema, config.columns, this.#rules.reads);
     this.plan = this.#parser.plan;
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
   }

@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compileLineParser } from "../../src/fast/compile-line-parser.js";
 import { FORMATS } from "../../src/formats/index.js";
+import { RECORD_RULES } from "../../src/formats/record-rules.js";
+import { resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import type { FormatName } from "../../src/formats/format.js";
 import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
 import { subject } from "./helpers/differential.js";
@@ -28,21 +31,25 @@ const ARBS: Readonly<Record<FormatName, fc.Arbitrary<object>>> = { sft: sftArb, 
 
 describe("the skeleton stands in for the record in facts() and check()", () => {
   for (const name of ["sft", "rl", "dpo"] as const) {
-    it(`${name}: facts(skeleton) and check(skeleton) deep-equal facts(record) and check(record)`, () => {
+    it(`${name}: facts(skeleton) and check(skeleton) deep-equal facts(record) and check(record), with the full skeleton and with just what the rules read`, () => {
       const format = FORMATS[name];
-      const { parser } = subject(format);
+      const { parser, policy } = subject(format);
+      // The parallel engine's parser: a skeleton of RECORD_RULES[name].reads only.
+      const reading = compileLineParser(format, policy, RECORD_RULES[name].reads);
       let faults = 0;
       fc.assert(
         fc.property(ARBS[name], fc.integer(), (input, seed) => {
           const line = spell(input, random(seed), BENIGN);
           const record = format.schema.parse(JSON.parse(line));
-          const skeleton = parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length));
-          if (skeleton === null) {
-            expect(unusual(input)).toBe(true);
-            return;
+          for (const p of [parser, reading]) {
+            const skeleton = p.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(p.plan.leaves.length));
+            if (skeleton === null) {
+              expect(unusual(input)).toBe(true);
+              return;
+            }
+            expect(format.facts(skeleton as never)).toEqual(format.facts(record));
+            expect(format.check(skeleton as never)).toEqual(format.check(record));
           }
-          expect(format.facts(skeleton as never)).toEqual(format.facts(record));
-          expect(format.check(skeleton as never)).toEqual(format.check(record));
           if (format.check(record) !== null) faults++;
         }),
         { numRuns: 300 },
@@ -65,6 +72,37 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
       reconstruction: "no_session",
       tuples: [{ index: 0, kind: "action", reward: { checks_passed: 1, checks_failed: 0, scalar_reward: 0.5, progress_delta: 0, terminal_reward: 1 } }],
     });
+  });
+
+  it("with the rules' reads, holds just those paths", () => {
+    const line = JSON.stringify(sftRecord({ run_id: "r", coaching: { weak_traits: ["t"], guidance: "g" } }));
+    const record = FORMATS.sft.schema.parse(JSON.parse(line)) as { seat: { seat_index: number }; scorecard_version: number; flagged: boolean; scored: boolean; reconstruction: string };
+    const parser = compileLineParser(FORMATS.sft, resolveUntrustedPolicy(FORMATS.sft, { run_id: "drop" }), RECORD_RULES.sft.reads);
+    expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length))).toEqual({
+      run_id: "r",
+      seat: { seat_index: record.seat.seat_index },
+      scorecard_version: record.scorecard_version,
+      flagged: record.flagged,
+      scored: record.scored,
+      reconstruction: record.reconstruction,
+    });
+    const rl = '{"rl_format_version":"1.0","run_id":"r","scenario":{"campaign_id":"c","seed":1,"win_conditions":[]},"seat":{"seat_index":0,"role":"x","agent_key_id":null},"scored":true,"flagged":false,"scorecard_version":1,"reconstruction":"no_session","tuples":[{"index":0,"kind":"action","state":{"observation":{},"transcript_window":[]},"action":null,"reward":{"checks_passed":1,"checks_failed":0,"conditions_met":[],"scalar_reward":0.5,"progress_delta":0,"terminal_reward":1}}],"outcome":{"dm_messages":[]}}';
+    const rlParser = compileLineParser(FORMATS.rl, resolveUntrustedPolicy(FORMATS.rl, {}), RECORD_RULES.rl.reads);
+    expect(rlParser.parse(Buffer.from(rl), 0, rl.length, recorders(rlParser.plan.leaves.length))).toEqual({
+      run_id: "r",
+      seat: { seat_index: 0 },
+      scored: true,
+      flagged: false,
+      scorecard_version: 1,
+      reconstruction: "no_session",
+      tuples: [{ index: 0, kind: "action", reward: { terminal_reward: 1 } }],
+    });
+  });
+
+  it("refuses reads the schema does not have", () => {
+    const policy = resolveUntrustedPolicy(FORMATS.rl, {});
+    expect(() => compileLineParser(FORMATS.rl, policy, ["tuples[].rewards"])).toThrow(/tuples\[\]\.rewards, which the schema does not have/);
+    expect(() => compileLineParser(FORMATS.rl, policy, ["run_id.length"])).toThrow(/run_id\.length, but run_id holds a string/);
   });
 
   it("leaves out the text the spec calls untrusted (no rule reads it), whatever the policy", () => {
