@@ -20,10 +20,10 @@ export interface LineParser {
    * their raw text) and returns the record's skeleton: the zod output (before strip) without JSON-typed
    * values, free-text strings inside lists and the text the spec calls untrusted (or, for a parser made with
    * `reads`, with just those paths), absent optional fields as `undefined`; it is what `format.facts` and
-   * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null when it cannot vouch for the line, invalid or merely unusual;
-   * the caller then discards what was written for this row and runs the slow path. Writers must copy the
-   * bytes they are given before returning (they may point into a scratch buffer). Not reentrant: one parser
-   * per thread.
+   * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null
+   * when it cannot vouch for the line, invalid or merely unusual; the caller then discards what was written
+   * for this row and runs the slow path. Writers must copy the bytes they are given before returning (they
+   * may point into a scratch buffer). Not reentrant: one parser per thread.
    */
   parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null;
   /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
