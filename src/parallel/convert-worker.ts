@@ -32,7 +32,7 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === "batch") {
     const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
-    const outcomes = await converter.batch(message.unit, message.batch, bytes);
+    const outcomes = await converter.batch(message.unit, message.batch, converter.local(bytes));
     const slot = outcomeSlots[message.outcomes];
     const layout = slot === undefined || outcomes.columns === null ? null : writeOutcomeColumns(outcomes.columns, slot);
     port?.postMessage(layout === null ? outcomes : { ...outcomes, columns: null, layout });

@@ -57,7 +57,7 @@ export class UnitConverter {
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
   #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
-  /** Where a shared batch is copied to be walked (see {@link #local}). */
+  /** Where a shared batch is copied to be walked (see {@link local}). */
   #copy: Buffer = Buffer.alloc(0);
 
   constructor(config: WorkerConfig) {
@@ -70,12 +70,11 @@ export class UnitConverter {
   }
 
   /**
-   * Converts one batch of whole lines (split as `splitLines` does); rows go to the unit's row group,
-   * outcomes back to main. Nothing refers to `batch` once this returns: its memory is main's again.
+   * Converts one batch of whole lines (split as `splitLines` does), as {@link local} returned it; rows go to
+   * the unit's row group, outcomes back to main.
    */
-  async batch(unit: number, batch: number, input: Buffer): Promise<OutcomesMessage> {
+  async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
     const builder = this.#builder(unit);
-    const bytes = this.#local(input);
     const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
@@ -171,13 +170,16 @@ export class UnitConverter {
   }
 
   /**
-   * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused). V8
-   * copies out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not
-   * word-aligned alike, and every string the walker writes into a column was copied that way. One aligned
-   * copy of the whole batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15%
-   * (docs/decisions.md).
+   * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused), for
+   * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. V8 copies
+   * out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not word-aligned
+   * alike, and every string the walker writes into a column was copied that way. One aligned copy of the whole
+   * batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15% (docs/decisions.md).
+   *
+   * Not called from `batch`, whose optimised code would inline it: run once a batch, it has no type feedback
+   * by then, and its first run there deoptimised `batch` (~25 ms of recompiling per worker, SFT 200 MiB).
    */
-  #local(bytes: Buffer): Buffer {
+  local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
     // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step. It lies in
     // the wasm scan module's memory, which then scans its lines (src/fast/wasm-scan.ts); a 0 after the batch
