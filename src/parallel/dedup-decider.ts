@@ -1,7 +1,7 @@
 import type { DropReason, FilterRule } from "../reasons.js";
 import { FILTER_RULES } from "../reasons.js";
 import type { Tally } from "../tally.js";
-import { grown, LONG_LIVED_GROWTH } from "./grown.js";
+import { ChunkedColumn } from "./chunked-column.js";
 import { KeyIndex } from "./key-index.js";
 import { keyStart } from "./packed-keys.js";
 import type { PackedKeys } from "./packed-keys.js";
@@ -28,26 +28,27 @@ const KEPT = 1;
  * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
  * `final()` decisions, which know every winner from the first run.
  *
- * Winners live in columns (a key index and typed arrays), not an object per key, and off the JS heap: they
- * are the one thing in the engine that grows with the input (one entry per distinct key; see KeyIndex).
+ * Winners live in columns (a key index and chunked typed arrays), not an object per key, and off the JS heap:
+ * they are the one thing in the engine that grows with the input (one entry per distinct key, ~50 bytes with
+ * its key; see KeyIndex and ChunkedColumn).
  */
 export class DedupDecider {
   #index = new KeyIndex();
-  #version = new Float64Array(0);
-  #ordinal = new Float64Array(0);
+  /** Per key number: the winner's scorecard version, and its ordinal (place among valid records, in read order). */
+  #version = new ChunkedColumn(Float64Array);
+  #ordinal = new ChunkedColumn(Float64Array);
   /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
-  #duplicates = new Int32Array(0);
-  #counted = new Uint8Array(0);
+  #duplicates = new ChunkedColumn(Int32Array);
+  #counted = new ChunkedColumn(Uint8Array);
   #ordinals = 0;
   #final = false;
   rewriteNeeded = false;
 
-  constructor(readonly tally: Tally) {
-    // Replaced as they grow; assigned a second time here so V8 does not take them for constants (see KeyIndex).
-    this.#version = new Float64Array(1024);
-    this.#ordinal = new Float64Array(1024);
-    this.#duplicates = new Int32Array(1024);
-    this.#counted = new Uint8Array(1024);
+  constructor(readonly tally: Tally) {}
+
+  /** Bytes held for the distinct keys and their winners, for memory accounting. */
+  get bytesHeld(): number {
+    return this.#index.bytesHeld + this.#version.bytesHeld + this.#ordinal.bytesHeld + this.#duplicates.bytesHeld + this.#counted.bytesHeld;
   }
 
   /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
@@ -63,14 +64,14 @@ export class DedupDecider {
         const w = numbers[ordinal - first] as number;
         const rule = rules[i] ?? null;
         let outcome: "kept" | DropReason;
-        if (this.#ordinal[w] === ordinal) {
+        if (this.#ordinal.get(w) === ordinal) {
           outcome = rule ?? "kept";
-          this.#counted[w] = rule === null ? KEPT : FILTER_RULES.indexOf(rule) + 2;
-        } else if ((versions[i] as number) < (this.#version[w] as number)) {
+          this.#counted.set(w, rule === null ? KEPT : FILTER_RULES.indexOf(rule) + 2);
+        } else if ((versions[i] as number) < this.#version.get(w)) {
           outcome = "superseded";
         } else {
           outcome = "duplicate";
-          this.#duplicates[w] = (this.#duplicates[w] as number) + 1;
+          this.#duplicates.set(w, this.#duplicates.get(w) + 1);
         }
         this.tally.decided(outcome);
         if (outcome === "kept") stays[ordinal - first] = 1;
@@ -85,10 +86,8 @@ export class DedupDecider {
     const next = new DedupDecider(tally);
     // Same keys, same numbers; the winners as learned, none counted yet.
     next.#index = this.#index;
-    next.#version = this.#version.slice();
-    next.#ordinal = this.#ordinal.slice();
-    next.#duplicates = new Int32Array(this.#duplicates.length);
-    next.#counted = new Uint8Array(this.#counted.length);
+    next.#version = this.#version.copy();
+    next.#ordinal = this.#ordinal.copy();
     next.#final = true;
     return next;
   }
@@ -121,33 +120,24 @@ export class DedupDecider {
           this.#winner(w, version, ordinal);
           continue;
         }
-        if (version <= (this.#version[w] as number)) continue;
-        const counted = this.#counted[w] as number;
+        if (version <= this.#version.get(w)) continue;
+        const counted = this.#counted.get(w);
         if (counted !== NOT_COUNTED) {
           this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
           if (counted === KEPT) this.rewriteNeeded = true;
         }
-        this.tally.reclassify("duplicate", "superseded", this.#duplicates[w] as number);
+        this.tally.reclassify("duplicate", "superseded", this.#duplicates.get(w));
         this.#winner(w, version, ordinal);
       }
     }
     return numbers;
   }
 
-  /** Makes this copy key `w`'s winner, not yet counted (growing the columns for a new key). */
+  /** Makes this copy key `w`'s winner, not yet counted. */
   #winner(w: number, version: number, ordinal: number): void {
-    if (w === this.#version.length) this.#grow();
-    this.#version[w] = version;
-    this.#ordinal[w] = ordinal;
-    this.#counted[w] = NOT_COUNTED;
-    this.#duplicates[w] = 0;
-  }
-
-  #grow(): void {
-    const need = this.#version.length + 1;
-    this.#version = grown(this.#version, need, LONG_LIVED_GROWTH);
-    this.#ordinal = grown(this.#ordinal, need, LONG_LIVED_GROWTH);
-    this.#duplicates = grown(this.#duplicates, need, LONG_LIVED_GROWTH);
-    this.#counted = grown(this.#counted, need, LONG_LIVED_GROWTH);
+    this.#version.set(w, version);
+    this.#ordinal.set(w, ordinal);
+    this.#counted.set(w, NOT_COUNTED);
+    this.#duplicates.set(w, 0);
   }
 }

@@ -1,34 +1,47 @@
-import { grown, LONG_LIVED_GROWTH } from "./grown.js";
+import { ChunkedColumn } from "./chunked-column.js";
+
+/** Bytes of an arena chunk; a longer key gets a chunk of its own. */
+const ARENA_CHUNK = 1 << 20;
+/** A key's place in the arena: chunk × 2^32 + offset in the chunk (exact in a double). */
+const TWO_32 = 4294967296;
 
 /**
  * Distinct byte strings numbered 0, 1, 2, … in the order they were added, held outside the JS heap: their
- * bytes back to back in one arena, and an open-addressing table of numbers. Exact: a probe compares the
- * whole key; the hash only picks the slot.
+ * bytes back to back in an arena of chunks, and an open-addressing table of numbers. Exact: a probe compares
+ * the whole key; the hash only picks the slot.
  *
  * Why not a `Map<string, number>`: dedup remembers every distinct key for the whole run, and each key
  * string survived the young-generation GCs that met it. V8 grows the young generation once enough bytes
  * have survived, so main's heap grew with the input (SFT 1 GiB: +17 MB over 200 MiB). Here a key costs its
- * length plus ~16 bytes.
+ * length plus ~20 bytes, and memory grows with the keys, never in steps (see ChunkedColumn).
  */
 export class KeyIndex {
-  #arena = new Uint8Array(0);
-  /** Where key n starts in `#arena`; key n ends where key n + 1 starts. */
-  #start = new Float64Array(0);
-  /** Number + 1 of the key in each slot; 0 is empty. Kept at most half full. */
+  /** Key bytes; a key never spans two chunks. */
+  readonly #arena: Uint8Array[] = [];
+  /** Bytes of the last arena chunk in use. */
+  #used = 0;
+  /** Where key n is in the arena (see TWO_32), and its length. */
+  readonly #at = new ChunkedColumn(Float64Array);
+  readonly #length = new ChunkedColumn(Int32Array);
+  /** Number + 1 of the key in each slot; 0 is empty. Kept at most half full, so rehashed by doubling. */
   #table = new Int32Array(0);
   #size = 0;
 
   constructor() {
-    // Each array is replaced as it grows. Assigned a second time here, so V8 does not take these fields for
-    // constants: the first growth of each then deoptimised every function that read it (main recompiled the
-    // index's code three times per run).
-    this.#arena = new Uint8Array(1 << 16);
-    this.#start = new Float64Array(1 << 10);
+    // Assigned a second time here, so V8 does not take the field for a constant: the first rehash then
+    // deoptimised every function that read it (main recompiled the index's code three times per run).
     this.#table = new Int32Array(1 << 11);
   }
 
   get size(): number {
     return this.#size;
+  }
+
+  /** Bytes held for the keys (arena, positions and table), for memory accounting. */
+  get bytesHeld(): number {
+    let total = this.#table.byteLength + this.#at.bytesHeld + this.#length.bytesHeld;
+    for (const chunk of this.#arena) total += chunk.byteLength;
+    return total;
   }
 
   /** The number of the key `bytes[start, end)`, or -1. */
@@ -43,14 +56,25 @@ export class KeyIndex {
     const found = this.#table[slot] as number;
     if (found !== 0) return found - 1;
     const n = this.#size++;
-    const at = this.#start[n] as number;
-    if (at + (end - start) > this.#arena.length) this.#arena = grown(this.#arena, at + (end - start), LONG_LIVED_GROWTH);
-    this.#arena.set(bytes.subarray(start, end), at);
-    if (this.#size + 1 > this.#start.length) this.#start = grown(this.#start, this.#size + 1, LONG_LIVED_GROWTH);
-    this.#start[this.#size] = at + (end - start);
+    this.#store(n, bytes, start, end);
     if (2 * this.#size > this.#table.length) this.#rehash(this.#table.length * 2);
     else this.#table[slot] = n + 1;
     return n;
+  }
+
+  /** Copies key n's bytes into the arena, in a new chunk when the last one has no room. */
+  #store(n: number, bytes: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    let chunk = this.#arena.length - 1;
+    if (chunk < 0 || this.#used + length > (this.#arena[chunk] as Uint8Array).length) {
+      this.#arena.push(new Uint8Array(Math.max(ARENA_CHUNK, length)));
+      this.#used = 0;
+      chunk++;
+    }
+    (this.#arena[chunk] as Uint8Array).set(bytes.subarray(start, end), this.#used);
+    this.#at.set(n, chunk * TWO_32 + this.#used);
+    this.#length.set(n, length);
+    this.#used += length;
   }
 
   /** The slot holding the key `bytes[start, end)` (whose hash is `hash`), or the empty slot where it would go. */
@@ -62,9 +86,11 @@ export class KeyIndex {
   }
 
   #equals(n: number, bytes: Uint8Array, start: number, end: number): boolean {
-    const from = this.#start[n] as number;
-    if ((this.#start[n + 1] as number) - from !== end - start) return false;
-    for (let i = 0; i < end - start; i++) if (this.#arena[from + i] !== bytes[start + i]) return false;
+    if (this.#length.get(n) !== end - start) return false;
+    const at = this.#at.get(n);
+    const chunk = this.#arena[Math.floor(at / TWO_32)] as Uint8Array;
+    const from = at % TWO_32;
+    for (let i = 0; i < end - start; i++) if (chunk[from + i] !== bytes[start + i]) return false;
     return true;
   }
 
@@ -77,7 +103,11 @@ export class KeyIndex {
 
   #rehash(slots: number): void {
     this.#table = new Int32Array(slots);
-    for (let n = 0; n < this.#size; n++) this.#place(n, hashOf(this.#arena, this.#start[n] as number, this.#start[n + 1] as number));
+    for (let n = 0; n < this.#size; n++) {
+      const at = this.#at.get(n);
+      const from = at % TWO_32;
+      this.#place(n, hashOf(this.#arena[Math.floor(at / TWO_32)] as Uint8Array, from, from + this.#length.get(n)));
+    }
   }
 }
 

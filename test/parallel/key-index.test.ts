@@ -39,4 +39,28 @@ describe("KeyIndex: distinct byte strings numbered in the order added", () => {
     expect(index.get(...placed(JSON.stringify(["run_00000000000000000001", 2]), 0))).toBe(-1);
     expect(index.get(...placed(key(5).slice(0, -1), 0))).toBe(-1);
   });
+
+  it("keeps keys longer than an arena chunk, and the keys around them", () => {
+    const index = new KeyIndex();
+    const long = "k".repeat(1_500_000);
+    const keys = ["a", long, "b", `${long}x`, "c".repeat(1_048_000), "d".repeat(2000)];
+    keys.forEach((k, n) => expect(index.add(...placed(k, n))).toBe(n));
+    keys.forEach((k, n) => expect(index.get(...placed(k, 2))).toBe(n));
+    expect(index.get(...placed(long.slice(1), 0))).toBe(-1);
+  });
+
+  it("holds memory in proportion to its keys: no growth step allocates a multiple of what is used", () => {
+    const index = new KeyIndex();
+    const key = (i: number) => JSON.stringify([`run_${i.toString(16).padStart(20, "0")}`, 0]);
+    let keyBytes = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const [bytes, start, end] = placed(key(i), 0);
+      keyBytes += end - start;
+      index.add(bytes, start, end);
+    }
+    // Key bytes, 12 bytes of position and length a key, a table at most a quarter full (16 bytes a key), and
+    // one partly used chunk each: ~7 MB here, where arrays grown eightfold held ~9 MB.
+    expect(index.bytesHeld).toBeLessThan(keyBytes + 28 * 100_000 + (1 << 20) + 2 * 65_536);
+  });
 });
+
