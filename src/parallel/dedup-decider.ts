@@ -46,11 +46,6 @@ export class DedupDecider {
 
   constructor(readonly tally: Tally) {}
 
-  /** Bytes held for the distinct keys and their winners, for memory accounting. */
-  get bytesHeld(): number {
-    return this.#index.bytesHeld + this.#version.bytesHeld + this.#ordinal.bytesHeld + this.#duplicates.bytesHeld + this.#counted.bytesHeld;
-  }
-
   /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
   decide(unit: readonly ValidRecords[]): Uint8Array {
     const first = this.#ordinals;
