@@ -113,7 +113,7 @@ export class UnitConverter {
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is encoded per segment from a
-   * copy of its rows cut down to the segment's.
+   * copy of its rows cut down to the segment's, but for the last segment, cut down in place.
    */
   decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
     const builder = this.#units.get(unit);
@@ -134,12 +134,13 @@ export class UnitConverter {
         const segment = this.#spare.pop() ?? new RowGroupBuilder(this.plan, builder);
         spare.push(segment);
         let first = 0;
-        for (const count of segments) {
+        for (const [i, count] of segments.entries()) {
           const from = first;
           const to = (first += count);
-          segment.copyFrom(builder);
-          segment.retain((row) => row >= from && row < to);
-          encode(segment);
+          const rows = i === segments.length - 1 ? builder : segment;
+          if (rows === segment) segment.copyFrom(builder);
+          rows.retain((row) => row >= from && row < to);
+          encode(rows);
         }
       }
       return { groups, bytes: encoded.copied() };
