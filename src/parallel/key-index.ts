@@ -4,6 +4,8 @@ import { ChunkedColumn } from "./chunked-column.js";
 const ARENA_CHUNK = 1 << 20;
 /** A key's place in the arena: chunk × 2^32 + offset in the chunk (exact in a double). */
 const TWO_32 = 4294967296;
+const chunkOf = (at: number): number => Math.floor(at / TWO_32);
+const offsetOf = (at: number): number => at % TWO_32;
 
 /**
  * Distinct byte strings numbered 0, 1, 2, … in the order they were added, held outside the JS heap: their
@@ -88,8 +90,8 @@ export class KeyIndex {
   #equals(n: number, bytes: Uint8Array, start: number, end: number): boolean {
     if (this.#length.get(n) !== end - start) return false;
     const at = this.#at.get(n);
-    const chunk = this.#arena[Math.floor(at / TWO_32)] as Uint8Array;
-    const from = at % TWO_32;
+    const chunk = this.#arena[chunkOf(at)] as Uint8Array;
+    const from = offsetOf(at);
     for (let i = 0; i < end - start; i++) if (chunk[from + i] !== bytes[start + i]) return false;
     return true;
   }
@@ -105,8 +107,8 @@ export class KeyIndex {
     this.#table = new Int32Array(slots);
     for (let n = 0; n < this.#size; n++) {
       const at = this.#at.get(n);
-      const from = at % TWO_32;
-      this.#place(n, hashOf(this.#arena[Math.floor(at / TWO_32)] as Uint8Array, from, from + this.#length.get(n)));
+      const from = offsetOf(at);
+      this.#place(n, hashOf(this.#arena[chunkOf(at)] as Uint8Array, from, from + this.#length.get(n)));
     }
   }
 }
