@@ -12,10 +12,11 @@ import asc from "assemblyscript/asc";
 const dist = resolve(process.argv[2] ?? fileURLToPath(new URL("../dist", import.meta.url)));
 const source = fileURLToPath(new URL("../src/wasm/", import.meta.url));
 mkdirSync(`${dist}/wasm`, { recursive: true });
-for (const name of ["scan"]) {
-  const { error, stderr } = await asc.main([`${source}${name}.ts`, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--importMemory", "--outFile", `${dist}/wasm/${name}.wasm`]);
+// One module: src/wasm/index.ts and what it imports (the scans and the walk) become dist/wasm/scan.wasm.
+for (const [entry, name] of [["index", "scan"]]) {
+  const { error, stderr } = await asc.main([`${source}${entry}.ts`, "-O3", "--runtime", "stub", "--noAssert", "--enable", "simd", "--importMemory", "--outFile", `${dist}/wasm/${name}.wasm`]);
   if (error) {
     process.stderr.write(stderr.toString());
-    throw new Error(`asc failed on src/wasm/${name}.ts: ${error.message}`);
+    throw new Error(`asc failed on src/wasm/${entry}.ts: ${error.message}`);
   }
 }

@@ -8,6 +8,8 @@ import { LineWalker } from "./line-walker.js";
 import { markSkeleton } from "./mark-skeleton.js";
 import { primingLines } from "./priming-lines.js";
 import { SchemaNode } from "./schema-node.js";
+import { WASM_SCAN } from "./wasm-scan.js";
+import { WasmWalker } from "./wasm-walker.js";
 
 /** A byte-level parser for the lines of one format under one untrusted policy. */
 export interface LineParser {
@@ -39,9 +41,12 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
   markSkeleton(root, reads);
   root.skeleton = true;
   const walker = new LineWalker(root);
+  const wasm = new WasmWalker(root);
   return {
     plan: columnPlan(columns),
     parse(buf, start, end, out) {
+      // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
+      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out);
       const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
       return walker.run(line, !hasControlByte(buf, start, end), out);
     },

@@ -2,7 +2,7 @@ import type { Buffer } from "node:buffer";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { BACKSLASH, COLON, COMMA, FALSE, LBRACE, LBRACKET, NULL, PROTO, QUOTE, RBRACE, RBRACKET, TRUE, unvouched, UNVOUCHED } from "./byte-cursor.js";
 import { NO_WRITERS, ScalarWalker } from "./scalar-walker.js";
-import { BOOLEAN, CHOICE, LIST, MAP, NUMBER, STRING, STRUCT } from "./schema-node.js";
+import { BOOLEAN, CHOICE, LIST, MAP, NUMBER, STRING, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { FieldSlot, SchemaNode, SkeletonBuilder } from "./schema-node.js";
 
 /**
@@ -274,13 +274,6 @@ export class LineWalker extends ScalarWalker {
 }
 
 const NO_KEYS = new Int32Array(0);
-
-function structsWithSlots(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
-  if (node.build !== null) out.push(node);
-  for (const f of node.fields) structsWithSlots(f.node, out);
-  if (node.item !== null) structsWithSlots(node.item, out);
-  return out;
-}
 
 /** Whether `b` holds the same `length` bytes at `x` and at `y`. A loop, not `Buffer#compare`: map keys are short. */
 function sameBytes(b: Uint8Array, x: number, y: number, length: number): boolean {

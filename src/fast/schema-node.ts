@@ -100,3 +100,11 @@ export class SchemaNode {
 export function kindName(kind: NodeKind): string {
   return ["string", "enum", "number", "boolean", "object", "array", "record", "json"][kind] ?? String(kind);
 }
+
+/** The structs below `node` (itself included) whose skeleton slots a walk fills. */
+export function structsWithSlots(node: SchemaNode, out: SchemaNode[] = []): SchemaNode[] {
+  if (node.build !== null) out.push(node);
+  for (const f of node.fields) structsWithSlots(f.node, out);
+  if (node.item !== null) structsWithSlots(node.item, out);
+  return out;
+}

@@ -1,7 +1,7 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
-import { scanRegion } from "../fast/wasm-scan.js";
+import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../formats/format.js";
 import { RECORD_RULES } from "../formats/record-rules.js";
 import type { RecordRules } from "../formats/record-rules.js";
@@ -165,7 +165,12 @@ export class UnitConverter {
     this.#primed++;
     const { lines: primers, builder } = this.#priming;
     builder.clear();
-    for (const line of primers) this.#fast(builder, line, 0, line.length, isUtf8(line));
+    for (const primer of primers) {
+      // Walked where the batch's lines are (the wasm walk, once this thread has a scan region), so the paths
+      // primed are the ones the batches take.
+      const line = spareLine(primer) ?? primer;
+      this.#fast(builder, line, 0, line.length, isUtf8(line));
+    }
     encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
     if (this.#primed === 2) this.#priming = null;
   }

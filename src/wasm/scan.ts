@@ -12,17 +12,18 @@
 const MAX_DEPTH: u32 = 512;
 const STACK: usize = memory.data(MAX_DEPTH);
 
-const QUOTE: u32 = 0x22;
-const BACKSLASH: u32 = 0x5c;
-const COLON: u32 = 0x3a;
-const COMMA: u32 = 0x2c;
-const LBRACE: u32 = 0x7b;
-const RBRACE: u32 = 0x7d;
-const LBRACKET: u32 = 0x5b;
+export const QUOTE: u32 = 0x22;
+export const BACKSLASH: u32 = 0x5c;
+export const COLON: u32 = 0x3a;
+export const COMMA: u32 = 0x2c;
+export const LBRACE: u32 = 0x7b;
+export const RBRACE: u32 = 0x7d;
+export const LBRACKET: u32 = 0x5b;
+export const RBRACKET: u32 = 0x5d;
 /** A number below 10^308 is finite: its integer digits plus its exponent may add up to this many. */
 const FINITE_DIGITS: i32 = 308;
 /** "__proto__", the key zod's record skips: its output would lack the member the raw text has. */
-const PROTO = memory.data<u8>([0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]);
+export const PROTO = memory.data<u8>([0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]);
 
 /** The first address the caller may use: everything this module keeps lies below it. */
 export function heapEnd(): usize {
@@ -44,7 +45,7 @@ export function hasControlByte(p: usize, length: usize): bool {
  * JSON whitespace, as the JS cursor's. A batch's line end counts too: a value is accepted only if it ends
  * by `end`, so reading on past a line end can only make a scan decline.
  */
-@inline function ws(p: usize): usize {
+@inline export function ws(p: usize): usize {
   while (true) {
     const c = load<u8>(p);
     if (c != 0x20 && c != 0x0a && c != 0x09 && c != 0x0d) return p;
@@ -52,7 +53,7 @@ export function hasControlByte(p: usize, length: usize): bool {
   }
 }
 
-@inline function isDigit(c: u32): bool {
+@inline export function isDigit(c: u32): bool {
   return c - 0x30 < 10;
 }
 
@@ -63,7 +64,7 @@ export function hasControlByte(p: usize, length: usize): bool {
 }
 
 /** The value of the four hex digits at p, or -1. */
-function hex4(p: usize): i32 {
+export function hex4(p: usize): i32 {
   let v = 0;
   for (let k: usize = 0; k < 4; k++) {
     const h = hexValue(load<u8>(p + k));
@@ -86,11 +87,15 @@ function escapeEnd(p: usize): usize {
   return low >= 0xdc00 && low <= 0xdfff ? p + 12 : 0;
 }
 
+/** Set by {@link stringEnd}: the string it scanned last holds an escape. */
+export let sawEscape = false;
+
 /**
  * The closing quote of the string whose content starts at p, or 0 (a control byte, a bad escape, or no
  * quote before `end`). 16 bytes a step while none is a quote, a backslash or a control byte.
  */
-function stringEnd(p: usize, end: usize): usize {
+export function stringEnd(p: usize, end: usize): usize {
+  sawEscape = false;
   const quote = i8x16.splat(<i8>QUOTE);
   const backslash = i8x16.splat(<i8>BACKSLASH);
   const space = i8x16.splat(0x20);
@@ -111,6 +116,7 @@ function stringEnd(p: usize, end: usize): usize {
       p++;
       continue;
     }
+    sawEscape = true;
     p = escapeEnd(p);
     if (p == 0) return 0;
   }

@@ -1,0 +1,201 @@
+import { Buffer } from "node:buffer";
+import type { LeafWriter } from "../parquet/leaf-writer.js";
+import { redaction } from "../stages/strip.js";
+import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
+import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
+import { ShortStrings } from "./short-strings.js";
+import { WASM_SCAN } from "./wasm-scan.js";
+import { walkTable } from "./walk-table.js";
+
+// The tape's ops, as src/wasm/walk.ts writes them.
+const OP_STR = 1;
+const OP_CHOICE = 2;
+const OP_NUM = 3;
+const OP_NUM_TEXT = 4;
+const OP_BOOL = 5;
+const OP_NULL = 6;
+const OP_JSON = 7;
+const OP_MISSING = 8;
+const OP_MAP_KEY = 9;
+const OP_OPEN = 10;
+const OP_CLOSE = 11;
+
+/** Node's Buffer has these since forever; `toString` ends up calling them, after argument checks that cost more. */
+interface Slicer {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+}
+
+/**
+ * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch): the wasm module
+ * walks the line along the schema's table and leaves a tape (src/wasm/walk.ts), which this replays into the
+ * leaf writers and the skeleton. Same answers as {@link LineWalker}, which the differential tests check; its
+ * point is that V8 compiles one small replay loop per worker instead of the whole recursive walker.
+ */
+export class WasmWalker {
+  readonly #root: SchemaNode;
+  #rootAt = 0;
+  #nodes: readonly SchemaNode[] = [];
+  #slotOf: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  #words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  #doubles: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  #memory: Buffer = Buffer.alloc(0);
+  readonly #strings = new ShortStrings();
+  readonly #slotted: readonly SchemaNode[];
+  // The skeleton's open structs, lists and maps: the node, a list's array or a map's object, a map's key.
+  readonly #open: SchemaNode[] = [];
+  readonly #made: unknown[] = [];
+  readonly #keys: string[] = [];
+
+  constructor(root: SchemaNode) {
+    this.#root = root;
+    this.#slotted = structsWithSlots(root);
+  }
+
+  /** Whether the walk can take lines in this thread's scan memory: there is some, and the table fits it. */
+  ready(): boolean {
+    return WASM_SCAN.tableOwner === this || this.#load();
+  }
+
+  /**
+   * Walks the line `[start, end)` of `buf` (a view of the scan memory; {@link ready} said so): the skeleton,
+   * or null when the line is not vouched for. Bytes handed to `out` are valid only during the call.
+   */
+  run(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+    const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
+    return ops < 0 ? null : this.#replay(ops, out);
+  }
+
+  #load(): boolean {
+    const { table: at, tableBytes } = WASM_SCAN.walk;
+    if (tableBytes === 0) return false;
+    const table = walkTable(this.#root, at);
+    if (table.bytes.length > tableBytes) return false;
+    const buffer = WASM_SCAN.buffer as ArrayBuffer;
+    new Uint8Array(buffer, at, table.bytes.length).set(table.bytes);
+    this.#rootAt = table.root;
+    this.#nodes = table.nodes;
+    this.#slotOf = table.slotOf;
+    this.#words = new Int32Array(buffer);
+    this.#doubles = new Float64Array(buffer);
+    this.#memory = Buffer.from(buffer);
+    WASM_SCAN.tableOwner = this;
+    return true;
+  }
+
+  #replay(ops: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+    const words = this.#words;
+    const nodes = this.#nodes;
+    const mem = this.#memory;
+    let result: unknown = null;
+    let top = -1;
+    for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
+      const word = words[k] as number;
+      const rep = (word >>> 8) & 0xff;
+      const id = words[k + 1] as number;
+      const node = nodes[id] as SchemaNode;
+      let value: unknown;
+      switch (word & 0xff) {
+        case OP_STR: {
+          const start = words[k + 2] as number;
+          const end = words[k + 3] as number;
+          let text: string | null = null;
+          if (node.written) {
+            const w = out[node.leaf] as LeafWriter;
+            if (node.redact) w.text(redaction((text = (mem as unknown as Slicer).utf8Slice(start, end))), rep);
+            else w.bytes(mem, start, end, rep);
+          }
+          if (!node.skeleton) continue;
+          value = text ?? this.#strings.get(mem, start, end);
+          break;
+        }
+        case OP_CHOICE: {
+          const choice = node.choiceValues[words[k + 2] as number] as string;
+          if (node.written) (out[node.leaf] as LeafWriter).text(node.redact ? redaction(choice) : choice, rep);
+          if (!node.skeleton) continue;
+          value = choice;
+          break;
+        }
+        case OP_NUM:
+        case OP_NUM_TEXT: {
+          const v = (word & 0xff) === OP_NUM ? (this.#doubles[(k >> 1) + 1] as number) : this.#checked(node, words[k + 2] as number, words[k + 3] as number);
+          if (v === undefined) return this.#decline();
+          if (node.written) {
+            const w = out[node.leaf] as LeafWriter;
+            if (node.int) w.int64(v, rep);
+            else w.float64(v, rep);
+          }
+          if (!node.skeleton) continue;
+          value = v;
+          break;
+        }
+        case OP_BOOL:
+          value = words[k + 2] === 1;
+          if (node.written) (out[node.leaf] as LeafWriter).bool(value as boolean, rep);
+          if (!node.skeleton) continue;
+          break;
+        case OP_NULL:
+          if (node.written) for (const leaf of node.leaves) (out[leaf] as LeafWriter).missing(node.def - 1, rep);
+          if (!node.skeleton) continue;
+          value = null;
+          break;
+        case OP_JSON: {
+          const start = words[k + 2] as number;
+          const end = words[k + 3] as number;
+          const w = out[node.leaf] as LeafWriter;
+          // strip replaces the value by its redaction string, which the JSON leaf then holds as JSON text.
+          if (node.redact) w.text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
+          else w.bytes(mem, start, end, rep);
+          continue;
+        }
+        case OP_MISSING: {
+          const def = word >>> 16;
+          for (const leaf of node.leaves) (out[leaf] as LeafWriter).missing(def, rep);
+          continue;
+        }
+        case OP_MAP_KEY: {
+          const start = words[k + 2] as number;
+          const end = words[k + 3] as number;
+          if (node.written && !node.valuesDropped) (out[node.keyLeaf] as LeafWriter).bytes(mem, start, end, rep);
+          if (node.skeleton) this.#keys[top] = this.#strings.get(mem, start, end);
+          continue;
+        }
+        case OP_OPEN:
+          this.#open[++top] = node;
+          this.#made[top] = node.kind === LIST ? [] : node.kind === MAP ? {} : null;
+          continue;
+        case OP_CLOSE:
+          value = node.kind === STRUCT ? (node.build as SkeletonBuilder)(node.slots) : this.#made[top];
+          this.#made[top--] = null;
+          if (top < 0) {
+            result = value;
+            continue;
+          }
+          break;
+        default:
+          throw new Error(`Internal error: op ${word & 0xff} on the walk's tape`);
+      }
+      // A skeleton value, for the innermost open struct, list or map.
+      const parent = this.#open[top] as SchemaNode;
+      if (parent.kind === STRUCT) parent.slots[this.#slotOf[id] as number] = value;
+      else if (parent.kind === LIST) (this.#made[top] as unknown[]).push(value);
+      else (this.#made[top] as Record<string, unknown>)[this.#keys[top] as string] = value;
+    }
+    return result as Record<string, unknown>;
+  }
+
+  /** A number whose text the walk left to JS: its value, as JSON.parse gives it, if zod's checks pass. */
+  #checked(node: SchemaNode, start: number, end: number): number | undefined {
+    const v = Number((this.#memory as unknown as Slicer).latin1Slice(start, end));
+    if (node.int ? !Number.isSafeInteger(v) : !Number.isFinite(v)) return undefined;
+    if (v < node.min || (v === node.min && !node.minInclusive) || v > node.max || (v === node.max && !node.maxInclusive)) return undefined;
+    return v;
+  }
+
+  /** Abandons a replay half way: slots of optional fields are cleared as each struct completes, so some are set. */
+  #decline(): null {
+    for (const node of this.#slotted) node.slots.fill(undefined);
+    this.#made.fill(null);
+    return null;
+  }
+}

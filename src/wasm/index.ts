@@ -1,0 +1,3 @@
+// AssemblyScript: the entry of the fast path's wasm module (dist/wasm/scan.wasm), whose exports are these.
+export { hasControlByte, heapEnd, skipValue } from "./scan";
+export { walk, walkAreas } from "./walk";
