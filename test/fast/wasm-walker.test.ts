@@ -60,9 +60,8 @@ describe("the wasm walk", () => {
 
   it("declines a line whose tape would not fit (the slow path takes it), where the JS walker vouches", () => {
     // 16 bytes of tape per string of 4 bytes of line: ~3.7 MB of tape, past the 3 MiB a 1 MiB region gets.
-    const record = sftRecord();
-    (record.scores.per_trait.honesty as { evidence: string[] }).evidence = Array.from({ length: 230_000 }, () => "a");
-    const line = JSON.stringify(record);
+    const evidence = Array.from({ length: 230_000 }, () => "a");
+    const line = JSON.stringify(sftRecord({ scores: { per_trait: { honesty: { mean: 1, variance: 0, evidence } }, win_conditions: [], outcomes: { met_count: 0, total_checks: 0, total_actions: 0 } } }));
     expect(line.length).toBeLessThan(region().length);
     const { js, wasm } = bothWalks(SFT_KEEP, line);
     expect(js).not.toBeNull();
@@ -70,14 +69,11 @@ describe("the wasm walk", () => {
   });
 
   it("declines a map with more keys than its duplicate check holds (8,192)", () => {
-    const record = sftRecord();
-    record.scores.per_trait = Object.fromEntries(Array.from({ length: 9_000 }, (_, i) => [`t${i}`, { mean: 1, variance: 0, evidence: [] }]));
-    const { js, wasm } = bothWalks(SFT_KEEP, JSON.stringify(record));
+    const traits = (n: number) => sftRecord({ scores: { per_trait: Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i}`, { mean: 1, variance: 0, evidence: [] }])), win_conditions: [], outcomes: { met_count: 0, total_checks: 0, total_actions: 0 } } });
+    const { js, wasm } = bothWalks(SFT_KEEP, JSON.stringify(traits(9_000)));
     expect(js).not.toBeNull();
     expect(wasm).toBeNull();
-    const fewer = sftRecord();
-    fewer.scores.per_trait = Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`t${i}`, { mean: 1, variance: 0, evidence: [] }]));
-    const walked = bothWalks(SFT_KEEP, JSON.stringify(fewer));
+    const walked = bothWalks(SFT_KEEP, JSON.stringify(traits(8_000)));
     expect(walked.wasm).toEqual(walked.js);
     expect(walked.wasmColumns).toEqual(walked.jsColumns);
   });
