@@ -33,8 +33,11 @@ export class PackedKeysWriter {
     this.#ends[this.#count++] = this.#length;
   }
 
-  /** The keys so far, in arrays of their own. */
+  /** The keys so far, in arrays of their own; the writer then starts over, keeping its memory. */
   done(): PackedKeys {
-    return { bytes: this.#bytes.slice(0, this.#length), ends: this.#ends.slice(0, this.#count) };
+    const keys = { bytes: this.#bytes.slice(0, this.#length), ends: this.#ends.slice(0, this.#count) };
+    this.#length = 0;
+    this.#count = 0;
+    return keys;
   }
 }

@@ -57,6 +57,12 @@ export class UnitConverter {
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
   #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
+  /**
+   * Packs each batch's dedup keys (`done` starts it over). One for all batches: made in `batch`, whose
+   * optimised code inlined the constructor, which had run too few times to have type feedback by then, it
+   * deoptimised `batch` in every worker.
+   */
+  readonly #keys = new PackedKeysWriter();
   /** Where a shared batch is copied to be walked (see {@link local}). */
   #copy: Buffer = Buffer.alloc(0);
 
@@ -79,13 +85,14 @@ export class UnitConverter {
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
     const kinds = new Uint8Array(lines.length);
-    const keys = new PackedKeysWriter();
+    const keys = this.#keys;
     const versions: number[] = [];
     const rowBytes: number[] = [];
     const filtered: FilterRule[] = [];
     const quarantined: QuarantineOutcome[] = [];
     const streamErrors: LineAt[] = [];
-    for (const [i, at] of lines.entries()) {
+    for (let i = 0; i < lines.length; i++) {
+      const at = lines[i] as BatchLine;
       if ((i === 0 || i === PRIME_AFTER) && this.#primed < 2) this.#prime(bytes, lines);
       if (at.kind === "too_long") {
         kinds[i] = LINE_QUARANTINED;

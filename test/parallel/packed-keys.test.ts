@@ -16,4 +16,18 @@ describe("PackedKeysWriter: keys as UTF-8 back to back", () => {
       { numRuns: 80 },
     );
   });
+
+  it("starts over after done, and what done gave stays as it was", () => {
+    const writer = new PackedKeysWriter();
+    for (const k of ["a", "ünï", "b".repeat(20_000)]) writer.add(k);
+    const first = writer.done();
+    const firstCopy = { bytes: Buffer.from(first.bytes), ends: [...first.ends] };
+    writer.add("zz");
+    const second = writer.done();
+    expect([...second.ends]).toEqual([2]);
+    expect(Buffer.from(second.bytes).toString()).toBe("zz");
+    expect(Buffer.from(first.bytes)).toEqual(firstCopy.bytes);
+    expect([...first.ends]).toEqual(firstCopy.ends);
+    expect(writer.done().ends.length).toBe(0);
+  });
 });
