@@ -5,7 +5,8 @@ const ARENA_CHUNK = 1 << 20;
 /** A key's place in the arena: chunk × 2^32 + offset in the chunk (exact in a double). */
 const TWO_32 = 4294967296;
 const chunkOf = (at: number): number => Math.floor(at / TWO_32);
-const offsetOf = (at: number): number => at % TWO_32;
+// An int32 (offsets stay below a chunk's size): `hashOf` and `#equals`, compiled for small integers, deoptimised on doubles.
+const offsetOf = (at: number): number => (at % TWO_32) | 0;
 
 /**
  * Distinct byte strings numbered 0, 1, 2, … in the order they were added, held outside the JS heap: their
@@ -108,14 +109,15 @@ export class KeyIndex {
     for (let n = 0; n < this.#size; n++) {
       const at = this.#at.get(n);
       const from = offsetOf(at);
-      this.#place(n, hashOf(this.#arena[chunkOf(at)] as Uint8Array, from, from + this.#length.get(n)));
+      this.#place(n, hashOf(this.#arena[chunkOf(at)] as Uint8Array, from, (from + this.#length.get(n)) | 0));
     }
   }
 }
 
 /** FNV-1a, then a final mix so the low bits (the slot) depend on every byte. */
 function hashOf(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
+  // The basis as an int32 (what `^` makes of it anyway): as a double, it deoptimised the first compile.
+  let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
