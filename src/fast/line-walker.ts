@@ -4,10 +4,12 @@ import { BACKSLASH, COLON, COMMA, FALSE, LBRACE, LBRACKET, NULL, PROTO, QUOTE, R
 import { NO_WRITERS, ScalarWalker } from "./scalar-walker.js";
 import { BOOLEAN, CHOICE, LIST, MAP, NUMBER, STRING, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { FieldSlot, SchemaNode, SkeletonBuilder } from "./schema-node.js";
+import type { WasmWalker } from "./wasm-walker.js";
 
 /**
  * Walks one line along a compiled schema: validates every byte, writes each value into its leaf writer
- * with the Dremel levels `shredRecord` would give the stripped record, and builds the skeleton.
+ * with the Dremel levels `shredRecord` would give the stripped record, and builds the skeleton. Lines in a
+ * worker's wasm scan memory take the wasm walk instead ({@link WasmWalker}), which must answer as this does.
  * One instance serves one parser and is not reentrant.
  */
 export class LineWalker extends ScalarWalker {
