@@ -35,6 +35,8 @@ interface Slicer {
 export class WasmWalker {
   readonly #root: SchemaNode;
   #rootAt = 0;
+  /** The module instance whose table area this schema's table did not fit (then the JS walker takes its lines). */
+  #unfitFor: object | null = null;
   #nodes: readonly SchemaNode[] = [];
   #slotOf: Int32Array<ArrayBufferLike> = new Int32Array(0);
   #words: Int32Array<ArrayBufferLike> = new Int32Array(0);
@@ -54,7 +56,7 @@ export class WasmWalker {
 
   /** Whether the walk can take lines in this thread's scan memory: there is some, and the table fits it. */
   ready(): boolean {
-    return WASM_SCAN.tableOwner === this || this.#load();
+    return WASM_SCAN.tableOwner === this || (this.#unfitFor !== WASM_SCAN.exports && this.#load());
   }
 
   /**
@@ -70,7 +72,10 @@ export class WasmWalker {
     const { table: at, tableBytes } = WASM_SCAN.walk;
     if (tableBytes === 0) return false;
     const table = walkTable(this.#root, at);
-    if (table.bytes.length > tableBytes) return false;
+    if (table.bytes.length > tableBytes) {
+      this.#unfitFor = WASM_SCAN.exports;
+      return false;
+    }
     const buffer = WASM_SCAN.buffer as ArrayBuffer;
     new Uint8Array(buffer, at, table.bytes.length).set(table.bytes);
     this.#rootAt = table.root;
