@@ -30,12 +30,16 @@ export interface WalkTable {
   readonly slotOf: Int32Array;
 }
 
+/** Choices per enum the tape can name: a choice's number travels in an op's 16-bit `def` field. */
+const MAX_CHOICES = 0xffff;
+
 /**
  * Lays out the schema tree under `root` as the wasm walk's table, for memory address `base`: node records
  * (kind, flags, levels, number bounds, where their fields, choices and forbidden keys are), then field and
- * string records, then the key and choice bytes. Every address in it is absolute.
+ * string records, then the key and choice bytes. Every address in it is absolute. Null when the walk cannot
+ * take the schema (an enum of more than 65,535 choices): the JS walker then takes every line.
  */
-export function walkTable(root: SchemaNode, base: number): WalkTable {
+export function walkTable(root: SchemaNode, base: number): WalkTable | null {
   const nodes: SchemaNode[] = [];
   const parents: number[] = [];
   const visit = (node: SchemaNode, slot: number): void => {
@@ -45,6 +49,7 @@ export function walkTable(root: SchemaNode, base: number): WalkTable {
     if (node.item !== null) visit(node.item, -1);
   };
   visit(root, -1);
+  if (nodes.some((node) => node.choices.length > MAX_CHOICES)) return null;
   const fieldCount = nodes.reduce((n, node) => n + node.fields.length, 0);
   const strings = nodes.flatMap((node) => [...node.choices, ...node.forbiddenKeys]);
   const fieldsAt = nodes.length * NODE_BYTES;

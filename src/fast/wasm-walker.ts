@@ -35,7 +35,7 @@ interface Slicer {
 export class WasmWalker {
   readonly #root: SchemaNode;
   #rootAt = 0;
-  /** The module instance whose table area this schema's table did not fit (then the JS walker takes its lines). */
+  /** The module instance this schema's table did not fit, or any when the walk cannot take it (the JS walker then does). */
   #unfitFor: object | null = null;
   #nodes: readonly SchemaNode[] = [];
   #slotOf: Int32Array<ArrayBufferLike> = new Int32Array(0);
@@ -72,7 +72,7 @@ export class WasmWalker {
     const { table: at, tableBytes } = WASM_SCAN.walk;
     if (tableBytes === 0) return false;
     const table = walkTable(this.#root, at);
-    if (table.bytes.length > tableBytes) {
+    if (table === null || table.bytes.length > tableBytes) {
       this.#unfitFor = WASM_SCAN.exports;
       return false;
     }
@@ -115,8 +115,12 @@ export class WasmWalker {
           break;
         }
         case OP_CHOICE: {
-          const choice = node.choiceValues[words[k + 2] as number] as string;
-          if (node.written) (out[node.leaf] as LeafWriter).text(node.redact ? redaction(choice) : choice, rep);
+          const choice = node.choiceValues[word >>> 16] as string;
+          if (node.written) {
+            const w = out[node.leaf] as LeafWriter;
+            if (node.redact) w.text(redaction(choice), rep);
+            else w.bytes(mem, words[k + 2] as number, words[k + 3] as number, rep);
+          }
           if (!node.skeleton) continue;
           value = choice;
           break;

@@ -60,7 +60,7 @@ const EMITS: u32 = WRITTEN | SKELETON;
 
 // Tape ops: 16 bytes each, a word `op | rep << 8 | def << 16`, the node's id, then two words or a double.
 const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded
-const OP_CHOICE: u32 = 2; // choice number a
+const OP_CHOICE: u32 = 2; // choice number `def`, spelled by bytes [a, b) (escapes decoded)
 const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
 const OP_BOOL: u32 = 5;
@@ -210,10 +210,8 @@ function choice(node: usize, flags: u32, p: usize, rep: i32): usize {
   let start = p + 1;
   let end = q;
   if (sawEscape) {
-    // Decoded where strings go, then given back: the tape holds the choice's number, not its bytes.
     start = scratchAt;
     end = unescape(p + 1, q);
-    scratchAt = start;
     if (end == 0) return 0;
   }
   const length = end - start;
@@ -227,7 +225,8 @@ function choice(node: usize, flags: u32, p: usize, rep: i32): usize {
     }
   }
   if (k < 0) return 0;
-  if ((flags & EMITS) != 0) emit(OP_CHOICE, rep, 0, node, <usize>k, 0);
+  // The bytes for the column (written as they are, like a string's), the number for the skeleton's value.
+  if ((flags & EMITS) != 0) emit(OP_CHOICE, rep, k, node, start, end);
   return q + 1;
 }
 
