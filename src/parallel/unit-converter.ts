@@ -80,41 +80,62 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main.
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    const builder = this.#builder(unit);
-    const utf8 = isUtf8(bytes);
     const lines: BatchLine[] = [];
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
-    const kinds = new Uint8Array(lines.length);
-    const keys = this.#keys;
-    const versions: number[] = [];
-    const rowBytes: number[] = [];
-    const filtered: FilterRule[] = [];
-    const quarantined: QuarantineOutcome[] = [];
-    const streamErrors: LineAt[] = [];
-    for (let i = 0; i < lines.length; i++) {
+    const g: Gathered = {
+      bytes,
+      lines,
+      utf8: isUtf8(bytes),
+      builder: this.#builder(unit),
+      kinds: new Uint8Array(lines.length),
+      versions: [],
+      rowBytes: [],
+      filtered: [],
+      quarantined: [],
+      streamErrors: [],
+    };
+    // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
+    // through a synchronous loop, which V8 compiles without an async function's resume points.
+    for (let i = this.#walk(g, 0); i < lines.length; i = this.#walk(g, i + 1)) {
+      const { start, end } = lines[i] as WholeLine;
+      this.#gather(g, i, await this.#slowLine(g.builder, bytes, start, end));
+    }
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined };
+  }
+
+  /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
+  #walk(g: Gathered, from: number): number {
+    const lines = g.lines;
+    for (let i = from; i < lines.length; i++) {
+      if ((i === 0 || i === PRIME_AFTER) && this.#primed < 2) this.#prime(g.bytes, lines);
       const at = lines[i] as BatchLine;
-      if ((i === 0 || i === PRIME_AFTER) && this.#primed < 2) this.#prime(bytes, lines);
       if (at.kind === "too_long") {
-        kinds[i] = LINE_QUARANTINED;
-        quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
+        g.kinds[i] = LINE_QUARANTINED;
+        g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const { line, start, end } = at;
-      const outcome = this.#fast(builder, bytes, start, end, utf8) ?? (await this.#slowLine(builder, bytes, start, end));
-      kinds[i] = outcome.kind;
-      if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
-        keys.add(outcome.facts.key);
-        versions.push(outcome.facts.scorecardVersion ?? 0);
-        if (outcome.kind === LINE_FILTERED) filtered.push(outcome.rule);
-        else rowBytes.push(end - start);
-      } else if (outcome.kind === LINE_QUARANTINED) {
-        quarantined.push({ line, offset: start, ...outcome.quarantine });
-      } else {
-        streamErrors.push({ line, offset: start });
-      }
+      const outcome = this.#fast(g.builder, g.bytes, at.start, at.end, g.utf8);
+      if (outcome === null) return i;
+      this.#gather(g, i, outcome);
     }
-    const columns = { kinds, rowBytes: Float64Array.from(rowBytes), keys: keys.done(), versions: Float64Array.from(versions) };
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors, filtered, quarantined };
+    return lines.length;
+  }
+
+  /** Records line `i`'s outcome. */
+  #gather(g: Gathered, i: number, outcome: LineOutcome): void {
+    const { line, start, end } = g.lines[i] as WholeLine;
+    g.kinds[i] = outcome.kind;
+    if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
+      this.#keys.add(outcome.facts.key);
+      g.versions.push(outcome.facts.scorecardVersion ?? 0);
+      if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
+      else g.rowBytes.push(end - start);
+    } else if (outcome.kind === LINE_QUARANTINED) {
+      g.quarantined.push({ line, offset: start, ...outcome.quarantine });
+    } else {
+      g.streamErrors.push({ line, offset: start });
+    }
   }
 
   /**
@@ -264,6 +285,24 @@ export class UnitConverter {
     }
     return { kind: LINE_ROW, facts };
   }
+}
+
+/** A line of the batch, not one too long to read. */
+type WholeLine = Extract<BatchLine, { kind: "line" }>;
+
+/** A batch's lines and what they came to so far. */
+interface Gathered {
+  readonly bytes: Buffer;
+  readonly lines: readonly BatchLine[];
+  /** The whole batch is valid UTF-8 (else each line is checked). */
+  readonly utf8: boolean;
+  readonly builder: RowGroupBuilder;
+  readonly kinds: Uint8Array;
+  readonly versions: number[];
+  readonly rowBytes: number[];
+  readonly filtered: FilterRule[];
+  readonly quarantined: QuarantineOutcome[];
+  readonly streamErrors: LineAt[];
 }
 
 type LineOutcome =
