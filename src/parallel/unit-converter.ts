@@ -140,8 +140,8 @@ export class UnitConverter {
 
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
-   * after they were shredded) are removed first; a unit cut across shards is encoded per segment from a
-   * copy of its rows cut down to the segment's, but for the last segment, cut down in place.
+   * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
+   * from its first rows, which are then dropped, all in place.
    */
   decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
     const builder = this.#units.get(unit);
@@ -154,27 +154,16 @@ export class UnitConverter {
       encoded.add(bytes);
       groups.push(metadata);
     };
-    const spare: RowGroupBuilder[] = [builder];
     try {
       if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
-      if (segments.length === 1) encode(builder);
-      else if (segments.length > 1) {
-        const segment = this.#spare.pop() ?? new RowGroupBuilder(this.plan, builder);
-        spare.push(segment);
-        let first = 0;
-        for (const [i, count] of segments.entries()) {
-          const from = first;
-          const to = (first += count);
-          const rows = i === segments.length - 1 ? builder : segment;
-          if (rows === segment) segment.copyFrom(builder);
-          rows.retain((row) => row >= from && row < to);
-          encode(rows);
-        }
+      for (const [i, count] of segments.entries()) {
+        builder.withFirstRows(count, encode);
+        if (i < segments.length - 1) builder.retain((row) => row >= count);
       }
       return { groups, bytes: encoded.copied() };
     } finally {
-      for (const b of spare) b.clear();
-      this.#spare.push(...spare);
+      builder.clear();
+      this.#spare.push(builder);
     }
   }
 

@@ -176,20 +176,6 @@ export class ColumnBuffer implements LeafWriter {
     this.mark();
   }
 
-  /** Makes this column a copy of `source` (a column of the same leaf), reusing its own memory where it fits. */
-  copyFrom(source: ColumnBuffer): void {
-    if (this.#levelCapacity < source.entries) {
-      this.#levelCapacity = source.#levelCapacity;
-      this.defs = new Uint8Array(this.#storeDefs ? this.#levelCapacity : 0);
-      this.reps = new Uint8Array(this.#storeReps ? this.#levelCapacity : 0);
-    }
-    if (this.values.length < source.valueBytes) this.#useValues(Buffer.allocUnsafeSlow(source.values.length) as Utf8Buffer);
-    this.defs.set(source.defs.subarray(0, this.#storeDefs ? source.entries : 0));
-    this.reps.set(source.reps.subarray(0, this.#storeReps ? source.entries : 0));
-    this.values.set(source.values.subarray(0, source.valueBytes));
-    this.truncate(source.entries, source.valueCount, source.valueBytes);
-  }
-
   /** Makes `entries`, `valueCount` and `valueBytes` these (after the column was compacted in place). */
   truncate(entries: number, valueCount: number, valueBytes: number): void {
     this.entries = entries;
@@ -234,11 +220,6 @@ export class ColumnBuffer implements LeafWriter {
     while (capacity < needed) capacity *= 2;
     const values = Buffer.allocUnsafeSlow(capacity) as Utf8Buffer;
     values.set(new Uint8Array(this.values.buffer, this.values.byteOffset, this.valueBytes));
-    this.#useValues(values);
-  }
-
-  /** Makes `values` the value buffer, with `view` over it. */
-  #useValues(values: Utf8Buffer): void {
     this.values = values;
     this.view = new DataView(values.buffer, values.byteOffset, values.length);
   }

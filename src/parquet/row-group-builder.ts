@@ -1,6 +1,8 @@
 import type { ColumnPlan } from "./column-plan.js";
 import { ColumnBuffer } from "./column-buffer.js";
 import { compactRows } from "./compact-rows.js";
+import { rowPrefix } from "./row-prefix.js";
+import type { ColumnLengths } from "./row-prefix.js";
 import type { LeafWriter } from "./leaf-writer.js";
 
 /**
@@ -76,11 +78,31 @@ export class RowGroupBuilder {
     return removed;
   }
 
-  /** Makes this builder a copy of `source` (a builder of the same plan), its rows included. */
-  copyFrom(source: RowGroupBuilder): void {
-    this.columns.forEach((c, i) => c.copyFrom(source.columns[i] as ColumnBuffer));
-    this.rows = source.rows;
-    this.#open = false;
+  /**
+   * Returns `use(this)` called while the builder shows only its first `rows` rows: each column cut to that
+   * row's lengths, what follows left where it is, and shown again afterwards. A unit cut across shards
+   * encodes its first segment so, without a copy of the unit.
+   */
+  withFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
+    if (rows > this.rows) throw new Error(`Internal error: ${rows} first rows of a row group of ${this.rows}`);
+    if (rows === this.rows) return use(this);
+    const all = this.columns.map((c): ColumnLengths => ({ entries: c.entries, valueCount: c.valueCount, valueBytes: c.valueBytes }));
+    const total = this.rows;
+    for (const c of this.columns) {
+      const first = rowPrefix(c, rows);
+      c.truncate(first.entries, first.valueCount, first.valueBytes);
+    }
+    this.rows = rows;
+    try {
+      return use(this);
+    } finally {
+      this.columns.forEach((c, i) => {
+        const { entries, valueCount, valueBytes } = all[i] as ColumnLengths;
+        c.truncate(entries, valueCount, valueBytes);
+      });
+      this.rows = total;
+      this.#open = false;
+    }
   }
 
   /** Empties every column for the next row group, keeping the memory. */
