@@ -54,4 +54,3 @@ function primeGrowth(): void {
   column.set(SIZE, 1);
 }
 primeGrowth();
-

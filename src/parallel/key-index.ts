@@ -116,8 +116,7 @@ export class KeyIndex {
 
 /** FNV-1a, then a final mix so the low bits (the slot) depend on every byte. */
 function hashOf(bytes: Uint8Array, start: number, end: number): number {
-  // The basis as an int32 (what `^` makes of it anyway): as a double, it deoptimised the first compile.
-  let h = 0x811c9dc5 | 0;
+  let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -58,10 +58,14 @@ export class UnitConverter {
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
   #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
   /**
-   * Packs each batch's dedup keys (`done` starts it over). One for all batches: made in `batch`, whose
-   * optimised code inlined the constructor, which had run too few times to have type feedback by then, it
-   * deoptimised `batch` in every worker.
+   * The batch's lines, refilled by each batch through one callback. A new array and closure per batch, inlined
+   * into `splitBatch`'s optimised code, deoptimised it once per worker ("not a Smi" at the push).
    */
+  readonly #lines: BatchLine[] = [];
+  readonly #addLine = (line: BatchLine): void => {
+    this.#lines.push(line);
+  };
+  /** Packs each batch's dedup keys; `done` hands them over and starts it over, so one writer serves every batch. */
   readonly #keys = new PackedKeysWriter();
   /** Where a shared batch is copied to be walked (see {@link local}). */
   #copy: Buffer = Buffer.alloc(0);
@@ -77,11 +81,12 @@ export class UnitConverter {
 
   /**
    * Converts one batch of whole lines (split as `splitLines` does), as {@link local} returned it; rows go to
-   * the unit's row group, outcomes back to main.
+   * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    const lines: BatchLine[] = [];
-    const newlines = splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
+    const lines = this.#lines;
+    lines.length = 0;
+    const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
     const g: Gathered = {
       bytes,
       lines,
