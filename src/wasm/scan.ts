@@ -153,25 +153,57 @@ function memberValue(p: usize, end: usize): usize {
   return ws(p + 1);
 }
 
-/** After the JSON number at p, or 0; numbers that might not be finite decline. */
-function numberEnd(p: usize): usize {
+/** Set by {@link scanNumber}: the number's integer digits plus its positive exponent (see FINITE_DIGITS). */
+export let numberDigits: i32 = 0;
+/**
+ * Set by {@link scanNumber}: its digits as an integer (up to 15 of them), with the count of those after the
+ * point; `numberExact` when that is the whole number (no digit dropped, no exponent).
+ */
+export let numberMantissa: f64 = 0;
+export let numberScale: i32 = 0;
+export let numberExact = false;
+export let numberNegative = false;
+
+/**
+ * After the JSON number at p (exact JSON grammar), or 0; sets `numberDigits`, and with `value` the other
+ * `number...` globals. The one reading of a number's grammar: the skipper keeps the ends of numbers that are
+ * surely finite, the walk their values. Inlined with `value` a constant, so the skipper's copy accumulates nothing.
+ */
+@inline export function scanNumber(p: usize, value: bool): usize {
   let c = <u32>load<u8>(p);
-  if (c == 0x2d) c = load<u8>(++p);
+  const minus = c == 0x2d;
+  if (minus) c = load<u8>(++p);
+  if (value) numberNegative = minus;
   let digits = 0;
+  let mantissa: f64 = 0;
+  let scale = 0;
+  let exact = true;
   if (c == 0x30) c = load<u8>(++p);
   else if (c - 0x31 < 9) {
     do {
       digits++;
+      if (value) {
+        if (mantissa < 9e14) mantissa = mantissa * 10 + <f64>(c - 0x30);
+        else exact = false;
+      }
       c = load<u8>(++p);
     } while (isDigit(c));
   } else return 0;
   if (c == 0x2e) {
     c = load<u8>(++p);
     if (!isDigit(c)) return 0;
-    do c = load<u8>(++p);
-    while (isDigit(c));
+    do {
+      if (value) {
+        if (mantissa < 9e14) {
+          mantissa = mantissa * 10 + <f64>(c - 0x30);
+          scale++;
+        } else exact = false;
+      }
+      c = load<u8>(++p);
+    } while (isDigit(c));
   }
   if ((c | 0x20) == 0x65) {
+    exact = false;
     c = load<u8>(++p);
     let negative = false;
     if (c == 0x2b || c == 0x2d) {
@@ -186,7 +218,19 @@ function numberEnd(p: usize): usize {
     } while (isDigit(c));
     if (!negative) digits += exponent;
   }
-  return digits > FINITE_DIGITS ? 0 : p;
+  numberDigits = digits;
+  if (value) {
+    numberMantissa = mantissa;
+    numberScale = scale;
+    numberExact = exact;
+  }
+  return p;
+}
+
+/** After the JSON number at p, or 0; numbers that might not be finite decline. */
+function numberEnd(p: usize): usize {
+  p = scanNumber(p, false);
+  return p == 0 || numberDigits > FINITE_DIGITS ? 0 : p;
 }
 
 /**

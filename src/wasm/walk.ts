@@ -7,7 +7,7 @@
 // the line is vouched for. Like the scans, a walk may decline more than the JS walker, never accept more:
 // numbers it cannot convert exactly go on the tape as text, for the replay to convert and check.
 
-import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, skipValue, stringEnd, ws } from "./scan";
+import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, skipValue, stringEnd, ws } from "./scan";
 
 // A node of the table: NODE_BYTES bytes at its address (see walk-table.ts, which writes them).
 const NODE_BYTES: usize = 80;
@@ -232,54 +232,23 @@ function choice(node: usize, flags: u32, p: usize, rep: i32): usize {
 
 /** A number as the JS cursor reads it (exact JSON grammar), with zod's checks when its value is exact here. */
 function number(node: usize, flags: u32, p: usize, rep: i32): usize {
-  const start = p;
-  let c = <u32>load<u8>(p);
-  const negative = c == 0x2d;
-  if (negative) c = load<u8>(++p);
-  let mantissa: f64 = 0;
-  let scale = 0;
-  let exact = true;
-  if (c == 0x30) c = load<u8>(++p);
-  else if (c - 0x31 < 9) {
-    do {
-      if (mantissa < 9e14) mantissa = mantissa * 10 + <f64>(c - 0x30);
-      else exact = false;
-      c = load<u8>(++p);
-    } while (isDigit(c));
-  } else return 0;
-  if (c == 0x2e) {
-    c = load<u8>(++p);
-    if (!isDigit(c)) return 0;
-    do {
-      if (mantissa < 9e14) {
-        mantissa = mantissa * 10 + <f64>(c - 0x30);
-        scale++;
-      } else exact = false;
-      c = load<u8>(++p);
-    } while (isDigit(c));
-  }
-  if ((c | 0x20) == 0x65) {
-    exact = false;
-    c = load<u8>(++p);
-    if (c == 0x2b || c == 0x2d) c = load<u8>(++p);
-    if (!isDigit(c)) return 0;
-    do c = load<u8>(++p);
-    while (isDigit(c));
-  }
-  if (!exact || scale > 22) {
+  const end = scanNumber(p, true);
+  if (end == 0) return 0;
+  const scale = numberScale;
+  if (!numberExact || scale > 22) {
     // Checked and converted by the replay, as JSON.parse would round it; always on the tape, for the check.
-    emit(OP_NUM_TEXT, rep, 0, node, start, p);
-    return p;
+    emit(OP_NUM_TEXT, rep, 0, node, p, end);
+    return end;
   }
   // Both operands are exact doubles, so the one rounding of the division is JSON.parse's.
-  let v = mantissa / load<f64>(POW10 + (<usize>scale << 3));
-  if (negative) v = -v;
+  let v = numberMantissa / load<f64>(POW10 + (<usize>scale << 3));
+  if (numberNegative) v = -v;
   if ((flags & INT) != 0 && !(Math.floor(v) == v && Math.abs(v) <= SAFE_INTEGER)) return 0;
   const min = load<f64>(node, MIN);
   const max = load<f64>(node, MAX);
   if (v < min || (v == min && (flags & MIN_INCLUSIVE) == 0) || v > max || (v == max && (flags & MAX_INCLUSIVE) == 0)) return 0;
   if ((flags & EMITS) != 0) emitNumber(rep, node, v);
-  return p;
+  return end;
 }
 
 /** A JSON-typed value: validated (by its item node, or as any JSON), kept as its raw text. */
