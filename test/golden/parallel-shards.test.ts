@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { convert } from "../../src/index.js";
+import type { ConvertOptions } from "../../src/index.js";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// The parallel engine's shards, byte for byte, as they were before the plan/engine/output redesign
+// (issue 17). A change that alters one byte of a shard fails here; regenerate with GOLDEN_WRITE=1
+// only when a change to the output is intended, and say why in the commit.
+const GOLDEN = new URL("./parallel-shards.json", import.meta.url);
+const root = tempDir("evalshard-golden-");
+const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
+
+function large(): string {
+  const base = readFileSync(records("sft-valid"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines: string[] = [];
+  for (let r = 0; lines.length * 740 < 40 << 20; r++) {
+    const id = r % 50 === 49 ? r - 40 : r;
+    for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${id}` }));
+  }
+  const file = join(root, "large.ndjson");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+const CASES: Record<string, () => Omit<ConvertOptions, "out">> = {
+  "sft-all-fixtures": () => ({
+    inputs: ["sft-valid", "sft-bad-lines", "sft-duplicates", "sft-filters", "sft-stream-errors", "sft-unknown-fields", "sft-lone-surrogate", "sft-long-line"].map(records),
+    scorecards: records("scorecards-gated"),
+    maxLineBytes: 2000,
+  }),
+  rl: () => ({ inputs: [records("rl-valid"), records("rl-invalid-trajectory")] }),
+  dpo: () => ({ inputs: [records("dpo-valid"), records("dpo-invalid-pair")] }),
+  "sft-gzip-one-row-shards": () => ({
+    inputs: [records("sft-valid"), records("sft-later-minor"), records("sft-filters")],
+    acceptLaterMinor: true,
+    untrusted: { "coaching.guidance": "redact", transcript: "keep" },
+    filters: { flagged: false },
+    shardRows: 1,
+    compression: "gzip",
+  }),
+  "sft-40MiB": () => ({ inputs: [large()], shardRows: 9_000 }),
+};
+
+async function shardHashes(name: string, options: Omit<ConvertOptions, "out">): Promise<Record<string, string>> {
+  const out = join(root, name);
+  await convert({ ...options, out, engine: "parallel", workers: 2 });
+  const data = join(out, "data");
+  const hashes: Record<string, string> = {};
+  for (const file of readdirSync(data).sort()) hashes[file] = createHash("sha256").update(readFileSync(join(data, file))).digest("hex");
+  return hashes;
+}
+
+describe("the parallel engine's shards are byte-identical to the recorded ones", () => {
+  const golden = existsSync(GOLDEN) ? (JSON.parse(readFileSync(GOLDEN, "utf8")) as Record<string, Record<string, string>>) : {};
+  const written: Record<string, Record<string, string>> = {};
+  for (const [name, options] of Object.entries(CASES)) {
+    it(name, { timeout: 180_000 }, async () => {
+      const hashes = await shardHashes(name, options());
+      if (process.env.GOLDEN_WRITE === "1") {
+        written[name] = hashes;
+        writeFileSync(GOLDEN, `${JSON.stringify({ ...golden, ...written }, null, 2)}\n`);
+      } else {
+        expect(hashes).toEqual(golden[name]);
+      }
+    });
+  }
+});
