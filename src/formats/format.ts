@@ -59,5 +59,5 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   check(record: z.output<S>): SemanticFault | null;
 }
 
-/** A format without its zod schema: what setting up a run needs (see format-info.ts). */
+/** A format without its zod schema: what setting up a run needs (the fast path's `FormatInfo` extends it). */
 export type FormatBasics = Pick<Format, "name" | "versionField" | "version" | "untrustedPaths" | "columns">;
