@@ -7,7 +7,7 @@ export { rl, rlRecord, checkTrajectory } from "./formats/rl.js";
 export { dpo, dpoRecord } from "./formats/dpo.js";
 export { streamErrorLine } from "./formats/stream-error.js";
 export { FORMAT_NAMES } from "./formats/format.js";
-export { jsonSchemaOf, jsonSchemaText } from "./schema/json-schema.js";
+export { jsonSchemaOf, jsonSchemaText } from "./formats/json-schema.js";
 export { declaredPaths } from "./schema/field-path.js";
 
 // Pipeline
