@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
+import { parsePath, typeAt } from "../schema/field-path.js";
 import type { Format, FormatName, RecordFacts, SemanticFault } from "./format.js";
 import { VERSION_FIELDS } from "./format.js";
 
@@ -37,5 +38,9 @@ export function defineFormat<const N extends FormatName, const V extends string,
   // The computed key hides the shape from TypeScript: RecordSchema states it.
   const schema = z.object({ [versionField]: z.literal(version), ...fields }) as unknown as RecordSchema<N, V, F>;
   const anyVersionSchema = z.object({ [versionField]: z.string(), ...fields }) as unknown as z.ZodType<z.output<RecordSchema<N, V, F>>>;
-  return { name, versionField, version, schema, anyVersionSchema, untrustedPaths, columns: columnsOf(schema), facts: rules.facts, check: rules.check };
+  const columns = columnsOf(schema);
+  // A misspelt untrusted path would leave that text in every dataset, unnoticed.
+  const undeclared = untrustedPaths.filter((path) => typeAt(columns, parsePath(path)) === null);
+  if (undeclared.length > 0) throw new Error(`Format ${name} ${version} calls untrusted the paths ${undeclared.join(", ")}, which its schema does not declare`);
+  return { name, versionField, version, schema, anyVersionSchema, untrustedPaths, columns, facts: rules.facts, check: rules.check };
 }

@@ -43,9 +43,13 @@ describe("defineFormat", () => {
     expect(sft.anyVersionSchema.parse(record)).toMatchObject({ run_id: "run-1", format_version: "1.7" });
   });
 
-  it("refuses a definition that lists the version field or a version that is not major.minor", () => {
+  it("refuses a definition that lists the version field, or a version that is not major.minor", () => {
     expect(() => defineFormat({ name: "sft", version: "3.0", fields: { format_version: z.string() }, untrustedPaths: [], rules: RECORD_RULES.sft })).toThrow(/lists its version field format_version/);
     expect(() => defineFormat({ name: "sft", version: "3", fields: {}, untrustedPaths: [], rules: RECORD_RULES.sft })).toThrow(/not major\.minor/);
+  });
+
+  it("refuses an untrusted path its schema does not declare", () => {
+    expect(() => defineFormat({ name: "sft", version: "3.0", fields: sftFields, untrustedPaths: ["coaching.guidanse"], rules: RECORD_RULES.sft })).toThrow(/coaching\.guidanse, which its schema does not declare/);
   });
 });
 
