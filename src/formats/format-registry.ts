@@ -58,14 +58,13 @@ export class FormatRegistry {
   }
 
   /**
-   * The format whose version field the object carries, at the version it names if registered (else the
-   * current one, whose version check then turns the record away); null when it carries no version field.
+   * The format whose version field the object carries, at its current version: a dataset has the current
+   * version's columns in either engine, and {@link judgeOf} reads records of its other versions; null when the
+   * object carries no version field.
    */
-  detect(value: Record<string, unknown>): Format | null {
+  detect(value: object): Format | null {
     const name = formatNameOf(value);
-    if (name === null) return null;
-    const version = value[VERSION_FIELDS[name]];
-    return (typeof version === "string" ? this.get(name, version) : undefined) ?? this.current(name);
+    return name === null ? null : this.current(name);
   }
 
   /** The versions a dataset of `format` accepts: `format` itself, then the other registered versions of its name. */

@@ -78,10 +78,9 @@ describe("FormatRegistry", () => {
     expect(() => FORMAT_REGISTRY.with(sft)).toThrow(/sft 1\.1 is registered twice/);
   });
 
-  it("detects the format by its version field, at the version the record names when registered", () => {
+  it("detects the format by its version field, at its current version whatever version the record names", () => {
     expect(withSft20.detect({ format_version: "2.0" })).toBe(sft20);
-    expect(withSft20.detect({ format_version: "1.1" })).toBe(sft);
-    expect(withSft20.detect({ format_version: "7.0" })).toBe(sft20);
+    expect(withSft20.detect({ format_version: "1.1" })).toBe(sft20);
     expect(FORMAT_REGISTRY.detect({ format_version: "2.0" })).toBe(sft);
     expect(withSft20.detect({ rl_format_version: "1.0" })).toBe(rl);
     expect(withSft20.detect({ run_id: "x" })).toBeNull();
@@ -116,18 +115,23 @@ describe("two versions of a format side by side (validate)", () => {
     // A 1.1 record does not declare tokens: removed, as any undeclared field.
     expect(kept(out[3]).record).not.toHaveProperty("tokens");
     expect(reason(out[4])).toBe("unsupported_format_version");
-    expect(detail(out[4])).toBe('format_version "3.0" is not supported (expected "1.1" or "2.0")');
+    expect(detail(out[4])).toBe('format_version "3.0" is not supported (expected "2.0" or "1.1")');
     expect(out.filter((f) => f.kind === "kept").map((f) => (f.kind === "kept" ? f.value.ordinal : -1))).toEqual([0, 1, 2]);
   });
 
-  it("the first record's version becomes the dataset's format; other versions of it are read, other formats are mixed_format", async () => {
+  it("a detected dataset is of the format's current version (the parallel engine's too); other versions of it are read, other formats are mixed_format", async () => {
     let dataset = "";
-    const out = await run([line("run-1", "2.0", { tokens: 1 }), line("run-2", "1.1"), JSON.stringify({ rl_format_version: "1.0" })], {
+    const out = await run([line("run-1", "1.1"), line("run-2", "2.0", { tokens: 1 }), JSON.stringify({ rl_format_version: "1.0" })], {
       formats: withSft20,
       onFormat: (f) => (dataset = `${f.name} ${f.version}`),
     });
     expect(dataset).toBe("sft 2.0");
-    expect(out.map((f) => (f.kind === "kept" ? `kept:${f.value.format.version}` : `${f.kind}:${(f as Quarantined).reason}`))).toEqual(["kept:2.0", "kept:1.1", "quarantined:mixed_format"]);
+    expect(out.map((f) => (f.kind === "kept" ? `kept:${f.value.format.version}` : `${f.kind}:${(f as Quarantined).reason}`))).toEqual(["kept:1.1", "kept:2.0", "quarantined:mixed_format"]);
+  });
+
+  it("a dataset forced to an older version still reads the newer one", async () => {
+    const out = await run([line("run-1", "2.0", { tokens: 1 }), line("run-2", "1.1"), JSON.stringify({ rl_format_version: "1.0" })], { formats: withSft20, format: sft, forced: true });
+    expect(out.map((f) => (f.kind === "kept" ? `kept:${f.value.format.version}` : `${f.kind}:${(f as Quarantined).reason}`))).toEqual(["kept:2.0", "kept:1.1", "quarantined:unsupported_format_version"]);
   });
 
   it("under acceptLaterMinor, 2.3 is read as 2.0 and 1.2 as 1.1", async () => {
