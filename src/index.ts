@@ -1,11 +1,13 @@
 // Formats
-export { FORMATS, formatByName, detectFormat } from "./formats/index.js";
+export { FORMATS, FORMAT_REGISTRY, formatByName, detectFormat } from "./formats/index.js";
+export { FormatRegistry } from "./formats/format-registry.js";
+export { defineFormat } from "./formats/define-format.js";
 export { sft, sftRecord } from "./formats/sft.js";
 export { rl, rlRecord, checkTrajectory } from "./formats/rl.js";
 export { dpo, dpoRecord } from "./formats/dpo.js";
 export { streamErrorLine } from "./formats/stream-error.js";
 export { FORMAT_NAMES } from "./formats/format.js";
-export { jsonSchemaOf, jsonSchemaText } from "./schema/json-schema.js";
+export { jsonSchemaOf, jsonSchemaText } from "./formats/json-schema.js";
 export { declaredPaths } from "./schema/field-path.js";
 
 // Pipeline
@@ -33,10 +35,6 @@ export { filter } from "./stages/filter.js";
 export { strip, redaction, REDACTION_MARKER } from "./stages/strip.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
-// The fast path: the byte-level parser compiled from a format's zod schema, and the Parquet column layout
-export { compileLineParser } from "./fast/compile-line-parser.js";
-export { columnPlan } from "./parquet/column-plan.js";
-
 // Sinks
 export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
@@ -62,14 +60,12 @@ export { EvalshardError, ConfigError, IoError, LockedError } from "./errors.js";
 export { EVALSHARD_VERSION } from "./version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
+export type { FormatDefinition, FormatRules, RecordSchema } from "./formats/define-format.js";
 export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
 export type { ConvertOptions, Compression, OutputKind, Engine } from "./convert-options.js";
-export type { LineParser } from "./fast/compile-line-parser.js";
-export type { ColumnPlan, Leaf, LeafType, PlanNode } from "./parquet/column-plan.js";
-export type { LeafWriter } from "./parquet/leaf-writer.js";
 export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
 export type { ConvertResult } from "./convert.js";
 export type { ValidateInputsOptions, ValidateInputsResult } from "./validate-inputs.js";

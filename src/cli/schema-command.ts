@@ -14,7 +14,7 @@ export function schemaCommand(): Command {
     .option("--write <dir>", "write every format's JSON Schema into a directory")
     .action(
       runAction(async (flags: { format?: string; columns?: boolean; write?: string }) => {
-        const [{ FORMATS, formatByName }, { jsonSchemaFileName, jsonSchemaText }] = await Promise.all([import("../formats/index.js"), import("../schema/json-schema.js")]);
+        const [{ FORMATS, formatByName }, { jsonSchemaFileName, jsonSchemaText }] = await Promise.all([import("../formats/index.js"), import("../formats/json-schema.js")]);
         if (flags.write !== undefined) {
           await mkdir(flags.write, { recursive: true });
           for (const format of Object.values(FORMATS)) await writeFile(join(flags.write, jsonSchemaFileName(format)), jsonSchemaText(format));

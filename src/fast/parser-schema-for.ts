@@ -1,5 +1,5 @@
 import { FORMAT_NAMES, VERSION_FIELDS } from "../formats/format.js";
-import type { FormatInfo } from "../formats/format-info.js";
+import type { FormatInfo } from "./format-info.js";
 import { columnPlan } from "../parquet/column-plan.js";
 import { outputColumns } from "../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";

@@ -13,7 +13,7 @@ export function formatName(name: string): FormatName {
 }
 
 /** The field that carries each format's version: it names the format of a line. */
-export const VERSION_FIELDS: Readonly<Record<FormatName, string>> = { sft: "format_version", rl: "rl_format_version", dpo: "dpo_format_version" };
+export const VERSION_FIELDS = { sft: "format_version", rl: "rl_format_version", dpo: "dpo_format_version" } as const satisfies Readonly<Record<FormatName, string>>;
 
 /** The format whose version field the object carries (the first, in FORMAT_NAMES order), or null. */
 export function formatNameOf(value: object): FormatName | null {
@@ -40,7 +40,7 @@ export interface SemanticFault {
   readonly detail: string;
 }
 
-/** Everything about one export format version, in one place. */
+/** Everything about one export format version, in one place (made by `defineFormat`). */
 export interface Format<S extends z.ZodType = z.ZodType> {
   readonly name: FormatName;
   /** The field that carries the version, e.g. `format_version`. */
@@ -49,7 +49,7 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   readonly version: string;
   /** The record schema; its output is the record with undeclared fields removed. */
   readonly schema: S;
-  /** The same schema accepting any version string; used only when later minors are allowed. */
+  /** The same schema accepting any version string; used only for a later minor (`acceptLaterMinor`). */
   readonly anyVersionSchema: z.ZodType<z.output<S>>;
   /** Paths the spec calls untrusted (LLM-generated or operator text), in path syntax. */
   readonly untrustedPaths: readonly string[];
@@ -59,5 +59,5 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   check(record: z.output<S>): SemanticFault | null;
 }
 
-/** A format without its zod schema: what setting up a run needs (see format-info.ts). */
+/** A format without its zod schema: what setting up a run needs (the fast path's `FormatInfo` extends it). */
 export type FormatBasics = Pick<Format, "name" | "versionField" | "version" | "untrustedPaths" | "columns">;

@@ -2,20 +2,13 @@ import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
 
 /**
  * Each format's `facts` and `check`, apart from its zod schema: worker threads of the parallel engine run
- * them on every record without loading zod (whose import alone costs ~0.1 s per thread).
+ * them on every record without loading zod (whose import alone costs ~0.1 s per thread). What they read is
+ * listed on the fast path's side (`fast/record-reads.ts`): change both together.
  */
 export interface RecordRules {
   facts(record: never): RecordFacts;
   check(record: never): SemanticFault | null;
-  /**
-   * The paths (field-path syntax) `facts` and `check` read: the fast parser of the parallel engine builds
-   * only these into each record's skeleton. The skeleton tests fail when one is missing.
-   */
-  readonly reads: readonly string[];
 }
-
-/** What {@link seatRecordFacts} reads. */
-const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {
@@ -86,11 +79,7 @@ export function checkPair(r: PairShape): SemanticFault | null {
 }
 
 export const RECORD_RULES: Readonly<Record<FormatName, RecordRules>> = {
-  sft: { facts: seatRecordFacts, check: () => null, reads: SEAT_RECORD_READS },
-  rl: {
-    facts: seatRecordFacts,
-    check: (r: { tuples: readonly TupleShape[] }) => checkTrajectory(r.tuples),
-    reads: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].reward.terminal_reward"],
-  },
-  dpo: { facts: pairFacts, check: checkPair, reads: ["run_chosen", "run_rejected", "seat_index", "flagged"] },
+  sft: { facts: seatRecordFacts, check: () => null },
+  rl: { facts: seatRecordFacts, check: (r: { tuples: readonly TupleShape[] }) => checkTrajectory(r.tuples) },
+  dpo: { facts: pairFacts, check: checkPair },
 };

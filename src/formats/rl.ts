@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { columnsOf } from "../schema/columns-of.js";
 import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
-import type { Format } from "./format.js";
-import { VERSION_FIELDS } from "./format.js";
+import { defineFormat } from "./define-format.js";
 import { RECORD_RULES, checkTrajectory } from "./record-rules.js";
 
 const tuple = z.object({
@@ -25,38 +23,32 @@ const tuple = z.object({
   }),
 });
 
-const fields = {
-  run_id: z.string(),
-  // win_conditions is not in the record's field list but the spec names its description untrusted.
-  scenario: scenarioRef.extend({ win_conditions: z.array(winConditionText).optional() }),
-  seat,
-  scored: z.boolean(),
-  flagged: z.boolean(),
-  scorecard_version: int().min(0),
-  reconstruction,
-  tuples: z.array(tuple),
-  outcome: outcome.optional(),
-};
-
 /** RL trajectory record, `rl_format_version` 1.0 (spec 4.9). */
-export const rlRecord = z.object({ rl_format_version: z.literal("1.0"), ...fields });
-export type RlRecord = z.output<typeof rlRecord>;
-export type RlTuple = z.output<typeof tuple>;
-
-export { checkTrajectory };
-
-export const rl: Format<typeof rlRecord> = {
+export const rl = defineFormat({
   name: "rl",
-  versionField: VERSION_FIELDS.rl,
   version: "1.0",
-  schema: rlRecord,
-  anyVersionSchema: z.object({ rl_format_version: z.string(), ...fields }) as unknown as z.ZodType<RlRecord>,
+  fields: {
+    run_id: z.string(),
+    // win_conditions is not in the record's field list but the spec names its description untrusted.
+    scenario: scenarioRef.extend({ win_conditions: z.array(winConditionText).optional() }),
+    seat,
+    scored: z.boolean(),
+    flagged: z.boolean(),
+    scorecard_version: int().min(0),
+    reconstruction,
+    tuples: z.array(tuple),
+    outcome: outcome.optional(),
+  },
   untrustedPaths: [
     "tuples[].state.transcript_window[].content",
     "outcome.dm_messages",
     "scenario.win_conditions[].description",
   ],
-  columns: columnsOf(rlRecord),
-  facts: RECORD_RULES.rl.facts,
-  check: RECORD_RULES.rl.check,
-};
+  rules: RECORD_RULES.rl,
+});
+
+export const rlRecord = rl.schema;
+export type RlRecord = z.output<typeof rlRecord>;
+export type RlTuple = z.output<typeof tuple>;
+
+export { checkTrajectory };

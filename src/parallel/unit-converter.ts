@@ -1,6 +1,7 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
+import { RECORD_READS } from "../fast/record-reads.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../formats/format.js";
 import { RECORD_RULES } from "../formats/record-rules.js";
@@ -74,7 +75,7 @@ export class UnitConverter {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
-    this.#parser = lineParserOf(config.schema, config.columns, this.#rules.reads);
+    this.#parser = lineParserOf(config.schema, config.columns, RECORD_READS[config.format]);
     this.plan = this.#parser.plan;
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
   }

@@ -1,6 +1,6 @@
-import { detectFormat } from "../formats/index.js";
+import { FORMAT_REGISTRY } from "../formats/index.js";
 import type { Format } from "../formats/format.js";
-import { isLaterMinor } from "../formats/common.js";
+import type { FormatRegistry } from "../formats/format-registry.js";
 import { streamErrorLine } from "../formats/stream-error.js";
 import type { Flow } from "../flow.js";
 import type { QuarantineReason } from "../reasons.js";
@@ -26,6 +26,8 @@ export interface ValidateOptions {
   readonly forced?: boolean;
   /** Accept later minor versions of the same major (e.g. SFT "1.2"); off by default. */
   readonly acceptLaterMinor?: boolean;
+  /** The format versions accepted, each record judged by its own version's schema; default: evalshard's. */
+  readonly formats?: FormatRegistry;
   readonly onFormat?: (format: Format) => void;
 }
 
@@ -42,6 +44,7 @@ export function validate(options: ValidateOptions = {}) {
  * parser gave up on. Keeps the detected format and the ordinal of valid records between calls.
  */
 export function lineValidator(options: ValidateOptions = {}): (line: SourceLine) => Flow<ValidRecord> {
+  const formats = options.formats ?? FORMAT_REGISTRY;
   let format = options.format;
   let ordinal = 0;
   return (line) => {
@@ -62,32 +65,32 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
       const streamError = streamErrorLine.safeParse(object);
       if (streamError.success) return { kind: "stream_error", provenance, runIndex: streamError.data.run_index ?? null };
     }
-    const detected = options.forced === true && format !== undefined ? format : detectFormat(object);
+    const detected = options.forced === true && format !== undefined ? format : formats.detect(object);
     if (detected === null) return bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");
     if (format === undefined) {
       format = detected;
       options.onFormat?.(format);
     }
-    if (detected !== format) return bad("mixed_format", `a ${detected.name} record in a ${format.name} dataset; convert each format to its own output`);
+    if (detected.name !== format.name) return bad("mixed_format", `a ${detected.name} record in a ${format.name} dataset; convert each format to its own output`);
     const version = object[format.versionField];
-    const lenient = version !== format.version && options.acceptLaterMinor === true && isLaterMinor(version, format.version);
-    if (version !== format.version && !lenient) {
+    const judge = formats.judgeOf(format, version, options.acceptLaterMinor === true);
+    if (judge === null) {
+      const expected = formats.accepted(format).map((f) => JSON.stringify(f.version)).join(" or ");
       return bad(
         "unsupported_format_version",
-        version === undefined
-          ? `missing ${format.versionField} (expected ${JSON.stringify(format.version)})`
-          : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${JSON.stringify(format.version)})`,
+        version === undefined ? `missing ${format.versionField} (expected ${expected})` : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${expected})`,
       );
     }
-    const parsed = (lenient ? format.anyVersionSchema : format.schema).safeParse(object);
+    // A later minor (acceptLaterMinor) is read by the schema of the version judging it.
+    const parsed = (version === judge.version ? judge.schema : judge.anyVersionSchema).safeParse(object);
     if (!parsed.success) return bad("schema", describeIssues(parsed.error.issues));
     const record = parsed.data as Record<string, unknown>;
     // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
     if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
       return bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");
     }
-    const fault = format.check(record);
+    const fault = judge.check(record);
     if (fault !== null) return bad(fault.reason, fault.detail);
-    return { kind: "kept", provenance, value: { format, record, facts: format.facts(record), ordinal: ordinal++, bytes: line.bytes } };
+    return { kind: "kept", provenance, value: { format: judge, record, facts: judge.facts(record), ordinal: ordinal++, bytes: line.bytes } };
   };
 }

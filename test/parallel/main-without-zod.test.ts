@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-// The parallel engine's main thread sets a run up from dist/formats/format-info.json, not from the zod
+// The parallel engine's main thread sets a run up from dist/fast/format-info.json, not from the zod
 // schemas: loading zod and building the formats cost ~0.1 s of start-up while the workers waited.
 const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const WATCH = new URL("../helpers/zod-watch.mjs", import.meta.url).pathname;

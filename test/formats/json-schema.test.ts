@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
-import { jsonSchemaFileName, jsonSchemaOf, jsonSchemaText } from "../../src/schema/json-schema.js";
+import { jsonSchemaFileName, jsonSchemaOf, jsonSchemaText } from "../../src/formats/json-schema.js";
 
 const dir = new URL("../../schemas/", import.meta.url);
 

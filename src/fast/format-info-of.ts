@@ -1,7 +1,7 @@
-import { compileSchema } from "../fast/compile-schema.js";
-import { plainSchemaOf } from "../fast/plain-schema.js";
-import type { Format } from "./format.js";
+import type { Format } from "../formats/format.js";
+import { compileSchema } from "./compile-schema.js";
 import type { FormatInfo } from "./format-info.js";
+import { plainSchemaOf } from "./plain-schema.js";
 
 /** A format's {@link FormatInfo}, derived from its zod schema (the build writes these to `format-info.json`). */
 export function formatInfoOf(format: Format): FormatInfo {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Format } from "../formats/format.js";
+import type { Format } from "./format.js";
 
 /** File name of a format version's JSON Schema under `schemas/`. */
 export function jsonSchemaFileName(format: Format): string {

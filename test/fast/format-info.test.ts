@@ -5,12 +5,12 @@ import { compileParserSchema } from "../../src/fast/compile-line-parser.js";
 import { parserSchemaFor } from "../../src/fast/parser-schema-for.js";
 import { plainSchemaOf, schemaNodeOf } from "../../src/fast/plain-schema.js";
 import { FORMAT_NAMES } from "../../src/formats/format.js";
-import { loadFormatInfo } from "../../src/formats/format-info.js";
-import { formatInfoOf } from "../../src/formats/format-info-of.js";
+import { formatInfoOf } from "../../src/fast/format-info-of.js";
+import { loadFormatInfo } from "../../src/fast/load-format-info.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 
-const built = JSON.parse(readFileSync(new URL("../../dist/formats/format-info.json", import.meta.url), "utf8")) as Record<string, unknown>;
+const built = JSON.parse(readFileSync(new URL("../../dist/fast/format-info.json", import.meta.url), "utf8")) as Record<string, unknown>;
 /** Plain JSON data, as the build writes it. */
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 

@@ -1,0 +1,150 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { cycleEdges, cyclicComponents, folderGraph, importGraph, pathBetween, specifiersOf } from "./helpers/import-graph.js";
+
+// Data flows one way (docs: issue 17): no import cycle between files, none between the top-level folders of
+// src/ (files directly in src/ are the folder "."). Every import counts: `import`, `export … from`, dynamic
+// `import("…")`, and `import type`. A type-only import leaves no trace at run time, but it still ties the
+// importer to the imported module's design, so it counts for layering; it counts for file cycles too (none
+// exist, and a rule with no exception is easier to keep than one with a loophole).
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const { graph, unresolved } = importGraph(SRC);
+const folders = folderGraph(graph);
+
+/**
+ * Today's folder cycles, as the folder imports that lie on one ("from -> to"): the cycles are exactly those
+ * these edges form. Every one of them passes through "." (without it the folder graph has no cycle): the
+ * root holds both the modules every folder imports (errors, reasons, flow, valid-record, tally, provenance,
+ * manifest, version) and the orchestrators that import the folders (convert, pipeline, validate-inputs,
+ * inspect, convert-options, detect-input-format, index). The next wave moves the first to core/ and the
+ * second to jobs/ and plan/, and deletes entries here. The list may only shrink: the test fails on a cycle
+ * edge missing from it and on an entry that no longer closes a cycle.
+ */
+const KNOWN_FOLDER_CYCLE_EDGES = [
+  // The root's orchestrators and public index import the folders.
+  ". -> dataset",
+  ". -> fast",
+  ". -> formats",
+  ". -> http",
+  ". -> nightly",
+  ". -> parallel",
+  ". -> parquet",
+  ". -> pipeline-file",
+  ". -> pull",
+  ". -> schema",
+  ". -> service",
+  ". -> sinks",
+  ". -> sources",
+  ". -> stages",
+  // The folders import the root's shared modules (errors.ts above all; nightly/ and parallel/ also the orchestrators' options and pipeline).
+  "dataset -> .",
+  "formats -> .",
+  "http -> .",
+  "nightly -> .",
+  "parallel -> .",
+  "parquet -> .",
+  "pipeline-file -> .",
+  "pull -> .",
+  "schema -> .",
+  "service -> .",
+  "sinks -> .",
+  "sources -> .",
+  "stages -> .",
+  // Folder imports that are acyclic among the folders, but close a cycle through the root.
+  "dataset -> formats",
+  "dataset -> schema",
+  "dataset -> sinks",
+  "fast -> formats",
+  "fast -> parquet",
+  "fast -> schema",
+  "fast -> stages",
+  "formats -> schema",
+  "nightly -> dataset",
+  "nightly -> formats",
+  "nightly -> http",
+  "nightly -> pipeline-file",
+  "nightly -> pull",
+  "nightly -> sinks",
+  "nightly -> sources",
+  "nightly -> stages",
+  "parallel -> fast",
+  "parallel -> formats",
+  "parallel -> parquet",
+  "parallel -> schema",
+  "parallel -> sinks",
+  "parallel -> sources",
+  "parallel -> stages",
+  "parquet -> schema",
+  "pipeline-file -> formats",
+  "pipeline-file -> stages",
+  "pull -> http",
+  "pull -> sources",
+  "service -> formats",
+  "sinks -> formats",
+  "sinks -> parquet",
+  "sinks -> schema",
+  "stages -> formats",
+  "stages -> schema",
+  "stages -> sources",
+];
+
+/** One file import behind a folder edge, to point at in a failure message. */
+function fileImportBehind(edge: string): string {
+  const [from, to] = edge.split(" -> ") as [string, string];
+  for (const [file, targets] of graph) {
+    const target = [...targets].find((t) => (t.includes("/") ? t.slice(0, t.indexOf("/")) : ".") === to);
+    if ((file.includes("/") ? file.slice(0, file.indexOf("/")) : ".") === from && target !== undefined) return `${file} -> ${target}`;
+  }
+  return "?";
+}
+
+describe("the import graph of src/", () => {
+  it("reads every kind of import, type-only and dynamic ones included", () => {
+    const text = [
+      `import { a } from "./a.js";`,
+      `import type { B } from "../b.js";`,
+      `export { c } from "./c.js";`,
+      `export type { D } from "./d.js";`,
+      `export * from "./e.js";`,
+      `const f = await import("./f.js");`,
+      `import "./g.js";`,
+      `import { z } from "zod";`,
+    ].join("\n");
+    expect(specifiersOf(text).sort()).toEqual(["../b.js", "./a.js", "./c.js", "./d.js", "./e.js", "./f.js", "./g.js", "zod"]);
+    // In the real sources too: convert.ts loads the stages engine on first use.
+    expect(graph.get("convert.ts")?.has("pipeline.ts")).toBe(true);
+    expect(unresolved).toEqual([]);
+    expect(graph.size).toBeGreaterThan(100);
+  });
+
+  it("has no cycle between files", () => {
+    const cycles = cyclicComponents(graph).map((component) => {
+      const [first] = component as [string, ...string[]];
+      const back = [...(graph.get(first) ?? [])].find((next) => component.includes(next)) as string;
+      return (pathBetween(graph, back, first) ?? []).concat(back).join(" -> ");
+    });
+    expect(cycles, "each line is one import cycle: break it").toEqual([]);
+  });
+
+  it("has no folder cycle but the known ones, and every known one still exists (the list only shrinks)", () => {
+    const edges = cycleEdges(folders);
+    const added = edges
+      .filter((e) => !KNOWN_FOLDER_CYCLE_EDGES.includes(e))
+      .map((e) => {
+        const [from, to] = e.split(" -> ") as [string, string];
+        return `${e} (${fileImportBehind(e)}) closes ${[from, ...(pathBetween(folders, to, from) ?? [])].join(" -> ")}`;
+      });
+    expect(added, "new folder cycles: break them (folders must import one way)").toEqual([]);
+    const gone = KNOWN_FOLDER_CYCLE_EDGES.filter((e) => !edges.includes(e));
+    expect(gone, "no longer on a folder cycle: delete from KNOWN_FOLDER_CYCLE_EDGES").toEqual([]);
+  });
+});
+
+describe("layering", () => {
+  it("formats/ imports nothing of the engines or the output: fast/, parallel/, wasm/, parquet/, sinks/", () => {
+    const forbidden = new Set(["fast", "parallel", "wasm", "parquet", "sinks"]);
+    const leaks = [...graph].filter(([file]) => file.startsWith("formats/")).flatMap(([file, targets]) => [...targets].filter((t) => forbidden.has(t.split("/")[0] as string)).map((t) => `${file} -> ${t}`));
+    expect(leaks).toEqual([]);
+  });
+});
