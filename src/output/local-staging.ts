@@ -61,7 +61,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
     async publish(entries) {
       const names = checkEntries(entries.map((name) => name.replace(/\/$/, "")));
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
-      for (const name of entries.filter((n) => n.endsWith("/"))) await io(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
+      for (const name of names.filter((n) => entries.includes(`${n}/`))) await io(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       const journal: Journal = {
         version: 1,
         id,
