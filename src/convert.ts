@@ -1,16 +1,16 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
 import { ConfigError } from "./errors.js";
 import { detectInputFormat } from "./detect-input-format.js";
-import { datasetCard } from "./sinks/dataset-card.js";
 import { loadFormatInfo } from "./fast/load-format-info.js";
+import { datasetCard } from "./output/dataset-card.js";
+import { DatasetSink } from "./output/dataset-sink.js";
+import { LocalStorage } from "./output/local-storage.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import type { FormatBasics } from "./formats/format.js";
 import { formatName } from "./formats/format.js";
 import { convertInParallel } from "./parallel/convert-in-parallel.js";
 import { columnPlan } from "./parquet/column-plan.js";
 import type { Field } from "./schema/column-type.js";
-import type { ShardInfo } from "./sinks/shard-writer.js";
+import type { ShardInfo } from "./output/shard-format.js";
 import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
 import { parallelOutputRefusal, resolveConvertOptions } from "./convert-options.js";
@@ -19,8 +19,7 @@ import type { Manifest } from "./manifest.js";
 import { reconciles } from "./manifest.js";
 import type { PipelineOptions } from "./pipeline.js";
 import { filterSettings, filterWarnings } from "./stages/filter.js";
-import { QuarantineWriter } from "./sinks/quarantine-writer.js";
-import { lockOutput, openStaging } from "./sinks/staging.js";
+import type { QuarantineWriter } from "./output/quarantine-writer.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import type { LineSource } from "./sources/line-source.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
@@ -44,25 +43,19 @@ const SPLIT = "train";
 export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   const opts = resolveConvertOptions(options);
   const startedAt = new Date().toISOString();
-  await mkdir(opts.out, { recursive: true });
-  const release = await lockOutput(opts.out);
+  // Opening locks the output and recovers whatever a crashed earlier run left.
+  const sink = await DatasetSink.open(new LocalStorage(opts.out), { split: SPLIT });
   try {
-    // Opening recovers whatever a crashed earlier run left, now that this job holds the lock.
-    const staging = await openStaging(opts.out);
-    try {
-      const manifest = await build(opts, staging.dir, startedAt);
-      await staging.publish(["data", "_quarantine", "README.md", "manifest.json"]);
-      return { manifest, quarantineExceeded: manifest.quarantined_share > opts.maxQuarantined, outDir: opts.out };
-    } catch (error) {
-      await staging.abort();
-      throw error;
-    }
-  } finally {
-    await release();
+    const { manifest, card } = await build(opts, sink, startedAt);
+    await sink.publish({ card, manifest });
+    return { manifest, quarantineExceeded: manifest.quarantined_share > opts.maxQuarantined, outDir: opts.out };
+  } catch (error) {
+    await sink.abort();
+    throw error;
   }
 }
 
-/** What either engine leaves in the staging directory, for the card and the manifest. */
+/** What either engine wrote into the sink, for the card and the manifest. */
 interface Written {
   readonly engine: "parallel" | "stages";
   readonly format: FormatBasics;
@@ -73,16 +66,15 @@ interface Written {
   readonly quarantine: QuarantineWriter;
 }
 
-/** Everything but the publish: writes the whole output into `dir`. */
-async function build(opts: ResolvedConvertOptions, dir: string, startedAt: string): Promise<Manifest> {
-  const sources = await openSources(opts, dir);
+/** Everything but the publish: writes the shards and the quarantine into the sink, and says what they are. */
+async function build(opts: ResolvedConvertOptions, sink: DatasetSink, startedAt: string): Promise<{ manifest: Manifest; card: string }> {
+  const sources = await openSources(opts, sink.scratch);
   const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
-  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, dir, sources, gatedRuns) : await writeWithStages(opts, dir, sources, gatedRuns);
+  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, sink, sources, gatedRuns) : await writeWithStages(opts, sink, sources, gatedRuns);
   const { format, columns, shards, tally, quarantine } = written;
-  await mkdir(join(dir, "_quarantine"), { recursive: true });
   const counts = tally.counts();
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-  await writeFile(join(dir, "README.md"), datasetCard({ format, columns, shards, splitName: SPLIT }));
+  const card = datasetCard({ format, columns, shards, splitName: SPLIT });
   const manifest: Manifest = {
     evalshard_version: EVALSHARD_VERSION,
     started_at: startedAt,
@@ -92,7 +84,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
     ...counts,
     shards,
     inputs: await Promise.all(sources.map((s) => s.info())),
-    quarantine: quarantine.entries === 0 ? null : { path: relative(dir, quarantine.path).split(sep).join("/"), entries: quarantine.entries },
+    quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
     options: {
       filters: filterSettings(opts.filters),
       scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
@@ -106,8 +98,7 @@ async function build(opts: ResolvedConvertOptions, dir: string, startedAt: strin
     quarantined_share: tally.quarantinedShare(),
     warnings: filterWarnings(opts.filters, gatedRuns),
   };
-  await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  return manifest;
+  return { manifest, card };
 }
 
 /** The parallel engine runs Parquet with a codec it encodes, from inputs it can read as bytes. */
@@ -121,13 +112,12 @@ function chooseEngine(opts: ResolvedConvertOptions, sources: readonly LineSource
 }
 
 /** The library's stages, one record at a time: reads the inputs twice (the first read settles dedup). */
-async function writeWithStages(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+async function writeWithStages(opts: ResolvedConvertOptions, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   // Loaded here, not at start-up: they bring zod and the shard writers, which the parallel engine's main thread does without.
-  const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }, { ShardedWriter }] = await Promise.all([
+  const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }] = await Promise.all([
     import("./pipeline.js"),
     import("./formats/index.js"),
     import("./sinks/shard-format-for.js"),
-    import("./sinks/sharded-writer.js"),
   ]);
   const pipelineOptions: PipelineOptions = {
     ...(opts.format === undefined ? {} : { format: formatByName(opts.format) }),
@@ -139,8 +129,8 @@ async function writeWithStages(opts: ResolvedConvertOptions, dir: string, source
   };
   const plan = await planPipeline(sources, pipelineOptions);
   const shardFormat = shardFormatFor(opts.to, opts.compression);
-  const writer = new ShardedWriter({ dir, format: shardFormat, columns: plan.columns, split: SPLIT, maxRows: opts.shardRows, maxBytes: opts.shardBytes });
-  const quarantine = new QuarantineWriter(join(dir, `_quarantine/${plan.format.name}.ndjson`));
+  const writer = sink.records(shardFormat, plan.columns, { maxRows: opts.shardRows, maxBytes: opts.shardBytes });
+  const quarantine = sink.quarantine(plan.format.name);
   const tally = new Tally();
   try {
     for await (const item of runPipeline(sources, plan, pipelineOptions)) {
@@ -160,19 +150,19 @@ async function writeWithStages(opts: ResolvedConvertOptions, dir: string, source
 }
 
 /** Worker threads over one read of the inputs (src/parallel). */
-async function writeInParallel(opts: ResolvedConvertOptions, dir: string, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+async function writeInParallel(opts: ResolvedConvertOptions, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   const read = { maxLineBytes: opts.maxLineBytes };
   const forced = opts.format !== undefined;
   const format = await loadFormatInfo(opts.format === undefined ? await detectInputFormat(sources, read) : formatName(opts.format));
   const policy = resolveUntrustedPolicy(format, opts.untrusted);
   const columns = outputColumns(format, policy);
-  const quarantine = new QuarantineWriter(join(dir, `_quarantine/${format.name}.ndjson`));
+  const quarantine = sink.quarantine(format.name);
+  const plan = columnPlan(columns);
   try {
     const { shards, tally } = await convertInParallel({
       sources,
-      dir,
-      split: SPLIT,
-      plan: columnPlan(columns),
+      shards: () => sink.rowGroups(plan, `evalshard version ${EVALSHARD_VERSION}`),
+      plan,
       worker: {
         format: format.name,
         forced,
@@ -190,7 +180,6 @@ async function writeInParallel(opts: ResolvedConvertOptions, dir: string, source
       shardRows: opts.shardRows,
       shardBytes: opts.shardBytes,
       quarantine,
-      createdBy: `evalshard version ${EVALSHARD_VERSION}`,
     });
     return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
   } finally {

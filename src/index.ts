@@ -35,14 +35,11 @@ export { filter } from "./stages/filter.js";
 export { strip, redaction, REDACTION_MARKER } from "./stages/strip.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
-// Sinks
+// Shard formats, and the output layer: storage, the dataset sink, staging and lock of the local storage
 export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
-export { ShardedWriter } from "./sinks/sharded-writer.js";
-export { QuarantineWriter } from "./sinks/quarantine-writer.js";
-export { datasetCard } from "./sinks/dataset-card.js";
-export { openStaging, recoverStaging, lockOutput } from "./sinks/staging.js";
+export { LocalStorage, DatasetSink, ShardedWriter, ShardRotation, QuarantineWriter, datasetCard, openStaging, recoverStaging, lockOutput } from "./output/index.js";
 
 // Nightly pulls: the service client, the service as a source, incremental datasets, pipeline files
 export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
@@ -81,8 +78,8 @@ export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, Inpu
 export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
-export type { ShardWriter, ShardFormat, ShardInfo } from "./sinks/shard-writer.js";
-export type { QuarantineEntry } from "./sinks/quarantine-writer.js";
+export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./sinks/shard-writer.js";
+export type { QuarantineEntry, Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, PublishHook, DatasetSinkOptions, DatasetFiles, ShardLimits } from "./output/index.js";
 export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode } from "./http/index.js";
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";

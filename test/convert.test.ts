@@ -8,7 +8,7 @@ import { convert } from "../src/convert.js";
 import { ConfigError, LockedError } from "../src/errors.js";
 import type { Manifest } from "../src/manifest.js";
 import { reconciles } from "../src/manifest.js";
-import { lockOutput } from "../src/sinks/staging.js";
+import { lockOutput } from "../src/output/lock-output.js";
 import { FIXTURES } from "./helpers/flow.js";
 import { readParquetRows } from "./helpers/read-parquet.js";
 import { tempDir } from "./helpers/temp-dir.js";

@@ -1,29 +1,31 @@
-import { copyFile, link, open, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { open } from "node:fs/promises";
 import { IoError } from "../errors.js";
+import { LocalFiles } from "../output/local-files.js";
+import type { Files } from "../output/storage.js";
 import type { Field } from "../schema/column-type.js";
-import type { ShardFormat, ShardInfo, ShardWriter } from "../sinks/shard-writer.js";
+import type { ShardFormat, ShardInfo, ShardWriter } from "../output/shard-format.js";
 import type { StagedEntry } from "./incoming.js";
-import { syncAndHash } from "../sinks/sync-and-hash.js";
 
 /**
- * Writes one bucket's shard at `dir/path` from its staged file, rows in the order given (sorted by
- * key). The shard is written under a hidden `.partial` name and renamed once complete and flushed.
+ * Writes one bucket's shard at `path` from its staged file (local scratch), rows in the order given
+ * (sorted by key). The shard is written under a hidden `.partial` name and renamed once complete.
  */
 export async function writeBucketShard(options: {
-  readonly dir: string;
+  /** The staging's files, or a local directory. */
+  readonly dir: string | Files;
   readonly path: string;
   readonly staged: string;
   readonly entries: readonly StagedEntry[];
   readonly format: ShardFormat;
   readonly columns: readonly Field[];
 }): Promise<ShardInfo> {
-  const target = join(options.dir, options.path);
-  const partial = join(dirname(target), `.${options.path.slice(options.path.lastIndexOf("/") + 1)}.partial`);
+  const files = LocalFiles.of(options.dir);
+  const slash = options.path.lastIndexOf("/") + 1;
+  const partial = `${options.path.slice(0, slash)}.${options.path.slice(slash)}.partial`;
   const source = await open(options.staged, "r");
   let writer: ShardWriter | null = null;
   try {
-    writer = await options.format.open(partial, options.columns);
+    writer = await options.format.open(await files.create(partial), options.columns);
     for (const run of contiguousRuns(options.entries)) {
       const start = run[0]!.offset;
       const last = run.at(-1)!;
@@ -36,14 +38,13 @@ export async function writeBucketShard(options: {
         await writer.write(JSON.parse(json) as Record<string, unknown>, json);
       }
     }
-    await writer.close();
+    const { bytes, sha256 } = await writer.close();
     writer = null;
-    const { bytes, sha256 } = await syncAndHash(partial);
-    await rename(partial, target);
+    await files.rename(partial, options.path);
     return { path: options.path, rows: options.entries.length, bytes, sha256 };
   } catch (error) {
     await writer?.abort().catch(() => undefined);
-    await rm(partial, { force: true });
+    await files.remove(partial).catch(() => undefined);
     throw error;
   } finally {
     await source.close();
@@ -68,19 +69,3 @@ function* contiguousRuns(entries: readonly StagedEntry[]): Generator<StagedEntry
   }
   if (run.length > 0) yield run;
 }
-
-/** Puts the published shard `outDir/path` into `dir/path` without rewriting it: a hard link, or a copy where links fail. */
-export async function reuseShard(outDir: string, dir: string, path: string): Promise<void> {
-  const from = join(outDir, path);
-  const to = join(dir, path);
-  try {
-    await link(from, to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EPERM" && code !== "EXDEV" && code !== "ENOTSUP" && code !== "EMLINK") {
-      throw new IoError(`Cannot link ${from} into the staging directory: ${(error as Error).message}`, from, { cause: error });
-    }
-    await copyFile(from, to);
-  }
-}
-

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../errors.js";
+import { shardName } from "../output/shard-name.js";
 
 /** Default number of shards of a snapshot dataset. */
 export const DEFAULT_BUCKETS = 16;
@@ -29,7 +30,7 @@ export function recordHash(json: string): string {
 
 /** The shard file of a bucket, relative to the dataset: `data/train-00003-of-00016.parquet`. */
 export function shardPath(bucket: number, buckets: number, extension: string): string {
-  return `data/train-${pad(bucket)}-of-${pad(buckets)}${extension}`;
+  return `data/${shardName("train", bucket, buckets, extension)}`;
 }
 
 /**
@@ -45,8 +46,4 @@ export function setHash(pairs: Iterable<readonly [key: string, sha256: string]>)
 /** Orders keys by UTF-16 code units, the same on every machine and in every locale. */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(5, "0");
 }

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, open, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
 import { IoError } from "../errors.js";
+import { LocalFiles } from "../output/local-files.js";
+import type { Files } from "../output/storage.js";
+import { readText, writeText } from "../output/write-text.js";
 
 /** Folder of the ledger and the state, published together with `data/`. */
 export const STATE_DIR = "_state";
@@ -47,16 +48,13 @@ export interface DatasetState {
   readonly shards: readonly BucketState[];
 }
 
-/** What the dataset in `outDir` holds, or null when it holds no snapshot dataset yet. */
-export async function readDataset(outDir: string): Promise<{ state: DatasetState; ledger: Map<string, LedgerEntry> } | null> {
-  const statePath = join(outDir, STATE_FILE);
-  const text = await readFile(statePath, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw new IoError(`Cannot read ${statePath}: ${error.message}`, statePath, { cause: error });
-  });
+/** What the dataset (a storage, or a local directory) holds, or null when it holds no snapshot dataset yet. */
+export async function readDataset(from: string | Files): Promise<{ state: DatasetState; ledger: Map<string, LedgerEntry> } | null> {
+  const files = LocalFiles.of(from);
+  const text = await readText(files, STATE_FILE);
   if (text === null) return null;
-  const state = parseState(text, statePath);
-  const ledger = await readLedger(join(outDir, LEDGER_FILE), state);
+  const state = parseState(text, `${files.location}/${STATE_FILE}`);
+  const ledger = await readLedger(files, state);
   return { state, ledger };
 }
 
@@ -82,12 +80,15 @@ function parseState(text: string, path: string): DatasetState {
   return value as DatasetState;
 }
 
-async function readLedger(path: string, state: DatasetState): Promise<Map<string, LedgerEntry>> {
+async function readLedger(files: Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
+  const path = `${files.location}/${LEDGER_FILE}`;
   const ledger = new Map<string, LedgerEntry>();
   const hash = createHash("sha256");
-  const input = createReadStream(path);
-  input.on("data", (chunk) => hash.update(chunk));
   try {
+    const stream = await files.read(LEDGER_FILE);
+    if (stream === null) throw new Error("the file is missing");
+    const input = Readable.from(stream);
+    input.on("data", (chunk: Uint8Array) => hash.update(chunk));
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       const entry = JSON.parse(line) as LedgerEntry;
       ledger.set(entry.key, entry);
@@ -101,32 +102,27 @@ async function readLedger(path: string, state: DatasetState): Promise<Map<string
   return ledger;
 }
 
-/** Writes the ledger (entries must come sorted by key) into `dir/_state/` and returns its sha256. */
-export async function writeLedger(dir: string, entries: Iterable<LedgerEntry>): Promise<string> {
-  const path = join(dir, LEDGER_FILE);
-  await mkdir(join(dir, STATE_DIR), { recursive: true });
-  const hash = createHash("sha256");
-  const file = await open(path, "w");
+/** Writes the ledger (entries must come sorted by key) into `_state/` and returns its sha256. */
+export async function writeLedger(to: string | Files, entries: Iterable<LedgerEntry>): Promise<string> {
+  const file = await LocalFiles.of(to).create(LEDGER_FILE);
   try {
     let chunk = "";
     for (const { key, bucket, version, sha256 } of entries) {
       chunk += `${JSON.stringify({ key, bucket, version, sha256 })}\n`;
       if (chunk.length >= 1 << 16) {
-        hash.update(chunk);
-        await file.write(chunk);
+        await file.write(Buffer.from(chunk));
         chunk = "";
       }
     }
-    hash.update(chunk);
-    await file.write(chunk);
-  } finally {
-    await file.close();
+    await file.write(Buffer.from(chunk));
+  } catch (error) {
+    await file.abort();
+    throw error;
   }
-  return hash.digest("hex");
+  return (await file.close()).sha256;
 }
 
-/** Writes `dir/_state/state.json`. */
-export async function writeState(dir: string, state: DatasetState): Promise<void> {
-  await mkdir(join(dir, STATE_DIR), { recursive: true });
-  await writeFile(join(dir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+/** Writes `_state/state.json`. */
+export async function writeState(to: string | Files, state: DatasetState): Promise<void> {
+  await writeText(LocalFiles.of(to), STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
 }

@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
-import { lstat, mkdir, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../errors.js";
 import type { Format } from "../formats/format.js";
+import { LocalStorage } from "../output/local-storage.js";
+import type { PublishHook, Staging, Storage, StoredFile } from "../output/storage.js";
+import { writeText } from "../output/write-text.js";
 import type { Field } from "../schema/column-type.js";
-import type { ShardFormat, ShardInfo } from "../sinks/shard-writer.js";
-import { lockOutput, openStaging } from "../sinks/staging.js";
-import type { PublishHook } from "../sinks/staging.js";
+import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
-import { reuseShard, writeBucketShard } from "./bucket-shard.js";
+import { writeBucketShard } from "./bucket-shard.js";
 import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
 import { LEDGER_VERSION, readDataset, STATE_DIR, writeLedger, writeState } from "./ledger.js";
@@ -21,7 +22,10 @@ export type ExtraFiles =
 
 /** Options of {@link writeSnapshot}. */
 export interface SnapshotOptions {
+  /** The dataset's local directory; or see `storage`. */
   readonly outDir: string;
+  /** Where the dataset is, when not the local directory `outDir`. */
+  readonly storage?: Storage;
   readonly format: Format;
   /** The (pruned) output columns. */
   readonly columns: readonly Field[];
@@ -32,16 +36,16 @@ export interface SnapshotOptions {
    * A count other than the stored one is a {@link ConfigError}.
    */
   readonly buckets?: number;
-  /** Test hook, passed to `openStaging`. */
+  /** Test hook, passed to the storage's publish. */
   readonly onStep?: PublishHook;
   /** Written and published only when the dataset changed, e.g. `manifest.json`, `README.md`. */
   readonly extraFiles?: ExtraFiles;
   /**
    * Like `extraFiles`, for entries written as files or folders (e.g. `_quarantine/`): writes them into the
-   * staging directory and returns their top-level names. Called only when the dataset changed.
+   * staging and returns their top-level names (a folder's with a trailing "/"). Called only when the dataset changed.
    */
-  readonly stageExtras?: (result: SnapshotResult, stagingDir: string) => Promise<readonly string[]>;
-  /** The caller already holds the output lock (`lockOutput`), taken before its own work began. */
+  readonly stageExtras?: (result: SnapshotResult, staging: Staging) => Promise<readonly string[]>;
+  /** The caller already holds the storage's lock, taken before its own work began. */
   readonly locked?: boolean;
 }
 
@@ -70,12 +74,13 @@ export async function writeSnapshot(
   options: SnapshotOptions,
 ): Promise<SnapshotResult> {
   if (options.buckets !== undefined) checkBuckets(options.buckets);
-  const release = options.locked === true ? async () => undefined : await lockOutput(options.outDir);
+  const storage = options.storage ?? new LocalStorage(options.outDir);
+  const lock = options.locked === true ? null : await storage.lock();
   try {
-    const staging = await openStaging(options.outDir, options.onStep === undefined ? {} : { onStep: options.onStep });
+    const staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
     try {
-      const { result, extraNames } = await build(records, options, staging.dir);
-      if (result.changed) await staging.publish(["data", STATE_DIR, ...extraNames]);
+      const { result, extraNames } = await build(records, options, storage, staging);
+      if (result.changed) await staging.publish(["data/", STATE_DIR, ...extraNames]);
       else await staging.abort();
       return result;
     } catch (error) {
@@ -83,24 +88,26 @@ export async function writeSnapshot(
       throw error;
     }
   } finally {
-    await release();
+    await lock?.release();
   }
 }
 
-/** Stages the new dataset in `dir`; writes nothing there beyond the incoming files when nothing changed. */
+/** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
 async function build(
   records: AsyncIterable<SnapshotRecord> | Iterable<SnapshotRecord>,
   options: SnapshotOptions,
-  dir: string,
+  storage: Storage,
+  staging: Staging,
 ): Promise<{ result: SnapshotResult; extraNames: string[] }> {
-  const old = await readDataset(options.outDir);
+  const old = await readDataset(storage);
   const buckets = options.buckets ?? old?.state.buckets ?? DEFAULT_BUCKETS;
   const config = configOf(options, buckets);
   if (old !== null) checkConfig(old.state, config);
   // A new format version, shard format or column list makes every existing shard stale.
   const stale = old !== null && JSON.stringify(configKey(old.state)) !== JSON.stringify(configKey(config));
 
-  const incoming = await IncomingBuckets.create(join(dir, "_incoming"), buckets);
+  // Staged rows are local scratch: read back at random to write each bucket's shard in key order.
+  const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), buckets);
   for await (const record of records) await incoming.add(record);
   await incoming.finish();
 
@@ -120,6 +127,7 @@ async function build(
   counts.removed = (old?.ledger.size ?? 0) - counts.replaced - counts.unchanged;
 
   const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.bucket, s]));
+  const published = new Map(old === null ? [] : (await storage.list("data/")).map((f) => [f.path, f]));
   const plan: { bucket: number; path: string; setHash: string; entries: [string, StagedEntry][]; reuse: BucketState | null }[] = [];
   const rewritten: number[] = [];
   for (let bucket = 0; bucket < buckets; bucket++) {
@@ -131,7 +139,7 @@ async function build(
     }
     const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
     const path = shardPath(bucket, buckets, options.shardFormat.extension);
-    const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && (await intact(options.outDir, before));
+    const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && intact(published.get(path), before);
     plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
     if (!reusable) rewritten.push(bucket);
   }
@@ -141,16 +149,15 @@ async function build(
     return { result: { ...counts, bucketsRewritten: [], shards, changed: false }, extraNames: [] };
   }
 
-  await mkdir(join(dir, "data"));
   const states: BucketState[] = [];
   for (const step of plan) {
     let info: ShardInfo;
     if (step.reuse !== null) {
-      await reuseShard(options.outDir, dir, step.path);
+      await staging.reuse(step.path);
       info = step.reuse;
     } else {
       info = await writeBucketShard({
-        dir,
+        dir: staging,
         path: step.path,
         staged: incoming.file(step.bucket),
         entries: step.entries.map(([, e]) => e),
@@ -160,7 +167,7 @@ async function build(
     }
     states.push({ bucket: step.bucket, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash });
   }
-  await rm(join(dir, "_incoming"), { recursive: true, force: true });
+  await rm(join(staging.scratch, "_incoming"), { recursive: true, force: true });
 
   const ledger = function* (): Generator<LedgerEntry> {
     for (const key of keys) {
@@ -168,19 +175,19 @@ async function build(
       yield { key, bucket, version, sha256 };
     }
   };
-  const ledgerSha256 = await writeLedger(dir, ledger());
+  const ledgerSha256 = await writeLedger(staging, ledger());
   const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
-  await writeState(dir, state);
+  await writeState(staging, state);
 
   const shards = states.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
   const result: SnapshotResult = { ...counts, bucketsRewritten: rewritten, shards, changed: true };
   const extra = typeof options.extraFiles === "function" ? await options.extraFiles(result) : (options.extraFiles ?? {});
   for (const [name, text] of Object.entries(extra)) {
     checkExtraName(name);
-    await writeFile(join(dir, name), text);
+    await writeText(staging, name, text);
   }
-  const staged = (await options.stageExtras?.(result, dir)) ?? [];
-  for (const name of staged) checkExtraName(name);
+  const staged = (await options.stageExtras?.(result, staging)) ?? [];
+  for (const name of staged) checkExtraName(name.replace(/\/$/, ""));
   return { result, extraNames: [...Object.keys(extra), ...staged] };
 }
 
@@ -213,9 +220,8 @@ function checkConfig(stored: DatasetState, config: Config): void {
 }
 
 /** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */
-async function intact(outDir: string, shard: BucketState): Promise<boolean> {
-  const stat = await lstat(join(outDir, shard.path)).catch(() => null);
-  return stat !== null && stat.isFile() && stat.size === shard.bytes;
+function intact(file: StoredFile | undefined, shard: BucketState): boolean {
+  return file !== undefined && file.bytes === shard.bytes;
 }
 
 function checkExtraName(name: string): void {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeSnapshot } from "../dataset/index.js";
 import type { SnapshotRecord, SnapshotResult } from "../dataset/index.js";
@@ -8,10 +8,13 @@ import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
 import { planPipeline, runPipeline } from "../pipeline.js";
 import type { PipelineOptions } from "../pipeline.js";
 import { filterSettings, filterWarnings } from "../stages/filter.js";
-import { datasetCard } from "../sinks/dataset-card.js";
-import { lockOutput } from "../sinks/output-lock.js";
+import { copyFile } from "../output/copy-file.js";
+import { datasetCard } from "../output/dataset-card.js";
+import { LocalFiles } from "../output/local-files.js";
+import { LocalStorage } from "../output/local-storage.js";
+import { QuarantineWriter } from "../output/quarantine-writer.js";
+import { writeText } from "../output/write-text.js";
 import { shardFormatFor } from "../sinks/shard-format-for.js";
-import { QuarantineWriter } from "../sinks/quarantine-writer.js";
 import { Tally } from "../tally.js";
 import { EVALSHARD_VERSION } from "../version.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
@@ -39,7 +42,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const startedAt = new Date().toISOString();
   const outDir = outputDirOf(spec);
   await mkdir(outDir, { recursive: true });
-  const release = await lockOutput(outDir);
+  const storage = new LocalStorage(outDir);
+  const lock = await storage.lock();
   // Holding the lock, any spool left here is a crashed job's: clear it. (Not named like a staging
   // directory: the snapshot's recovery would delete this job's own spool.)
   for (const name of await readdir(outDir)) if (name.startsWith(SPOOL_PREFIX)) await rm(join(outDir, name), { recursive: true, force: true });
@@ -63,7 +67,9 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const gatedRuns = opened.gatedRuns();
     const tally = new Tally();
     const quarantinePath = `_quarantine/${plan.format.name}.ndjson`;
-    const quarantine = new QuarantineWriter(join(spoolDir, quarantinePath));
+    // Spooled locally: the staging opens later, once the records flow (see writeSnapshot).
+    const spool = new LocalFiles(spoolDir);
+    const quarantine = new QuarantineWriter(spool, quarantinePath);
     async function* kept(): AsyncIterable<SnapshotRecord> {
       for await (const item of runPipeline(opened.sources, plan, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }) })) {
         tally.add(item);
@@ -99,21 +105,20 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     };
     const night = await writeSnapshot(kept(), {
       outDir,
+      storage,
       format: plan.format,
       columns: plan.columns,
       shardFormat,
       buckets: spec.output.buckets,
       locked: true,
-      stageExtras: async (result, dir) => {
+      stageExtras: async (result, staging) => {
         manifest = await buildManifest(result);
-        await mkdir(join(dir, "_quarantine"), { recursive: true });
-        if (quarantine.entries > 0) await rename(join(spoolDir, quarantinePath), join(dir, quarantinePath));
-        await writeFile(join(dir, "README.md"), datasetCard({ format: plan.format, columns: plan.columns, shards: result.shards }));
-        await writeFile(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-        if (opened.http === null) return ["_quarantine", "README.md", "manifest.json"];
-        await mkdir(join(dir, SCORE_CACHE_DIR), { recursive: true });
-        await writeFile(join(dir, SCORE_CACHE_DIR, SCORE_CACHE_FILE), formatScoreCache(opened.http.scoreCacheOut()));
-        return ["_quarantine", "README.md", "manifest.json", SCORE_CACHE_DIR];
+        if (quarantine.entries > 0) await copyFile(spool, staging, quarantinePath);
+        await writeText(staging, "README.md", datasetCard({ format: plan.format, columns: plan.columns, shards: result.shards }));
+        await writeText(staging, "manifest.json", `${JSON.stringify(manifest, null, 2)}\n`);
+        if (opened.http === null) return ["_quarantine/", "README.md", "manifest.json"];
+        await writeText(staging, `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`, formatScoreCache(opened.http.scoreCacheOut()));
+        return ["_quarantine/", "README.md", "manifest.json", SCORE_CACHE_DIR];
       },
     });
     manifest ??= await buildManifest(night);
@@ -122,7 +127,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   } finally {
     await shardFormat.dispose();
     await rm(spoolDir, { recursive: true, force: true });
-    await release();
+    await lock.release();
   }
 }
 

@@ -2,8 +2,10 @@ import { Worker } from "node:worker_threads";
 import type { Quarantined } from "../flow.js";
 import type { FilterRule } from "../reasons.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
-import type { ShardInfo } from "../sinks/shard-writer.js";
-import type { QuarantineWriter } from "../sinks/quarantine-writer.js";
+import type { ShardInfo } from "../output/shard-format.js";
+import type { QuarantineWriter } from "../output/quarantine-writer.js";
+import type { RowGroupShards } from "../output/row-group-shards.js";
+import { ShardRotation } from "../output/shard-rotation.js";
 import type { LineSource, ReadOptions } from "../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-lines.js";
 import { quarantine } from "../stages/quarantine-item.js";
@@ -15,7 +17,6 @@ import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
-import { RowGroupShards } from "./row-group-shards.js";
 import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
@@ -43,8 +44,8 @@ const OUTCOME_SLOT_BYTES = 1 << 20;
 export interface ParallelOptions {
   /** Inputs; every one must have `bytes()`. */
   readonly sources: readonly LineSource[];
-  readonly dir: string;
-  readonly split: string;
+  /** Fresh shards of the dataset sink, for each read of the inputs. */
+  readonly shards: () => RowGroupShards;
   readonly plan: ColumnPlan;
   readonly worker: WorkerConfig;
   readonly workers: number;
@@ -52,7 +53,6 @@ export interface ParallelOptions {
   readonly shardRows: number;
   readonly shardBytes: number;
   readonly quarantine: QuarantineWriter;
-  readonly createdBy: string;
 }
 
 export interface ParallelResult {
@@ -150,10 +150,7 @@ class Pass {
   readonly #toQuarantine: Quarantined[] = [];
   #failure: Error | null = null;
   #wake: (() => void) | null = null;
-  // Shard rotation, as the sharded writer does it: rows and input bytes of the current shard.
-  #shard = -1;
-  #shardRows = 0;
-  #shardBytes = 0;
+  readonly #rotation: ShardRotation;
   // Line numbers, per input: the first line of the next batch to decide.
   #source = -1;
   #line = 1;
@@ -170,7 +167,8 @@ class Pass {
     this.#slots = pools.slots;
     this.#outSlots = pools.outSlots;
     this.#outcomeSlots = pools.outcomeSlots;
-    this.#shards = new RowGroupShards(options.dir, options.plan, options.split, options.createdBy);
+    this.#shards = options.shards();
+    this.#rotation = new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes });
   }
 
   async run(): Promise<{ shards: ShardInfo[]; units: number }> {
@@ -382,11 +380,12 @@ class Pass {
     return rules;
   }
 
-  /** Which of a unit's rows stay, and the shard segments they fall in, rotating shards as the sharded writer does. */
+  /** Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). */
   #rowsToKeep(valid: readonly (ValidRecords & { readonly rowBytes: Float64Array })[], stays: Uint8Array): { keep: Uint8Array; segments: number[]; shards: number[] } {
     const keep = new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0));
     const segments: number[] = [];
     const shards: number[] = [];
+    const rotation = this.#rotation;
     let row = 0;
     let record = 0;
     for (const { rules, rowBytes } of valid) {
@@ -399,17 +398,12 @@ class Pass {
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || this.decider.rewriteNeeded) continue;
         keep[r] = 1;
-        if (this.#shard < 0 || (this.#shardRows > 0 && (this.#shardRows + 1 > this.options.shardRows || this.#shardBytes + size > this.options.shardBytes))) {
-          this.#shard++;
-          this.#shardRows = this.#shardBytes = 0;
-        }
-        if (shards.at(-1) !== this.#shard) {
-          shards.push(this.#shard);
+        const shard = rotation.place(size);
+        if (shards.at(-1) !== shard) {
+          shards.push(shard);
           segments.push(0);
         }
         segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
-        this.#shardRows++;
-        this.#shardBytes += size;
       }
     }
     return { keep, segments, shards };

@@ -1,12 +1,13 @@
-import { createWriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { CompressStream } from "zstd-napi";
 import { ConfigError, IoError } from "../errors.js";
-import type { ShardFormat, ShardWriter } from "./shard-writer.js";
+import { fileWritable } from "../output/file-writable.js";
+import type { FileWriter, WrittenFile } from "../output/storage.js";
+import { fileWriterOf } from "../output/shard-format.js";
+import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 
 /** Whole-file compression of JSONL shards: `.jsonl`, `.jsonl.gz` or `.jsonl.zst`. */
 export type JsonlCompression = "gzip" | "zstd" | "none";
@@ -29,7 +30,7 @@ export function jsonlFormat(options: JsonlOptions): ShardFormat {
   return {
     extension,
     description: `jsonl/${options.compression}`,
-    open: (path) => JsonlShard.open(path, options.compression),
+    open: async (target) => JsonlShard.open(await fileWriterOf(target), options.compression),
     dispose: async () => undefined,
   };
 }
@@ -41,24 +42,23 @@ class JsonlShard implements ShardWriter {
   #state: "open" | "closed" | "aborted" = "open";
 
   private constructor(
-    readonly path: string,
+    private readonly file: FileWriter,
     private readonly head: Writable,
-    /** Settles when the file is complete, or rejects with the first error of any stage. */
+    /** Settles when every byte is in the file, or rejects with the first error of any stage. */
     private readonly done: Promise<void>,
   ) {}
 
-  static async open(path: string, compression: JsonlCompression): Promise<JsonlShard> {
-    const file = createWriteStream(path, { flags: "w" });
-    try {
-      await once(file, "open");
-    } catch (error) {
-      throw new IoError(`Cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
-    }
+  get path(): string {
+    return this.file.name;
+  }
+
+  static open(file: FileWriter, compression: JsonlCompression): JsonlShard {
+    const out = fileWritable(file);
     const compressor = compression === "gzip" ? createGzip() : compression === "zstd" ? new CompressStream() : null;
-    const done = compressor === null ? finished(file) : pipeline(compressor, file);
+    const done = compressor === null ? finished(out) : pipeline(compressor, out);
     // Errors surface through write() and close(); keep the rejection from going unhandled meanwhile.
     done.catch(() => undefined);
-    return new JsonlShard(path, compressor ?? file, done);
+    return new JsonlShard(file, compressor ?? out, done);
   }
 
   async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
@@ -71,16 +71,17 @@ class JsonlShard implements ShardWriter {
     if (this.#chunkBytes >= CHUNK_BYTES) await this.#push();
   }
 
-  async close(): Promise<void> {
+  async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path);
     this.#state = "closed";
     try {
       await this.#push();
       this.head.end();
       await this.done;
+      return await this.file.close();
     } catch (error) {
       this.head.destroy();
-      await rm(this.path, { force: true });
+      await this.file.abort();
       throw this.#ioError(error);
     }
   }
@@ -89,7 +90,7 @@ class JsonlShard implements ShardWriter {
     this.#state = "aborted";
     this.head.destroy();
     await this.done.catch(() => undefined);
-    await rm(this.path, { force: true });
+    await this.file.abort();
   }
 
   /** Writes the pending chunk, waiting for the stream to drain when it is full. */

@@ -1,6 +1,5 @@
-import { open, rm } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
 import { ConfigError, IoError } from "../errors.js";
+import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { columnPlan } from "../parquet/column-plan.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import { DEFAULT_ZSTD_LEVEL, encodeRowGroup } from "../parquet/encode-row-group.js";
@@ -10,7 +9,8 @@ import type { PlacedRowGroup } from "../parquet/parquet-footer.js";
 import { RowGroupBuilder } from "../parquet/row-group-builder.js";
 import { shredRecord } from "../parquet/shred-record.js";
 import { EVALSHARD_VERSION } from "../version.js";
-import type { ShardFormat, ShardWriter } from "./shard-writer.js";
+import { fileWriterOf } from "../output/shard-format.js";
+import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 
 /** Page compression of {@link nativeParquetFormat}. */
 export type NativeParquetCompression = "zstd" | "gzip" | "none";
@@ -50,16 +50,10 @@ export function nativeParquetFormat(options: NativeParquetOptions): ShardFormat 
   return {
     extension: ".parquet",
     description: `parquet/${options.compression}`,
-    async open(path, columns) {
-      if (columns.length === 0) throw new ConfigError(`Cannot write ${path}: no columns are left to write`);
+    async open(target, columns) {
+      if (columns.length === 0) throw new ConfigError(`Cannot write ${typeof target === "string" ? target : target.name}: no columns are left to write`);
       const plan = columnPlan(columns);
-      let file: FileHandle;
-      try {
-        file = await open(path, "w");
-      } catch (error) {
-        throw new IoError(`Cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
-      }
-      return new NativeParquetShard(path, file, plan, { encode, rowGroupRows, rowGroupBytes });
+      return new NativeParquetShard(await fileWriterOf(target), plan, { encode, rowGroupRows, rowGroupBytes });
     },
     dispose: async () => undefined,
   };
@@ -77,16 +71,17 @@ class NativeParquetShard implements ShardWriter {
   readonly #groups: PlacedRowGroup[] = [];
   /** File offset of the next byte to write. */
   #offset = 0;
+  readonly path: string;
   /** The file write under way: one at most, overlapping the shredding of the next row group. */
   #writing: Promise<void> = Promise.resolve();
   #state: "open" | "closed" | "aborted" = "open";
 
   constructor(
-    readonly path: string,
-    private readonly file: FileHandle,
+    private readonly file: FileWriter,
     private readonly plan: ColumnPlan,
     private readonly settings: ShardSettings,
   ) {
+    this.path = file.name;
     this.#builder = new RowGroupBuilder(plan);
     this.#append(PARQUET_MAGIC);
   }
@@ -106,19 +101,16 @@ class NativeParquetShard implements ShardWriter {
     if (builder.rows >= this.settings.rowGroupRows || builder.bytes >= this.settings.rowGroupBytes) await this.#flush();
   }
 
-  async close(): Promise<void> {
+  async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path);
     this.#state = "closed";
     try {
-      try {
-        await this.#flush();
-        this.#append(parquetFooter(this.plan, this.#groups, { createdBy: `evalshard version ${EVALSHARD_VERSION}` }));
-        await this.#writing;
-      } finally {
-        await this.file.close();
-      }
+      await this.#flush();
+      this.#append(parquetFooter(this.plan, this.#groups, { createdBy: `evalshard version ${EVALSHARD_VERSION}` }));
+      await this.#writing;
+      return await this.file.close();
     } catch (error) {
-      await rm(this.path, { force: true });
+      await this.file.abort();
       throw error instanceof IoError ? error : new IoError(`Cannot write the Parquet shard ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
     }
   }
@@ -126,8 +118,8 @@ class NativeParquetShard implements ShardWriter {
   async abort(): Promise<void> {
     const wasOpen = this.#state === "open";
     this.#state = "aborted";
-    if (wasOpen) await this.#writing.catch(() => undefined).then(() => this.file.close()).catch(() => undefined);
-    await rm(this.path, { force: true });
+    if (wasOpen) await this.#writing.catch(() => undefined);
+    await this.file.abort();
   }
 
   /** Encodes the buffered rows as a row group and queues its bytes, after the previous write is done. */
@@ -143,16 +135,8 @@ class NativeParquetShard implements ShardWriter {
 
   /** Queues `bytes` at the end of the file. */
   #append(bytes: Uint8Array): void {
-    const at = this.#offset;
     this.#offset += bytes.length;
-    this.#writing = this.#writing.then(async () => {
-      try {
-        let done = 0;
-        while (done < bytes.length) done += (await this.file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
-      } catch (error) {
-        throw new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
-      }
-    });
+    this.#writing = this.#writing.then(() => this.file.write(bytes));
     // Errors surface at the next flush, close or abort; keep them from going unhandled meanwhile.
     this.#writing.catch(() => undefined);
   }

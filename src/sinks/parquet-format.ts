@@ -1,11 +1,16 @@
 import { mkdtemp, open, rm, symlink } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import type { FileHandle } from "node:fs/promises";
+import { createReadStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../errors.js";
+import { LocalFileWriter } from "../output/local-file-writer.js";
+import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { duckdbColumns, duckdbSelectList, sqlString } from "../schema/duckdb-type.js";
-import type { ShardFormat, ShardWriter } from "./shard-writer.js";
+import { fileWriterOf } from "../output/shard-format.js";
+import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 
 /** Parquet page compression; "none" writes uncompressed pages. */
 export type ParquetCompression = "zstd" | "gzip" | "snappy" | "none";
@@ -39,8 +44,11 @@ const FLUSH_BYTES = 1 << 20;
 const MIN_OBJECT_SIZE = 16 << 20;
 
 /**
- * Parquet shards. Each record is staged as one JSON line next to the target (`<path>.stage.ndjson`);
- * `close()` has DuckDB convert the staged file with explicit column types, then deletes it.
+ * Parquet shards. Each record is staged as one JSON line in a local file; `close()` has DuckDB convert
+ * the staged file with explicit column types into a local Parquet file, then deletes the staged one.
+ * DuckDB reads and writes files itself, so both stay local: next to the target on the local storage
+ * (`<path>.stage.ndjson`, `<path>.duckdb.parquet`, the latter then renamed onto the target), in the temp
+ * directory for any other storage (then copied into the storage's writer).
  * Conversions run one at a time, each in its own short-lived in-process DuckDB instance.
  */
 export function parquetFormat(options: ParquetOptions): ShardFormat {
@@ -65,22 +73,24 @@ export function parquetFormat(options: ParquetOptions): ShardFormat {
   return {
     extension: ".parquet",
     description: `parquet/${options.compression}`,
-    async open(path, columns) {
-      if (columns.length === 0) throw new ConfigError(`Cannot write ${path}: no columns are left to write`);
+    async open(target, columns) {
+      if (columns.length === 0) throw new ConfigError(`Cannot write ${typeof target === "string" ? target : target.name}: no columns are left to write`);
       // Render now so a bad schema fails before anything is staged.
       const selectList = duckdbSelectList(columns, { maps });
       const columnTypes = duckdbColumns(columns);
-      const convert = (stage: string, maxLine: number) => {
+      const convert = (stage: string, maxLine: number, path: string) => {
         const read = `read_ndjson(${sqlString(stage)}, columns=${columnTypes}, format='newline_delimited', records=true, compression='uncompressed', hive_partitioning=false, union_by_name=false, ignore_errors=false, maximum_object_size=${Math.max(MIN_OBJECT_SIZE, maxLine + 1)})`;
         return engine.run(
           `COPY (SELECT ${selectList} FROM ${read}) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows})`,
         );
       };
-      return ParquetShard.open(path, convert);
+      return ParquetShard.open(await fileWriterOf(target), convert);
     },
     dispose: () => engine.dispose(),
   };
 }
+
+type Convert = (stage: string, maxLine: number, path: string) => Promise<void>;
 
 class ParquetShard implements ShardWriter {
   rows = 0;
@@ -89,20 +99,28 @@ class ParquetShard implements ShardWriter {
   #buffered = 0;
   #writing: Promise<unknown> = Promise.resolve();
   #state: "open" | "closed" | "aborted" = "open";
-  #closing: Promise<void> | null = null;
+  #closing: Promise<WrittenFile> | null = null;
 
   private constructor(
-    readonly path: string,
+    private readonly target: FileWriter,
     readonly stage: string,
+    /** Where DuckDB writes the shard. */
+    private readonly converted: string,
     private readonly file: FileHandle,
-    private readonly convert: (stage: string, maxLine: number) => Promise<void>,
+    private readonly convert: Convert,
   ) {}
 
-  static async open(path: string, convert: (stage: string, maxLine: number) => Promise<void>): Promise<ParquetShard> {
-    const stage = `${path}.stage.ndjson`;
+  get path(): string {
+    return this.target.name;
+  }
+
+  static async open(target: FileWriter, convert: Convert): Promise<ParquetShard> {
+    const base = target instanceof LocalFileWriter ? target.path : join(tmpdir(), `evalshard-shard-${process.pid}-${randomBytes(6).toString("hex")}`);
+    const stage = `${base}.stage.ndjson`;
     try {
-      return new ParquetShard(path, stage, await open(stage, "w"), convert);
+      return new ParquetShard(target, stage, `${base}.duckdb.parquet`, await open(stage, "w"), convert);
     } catch (error) {
+      await target.abort();
       throw new IoError(`Cannot create the staging file ${stage}: ${(error as Error).message}`, stage, { cause: error });
     }
   }
@@ -120,26 +138,29 @@ class ParquetShard implements ShardWriter {
     if (this.#buffered >= FLUSH_BYTES) await this.#flush();
   }
 
-  close(): Promise<void> {
+  close(): Promise<WrittenFile> {
     if (this.#state !== "open") return Promise.reject(new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path));
     this.#state = "closed";
     this.#closing = this.#close();
     return this.#closing;
   }
 
-  async #close(): Promise<void> {
+  async #close(): Promise<WrittenFile> {
     try {
       try {
         await this.#flush();
       } finally {
         await this.file.close();
       }
-      await withReadablePath(this.stage, (readable) => this.convert(readable, this.#maxLine));
+      await withReadablePath(this.stage, (readable) => this.convert(readable, this.#maxLine, this.converted));
+      await rm(this.stage, { force: true });
+      return await closeWithLocalFile(this.target, this.converted);
     } catch (error) {
-      await rm(this.path, { force: true });
+      await this.target.abort();
       throw error instanceof IoError ? error : new IoError(`Cannot write the Parquet shard ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
     } finally {
       await rm(this.stage, { force: true });
+      await rm(this.converted, { force: true });
     }
   }
 
@@ -150,7 +171,8 @@ class ParquetShard implements ShardWriter {
     // A conversion under way would write the target after we removed it.
     await this.#closing?.catch(() => undefined);
     await rm(this.stage, { force: true });
-    await rm(this.path, { force: true });
+    await rm(this.converted, { force: true });
+    await this.target.abort();
   }
 
   #flush(): Promise<unknown> {
@@ -163,6 +185,13 @@ class ParquetShard implements ShardWriter {
     });
     return this.#writing;
   }
+}
+
+/** Makes `file` hold the finished local file `local`: moved there on the local storage, copied into any other. */
+async function closeWithLocalFile(file: FileWriter, local: string): Promise<WrittenFile> {
+  if (file instanceof LocalFileWriter) return file.replaceWith(local);
+  for await (const chunk of createReadStream(local)) await file.write(chunk as Buffer);
+  return file.close();
 }
 
 /**

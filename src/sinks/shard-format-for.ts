@@ -2,7 +2,7 @@ import { ConfigError } from "../errors.js";
 import { jsonlFormat } from "./jsonl-format.js";
 import { nativeParquetFormat } from "./native-parquet-format.js";
 import { parquetFormat } from "./parquet-format.js";
-import type { ShardFormat } from "./shard-writer.js";
+import type { ShardFormat } from "../output/shard-format.js";
 
 /**
  * The shard format for an output kind and codec, as `--to` and `--compression` (or a pipeline's `output`) name

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { reuseShard, writeBucketShard } from "../../src/dataset/bucket-shard.js";
+import { writeBucketShard } from "../../src/dataset/bucket-shard.js";
+import { openStaging } from "../../src/output/local-staging.js";
 import type { StagedEntry } from "../../src/dataset/incoming.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -56,13 +57,13 @@ describe("writeBucketShard", () => {
   });
 });
 
-describe("reuseShard", () => {
+describe("staging.reuse", () => {
   it("hard-links the published shard into the staging directory", async () => {
     const out = freshDir();
     writeFileSync(join(out, "data/s.jsonl"), "rows\n");
-    const staging = join(out, ".evalshard-tmp-x");
-    mkdirSync(join(staging, "data"), { recursive: true });
-    await reuseShard(out, staging, "data/s.jsonl");
-    expect(statSync(join(staging, "data/s.jsonl")).ino).toBe(statSync(join(out, "data/s.jsonl")).ino);
+    const staging = await openStaging(out);
+    await staging.reuse("data/s.jsonl");
+    expect(statSync(join(staging.dir, "data/s.jsonl")).ino).toBe(statSync(join(out, "data/s.jsonl")).ino);
+    await staging.abort();
   });
 });

@@ -8,7 +8,8 @@ import type { SnapshotRecord } from "../../src/dataset/incoming.js";
 import { sft } from "../../src/formats/sft.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import type { ShardFormat } from "../../src/sinks/shard-writer.js";
-import { lockOutput, recoverStaging } from "../../src/sinks/staging.js";
+import { lockOutput } from "../../src/output/lock-output.js";
+import { recoverStaging } from "../../src/output/local-staging.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { jsonlOptions, leftovers, rec, tree } from "./snapshot-fixtures.js";
 import { linkBuiltModules } from "../helpers/built-modules.js";
@@ -99,7 +100,7 @@ describe("a shard writer that fails", () => {
           },
           close: async () => {
             if (atRow > 1000) throw new Crash("close");
-            await writer.close();
+            return writer.close();
           },
           abort: () => writer.abort(),
         };

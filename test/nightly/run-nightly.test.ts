@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LockedError } from "../../src/errors.js";
-import { lockOutput } from "../../src/sinks/output-lock.js";
+import { lockOutput } from "../../src/output/lock-output.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, night } from "./support.js";
 

@@ -7,7 +7,7 @@ import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
 import type { NativeParquetCompression } from "../../src/sinks/native-parquet-format.js";
 import type { ShardFormat } from "../../src/sinks/shard-writer.js";
-import { ShardedWriter } from "../../src/sinks/sharded-writer.js";
+import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { readHyparquet, readNodeDuckdb } from "./helpers/read-back.js";
 import { expectedRow, rowFromEngine } from "./helpers/record-space.js";

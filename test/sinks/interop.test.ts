@@ -10,10 +10,10 @@ import type { FormatName } from "../../src/formats/format.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { parsePath, pruneColumns } from "../../src/schema/field-path.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
-import { datasetCard } from "../../src/sinks/dataset-card.js";
+import { datasetCard } from "../../src/output/dataset-card.js";
 import { parquetFormat } from "../../src/sinks/parquet-format.js";
 import type { ShardInfo } from "../../src/sinks/shard-writer.js";
-import { ShardedWriter } from "../../src/sinks/sharded-writer.js";
+import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LockedError } from "../../src/errors.js";
-import { lockOutput } from "../../src/sinks/output-lock.js";
+import { lockOutput } from "../../src/output/lock-output.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-lock-");

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
@@ -9,8 +8,9 @@ import type { Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import { parquetFormat } from "../../src/sinks/parquet-format.js";
-import type { ShardFormat, ShardWriter } from "../../src/sinks/shard-writer.js";
-import { ShardedWriter } from "../../src/sinks/sharded-writer.js";
+import { fileWriterOf } from "../../src/output/shard-format.js";
+import type { ShardFormat, ShardWriter } from "../../src/output/shard-format.js";
+import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-sharded-");
@@ -171,11 +171,11 @@ function slowFormat(failOnClose: number | null) {
   const format: ShardFormat = {
     extension: ".txt",
     description: "test",
-    async open(path) {
+    async open(target) {
       const n = opened++;
       events.push(`open ${n}`);
       let rows = 0;
-      await writeFile(path, "");
+      const file = await fileWriterOf(target);
       const writer: ShardWriter = {
         get rows() {
           return rows;
@@ -186,11 +186,13 @@ function slowFormat(failOnClose: number | null) {
         async close() {
           events.push(`close ${n} start`);
           await new Promise((r) => setTimeout(r, 30));
-          if (n === failOnClose) throw new IoError(`close ${n} failed`, path);
+          if (n === failOnClose) throw new IoError(`close ${n} failed`, file.name);
           events.push(`close ${n} end`);
+          return file.close();
         },
         async abort() {
           events.push(`abort ${n}`);
+          await file.abort();
         },
       };
       return writer;

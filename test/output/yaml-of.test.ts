@@ -3,9 +3,9 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { FORMAT_NAMES } from "../../src/formats/format.js";
 import { FORMATS } from "../../src/formats/index.js";
-import { datasetCard } from "../../src/sinks/dataset-card.js";
-import { yamlOf } from "../../src/sinks/yaml-of.js";
-import type { JsonData } from "../../src/sinks/yaml-of.js";
+import { datasetCard } from "../../src/output/dataset-card.js";
+import { yamlOf } from "../../src/output/yaml-of.js";
+import type { JsonData } from "../../src/output/yaml-of.js";
 
 const frontMatter = (card: string): unknown => parse(card.split("---\n")[1] ?? "");
 

@@ -1,9 +1,5 @@
-import { createWriteStream } from "node:fs";
-import type { WriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
-import { once } from "node:events";
 import type { Quarantined } from "../flow.js";
+import type { FileWriter, Files } from "./storage.js";
 
 /** One quarantined line, as written to `_quarantine/<format>.ndjson`. */
 export interface QuarantineEntry {
@@ -18,21 +14,23 @@ export interface QuarantineEntry {
   readonly raw_truncated: boolean;
 }
 
+/** Entries are joined into chunks of about this size before they are written. */
+const CHUNK_BYTES = 64 << 10;
+
 /** Appends quarantine entries to an NDJSON file, created on the first entry. */
 export class QuarantineWriter {
-  readonly path: string;
-  #stream: WriteStream | null = null;
+  #file: FileWriter | null = null;
+  #chunk: string[] = [];
+  #chunkBytes = 0;
   #entries = 0;
 
-  constructor(path: string) {
-    this.path = path;
-  }
+  constructor(
+    private readonly files: Files,
+    /** Relative to `files`, e.g. `_quarantine/sft.ndjson`. */
+    readonly path: string,
+  ) {}
 
   async write(item: Quarantined): Promise<void> {
-    if (this.#stream === null) {
-      await mkdir(dirname(this.path), { recursive: true });
-      this.#stream = createWriteStream(this.path);
-    }
     const entry: QuarantineEntry = {
       source: item.provenance.source,
       line: item.provenance.line,
@@ -44,7 +42,10 @@ export class QuarantineWriter {
       raw_truncated: Buffer.byteLength(item.raw) < item.rawLength,
     };
     this.#entries++;
-    if (!this.#stream.write(`${JSON.stringify(entry)}\n`)) await once(this.#stream, "drain");
+    const line = `${JSON.stringify(entry)}\n`;
+    this.#chunk.push(line);
+    this.#chunkBytes += line.length;
+    if (this.#chunkBytes >= CHUNK_BYTES) await this.#push();
   }
 
   get entries(): number {
@@ -52,8 +53,18 @@ export class QuarantineWriter {
   }
 
   async close(): Promise<void> {
-    if (this.#stream === null) return;
-    const stream = this.#stream;
-    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await this.#push();
+    const file = this.#file;
+    this.#file = null;
+    await file?.close();
+  }
+
+  async #push(): Promise<void> {
+    if (this.#chunk.length === 0) return;
+    this.#file ??= await this.files.create(this.path);
+    const text = this.#chunk.join("");
+    this.#chunk = [];
+    this.#chunkBytes = 0;
+    await this.#file.write(Buffer.from(text));
   }
 }

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/errors.js";
-import { lockOutput } from "../../src/sinks/output-lock.js";
-import { openStaging, recoverStaging } from "../../src/sinks/staging.js";
+import { lockOutput } from "../../src/output/lock-output.js";
+import { openStaging, recoverStaging } from "../../src/output/local-staging.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { linkBuiltModules } from "../helpers/built-modules.js";
 
@@ -181,8 +181,9 @@ function compileSinks(): string {
   const lib = linkBuiltModules(join(root, "lib"));
   writeFileSync(
     join(lib, "writer.js"),
-    `import { lockOutput, openStaging } from "./sinks/staging.js";
-import { ShardedWriter } from "./sinks/sharded-writer.js";
+    `import { lockOutput } from "./output/lock-output.js";
+import { openStaging } from "./output/local-staging.js";
+import { ShardedWriter } from "./output/sharded-writer.js";
 import { parquetFormat } from "./sinks/parquet-format.js";
 const out = process.argv[2];
 await lockOutput(out);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { FORMATS } from "../../src/formats/index.js";
 import { hfFeatures } from "../../src/schema/hf-features.js";
-import { datasetCard } from "../../src/sinks/dataset-card.js";
+import { datasetCard } from "../../src/output/dataset-card.js";
 import type { ShardInfo } from "../../src/sinks/shard-writer.js";
 
 const shards: ShardInfo[] = [

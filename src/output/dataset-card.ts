@@ -3,7 +3,7 @@ import type { Field } from "../schema/column-type.js";
 import { walkColumns } from "../schema/field-path.js";
 import { hfFeatures } from "../schema/hf-features.js";
 import { yamlOf } from "./yaml-of.js";
-import type { ShardInfo } from "./shard-writer.js";
+import type { ShardInfo } from "./shard-format.js";
 
 /** What {@link datasetCard} describes. */
 export interface DatasetCardOptions {

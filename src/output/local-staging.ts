@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { copyFile, link, lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { ConfigError, IoError } from "../errors.js";
-
-export { lockOutput } from "./output-lock.js";
+import { LocalFiles } from "./local-files.js";
+import type { PublishHook, Staging } from "./storage.js";
 
 const TMP_PREFIX = ".evalshard-tmp-";
 const OLD_PREFIX = ".evalshard-old-";
@@ -11,20 +11,13 @@ const JOURNAL = "journal.json";
 /** Moved out first and in last, so it is never next to data it does not describe. */
 const COMMIT_ENTRY = "manifest.json";
 
-/** A test hook: called after each step of a publish; throwing from it simulates a crash there. */
-export type PublishHook = (step: string) => void | Promise<void>;
-
-/** A run's private directory inside the output directory, published atomically when complete. */
-export interface Staging {
-  /** Where the whole output is written: `outDir/.evalshard-tmp-<id>/`. */
+/**
+ * A run's private directory inside the output directory, `outDir/.evalshard-tmp-<id>/`, published by
+ * journal and renames: crash-safe, see {@link recoverStaging}. Its scratch is the directory itself.
+ */
+export interface LocalStaging extends Staging {
+  /** Where the whole output is written. */
   readonly dir: string;
-  /**
-   * Replaces the listed top-level entries of the output directory with the staged ones. A listed
-   * entry the staging directory lacks is removed from the output. Crash-safe: see {@link recoverStaging}.
-   */
-  publish(entries: readonly string[]): Promise<void>;
-  /** Removes the staging directory; after a failed publish, finishes it instead (the journal is written). */
-  abort(): Promise<void>;
 }
 
 interface Journal {
@@ -46,7 +39,7 @@ export interface Recovery {
  * Creates `outDir` if needed and a fresh staging directory inside it, after recovering earlier runs.
  * Call it holding the output lock ({@link lockOutput}): recovery deletes other runs' staging directories.
  */
-export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } = {}): Promise<Staging> {
+export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
   await io(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
   await recoverStaging(outDir);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
@@ -54,10 +47,21 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
   await io(dir, "create the staging directory", () => mkdir(dir));
   const step = options.onStep ?? (() => undefined);
   let journaled = false;
+  const files = new LocalFiles(dir);
   return {
     dir,
+    location: dir,
+    scratch: dir,
+    create: (path) => files.create(path),
+    read: (path) => files.read(path),
+    list: (prefix) => files.list(prefix),
+    rename: (from, to) => files.rename(from, to),
+    remove: (path) => files.remove(path),
+    reuse: (path) => reuseFile(join(outDir, ...path.split("/")), files.at(path)),
     async publish(entries) {
-      const names = checkEntries(entries);
+      const names = checkEntries(entries.map((name) => name.replace(/\/$/, "")));
+      // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
+      for (const name of names.filter((n) => entries.includes(`${n}/`))) await io(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       const journal: Journal = {
         version: 1,
         id,
@@ -181,6 +185,20 @@ async function readJournal(path: string): Promise<Journal | null> {
   throw new IoError(`The publish journal ${path} is not one evalshard wrote; inspect the output directory by hand`, path);
 }
 
+/** Puts a published file into the staging without rewriting it: a hard link, or a copy where links fail. */
+async function reuseFile(from: string, to: string): Promise<void> {
+  await io(dirname(to), "create", () => mkdir(dirname(to), { recursive: true }));
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "EXDEV" && code !== "ENOTSUP" && code !== "EMLINK") {
+      throw new IoError(`Cannot link ${from} into the staging directory: ${(error as Error).message}`, from, { cause: error });
+    }
+    await copyFile(from, to);
+  }
+}
+
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(
     () => true,
@@ -221,7 +239,7 @@ async function syncTree(path: string): Promise<void> {
 }
 
 /** Makes renames inside `dir` durable; a no-op where directories cannot be opened. */
-export async function syncDir(dir: string): Promise<void> {
+async function syncDir(dir: string): Promise<void> {
   const handle = await open(dir, "r").catch(() => null);
   if (handle === null) return;
   try {

@@ -1,0 +1,94 @@
+import type { ColumnPlan } from "../parquet/column-plan.js";
+import type { Field } from "../schema/column-type.js";
+import type { ShardFormat } from "./shard-format.js";
+import { QuarantineWriter } from "./quarantine-writer.js";
+import { RowGroupShards } from "./row-group-shards.js";
+import { ShardFiles } from "./shard-files.js";
+import type { ShardLimits } from "./shard-rotation.js";
+import { ShardedWriter } from "./sharded-writer.js";
+import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
+import { writeText } from "./write-text.js";
+
+/** Options of {@link DatasetSink.open}. */
+export interface DatasetSinkOptions {
+  /** Split name in shard file names. Default "train". */
+  readonly split?: string;
+  /** Test hook, passed to the storage's publish. */
+  readonly onStep?: PublishHook;
+}
+
+/** What a dataset holds besides its shards, written at publish. */
+export interface DatasetFiles {
+  /** README.md: the dataset card. */
+  readonly card: string;
+  /** manifest.json, written last. */
+  readonly manifest: unknown;
+}
+
+/**
+ * One dataset being written, for both engines: takes the storage's lock, stages the shards (fed records
+ * through {@link records}, or encoded row groups through {@link rowGroups}, with the same naming and
+ * rotation), the quarantine, the card and the manifest, and publishes them together.
+ */
+export class DatasetSink {
+  #done = false;
+
+  private constructor(
+    readonly storage: Storage,
+    readonly staging: Staging,
+    readonly split: string,
+    private readonly lock: Lock,
+  ) {}
+
+  /** Locks `storage` and opens a staging in it (finishing or discarding what a crashed run left). */
+  static async open(storage: Storage, options: DatasetSinkOptions = {}): Promise<DatasetSink> {
+    const lock = await storage.lock();
+    try {
+      const staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
+      return new DatasetSink(storage, staging, options.split ?? "train", lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** A local directory for the run's temporary files (spooled input). */
+  get scratch(): string {
+    return this.staging.scratch;
+  }
+
+  /** Shards fed one record at a time (the stages engine), rotated at `limits`. */
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): ShardedWriter {
+    return new ShardedWriter({ dir: this.staging, format, columns, split: this.split, ...limits });
+  }
+
+  /** Parquet shards fed encoded row groups (the parallel engine); the caller rotates with `ShardRotation`. */
+  rowGroups(plan: ColumnPlan, createdBy: string): RowGroupShards {
+    return new RowGroupShards(new ShardFiles(this.staging, this.split, ".parquet"), plan, createdBy);
+  }
+
+  /** The quarantine of `format`'s bad lines: `_quarantine/<format>.ndjson`. */
+  quarantine(format: string): QuarantineWriter {
+    return new QuarantineWriter(this.staging, `_quarantine/${format}.ndjson`);
+  }
+
+  /** Writes the card and the manifest, then publishes the dataset whole and releases the lock. */
+  async publish(files: DatasetFiles): Promise<void> {
+    await writeText(this.staging, "README.md", files.card);
+    await writeText(this.staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
+    await this.staging.publish(["data", "_quarantine/", "README.md", "manifest.json"]);
+    this.#done = true;
+    await this.lock.release();
+  }
+
+  /** Drops what was staged (the previous dataset stays) and releases the lock. */
+  async abort(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    try {
+      await this.staging.abort();
+    } finally {
+      await this.lock.release();
+    }
+  }
+}

@@ -1,0 +1,18 @@
+export { LocalStorage } from "./local-storage.js";
+export { LocalFiles } from "./local-files.js";
+export { DatasetSink } from "./dataset-sink.js";
+export { ShardedWriter } from "./sharded-writer.js";
+export { RowGroupShards } from "./row-group-shards.js";
+export { ShardRotation } from "./shard-rotation.js";
+export { QuarantineWriter } from "./quarantine-writer.js";
+export { datasetCard } from "./dataset-card.js";
+export { openStaging, recoverStaging } from "./local-staging.js";
+export { lockOutput } from "./lock-output.js";
+
+export type { FileWriter, Files, Lock, PublishHook, Staging, Storage, StoredFile, WrittenFile } from "./storage.js";
+export type { DatasetFiles, DatasetSinkOptions } from "./dataset-sink.js";
+export type { ShardedWriterOptions } from "./sharded-writer.js";
+export type { ShardLimits } from "./shard-rotation.js";
+export type { QuarantineEntry } from "./quarantine-writer.js";
+export type { DatasetCardOptions } from "./dataset-card.js";
+export type { LocalStaging, Recovery } from "./local-staging.js";

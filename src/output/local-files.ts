@@ -1,0 +1,92 @@
+import { createReadStream } from "node:fs";
+import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { ConfigError, IoError } from "../errors.js";
+import { LocalFileWriter } from "./local-file-writer.js";
+import type { FileWriter, Files, StoredFile } from "./storage.js";
+
+/** {@link Files} under a local directory. */
+export class LocalFiles implements Files {
+  constructor(readonly location: string) {}
+
+  /** `target` itself, or the files of the local directory it names. */
+  static of(target: string | Files): Files {
+    return typeof target === "string" ? new LocalFiles(target) : target;
+  }
+
+  /** The local path of `path`. */
+  at(path: string): string {
+    if (path.split("/").some((part) => part === ".." || part === "") || /\\/.test(path)) {
+      throw new ConfigError(`Expected a relative "/"-separated path inside ${this.location}, got ${JSON.stringify(path)}`);
+    }
+    return join(this.location, ...path.split("/"));
+  }
+
+  async create(path: string): Promise<FileWriter> {
+    const local = this.at(path);
+    await io(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
+    return LocalFileWriter.create(local);
+  }
+
+  async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
+    const local = this.at(path);
+    const stat = await lstat(local).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+      throw new IoError(`Cannot read ${local}: ${error.message}`, local, { cause: error });
+    });
+    if (stat === null) return null;
+    return readStream(local);
+  }
+
+  async list(prefix: string): Promise<StoredFile[]> {
+    const out: StoredFile[] = [];
+    const cut = prefix.lastIndexOf("/") + 1;
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await readdir(dir === "" ? this.location : this.at(dir), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+        throw new IoError(`Cannot list ${this.location}/${dir}: ${error.message}`, this.location, { cause: error });
+      });
+      for (const entry of entries) {
+        const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (path.startsWith(prefix) || prefix.startsWith(`${path}/`)) await walk(path);
+        } else if (entry.isFile() && path.startsWith(prefix)) {
+          out.push({ path, bytes: (await lstat(this.at(path))).size });
+        }
+      }
+    };
+    await walk(prefix.slice(0, Math.max(0, cut - 1)));
+    return out;
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const target = this.at(to);
+    await io(target, "move into place", async () => {
+      await mkdir(dirname(target), { recursive: true });
+      await rename(this.at(from), target);
+    });
+  }
+
+  async remove(path: string): Promise<void> {
+    const local = this.at(path);
+    await io(local, "remove", () => rm(local, { recursive: true, force: true }));
+  }
+}
+
+/** A read stream that reports a failure as an {@link IoError} naming the file. */
+async function* readStream(path: string): AsyncIterable<Uint8Array> {
+  try {
+    yield* createReadStream(path) as AsyncIterable<Buffer>;
+  } catch (error) {
+    throw new IoError(`Cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
+  }
+}
+
+async function io<T>(path: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof IoError) throw error;
+    throw new IoError(`Cannot ${what} ${path}: ${(error as Error).message}`, path, { cause: error });
+  }
+}

@@ -1,0 +1,22 @@
+import type { Files, WrittenFile } from "./storage.js";
+
+/** Writes a small text file (a card, a manifest, a state) whole. */
+export async function writeText(files: Files, path: string, text: string): Promise<WrittenFile> {
+  const file = await files.create(path);
+  try {
+    await file.write(Buffer.from(text));
+  } catch (error) {
+    await file.abort();
+    throw error;
+  }
+  return file.close();
+}
+
+/** Reads a small text file whole; null when there is none. */
+export async function readText(files: Files, path: string): Promise<string | null> {
+  const stream = await files.read(path);
+  if (stream === null) return null;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DatasetSink } from "../../src/output/dataset-sink.js";
+import { LocalStorage } from "../../src/output/local-storage.js";
+import { ShardRotation } from "../../src/output/shard-rotation.js";
+import { columnPlan } from "../../src/parquet/column-plan.js";
+import { encodeRowGroup } from "../../src/parquet/encode-row-group.js";
+import { RowGroupBuilder } from "../../src/parquet/row-group-builder.js";
+import { shredRecord } from "../../src/parquet/shred-record.js";
+import type { Field } from "../../src/schema/column-type.js";
+import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
+import { readParquetRows } from "../helpers/read-parquet.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const root = tempDir("evalshard-dataset-sink-");
+let counter = 0;
+const freshOut = () => join(root, `out-${counter++}`);
+const COLUMNS: Field[] = [
+  { name: "id", type: { kind: "int64" }, nullable: false },
+  { name: "text", type: { kind: "string" }, nullable: true },
+];
+const RECORDS = Array.from({ length: 5 }, (_, id) => ({ id, text: `record ${id}` }));
+const LIMITS = { maxRows: 2, maxBytes: Infinity };
+const NAMES = ["train-00000-of-00003", "train-00001-of-00003", "train-00002-of-00003"];
+
+describe("the dataset sink", () => {
+  it("fed records: rotates, names, and publishes shards, card and manifest together", async () => {
+    const out = freshOut();
+    const sink = await DatasetSink.open(new LocalStorage(out));
+    const writer = sink.records(jsonlFormat({ compression: "none" }), COLUMNS, LIMITS);
+    for (const r of RECORDS) await writer.write(r);
+    const shards = await writer.finish();
+    expect(shards.map((s) => s.path)).toEqual(NAMES.map((n) => `data/${n}.jsonl`));
+    expect(existsSync(join(out, "data"))).toBe(false);
+    await sink.publish({ card: "card\n", manifest: { shards } });
+    expect(readdirSync(out).sort()).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
+    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"))).toEqual({ shards });
+  });
+
+  it("fed encoded row groups: the same names for the same rotation", async () => {
+    const out = freshOut();
+    const sink = await DatasetSink.open(new LocalStorage(out));
+    const plan = columnPlan(COLUMNS);
+    const shards = sink.rowGroups(plan, "evalshard tests");
+    const rotation = new ShardRotation(LIMITS);
+    for (const record of RECORDS) {
+      const builder = new RowGroupBuilder(plan);
+      builder.beginRow();
+      shredRecord(plan, record, builder.leaves);
+      await shards.append(rotation.place(1), encodeRowGroup(builder, { codec: "zstd", zstdLevel: 3 }));
+    }
+    const infos = await shards.finish();
+    expect(infos.map((s) => s.path)).toEqual(NAMES.map((n) => `data/${n}.parquet`));
+    await sink.publish({ card: "", manifest: {} });
+    const { rows } = await readParquetRows(infos.map((s) => join(out, s.path)));
+    expect(rows.map((r) => Number(r.id))).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("aborted, leaves the previous dataset and releases the lock", async () => {
+    const out = freshOut();
+    const first = await DatasetSink.open(new LocalStorage(out));
+    await first.publish({ card: "one", manifest: 1 });
+    const second = await DatasetSink.open(new LocalStorage(out));
+    const quarantine = second.quarantine("sft");
+    await quarantine.write({ kind: "quarantined", provenance: { source: "x", line: 1, offset: 0 }, reason: "invalid_json", detail: "d", raw: "{", rawLength: 1 });
+    await quarantine.close();
+    await second.abort();
+    expect(readFileSync(join(out, "README.md"), "utf8")).toBe("one");
+    expect(readdirSync(join(out, "_quarantine"))).toEqual([]);
+    await (await DatasetSink.open(new LocalStorage(out))).abort();
+  });
+});
