@@ -1,13 +1,15 @@
 """Proves a view's dataset directory is what TRL and the OpenAI fine-tuning API train on, as written.
 
-    python trl_check.py DIR VIEW [--train]
+    python trl_check.py [--train] DIR VIEW [DIR VIEW ...]
 
-VIEW is one of trl-prompt-completion, trl-kto, trl-preference, openai-sft, openai-dpo, rl-steps. The script
-(a) loads DIR with `datasets.load_dataset(DIR)`, (b) checks TRL's `is_conversational` on every row (TRL
-views, openai-sft), (c) renders every row with `maybe_apply_chat_template` and a ChatML tokenizer built here
-(no download) and checks exactly one `<|im_start|>` per message plus the generation prompt, in the text and
-in the token ids, (d) with --train, runs two steps of the view's trainer on a tiny Llama built from a config.
-It prints one JSON object (counts, timings) and exits non-zero on the first failed check.
+VIEW is one of trl-prompt-completion, trl-kto, trl-preference, openai-sft, openai-dpo, rl-steps. For each
+DIR the script (a) loads it with `datasets.load_dataset(DIR)`, (b) checks TRL's `is_conversational` on every
+row (TRL views, openai-sft), (c) renders every row with `maybe_apply_chat_template` and a ChatML tokenizer
+built here (no download) and checks exactly one `<|im_start|>` per message plus the generation prompt, in the
+text and in the token ids, (d) with --train, runs two steps of the view's trainer on a tiny Llama built from
+a config. Several directories run in one process, as importing torch and TRL is most of the time.
+It prints one line `TRL_CHECK {json}` per directory (counts and timings, or the first failed check's
+message; trainers print their own logs too) and exits non-zero when any check failed.
 """
 
 import copy
@@ -211,19 +213,12 @@ def train(ds, view, tokenizer, out):
     return {"trainer": trainer_name, "trl": trl.__version__, "steps": result.global_step, "loss": result.training_loss, "seconds": round(seconds, 2)}
 
 
-def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    directory, view = args
-    datasets.disable_progress_bars()
+def check_dataset(directory, view, train_it, tokenizer):
     started = time.perf_counter()
     ds = load_dataset(directory, split="train")
     report = {"view": view, "rows": len(ds), "columns": ds.column_names, "datasets": datasets.__version__}
     if len(ds) == 0:
         fail(f"{directory}: no rows")
-    tokenizer = chatml_tokenizer()
     if view in TRL_VIEWS:
         check_trl_rows(ds, view, tokenizer)
     elif view in ("openai-sft", "openai-dpo"):
@@ -233,11 +228,30 @@ def main(argv):
     else:
         fail(f"unknown view {view!r}")
     report["check_seconds"] = round(time.perf_counter() - started, 2)
-    if "--train" in argv and view in TRL_VIEWS:
+    if train_it and view in TRL_VIEWS:
         with tempfile.TemporaryDirectory(prefix="trl-check-") as out:
             report["train"] = train(ds, view, tokenizer, out)
-    print(json.dumps(report))
-    return 0
+    return report
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("--")]
+    if len(args) == 0 or len(args) % 2 != 0:
+        print(__doc__, file=sys.stderr)
+        return 2
+    datasets.disable_progress_bars()
+    started = time.perf_counter()
+    tokenizer = chatml_tokenizer()
+    print("TRL_CHECK", json.dumps({"setup_seconds": round(time.perf_counter() - started, 2)}), flush=True)
+    failed = 0
+    for directory, view in zip(args[0::2], args[1::2]):
+        try:
+            report = check_dataset(directory, view, "--train" in argv, tokenizer)
+        except AssertionError as error:
+            failed += 1
+            report = {"view": view, "error": str(error)}
+        print("TRL_CHECK", json.dumps({"dir": directory, **report}), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
