@@ -18,7 +18,8 @@ describe("speakers: the narrator and others are the user, the seat's own message
     ["negotiator", "assistant"],
     ["guard", "user"],
     ["system", "user"],
-    ["assistant", "user"],
+    ["assistant", "assistant"],
+    ["user", "user"],
   ])("%s -> %s", (role, chat) => {
     expect(speakerRole(role, "negotiator")).toBe(chat);
   });
