@@ -3,6 +3,8 @@ import { ConfigError } from "../../src/errors.js";
 import type { Flow } from "../../src/flow.js";
 import { FORMATS } from "../../src/formats/index.js";
 import type { ValidRecord } from "../../src/valid-record.js";
+import { trlKto } from "../../src/views/trl-kto.js";
+import { viewCard } from "../../src/views/view-card.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { viewStage } from "../../src/views/view-stage.js";
 import { ViewTally } from "../../src/views/view-tally.js";
@@ -37,5 +39,18 @@ describe("a view as a stage", () => {
     const wrong = viewStage(VIEWS["rl-steps"], viewEnv(), new ViewTally())(flows({ kind: "kept", provenance, value: { ...valid(sft), format: FORMATS.sft } }));
     await expect(collect(wrong)).rejects.toThrow(/reads rl records, but rl.ndjson holds sft records/);
     expect(() => viewStage(VIEWS["trl-preference"], viewEnv(), new ViewTally())).toThrow(ConfigError);
+  });
+});
+
+describe("the view's part of the dataset card", () => {
+  it("names the view, TRL's dataset type and trainer, what was left out and what the texts carry", () => {
+    const env = viewEnv();
+    const tally = new ViewTally();
+    tally.add(trlKto.rows(RULES_TRAJECTORY, env));
+    const card = viewCard({ view: trlKto, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }).join("\n");
+    expect(card).toContain("the `trl-kto` view");
+    expect(card).toContain("conversational unpaired preference, for `trl.KTOTrainer`");
+    expect(card).toContain("Steps left out: `empty_content` 1, `no_action` 2, `no_prompt` 1, `null_content` 1.");
+    expect(card).toContain("| `prompt[].content` | 3 | 1 | 1 (ignore_previous 1) |");
   });
 });
