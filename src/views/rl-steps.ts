@@ -71,7 +71,8 @@ export const rlSteps: View<"rl", RlStepsRow> = {
     const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
     for (const [i, tuple] of record.tuples.entries()) {
       const window = tuple.state.transcript_window.map((m) => ({ role: m.role, ...env.sanitize(m.content) }));
-      const action = tuple.action?.content == null ? null : env.sanitize(tuple.action.content);
+      const content = tuple.action?.content ?? null;
+      const action = content === null ? null : env.sanitize(content);
       const texts: RowText[] = window.map((m) => ({ path: "transcript_window[].content", text: m.text, changed: m.changed }));
       if (action !== null) texts.push({ path: "action_content", text: action.text, changed: action.changed });
       if (admitTexts(env, texts) === "injection") {
