@@ -1,0 +1,37 @@
+import { MESSAGES } from "./chat-message.js";
+import type { ChatMessage } from "./chat-message.js";
+import { messagesOf } from "./prompt-from-window.js";
+import { usablePairs } from "./usable-pairs.js";
+import type { View } from "./view.js";
+import { ViewResultBuilder } from "./view-result.js";
+
+/** A line of `openai-dpo`: the OpenAI preference fine-tuning format, and no other key. */
+export type OpenAiDpoRow = { input: { messages: ChatMessage[] }; preferred_output: ChatMessage[]; non_preferred_output: ChatMessage[] };
+
+/** One line per usable DPO pair, joined as `trl-preference` is. */
+export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
+  name: "openai-dpo",
+  from: "dpo",
+  needsContext: true,
+  unit: "pair",
+  columns: [
+    { name: "input", type: { kind: "struct", fields: [{ name: "messages", type: MESSAGES, nullable: false }] }, nullable: false },
+    { name: "preferred_output", type: MESSAGES, nullable: false },
+    { name: "non_preferred_output", type: MESSAGES, nullable: false },
+  ],
+  outputs: ["jsonl"],
+  trl: null,
+  description: "Each usable DPO pair as an OpenAI preference fine-tuning line, its prompt joined from the chosen run's RL step.",
+  rows(record, env) {
+    const result = new ViewResultBuilder<OpenAiDpoRow>();
+    const paths = { prompt: "input.messages[].content", chosen: "preferred_output[].content", rejected: "non_preferred_output[].content" };
+    for (const p of usablePairs(record, env, result, paths)) {
+      result.rows.push({
+        input: { messages: messagesOf(p.prompt.turns) },
+        preferred_output: messagesOf([p.chosen]),
+        non_preferred_output: messagesOf([p.rejected]),
+      });
+    }
+    return result.result();
+  },
+};

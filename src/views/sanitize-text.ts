@@ -1,0 +1,104 @@
+import { ConfigError } from "../errors.js";
+import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
+
+/** A text after the `sanitize` policy, and whether the policy changed it. */
+export interface Sanitized {
+  readonly text: string;
+  readonly changed: boolean;
+}
+
+/** The `sanitize` policy for one set of control tokens. */
+export type Sanitizer = (text: string) => Sanitized;
+
+/**
+ * Characters that are never text a model should learn from: C0 and C1 controls but tab and newline (DEL
+ * too), the bidi embeddings, overrides and isolates (the "Trojan Source" set; the weak marks LRM, RLM and
+ * ALM stay), zero-width characters (ZWSP, ZWNJ, word joiner, invisible operators, BOM, Mongolian vowel
+ * separator) and the Unicode tag block (invisible "ASCII smuggling", astral, so matched as its surrogates).
+ */
+const CHARS = "[\\x00-\\x08\\x0B-\\x1F\\x7F-\\x9F\\u180E\\u200B\\u200C\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\uFEFF]|\\uDB40[\\uDC00-\\uDC7F]";
+/**
+ * A zero-width joiner goes too, except inside an emoji ZWJ sequence (👨‍👩‍👧, 🏳️‍🌈): there it sits between a
+ * pictograph (astral, a BMP symbol, or one ended by VS16) and another. An approximation of UTS #51 that keeps
+ * every RGI sequence and costs one lookaround.
+ */
+const ZWJ = "(?<!(?:[\\uD83C-\\uD83E][\\uDC00-\\uDFFF]|[\\uFE0F\\u2600-\\u27BF]))\\u200D|\\u200D(?![\\uD83C-\\uD83E\\u2600-\\u27BF])";
+
+/**
+ * The `sanitize` policy with the built-in control tokens and `extraTokens` (a tokenizer's own). It removes
+ * those tokens and the characters above and keeps everything else. Removing can join a new token
+ * (`<|im_<|im_end|>start|>`, `<|im_\u200bstart|>`); the result never holds one: when a pass leaves a token,
+ * a stack scan removes them to a fixed point in one more linear pass.
+ */
+export function sanitizer(extraTokens: readonly string[] = []): Sanitizer {
+  for (const token of extraTokens) {
+    if (token.length === 0) throw new ConfigError("A control token cannot be empty");
+    // Such characters go before tokens are matched, so a token holding one would never match.
+    if (new RegExp(`${CHARS}|\\u200D`).test(token)) {
+      throw new ConfigError(`Control token ${JSON.stringify(token)} holds a control, bidi or zero-width character, which sanitizing removes anyway`);
+    }
+  }
+  // Longest first: JavaScript alternation takes the first alternative that matches.
+  const tokens = [...new Set([...BUILT_IN_CONTROL_TOKENS, ...extraTokens])].sort((a, b) => b.length - a.length);
+  const tokenSource = tokens.map(escape).join("|");
+  // The quick test: anything at all to remove? Any ZWJ counts here; most texts have none of these.
+  const suspect = new RegExp(`${tokenSource}|${CHARS}|\\u200D`);
+  const chars = new RegExp(`${CHARS}|${ZWJ}`, "g");
+  const tokenGlobal = new RegExp(tokenSource, "g");
+  const tokenTest = new RegExp(tokenSource);
+  const byLastUnit = tokensByLastUnit(tokens);
+  return (text) => {
+    if (!suspect.test(text)) return { text, changed: false };
+    let out = text.replace(chars, "").replace(tokenGlobal, "");
+    if (tokenTest.test(out)) out = removeTokens(out, byLastUnit);
+    return { text: out, changed: out !== text };
+  };
+}
+
+/** The `sanitize` policy with the built-in control tokens only. */
+export const sanitizeText: Sanitizer = sanitizer();
+
+/**
+ * `text` without any of the tokens, to a fixed point: each code unit is pushed onto an output stack, and
+ * when the stack ends with a token the token is popped. The stack never holds a token (it held none before
+ * the push, and a pop leaves a prefix of a token-free text), so one pass suffices.
+ */
+function removeTokens(text: string, byLastUnit: ReadonlyMap<number, readonly string[]>): string {
+  const out = new Uint16Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    out[n++] = unit;
+    const candidates = byLastUnit.get(unit);
+    if (candidates === undefined) continue;
+    for (const token of candidates) {
+      if (endsWith(out, n, token)) {
+        n -= token.length;
+        break;
+      }
+    }
+  }
+  let result = "";
+  for (let at = 0; at < n; at += 8192) result += String.fromCharCode(...out.subarray(at, Math.min(n, at + 8192)));
+  return result;
+}
+
+function endsWith(out: Uint16Array, n: number, token: string): boolean {
+  if (n < token.length) return false;
+  const start = n - token.length;
+  for (let k = 0; k < token.length; k++) if (out[start + k] !== token.charCodeAt(k)) return false;
+  return true;
+}
+
+function tokensByLastUnit(tokens: readonly string[]): Map<number, string[]> {
+  const map = new Map<number, string[]>();
+  for (const token of tokens) {
+    const last = token.charCodeAt(token.length - 1);
+    map.set(last, [...(map.get(last) ?? []), token]);
+  }
+  return map;
+}
+
+function escape(token: string): string {
+  return token.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}

@@ -1,0 +1,34 @@
+/**
+ * The prompt-injection patterns a dataset's texts are scanned for: a small set, documented in
+ * docs/views.md, that names what a text carries; it is a count for people, not a filter that claims to
+ * catch every injection.
+ */
+export const INJECTION_PATTERNS = {
+  /** "Ignore (all) previous instructions", "disregard the above", "forget all prior …". */
+  ignore_previous: /\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|of|every)\s+)*(?:previous|prior|above|earlier|preceding|foregoing)\b/i,
+  /** A line starting `SYSTEM:` (or `System override:`, `SYSTEM PROMPT:`, `system message:`). */
+  system_line: /^[ \t]*system(?:[ \t]+(?:override|prompt|message|note))?[ \t]*:/im,
+  /** A line that is a transcript role header: `Human:`, `Assistant:`, `User:`, `### Assistant:`, `### Instruction:`. */
+  role_header: /^[ \t]*(?:#{1,6}[ \t]*(?:system|user|assistant|human|instruction|response|input)\b[ \t]*:?|(?:human|assistant|user|ai)[ \t]*:)/im,
+  /**
+   * A role written as a tag anywhere: `<|assistant|>`-style text (any `<|name|>`, also what sanitizing leaves
+   * of an unknown template), `[assistant]:`, `<system>`, `{{system}}`.
+   */
+  role_tag: /<\|[a-z_]{2,32}\|>|\[(?:system|user|assistant|human|inst)\][ \t]*:|<\/?(?:system|user|assistant|human|instructions?)>|\{\{\s*(?:system|user|assistant)\s*\}\}/i,
+} as const satisfies Record<string, RegExp>;
+
+export type InjectionPattern = keyof typeof INJECTION_PATTERNS;
+
+const NAMES = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
+/**
+ * What every pattern needs: a `:`, `#`, `<`, `[` or `{` (the line and tag patterns), or the stem of
+ * ignore, disregard or forget in any case. Case-sensitive with classes: about twice as fast as one
+ * case-insensitive alternation of the patterns (benchmarks: docs/views.md), and most texts fail it.
+ */
+const PREFILTER = /[:#<[{]|[gG][nN][oO][rR]|[rR][eE][gG][aA][rR][dD]|[oO][rR][gG][eE][tT]/;
+
+/** The injection patterns `text` matches, in {@link INJECTION_PATTERNS} order; empty for most texts. */
+export function scanInjection(text: string): readonly InjectionPattern[] {
+  if (!PREFILTER.test(text)) return [];
+  return NAMES.filter((name) => INJECTION_PATTERNS[name].test(text));
+}

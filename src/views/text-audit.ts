@@ -1,0 +1,59 @@
+import type { InjectionPattern } from "./scan-injection.js";
+
+/** What the texts written at one path carried: for the manifest and the dataset card. */
+export interface PathAudit {
+  /** Texts written. */
+  readonly values: number;
+  /** Texts the `sanitize` policy changed. */
+  readonly changed: number;
+  /** Texts that matched any injection pattern. */
+  readonly injected: number;
+  /** Texts that matched each pattern (a text can match several). */
+  readonly patterns: Readonly<Partial<Record<InjectionPattern, number>>>;
+}
+
+interface MutableAudit {
+  values: number;
+  changed: number;
+  injected: number;
+  patterns: Partial<Record<InjectionPattern, number>>;
+}
+
+/**
+ * Counts, per output path (`prompt[].content`, `chosen[].content`, ...), the texts a view wrote, how many
+ * sanitizing changed, and how many matched the injection patterns. Paths are those of the rows, so the
+ * counts describe what the dataset carries.
+ */
+export class TextAudit {
+  readonly #paths = new Map<string, MutableAudit>();
+
+  add(path: string, changed: boolean, patterns: readonly InjectionPattern[]): void {
+    let audit = this.#paths.get(path);
+    if (audit === undefined) {
+      audit = { values: 0, changed: 0, injected: 0, patterns: {} };
+      this.#paths.set(path, audit);
+    }
+    audit.values++;
+    if (changed) audit.changed++;
+    if (patterns.length > 0) audit.injected++;
+    for (const p of patterns) audit.patterns[p] = (audit.patterns[p] ?? 0) + 1;
+  }
+
+  /** Adds another audit's counts (a worker's, a shard's). */
+  merge(other: TextAudit): void {
+    for (const [path, a] of Object.entries(other.summary())) {
+      const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: {} };
+      mine.values += a.values;
+      mine.changed += a.changed;
+      mine.injected += a.injected;
+      for (const [p, n] of Object.entries(a.patterns) as [InjectionPattern, number][]) mine.patterns[p] = (mine.patterns[p] ?? 0) + n;
+      this.#paths.set(path, mine);
+    }
+  }
+
+  /** The counts by path, paths in code-unit order. */
+  summary(): Record<string, PathAudit> {
+    const paths = [...this.#paths.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(paths.map((p) => [p, structuredClone(this.#paths.get(p) as MutableAudit)]));
+  }
+}

@@ -1,0 +1,76 @@
+import type { DpoRecord } from "../formats/dpo.js";
+import { ConfigError } from "../errors.js";
+import { admitTexts, turnTexts } from "./admit-texts.js";
+import { promptFromWindow } from "./prompt-from-window.js";
+import type { Prompt, Turn } from "./prompt-from-window.js";
+import type { ViewEnv } from "./view-env.js";
+import type { ViewResultBuilder } from "./view-result.js";
+
+/** A DPO pair that gives a row: the pair, the prompt of its aligned RL step, and its two sides as replies. */
+export interface UsablePair {
+  readonly pair: DpoRecord["pairs"][number];
+  readonly prompt: Prompt;
+  readonly chosen: Turn;
+  readonly rejected: Turn;
+}
+
+/** Where the audit counts a pair row's texts. */
+export interface PairPaths {
+  readonly prompt: string;
+  readonly chosen: string;
+  readonly rejected: string;
+}
+
+/**
+ * The pairs of a DPO record that give a row, in order; the others are counted in `result` by reason, the
+ * first that applies of: `unknown_alignment`, `null_content`, `empty_content`, `chosen_equals_rejected`,
+ * `no_context`, `no_prompt`, `injection`. The join (docs/views.md): a pair aligned by `step_index` takes its
+ * prompt from the window of `run_chosen`'s step at the pair's `index`, same `seat_index`, in the context.
+ * Never a row with a blank side or a made-up prompt.
+ */
+export function usablePairs(record: DpoRecord, env: ViewEnv, result: ViewResultBuilder<unknown>, paths: PairPaths): UsablePair[] {
+  const context = env.context;
+  if (context === null) throw new ConfigError("A DPO view takes its prompts from RL records: give them as context (--context)");
+  const pairs: UsablePair[] = [];
+  for (const pair of record.pairs) {
+    if (pair.alignment !== "step_index") {
+      result.drop("unknown_alignment");
+      continue;
+    }
+    if (pair.chosen.content === null || pair.rejected.content === null) {
+      result.drop("null_content");
+      continue;
+    }
+    const chosen = env.sanitize(pair.chosen.content);
+    const rejected = env.sanitize(pair.rejected.content);
+    if (chosen.text.trim().length === 0 || rejected.text.trim().length === 0) {
+      result.drop("empty_content");
+      continue;
+    }
+    // What the rows would carry: equal texts teach no preference, whatever their action types.
+    if (chosen.text === rejected.text) {
+      result.drop("chosen_equals_rejected");
+      continue;
+    }
+    const step = context.step(record.run_chosen, record.seat_index, pair.index);
+    if (step === undefined) {
+      result.drop("no_context");
+      continue;
+    }
+    const prompt = promptFromWindow(step.window, step.seatRole, env.sanitize, env.systemPrompt);
+    if (prompt === null) {
+      result.drop("no_prompt");
+      continue;
+    }
+    const chosenTurn: Turn = { role: "assistant", content: chosen.text, changed: chosen.changed };
+    const rejectedTurn: Turn = { role: "assistant", content: rejected.text, changed: rejected.changed };
+    const texts = [...turnTexts(paths.prompt, prompt.turns), ...turnTexts(paths.chosen, [chosenTurn]), ...turnTexts(paths.rejected, [rejectedTurn])];
+    if (admitTexts(env, texts) === "injection") {
+      result.drop("injection");
+      continue;
+    }
+    if (prompt.trimmed) result.trimmed++;
+    pairs.push({ pair, prompt, chosen: chosenTurn, rejected: rejectedTurn });
+  }
+  return pairs;
+}

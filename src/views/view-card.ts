@@ -1,0 +1,51 @@
+import type { PathAudit } from "./text-audit.js";
+import type { AnyView } from "./view.js";
+import type { ViewCounts } from "./view-tally.js";
+
+/** What a dataset card says about a view's dataset. */
+export interface ViewCardOptions {
+  readonly view: AnyView;
+  readonly counts: ViewCounts;
+  readonly audit: Readonly<Record<string, PathAudit>>;
+  /** The text policy the rows were written with. */
+  readonly text: "sanitize" | "keep";
+}
+
+/**
+ * The markdown a dataset card adds for a view: which view, TRL's dataset type and trainer, how to load it
+ * for training, what was left out and what the texts carry. The card's front matter (features, splits) is
+ * the dataset card's own, from `view.columns`.
+ */
+export function viewCard(options: ViewCardOptions): string[] {
+  const { view, counts, audit } = options;
+  const lines = [`This dataset is the \`${view.name}\` view (evalshard, docs/views.md): ${view.description}`, ""];
+  if (view.trl !== null) {
+    lines.push(
+      `TRL dataset type: conversational ${view.trl.type}, for \`trl.${view.trl.trainer}\`; messages are lists of \`{role, content}\`.`,
+      "",
+      "```python",
+      "from datasets import load_dataset",
+      `import trl`,
+      `train = load_dataset("path/to/this/directory", split="train")`,
+      `trainer = trl.${view.trl.trainer}(model=..., train_dataset=train, processing_class=tokenizer)`,
+      "```",
+      "",
+    );
+  }
+  const unit = view.unit === "step" ? "Steps" : "Pairs";
+  const dropped = Object.entries(counts.dropped).map(([reason, n]) => `\`${reason}\` ${n}`);
+  lines.push(`${counts.rows_out} rows from ${counts.records_in} records. ${unit} left out: ${dropped.length === 0 ? "none" : dropped.join(", ")}.`);
+  if (counts.prompts_trimmed > 0) lines.push(`${counts.prompts_trimmed} prompts lost the seat's own messages at an end, so that each starts and ends with a user message.`);
+  lines.push(
+    "",
+    options.text === "sanitize"
+      ? "Every text was sanitized: chat-template control tokens, control, bidi and zero-width characters removed. Per column, texts changed and texts matching a prompt-injection pattern:"
+      : "Texts are as the service wrote them (`keep`): they may hold chat-template control tokens. Per column, texts matching a prompt-injection pattern:",
+    "",
+    "| column | texts | changed | injection patterns |",
+    "|---|---|---|---|",
+    ...Object.entries(audit).map(([path, a]) => `| \`${path}\` | ${a.values} | ${a.changed} | ${a.injected}${a.injected > 0 ? ` (${Object.entries(a.patterns).map(([p, n]) => `${p} ${n}`).join(", ")})` : ""} |`),
+    "",
+  );
+  return lines;
+}

@@ -1,0 +1,57 @@
+import { ConfigError } from "../errors.js";
+import type { RlContext } from "./rl-context.js";
+import { sanitizer } from "./sanitize-text.js";
+import type { Sanitized, Sanitizer } from "./sanitize-text.js";
+import { TextAudit } from "./text-audit.js";
+
+/** What decides a KTO row's `label`: the step's `scalar_reward > 0` (default), or its return to go `> 0`. */
+export const KTO_LABELS = ["scalar_reward", "return_to_go"] as const;
+export type KtoLabel = (typeof KTO_LABELS)[number];
+
+/** The options of every view, as a plan carries them. All optional. */
+export interface ViewOptions {
+  /** What happens to every text a view emits: `sanitize` (default) or `keep` as written. */
+  readonly text?: "sanitize" | "keep";
+  /** A tokenizer's own control tokens, removed on top of the built-in ones (`--control-tokens FILE`). */
+  readonly controlTokens?: readonly string[];
+  /** A system message put first in every prompt (`--system-prompt`); none by default. */
+  readonly systemPrompt?: string;
+  /** A row any text of which matches an injection pattern: kept (default, counted) or dropped (`injection`). */
+  readonly onInjection?: "keep" | "drop";
+  /** Discount of `rl-steps`' `return_to_go` (and of a `return_to_go` KTO label), from 0 to 1; default 1. */
+  readonly gamma?: number;
+  /** The KTO label rule; default `scalar_reward`. */
+  readonly ktoLabel?: KtoLabel;
+}
+
+/** What a view's `rows` runs with: the resolved options, the context records and the audit it counts into. */
+export interface ViewEnv {
+  readonly sanitize: Sanitizer;
+  readonly systemPrompt: string | undefined;
+  readonly onInjection: "keep" | "drop";
+  readonly gamma: number;
+  readonly ktoLabel: KtoLabel;
+  readonly context: RlContext | null;
+  readonly audit: TextAudit;
+}
+
+const keep: Sanitizer = (text): Sanitized => ({ text, changed: false });
+
+/** Resolves view options, naming a bad value. `context` is the RL records a DPO view joins against. */
+export function viewEnv(options: ViewOptions = {}, context: RlContext | null = null): ViewEnv {
+  const text = options.text ?? "sanitize";
+  if (text !== "sanitize" && text !== "keep") throw new ConfigError(`Expected the view text policy to be sanitize or keep, got ${JSON.stringify(text)}`);
+  const gamma = options.gamma ?? 1;
+  if (!(gamma >= 0 && gamma <= 1)) throw new ConfigError(`Expected \`gamma\` to be a number from 0 to 1, got ${gamma}`);
+  const onInjection = options.onInjection ?? "keep";
+  if (onInjection !== "keep" && onInjection !== "drop") throw new ConfigError(`Expected \`onInjection\` to be keep or drop, got ${JSON.stringify(onInjection)}`);
+  const ktoLabel = options.ktoLabel ?? "scalar_reward";
+  if (!KTO_LABELS.includes(ktoLabel)) throw new ConfigError(`Expected \`ktoLabel\` to be one of ${KTO_LABELS.join(", ")}, got ${JSON.stringify(ktoLabel)}`);
+  const sanitize = text === "keep" ? keep : sanitizer(options.controlTokens);
+  const systemPrompt = options.systemPrompt;
+  // The system prompt is the user's own, not sanitized; a control token there would break every rendered row.
+  if (systemPrompt !== undefined && (systemPrompt.trim() === "" || sanitizer(options.controlTokens)(systemPrompt).changed)) {
+    throw new ConfigError(`The system prompt must be non-blank text without chat-template control tokens or control characters, got ${JSON.stringify(systemPrompt.slice(0, 80))}`);
+  }
+  return { sanitize, systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
+}

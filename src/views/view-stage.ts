@@ -1,0 +1,32 @@
+import { ConfigError } from "../errors.js";
+import type { Stage } from "../flow.js";
+import type { ValidRecord } from "../valid-record.js";
+import type { AnyView } from "./view.js";
+import type { ViewEnv } from "./view-env.js";
+import type { ViewTally } from "./view-tally.js";
+
+/**
+ * The view as a stage: each kept record becomes its rows, each a kept item with the record's provenance;
+ * other items pass through. Steps and pairs left out are counted in `tally`, texts in `env.audit`.
+ */
+export function viewStage(view: AnyView, env: ViewEnv, tally: ViewTally): Stage<ValidRecord, Record<string, unknown>> {
+  if (view.needsContext && env.context === null) {
+    throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give them as context (--context)`);
+  }
+  const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+  return async function* (input) {
+    for await (const item of input) {
+      if (item.kind !== "kept") {
+        yield item;
+        continue;
+      }
+      const { format, record } = item.value;
+      if (format.name !== view.from) {
+        throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${item.provenance.source} holds ${format.name} records`);
+      }
+      const result = rows(record, env);
+      tally.add(result);
+      for (const row of result.rows) yield { kind: "kept", provenance: item.provenance, value: row };
+    }
+  };
+}

@@ -1,0 +1,27 @@
+import { ConfigError } from "../errors.js";
+import { openAiDpo } from "./openai-dpo.js";
+import { openAiSft } from "./openai-sft.js";
+import { rlSteps } from "./rl-steps.js";
+import { trlKto } from "./trl-kto.js";
+import { trlPreference } from "./trl-preference.js";
+import { trlPromptCompletion } from "./trl-prompt-completion.js";
+import type { AnyView, ViewName } from "./view.js";
+import { VIEW_NAMES } from "./view.js";
+
+/** Every view by name. */
+export const VIEWS: Readonly<Record<ViewName, AnyView>> = {
+  "trl-prompt-completion": trlPromptCompletion,
+  "trl-kto": trlKto,
+  "trl-preference": trlPreference,
+  "openai-sft": openAiSft,
+  "openai-dpo": openAiDpo,
+  "rl-steps": rlSteps,
+};
+
+/** The view called `name`; a ConfigError lists the views otherwise. */
+export function viewNamed(name: string): AnyView {
+  if (!(VIEW_NAMES as readonly string[]).includes(name)) {
+    throw new ConfigError(`Unknown view ${JSON.stringify(name)}: expected one of ${VIEW_NAMES.join(", ")}`);
+  }
+  return VIEWS[name as ViewName];
+}

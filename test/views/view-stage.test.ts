@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/errors.js";
+import type { Flow } from "../../src/flow.js";
+import { FORMATS } from "../../src/formats/index.js";
+import type { ValidRecord } from "../../src/valid-record.js";
+import { trlKto } from "../../src/views/trl-kto.js";
+import { viewCard } from "../../src/views/view-card.js";
+import { viewEnv } from "../../src/views/view-env.js";
+import { viewStage } from "../../src/views/view-stage.js";
+import { ViewTally } from "../../src/views/view-tally.js";
+import { VIEWS } from "../../src/views/views.js";
+import { RULES_TRAJECTORY } from "./helpers/view-fixtures.js";
+
+const provenance = { source: "rl.ndjson", line: 3, offset: 120 };
+const valid = (record: object, format = FORMATS.rl): ValidRecord => ({ format, record: record as Record<string, unknown>, facts: format.facts(record as never), ordinal: 0, bytes: 100 });
+
+async function collect<T>(items: AsyncIterable<Flow<T>>): Promise<Flow<T>[]> {
+  const out: Flow<T>[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+async function* flows(...items: Flow<ValidRecord>[]): AsyncIterable<Flow<ValidRecord>> {
+  yield* items;
+}
+
+describe("a view as a stage", () => {
+  it("turns a kept record into its rows, each with the record's provenance, and passes other items through", async () => {
+    const tally = new ViewTally();
+    const dropped: Flow<ValidRecord> = { kind: "dropped", provenance, reason: "flagged" };
+    const out = await collect(viewStage(VIEWS["trl-prompt-completion"], viewEnv(), tally)(flows({ kind: "kept", provenance, value: valid(RULES_TRAJECTORY) }, dropped)));
+    expect(out.map((i) => i.kind)).toEqual(["kept", "kept", "kept", "dropped"]);
+    expect(out[0]?.provenance).toEqual(provenance);
+    expect(tally.counts()).toEqual({ records_in: 1, rows_out: 3, dropped: { empty_content: 1, no_action: 2, no_prompt: 1, null_content: 1 }, prompts_trimmed: 1 });
+  });
+
+  it("refuses a record of another format, and a DPO view without context", async () => {
+    const sft = { ...RULES_TRAJECTORY };
+    const wrong = viewStage(VIEWS["rl-steps"], viewEnv(), new ViewTally())(flows({ kind: "kept", provenance, value: { ...valid(sft), format: FORMATS.sft } }));
+    await expect(collect(wrong)).rejects.toThrow(/reads rl records, but rl.ndjson holds sft records/);
+    expect(() => viewStage(VIEWS["trl-preference"], viewEnv(), new ViewTally())).toThrow(ConfigError);
+  });
+});
+
+describe("the view's part of the dataset card", () => {
+  it("names the view, TRL's dataset type and trainer, what was left out and what the texts carry", () => {
+    const env = viewEnv();
+    const tally = new ViewTally();
+    tally.add(trlKto.rows(RULES_TRAJECTORY, env));
+    const card = viewCard({ view: trlKto, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }).join("\n");
+    expect(card).toContain("the `trl-kto` view");
+    expect(card).toContain("conversational unpaired preference, for `trl.KTOTrainer`");
+    expect(card).toContain("Steps left out: `empty_content` 1, `no_action` 2, `no_prompt` 1, `null_content` 1.");
+    expect(card).toContain("| `prompt[].content` | 3 | 1 | 1 (ignore_previous 1) |");
+  });
+});
