@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FORMATS } from "../../../src/formats/index.js";
-import { datasetCard } from "../../../src/sinks/dataset-card.js";
+import { datasetCard } from "../../../src/output/dataset-card.js";
 import { jsonlFormat } from "../../../src/sinks/jsonl-format.js";
 import { nativeParquetFormat } from "../../../src/sinks/native-parquet-format.js";
-import { ShardedWriter } from "../../../src/sinks/sharded-writer.js";
+import { ShardedWriter } from "../../../src/output/sharded-writer.js";
 import type { AnyView } from "../../../src/views/view.js";
 import type { ViewEnv } from "../../../src/views/view-env.js";
 import { ViewTally } from "../../../src/views/view-tally.js";
