@@ -8,7 +8,7 @@ import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { EXIT } from "./exit-codes.js";
 import { filterFlags, filtersFrom, printSummary } from "./shared-flags.js";
-import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
+import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 
 interface ConvertFlags {

@@ -2,7 +2,7 @@ import { Command, Option } from "commander";
 import { ConfigError } from "../errors.js";
 import { DEFAULTS } from "../convert-options.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
-import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
+import { byteSize, oneOf, pathPolicy, ratio, wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 import { filterFlags, filtersFrom } from "./shared-flags.js";
 

@@ -3,7 +3,7 @@ import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { DEFAULTS } from "../convert-options.js";
 import { EXIT } from "./exit-codes.js";
-import { byteSize, pathPolicy, ratio, wholeNumber } from "./parse-flags.js";
+import { byteSize, pathPolicy, ratio, wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 import { filterFlags, filtersFrom, printSummary } from "./shared-flags.js";
 
