@@ -44,7 +44,7 @@ export const OPTIONS = defineOptions({
   format: {
     kind: choice(FORMATS),
     help: "force the record format instead of detecting it",
-    helpIn: { validate: "force the record format", pull: "sft, rl or dpo" },
+    helpIn: { validate: "force the record format", pull: "the record format to pull" },
     takenBy: ["convert", "validate", "pull"],
     required: ["pull"],
     flag: "--format <name>",
