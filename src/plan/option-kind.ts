@@ -84,7 +84,8 @@ export function choice<const V extends readonly [string, ...string[]]>(values: V
     expected: `one of ${values.join(", ")}`,
     accepts: (v): v is V[number] => typeof v === "string" && values.includes(v),
     fromText: null, // commander checks `choices` and lists them in help
-    zod: (z) => z.enum(values as unknown as readonly [V[number], ...V[number][]]) as unknown as z.ZodType<V[number]>,
+    // A string checked by `accepts`, so a pipeline file's bad value is named as the library's and the CLI's are.
+    zod: (z) => z.string() as unknown as z.ZodType<V[number]>,
     show: String,
     choices: values,
   };
@@ -135,7 +136,7 @@ export function pathPolicies(actions: readonly [string, ...string[]]): OptionKin
     accepts: (v): v is Readonly<Record<string, string>> =>
       v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((a) => typeof a === "string" && actions.includes(a)),
     fromText: () => pathPolicy,
-    zod: (z) => z.record(z.string(), z.enum(actions)),
+    zod: (z) => z.record(z.string(), z.string()),
     show: (v) => JSON.stringify(v),
     message: (name, value) => {
       const bad = value !== null && typeof value === "object" ? Object.entries(value).find(([, a]) => !actions.includes(a as string)) : undefined;
