@@ -3,7 +3,7 @@ import { ConfigError } from "../errors.js";
 import type { LineSource } from "../sources/line-source.js";
 import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
 
-/** zod's namespace, handed in by whoever has loaded it: this module must not load zod (see docs/architecture-plan.md). */
+/** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
 export type Zod = typeof z;
 
 /**
@@ -33,7 +33,9 @@ export function shown(value: unknown): string {
   return typeof value === "number" ? String(value) : JSON.stringify(value) ?? String(value);
 }
 
-export function wholeNumber({ min = 1, max }: { min?: number; max?: number } = {}): OptionKind<number> {
+/** A whole number from 1 up (to `max`, where given). */
+export function wholeNumber({ max }: { max?: number } = {}): OptionKind<number> {
+  const min = 1;
   return {
     expected: max === undefined ? `a whole number from ${min} and up` : `a whole number from ${min} to ${max}`,
     accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (max === undefined || (v as number) <= max),
