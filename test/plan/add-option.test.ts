@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { z } from "zod";
 import { addOptionFlags, optionsFromFlags } from "../../src/cli/option-flags.js";
 import { checkOptions } from "../../src/plan/check-options.js";
 import { choice } from "../../src/plan/option-kind.js";
@@ -8,7 +7,7 @@ import { defineOptions } from "../../src/plan/option-spec.js";
 import type { OptionsOf } from "../../src/plan/option-spec.js";
 import { OPTIONS } from "../../src/plan/options.js";
 import { fromYamlKeys, toYamlKeys } from "../../src/plan/yaml-keys.js";
-import { yamlDefaulted } from "../../src/plan/yaml-field.js";
+import { pipelineSpecOf } from "../../src/pipeline-file/pipeline-spec.js";
 
 // Issue 19's `--seats`, added the way a newcomer would: one entry in the table. Everything below is derived.
 const TABLE = defineOptions({
@@ -52,10 +51,13 @@ describe("adding an option to the table", () => {
   it("has its pipeline-file key, type, constraint and default", () => {
     expect(toYamlKeys(TABLE, "pull", { seats: "all", maxQuarantined: 0.1 })).toEqual({ select: { seats: "all" }, max_quarantined: 0.1 });
     expect(fromYamlKeys(TABLE, { select: { seats: "all" } }, "http")).toEqual({ seats: "all" });
-    // In src/pipeline-file/pipeline-spec.ts this is the one line `select: z.strictObject({ seats: yamlDefaulted(z, o.seats) })`;
-    // test/plan/stated-once.test.ts fails until it is there.
-    const select = z.strictObject({ seats: yamlDefaulted(z, TABLE.seats) });
-    expect(select.parse({})).toEqual({ seats: "agent" });
-    expect(select.safeParse({ seats: "some" }).error?.issues[0]?.message).toBe('expected one of agent, all, got "some"');
+    // The pipeline file takes the key with no edit of src/pipeline-file/pipeline-spec.ts.
+    const { pipelineSpec } = pipelineSpecOf(TABLE);
+    const base = { version: 1, name: "x", source: { kind: "files", inputs: ["a.ndjson"] }, output: { dir: "out" } };
+    expect(pipelineSpec.parse(base)).not.toHaveProperty("select");
+    expect(pipelineSpec.parse({ ...base, select: {} })).toMatchObject({ select: { seats: "agent" } });
+    expect(pipelineSpec.parse({ ...base, select: { seats: "all" } })).toMatchObject({ select: { seats: "all" } });
+    expect(pipelineSpec.safeParse({ ...base, select: { seats: "some" } }).error?.issues[0]).toMatchObject({ path: ["select", "seats"], message: 'expected one of agent, all, got "some"' });
+    expect(pipelineSpec.safeParse({ ...base, select: { seat: "all" } }).success).toBe(false); // still strict
   });
 });
