@@ -13,8 +13,11 @@ import type { Field } from "./schema/column-type.js";
 import type { ShardInfo } from "./output/shard-format.js";
 import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
-import { parallelOutputRefusal, resolveConvertOptions } from "./convert-options.js";
-import type { ConvertOptions, ResolvedConvertOptions } from "./convert-options.js";
+import { parallelOutputRefusal } from "./convert-options.js";
+import type { ConvertOptions } from "./plan/options.js";
+import { resolvePlan } from "./plan/resolve-plan.js";
+import type { RunPlan } from "./plan/run-plan.js";
+import { workerConfigOf } from "./parallel/worker-config-of.js";
 import type { Manifest } from "./manifest.js";
 import { reconciles } from "./manifest.js";
 import type { PipelineOptions } from "./pipeline.js";
@@ -41,14 +44,15 @@ const SPLIT = "train";
  * The previous output stays untouched until the new one is complete.
  */
 export async function convert(options: ConvertOptions): Promise<ConvertResult> {
-  const opts = resolveConvertOptions(options);
+  const plan = resolvePlan("convert", options);
+  const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(new LocalStorage(opts.out), { split: SPLIT });
+  const sink = await DatasetSink.open(new LocalStorage(out), { split: SPLIT });
   try {
-    const { manifest, card } = await build(opts, sink, startedAt);
+    const { manifest, card } = await build(plan, sink, startedAt);
     await sink.publish({ card, manifest });
-    return { manifest, quarantineExceeded: manifest.quarantined_share > opts.maxQuarantined, outDir: opts.out };
+    return { manifest, quarantineExceeded: manifest.quarantined_share > plan.guards.maxQuarantined, outDir: out };
   } catch (error) {
     await sink.abort();
     throw error;
@@ -67,11 +71,13 @@ interface Written {
 }
 
 /** Everything but the publish: writes the shards and the quarantine into the sink, and says what they are. */
-async function build(opts: ResolvedConvertOptions, sink: DatasetSink, startedAt: string): Promise<{ manifest: Manifest; card: string }> {
-  const sources = await openSources(opts, sink.scratch);
-  const gatedRuns = opts.scorecards === undefined ? undefined : await readGatedRuns(opts.scorecards);
-  const written = chooseEngine(opts, sources) === "parallel" ? await writeInParallel(opts, sink, sources, gatedRuns) : await writeWithStages(opts, sink, sources, gatedRuns);
+async function build(plan: RunPlan, sink: DatasetSink, startedAt: string): Promise<{ manifest: Manifest; card: string }> {
+  const sources = await openSources(plan, sink.scratch);
+  const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
+  const gatedRuns = scorecards === undefined ? undefined : await readGatedRuns(scorecards);
+  const written = chooseEngine(plan, sources) === "parallel" ? await writeInParallel(plan, sink, sources, gatedRuns) : await writeWithStages(plan, sink, sources, gatedRuns);
   const { format, columns, shards, tally, quarantine } = written;
+  const rotation = sizeRotation(plan);
   const counts = tally.counts();
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
   const card = datasetCard({ format, columns, shards, splitName: SPLIT });
@@ -80,39 +86,40 @@ async function build(opts: ResolvedConvertOptions, sink: DatasetSink, startedAt:
     started_at: startedAt,
     finished_at: new Date().toISOString(),
     format: { name: format.name, version_field: format.versionField, version: format.version },
-    output: { to: opts.to, compression: opts.compression, layout: "huggingface", split: SPLIT, engine: written.engine },
+    output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: written.engine },
     ...counts,
     shards,
     inputs: await Promise.all(sources.map((s) => s.info())),
     quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
     options: {
-      filters: filterSettings(opts.filters),
-      scorecards: opts.scorecards === undefined || gatedRuns === undefined ? null : { path: opts.scorecards, gated_runs: gatedRuns.size },
-      shard_rows: opts.shardRows,
-      shard_bytes: opts.shardBytes,
-      max_line_bytes: opts.maxLineBytes,
-      max_quarantined: opts.maxQuarantined,
-      accept_later_minor: opts.acceptLaterMinor,
+      filters: filterSettings(plan.filters),
+      scorecards: scorecards === undefined || gatedRuns === undefined ? null : { path: scorecards, gated_runs: gatedRuns.size },
+      shard_rows: rotation.maxRows,
+      shard_bytes: rotation.maxBytes,
+      max_line_bytes: plan.guards.maxLineBytes,
+      max_quarantined: plan.guards.maxQuarantined,
+      accept_later_minor: plan.acceptLaterMinor,
     },
     untrusted: written.policy.summary,
     quarantined_share: tally.quarantinedShare(),
-    warnings: filterWarnings(opts.filters, gatedRuns),
+    warnings: filterWarnings(plan.filters, gatedRuns),
   };
   return { manifest, card };
 }
 
 /** The parallel engine runs Parquet with a codec it encodes, from inputs it can read as bytes. */
-function chooseEngine(opts: ResolvedConvertOptions, sources: readonly LineSource[]): "parallel" | "stages" {
-  if (opts.engine === "stages") return "stages";
+function chooseEngine(plan: RunPlan, sources: readonly LineSource[]): "parallel" | "stages" {
+  const engine = plan.engine.choice;
+  if (engine === "stages") return "stages";
   const unreadable = sources.find((s) => s.bytes === undefined);
-  const why = parallelOutputRefusal(opts.to, opts.compression) ?? (unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`);
+  const why = parallelOutputRefusal(plan.shards.to, plan.shards.compression) ?? (unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`);
   if (why === null) return "parallel";
-  if (opts.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: ${why}; use --engine stages or auto`);
+  if (engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: ${why}; use --engine stages or auto`);
   return "stages";
 }
 
 /** The library's stages, one record at a time: reads the inputs twice (the first read settles dedup). */
-async function writeWithStages(opts: ResolvedConvertOptions, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+async function writeWithStages(plan: RunPlan, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   // Loaded here, not at start-up: they bring zod and the shard writers, which the parallel engine's main thread does without.
   const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }] = await Promise.all([
     import("./pipeline.js"),
@@ -120,26 +127,26 @@ async function writeWithStages(opts: ResolvedConvertOptions, sink: DatasetSink, 
     import("./sinks/shard-format-for.js"),
   ]);
   const pipelineOptions: PipelineOptions = {
-    ...(opts.format === undefined ? {} : { format: formatByName(opts.format) }),
-    acceptLaterMinor: opts.acceptLaterMinor,
-    read: { maxLineBytes: opts.maxLineBytes },
-    filters: opts.filters,
+    ...("forced" in plan.format ? { format: formatByName(plan.format.forced) } : {}),
+    acceptLaterMinor: plan.acceptLaterMinor,
+    read: { maxLineBytes: plan.guards.maxLineBytes },
+    filters: plan.filters,
     ...(gatedRuns === undefined ? {} : { gatedRuns }),
-    untrusted: opts.untrusted,
+    untrusted: plan.untrusted,
   };
-  const plan = await planPipeline(sources, pipelineOptions);
-  const shardFormat = shardFormatFor(opts.to, opts.compression);
-  const writer = sink.records(shardFormat, plan.columns, { maxRows: opts.shardRows, maxBytes: opts.shardBytes });
-  const quarantine = sink.quarantine(plan.format.name);
+  const settled = await planPipeline(sources, pipelineOptions);
+  const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
+  const writer = sink.records(shardFormat, settled.columns, sizeRotation(plan));
+  const quarantine = sink.quarantine(settled.format.name);
   const tally = new Tally();
   try {
-    for await (const item of runPipeline(sources, plan, pipelineOptions)) {
+    for await (const item of runPipeline(sources, settled, pipelineOptions)) {
       tally.add(item);
       if (item.kind === "kept") await writer.write(item.value.record, item.value.bytes);
       else if (item.kind === "quarantined") await quarantine.write(item);
     }
     const shards = await writer.finish();
-    return { engine: "stages", format: plan.format, policy: plan.policy, columns: plan.columns, shards, tally, quarantine };
+    return { engine: "stages", format: settled.format, policy: settled.policy, columns: settled.columns, shards, tally, quarantine };
   } catch (error) {
     await writer.abort();
     throw error;
@@ -150,35 +157,23 @@ async function writeWithStages(opts: ResolvedConvertOptions, sink: DatasetSink, 
 }
 
 /** Worker threads over one read of the inputs (src/parallel). */
-async function writeInParallel(opts: ResolvedConvertOptions, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
-  const read = { maxLineBytes: opts.maxLineBytes };
-  const forced = opts.format !== undefined;
-  const format = await loadFormatInfo(opts.format === undefined ? await detectInputFormat(sources, read) : formatName(opts.format));
-  const policy = resolveUntrustedPolicy(format, opts.untrusted);
+async function writeInParallel(plan: RunPlan, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
+  const read = { maxLineBytes: plan.guards.maxLineBytes };
+  const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources, read));
+  const policy = resolveUntrustedPolicy(format, plan.untrusted);
   const columns = outputColumns(format, policy);
   const quarantine = sink.quarantine(format.name);
-  const plan = columnPlan(columns);
+  const layout = columnPlan(columns);
   try {
     const { shards, tally } = await convertInParallel({
       sources,
-      shards: () => sink.rowGroups(plan, `evalshard version ${EVALSHARD_VERSION}`),
-      plan,
-      worker: {
-        format: format.name,
-        forced,
-        acceptLaterMinor: opts.acceptLaterMinor,
-        untrusted: opts.untrusted,
-        filters: opts.filters,
-        gatedRuns: gatedRuns === undefined ? null : [...gatedRuns],
-        codec: opts.compression as "zstd" | "gzip" | "none",
-        maxLineBytes: opts.maxLineBytes,
-        columns,
-        schema: parserSchemaFor(format, policy),
-      },
-      workers: opts.workers,
+      shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
+      plan: layout,
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns, columns, schema: parserSchemaFor(format, policy) }),
+      workers: plan.engine.workers,
       read,
-      shardRows: opts.shardRows,
-      shardBytes: opts.shardBytes,
+      shardRows: sizeRotation(plan).maxRows,
+      shardBytes: sizeRotation(plan).maxBytes,
       quarantine,
     });
     return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
@@ -187,10 +182,18 @@ async function writeInParallel(opts: ResolvedConvertOptions, sink: DatasetSink, 
   }
 }
 
-async function openSources(opts: ResolvedConvertOptions, dir: string): Promise<LineSource[]> {
-  const options = { spoolDir: dir, ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }) };
-  if (opts.inputs.every((i) => typeof i === "string")) return expandInputs(opts.inputs as string[], options);
+async function openSources(plan: RunPlan, dir: string): Promise<LineSource[]> {
+  if (plan.source.kind !== "files") throw new Error("Internal error: convert reads files");
+  const { inputs, stdin } = plan.source;
+  const options = { spoolDir: dir, ...(stdin === undefined ? {} : { stdin }) };
+  if (inputs.every((i) => typeof i === "string")) return expandInputs(inputs as string[], options);
   // Ready sources stand where they were given, among expanded paths.
-  const groups = await Promise.all(opts.inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])));
+  const groups = await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])));
   return groups.flat();
+}
+
+/** convert's shards rotate by size. */
+function sizeRotation(plan: RunPlan): { maxRows: number; maxBytes: number } {
+  if (plan.shards.rotation.kind !== "size") throw new Error("Internal error: convert rotates shards by size");
+  return plan.shards.rotation;
 }

@@ -1,31 +1,19 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
-import type { FormatName } from "./formats/format.js";
 import { formatByName } from "./formats/index.js";
 import { planPipeline, runPipeline } from "./pipeline.js";
 import type { PipelineOptions } from "./pipeline.js";
-import type { FilterRule } from "./reasons.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
-import { DEFAULTS } from "./convert-options.js";
+import type { ValidateOptions } from "./plan/options.js";
+import { resolvePlan } from "./plan/resolve-plan.js";
 import type { Counts } from "./tally.js";
 import { Tally } from "./tally.js";
 import type { Quarantined } from "./flow.js";
 
-export interface ValidateInputsOptions {
-  readonly inputs: readonly string[];
-  readonly format?: FormatName;
-  readonly scorecards?: string;
-  readonly filters?: Partial<Record<FilterRule, boolean>>;
-  readonly untrusted?: Readonly<Record<string, string>>;
-  readonly maxLineBytes?: number;
-  readonly acceptLaterMinor?: boolean;
-  /** How many offending lines to report. Default 10. */
-  readonly firstBad?: number;
-  readonly stdin?: Readable;
-}
+/** Options of `validateInputs`, from the option table (src/plan/options.ts); inputs are paths or "-" here. */
+export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonly string[] };
 
 export interface ValidateInputsResult extends Counts {
   readonly format: string;
@@ -35,24 +23,26 @@ export interface ValidateInputsResult extends Counts {
 
 /** The checks of `convert` without writing anything: counts by reason and the first offending lines. */
 export async function validateInputs(options: ValidateInputsOptions): Promise<ValidateInputsResult> {
+  const run = resolvePlan("validate", options);
   const spoolDir = await mkdtemp(join(tmpdir(), "evalshard-validate-"));
   try {
     const sources = await expandInputs(options.inputs, { spoolDir, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
-    const gatedRuns = options.scorecards === undefined ? undefined : await readGatedRuns(options.scorecards);
+    const scorecards = run.source.kind === "files" ? run.source.scorecards : undefined;
+    const gatedRuns = scorecards === undefined ? undefined : await readGatedRuns(scorecards);
     const pipelineOptions: PipelineOptions = {
-      ...(options.format === undefined ? {} : { format: formatByName(options.format) }),
-      acceptLaterMinor: options.acceptLaterMinor ?? false,
-      read: { maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes },
-      ...(options.filters === undefined ? {} : { filters: options.filters }),
+      ...("forced" in run.format ? { format: formatByName(run.format.forced) } : {}),
+      acceptLaterMinor: run.acceptLaterMinor,
+      read: { maxLineBytes: run.guards.maxLineBytes },
+      filters: run.filters,
       ...(gatedRuns === undefined ? {} : { gatedRuns }),
-      ...(options.untrusted === undefined ? {} : { untrusted: options.untrusted }),
+      untrusted: run.untrusted,
     };
     const plan = await planPipeline(sources, pipelineOptions);
     const tally = new Tally();
     const firstBad: Quarantined[] = [];
     for await (const item of runPipeline(sources, plan, pipelineOptions)) {
       tally.add(item);
-      if (item.kind === "quarantined" && firstBad.length < (options.firstBad ?? 10)) firstBad.push(item);
+      if (item.kind === "quarantined" && firstBad.length < run.firstBad) firstBad.push(item);
     }
     return {
       format: `${plan.format.name} ${plan.format.version}`,

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { EXIT } from "./exit-codes.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
-import { wholeNumber } from "./parse-flags.js";
+import { wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 
 /** The shipped pipelines, beside dist/ in the package. */

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { EXIT } from "./exit-codes.js";
-import { count } from "./parse-flags.js";
+import { count } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 
 export function inspectCommand(): Command {

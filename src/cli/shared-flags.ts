@@ -1,19 +1,4 @@
-import type { Command } from "commander";
 import type { Counts } from "../tally.js";
-import { FILTER_RULES } from "../reasons.js";
-import type { FilterRule } from "../reasons.js";
-
-const camel = (rule: string) => `filter${rule.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;
-
-/** Adds `--no-filter-<rule>` for every filter rule. */
-export function filterFlags(command: Command): Command {
-  for (const rule of FILTER_RULES) command.option(`--no-filter-${rule.replaceAll("_", "-")}`, `keep ${rule.replaceAll("_", " ")} records`);
-  return command;
-}
-
-export function filtersFrom(flags: Record<string, unknown>): Partial<Record<FilterRule, boolean>> {
-  return Object.fromEntries(FILTER_RULES.map((rule) => [rule, flags[camel(rule)] !== false]));
-}
 
 /** Counts by reason as `flagged 3, no_trace 2`, or `none`. */
 export function formatReasons(counts: Readonly<Record<string, number | undefined>>): string {

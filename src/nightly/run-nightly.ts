@@ -5,6 +5,7 @@ import type { SnapshotRecord, SnapshotResult } from "../dataset/index.js";
 import { formatByName } from "../formats/index.js";
 import { reconciles } from "../manifest.js";
 import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
+import { planOfSpec } from "../pipeline-file/plan-of-spec.js";
 import { planPipeline, runPipeline } from "../pipeline.js";
 import type { PipelineOptions } from "../pipeline.js";
 import { filterSettings, filterWarnings } from "../stages/filter.js";
@@ -48,19 +49,20 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   // directory: the snapshot's recovery would delete this job's own spool.)
   for (const name of await readdir(outDir)) if (name.startsWith(SPOOL_PREFIX)) await rm(join(outDir, name), { recursive: true, force: true });
   const spoolDir = await mkdtemp(join(outDir, SPOOL_PREFIX));
-  const shardFormat = shardFormatFor(spec.output.to, spec.output.compression);
+  const run = planOfSpec(spec);
+  const shardFormat = shardFormatFor(run.shards.to, run.shards.compression);
   try {
-    const format = spec.source.format === undefined ? undefined : formatByName(spec.source.format);
+    const format = "forced" in run.format ? formatByName(run.format.forced) : undefined;
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const scoreCache = spec.source.kind === "http" ? await readScoreCache(join(outDir, SCORE_CACHE_DIR, SCORE_CACHE_FILE)) : undefined;
     const opened = await openSource(spec, spoolDir, environment, scoreCache);
     const options: PipelineOptions = {
       ...(format === undefined ? {} : { format }),
-      acceptLaterMinor: spec.accept_later_minor,
-      read: { maxLineBytes: spec.max_line_bytes },
-      filters: spec.filters,
-      untrusted: spec.untrusted,
+      acceptLaterMinor: run.acceptLaterMinor,
+      read: { maxLineBytes: run.guards.maxLineBytes },
+      filters: run.filters,
+      untrusted: run.untrusted,
     };
     const plan = await planPipeline(opened.sources, options);
     environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
@@ -123,7 +125,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     });
     manifest ??= await buildManifest(night);
     environment.onPhase?.({ phase: "published", changed: night.changed, added: night.added, replaced: night.replaced, removed: night.removed });
-    return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > spec.max_quarantined, outDir };
+    return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > run.guards.maxQuarantined, outDir };
   } finally {
     await shardFormat.dispose();
     await rm(spoolDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import type { FormatName } from "../formats/format.js";
 import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
+import type { RunPlan } from "../plan/run-plan.js";
 import type { FilterRule, QuarantineReason } from "../reasons.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
@@ -11,18 +12,18 @@ import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 // encoded row groups and the decisions cost ~0.25 s of CPU and ~11% of wall time per 200 MiB (SFT), far
 // more than the copies. `test/parallel/no-detach.test.ts` guards it.
 
-/** What every worker is started with: enough to rebuild the run's stages on its side of the thread. */
-export interface WorkerConfig {
+/**
+ * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
+ * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
+ */
+export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters"> {
   readonly format: FormatName;
   /** The user forced the format: other formats' records are judged by its version field alone. */
   readonly forced: boolean;
-  readonly acceptLaterMinor: boolean;
-  readonly untrusted: Readonly<Record<string, string>>;
-  readonly filters: Partial<Record<FilterRule, boolean>>;
   readonly gatedRuns: readonly string[] | null;
   readonly codec: "zstd" | "gzip" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
-  readonly maxLineBytes: number;
+  readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
   /** The dataset's columns (after the untrusted policy). */
   readonly columns: readonly Field[];
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */

@@ -4,6 +4,7 @@ import { ConfigError, IoError } from "../errors.js";
 import { describeIssues } from "../stages/describe-issues.js";
 import { interpolate } from "./interpolate.js";
 import { pipelineSpec } from "./pipeline-spec.js";
+import { planOfSpec } from "./plan-of-spec.js";
 import type { PipelineSpec } from "./pipeline-spec.js";
 
 /** Reads, interpolates (`${ENV}`) and validates a pipeline file; every fault names the file and the path. */
@@ -32,5 +33,10 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
   }
   const parsed = pipelineSpec.safeParse(resolved);
   if (!parsed.success) throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${describeIssues(parsed.error.issues, 10)}`);
+  try {
+    planOfSpec(parsed.data); // the rules between options, as for a library call
+  } catch (error) {
+    throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
+  }
   return parsed.data;
 }

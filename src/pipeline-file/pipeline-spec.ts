@@ -1,61 +1,74 @@
 import { z } from "zod";
-import { FORMAT_NAMES } from "../formats/format.js";
-import { FILTER_RULES } from "../reasons.js";
-import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
+import { OPTIONS } from "../plan/options.js";
+import type { OptionSpec } from "../plan/option-spec.js";
+import type { Options } from "../plan/options.js";
+import { yamlDefaulted, yamlKeysBeyond, yamlOptional, yamlValue } from "../plan/yaml-field.js";
 
-const format = z.enum(FORMAT_NAMES as ["sft", "rl", "dpo"]);
-const partition = z
-  .string()
-  .regex(/^\d+\/\d+$/, 'expected "k/N", e.g. "0/4"')
-  .refine((s) => {
-    const [k, n] = s.split("/").map(Number);
-    return n !== undefined && k !== undefined && n >= 1 && k < n;
-  }, "k must be below N")
-  .optional();
+// Every run option's key here is the one the option table (src/plan/options.ts) names in its `yaml`; its
+// type, constraint and default come from that table. An option whose key is not written here yet gets it
+// from `yamlKeysBeyond`; test/plan/stated-once.test.ts holds the two together.
 
-/** The service as the source: records fetched over HTTP; credentials come from the environment only. */
-const httpSourceSpec = z.strictObject({
-  kind: z.literal("http"),
-  base_url: z.url(),
-  auth: z.enum(["agent", "owner"]).default("owner"),
-  format,
-  concurrency: z.number().int().min(1).max(64).default(4),
-  partition: partition.or(z.literal("").transform(() => undefined)),
-  dpo: z
-    .strictObject({
-      strategy: z.enum(["best-worst", "adjacent", "all"]).default("best-worst"),
-      max_pairs_per_scenario: z.number().int().min(1).default(10),
-    })
-    .optional(),
-});
+/** The pipeline file of an option table (a test can add an option to the table and read the file it allows). */
+export function pipelineSpecOf(o: Options) {
+  const value = <T>(spec: OptionSpec<T>) => yamlValue(z, spec);
 
-/** Export files already on disk. */
-const filesSourceSpec = z.strictObject({
-  kind: z.literal("files"),
-  inputs: z.array(z.string().min(1)).min(1),
-  format: format.optional(),
-  scorecards: z.string().min(1).optional(),
-});
+  /** The service as the source: records fetched over HTTP; credentials come from the environment only. */
+  const httpSourceSpec = z.strictObject({
+    kind: z.literal("http"),
+    base_url: value(o.baseUrl),
+    auth: yamlDefaulted(z, o.auth),
+    format: value(o.format),
+    concurrency: yamlDefaulted(z, o.concurrency),
+    partition: yamlOptional(z, o.partition),
+    dpo: z
+      .strictObject({
+        strategy: yamlDefaulted(z, o.dpoStrategy),
+        max_pairs_per_scenario: yamlDefaulted(z, o.maxPairsPerScenario),
+      })
+      .optional(),
+  });
+
+  /** Export files already on disk. */
+  const filesSourceSpec = z.strictObject({
+    kind: z.literal("files"),
+    inputs: value(o.inputs) as z.ZodType<string[]>,
+    format: yamlOptional(z, o.format),
+    scorecards: yamlOptional(z, o.scorecards),
+  });
+
+  const output = {
+    dir: value(o.out),
+    to: yamlDefaulted(z, o.to),
+    compression: yamlDefaulted(z, o.compression),
+    /** Fixed number of shards; a record's shard is a hash of its key, so a night rewrites only changed shards. */
+    buckets: yamlDefaulted(z, o.buckets),
+  };
+  const top = {
+    version: z.literal(1),
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lowercase letters, digits, - and _"),
+    source: z.discriminatedUnion("kind", [httpSourceSpec, filesSourceSpec]),
+    filters: yamlDefaulted(z, o.filters),
+    untrusted: yamlDefaulted(z, o.untrusted),
+    max_quarantined: yamlDefaulted(z, o.maxQuarantined),
+    max_line_bytes: yamlDefaulted(z, o.maxLineBytes),
+    accept_later_minor: yamlDefaulted(z, o.acceptLaterMinor),
+  };
+  return {
+    httpSourceSpec,
+    filesSourceSpec,
+    pipelineSpec: z.strictObject({
+      ...(yamlKeysBeyond(z, o, "", [...Object.keys(top), "output"]) as object),
+      ...top,
+      output: z.strictObject({ ...(yamlKeysBeyond(z, o, "output", Object.keys(output)) as object), ...output }),
+    }),
+  };
+}
+
+const specs = pipelineSpecOf(OPTIONS);
 
 /** A pipeline file (`pipelines/*.yaml`): where records come from, what is kept, and where the dataset goes. */
-export const pipelineSpec = z.strictObject({
-  version: z.literal(1),
-  name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lowercase letters, digits, - and _"),
-  source: z.discriminatedUnion("kind", [httpSourceSpec, filesSourceSpec]),
-  filters: z.partialRecord(z.enum(FILTER_RULES), z.boolean()).default({}),
-  untrusted: z.record(z.string(), z.enum(UNTRUSTED_ACTIONS)).default({}),
-  output: z.strictObject({
-    dir: z.string().min(1),
-    to: z.enum(["parquet", "jsonl"]).default("parquet"),
-    compression: z.enum(["zstd", "gzip", "snappy", "none"]).default("zstd"),
-    /** Fixed number of shards; a record's shard is a hash of its key, so a night rewrites only changed shards. */
-    buckets: z.number().int().min(1).max(4096).default(16),
-  }),
-  max_quarantined: z.number().min(0).max(1).default(0.05),
-  max_line_bytes: z.number().int().min(1).default(64 * 1024 * 1024),
-  accept_later_minor: z.boolean().default(false),
-});
+export const pipelineSpec = specs.pipelineSpec;
 
 export type PipelineSpec = z.output<typeof pipelineSpec>;
-export type HttpSourceSpec = z.output<typeof httpSourceSpec>;
-export type FilesSourceSpec = z.output<typeof filesSourceSpec>;
+export type HttpSourceSpec = z.output<typeof specs.httpSourceSpec>;
+export type FilesSourceSpec = z.output<typeof specs.filesSourceSpec>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteSize, count, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/cli/parse-flags.js";
+import { byteSize, count, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
 
 describe("flag parsers", () => {
   it("whole numbers", () => {

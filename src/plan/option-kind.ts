@@ -1,0 +1,189 @@
+import type { z } from "zod";
+import { ConfigError } from "../errors.js";
+import type { LineSource } from "../sources/line-source.js";
+import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
+
+/** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
+export type Zod = typeof z;
+
+/**
+ * The type of one option and its constraint, stated once: what a library value must be, how a CLI flag's
+ * text becomes one, its zod type in a pipeline file, and how a value reads in help. A new kind of value is
+ * one function here; a new option of an existing kind is one entry in `options.ts`.
+ */
+export interface OptionKind<T> {
+  /** What a valid value is, as messages say it: "a whole number from 1 and up". */
+  readonly expected: string;
+  /** Whether a value (from a library call or a pipeline file) is valid. */
+  accepts(value: unknown): value is T;
+  /** The CLI flag's text as a value, or a ConfigError naming the flag; null: a switch without a value. */
+  readonly fromText: ((flag: string) => (text: string, previous?: T) => T) | null;
+  /** The value's zod type in a pipeline file; `accepts` is checked on top of it. */
+  zod(z: Zod): z.ZodType<T>;
+  /** A value as help shows it: `512MiB`, not `536870912`. */
+  show(value: T): string;
+  /** The only values there are, listed in help and checked by commander. */
+  readonly choices?: readonly string[];
+  /** A message of its own for a bad value, instead of `Expected <name> to be <expected>, got <value>`. */
+  readonly message?: (name: string, value: unknown) => string;
+}
+
+/** A value as messages quote it. */
+export function shown(value: unknown): string {
+  return typeof value === "number" ? String(value) : JSON.stringify(value) ?? String(value);
+}
+
+/** A whole number from 1 up (to `max`, where given). */
+export function wholeNumber({ max }: { max?: number } = {}): OptionKind<number> {
+  const min = 1;
+  return {
+    expected: max === undefined ? `a whole number from ${min} and up` : `a whole number from ${min} to ${max}`,
+    accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (max === undefined || (v as number) <= max),
+    fromText: (flag) => {
+      const parse = wholeNumberText(flag);
+      return (text) => {
+        const n = parse(text);
+        if (max !== undefined && n > max) throw new ConfigError(`Expected ${flag} to be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+        return n;
+      };
+    },
+    zod: (z) => z.number(),
+    show: String,
+  };
+}
+
+const BINARY_UNITS: readonly [number, string][] = [
+  [1024 ** 3, "GiB"],
+  [1024 ** 2, "MiB"],
+  [1024, "KiB"],
+];
+
+/** A size in bytes: `512MiB` on the command line, a whole number in library calls and pipeline files. */
+export function bytes(): OptionKind<number> {
+  const whole = wholeNumber();
+  return {
+    ...whole,
+    fromText: byteSize,
+    show: (n) => {
+      const unit = BINARY_UNITS.find(([size]) => n % size === 0);
+      return unit === undefined ? String(n) : `${n / unit[0]}${unit[1]}`;
+    },
+  };
+}
+
+export function ratio(): OptionKind<number> {
+  return {
+    expected: "a ratio from 0 to 1",
+    accepts: (v): v is number => typeof v === "number" && v >= 0 && v <= 1,
+    fromText: ratioText,
+    zod: (z) => z.number(),
+    show: String,
+  };
+}
+
+export function choice<const V extends readonly [string, ...string[]]>(values: V): OptionKind<V[number]> {
+  return {
+    expected: `one of ${values.join(", ")}`,
+    accepts: (v): v is V[number] => typeof v === "string" && values.includes(v),
+    fromText: null, // commander checks `choices` and lists them in help
+    // A string checked by `accepts`, so a pipeline file's bad value is named as the library's and the CLI's are.
+    zod: (z) => z.string() as unknown as z.ZodType<V[number]>,
+    show: String,
+    choices: values,
+  };
+}
+
+/** A switch: present or not on the command line. */
+export function flag(): OptionKind<boolean> {
+  return { expected: "true or false", accepts: (v): v is boolean => typeof v === "boolean", fromText: null, zod: (z) => z.boolean(), show: String };
+}
+
+/** A non-empty string, optionally of a pattern. */
+export function text(expected = "a non-empty string", pattern?: RegExp): OptionKind<string> {
+  return {
+    expected,
+    accepts: (v): v is string => typeof v === "string" && v !== "" && (pattern === undefined || pattern.test(v)),
+    fromText: () => (t) => t,
+    zod: (z) => z.string(),
+    show: String,
+  };
+}
+
+export function url(): OptionKind<string> {
+  return {
+    ...text("a URL"),
+    accepts: (v): v is string => typeof v === "string" && URL.canParse(v),
+  };
+}
+
+/** `k/N`: this job's share of N parallel jobs. In a pipeline file "" (an unset `${VAR:-}`) means none. */
+export function partition(): OptionKind<string | undefined> {
+  const valid = (v: unknown): v is string => {
+    const m = typeof v === "string" ? /^(\d+)\/(\d+)$/.exec(v) : null;
+    return m !== null && Number(m[2]) >= 1 && Number(m[1]) < Number(m[2]);
+  };
+  return {
+    expected: 'a partition "k/N" with k below N, e.g. "0/4"',
+    accepts: (v): v is string | undefined => v === undefined || valid(v),
+    fromText: () => (t) => t,
+    zod: (z) => z.string().transform((s) => (s === "" ? undefined : s)) as unknown as z.ZodType<string | undefined>,
+    show: String,
+  };
+}
+
+/** `path -> action` for untrusted paths; repeatable `--untrusted PATH=ACTION` on the command line. */
+export function pathPolicies(actions: readonly [string, ...string[]]): OptionKind<Readonly<Record<string, string>>> {
+  return {
+    expected: `an object of path -> ${actions.join(", ")}`,
+    accepts: (v): v is Readonly<Record<string, string>> =>
+      v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((a) => typeof a === "string" && actions.includes(a)),
+    fromText: () => pathPolicy,
+    zod: (z) => z.record(z.string(), z.string()),
+    show: (v) => JSON.stringify(v),
+    message: (name, value) => {
+      const bad = value !== null && typeof value === "object" ? Object.entries(value).find(([, a]) => !actions.includes(a as string)) : undefined;
+      return bad === undefined
+        ? `Expected ${name} to be an object of path -> ${actions.join(", ")}, got ${shown(value)}`
+        : `Unknown untrusted policy ${JSON.stringify(bad[1])} for ${JSON.stringify(bad[0])}: expected ${actions.slice(0, -1).join(", ")} or ${actions.at(-1)}`;
+    },
+  };
+}
+
+/** Rules that are on unless switched off: `--no-<prefix>-<rule>` each on the command line. */
+export function switches<const R extends readonly string[]>(rules: R, prefix: string): OptionKind<Partial<Record<R[number], boolean>>> & { readonly rules: R; readonly prefix: string } {
+  return {
+    expected: `an object of ${rules.join(", ")} -> true or false`,
+    accepts: (v): v is Partial<Record<R[number], boolean>> =>
+      v !== null && typeof v === "object" && !Array.isArray(v) && Object.entries(v).every(([k, b]) => rules.includes(k) && typeof b === "boolean"),
+    fromText: null,
+    zod: (z) => z.partialRecord(z.enum(rules as unknown as [string, ...string[]]), z.boolean()) as unknown as z.ZodType<Partial<Record<R[number], boolean>>>,
+    show: (v) => JSON.stringify(v),
+    rules,
+    prefix,
+  };
+}
+
+/** Export files, directories, "-" for stdin or, in library calls, ready sources. */
+export function inputs(): OptionKind<readonly (string | LineSource)[]> {
+  return {
+    expected: "a non-empty list of paths",
+    accepts: (v): v is readonly (string | LineSource)[] =>
+      Array.isArray(v) && v.length > 0 && v.every((i) => (typeof i === "string" && i !== "") || (i !== null && typeof i === "object")),
+    fromText: null, // a variadic argument
+    zod: (z) => z.array(z.string().min(1)),
+    show: (v) => v.join(" "),
+    message: (name, value) =>
+      Array.isArray(value) && value.length === 0 ? "No inputs: name at least one file, directory or - for stdin" : `Expected ${name} to be a non-empty list of paths, got ${shown(value)}`,
+  };
+}
+
+/** A library-only value the plan passes on unchecked (e.g. a stream). */
+export function opaque<T>(expected: string): OptionKind<T> {
+  return {
+    expected,
+    accepts: (v): v is T => v !== null && typeof v === "object",
+    fromText: null,
+    zod: (z) => z.custom<T>(),
+    show: () => expected,
+  };
+}

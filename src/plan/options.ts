@@ -1,0 +1,171 @@
+import { availableParallelism } from "node:os";
+import type { Readable } from "node:stream";
+import { FORMAT_NAMES } from "../formats/format.js";
+import type { FormatName } from "../formats/format.js";
+import { FILTER_RULES } from "../reasons.js";
+import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
+import { bytes, choice, flag, inputs, opaque, partition, pathPolicies, ratio, switches, text, url, wholeNumber } from "./option-kind.js";
+import { defineOptions } from "./option-spec.js";
+import type { OptionsOf } from "./option-spec.js";
+
+export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
+export const COMPRESSIONS = ["zstd", "gzip", "snappy", "none"] as const;
+/**
+ * "parallel": worker threads, one read of the inputs, our own Parquet encoder; "stages": the library's
+ * async-iterable stages one record at a time, Parquet by DuckDB. "auto" picks parallel wherever it can run.
+ */
+export const ENGINES = ["auto", "parallel", "stages"] as const;
+const FORMATS = FORMAT_NAMES as readonly [FormatName, ...FormatName[]];
+
+/**
+ * Every run option, once: its type and constraint, default, CLI flag and help, pipeline-file key, and the
+ * commands that take it. The CLI's flags, the library's option types and checks, the pipeline file's
+ * schema and the RunPlan are all derived from this table; adding an option is adding an entry here (and,
+ * if the plan should carry it somewhere new, a line in `resolve-plan.ts`).
+ */
+export const OPTIONS = defineOptions({
+  inputs: {
+    kind: inputs(),
+    help: "NDJSON/JSONL files (.gz, .zst), directories, or - for stdin",
+    takenBy: ["convert", "validate"],
+    required: true,
+    argument: { spelling: "<inputs...>", in: ["convert", "validate"] },
+    yaml: { key: "source.inputs", sources: ["files"] },
+  },
+  out: {
+    kind: { ...text("a non-empty path"), message: (_: string, v: unknown) => `Output directory must be a non-empty path, got ${JSON.stringify(v)}` },
+    help: "output directory (published atomically)",
+    helpIn: { pull: "output directory; its _state/ ledger makes reruns incremental" },
+    takenBy: ["convert", "pull"],
+    required: true,
+    flag: "--out <dir>",
+    yaml: { key: "output.dir" },
+  },
+  format: {
+    kind: choice(FORMATS),
+    help: "force the record format instead of detecting it",
+    helpIn: { validate: "force the record format", pull: "the record format to pull" },
+    takenBy: ["convert", "validate", "pull"],
+    required: ["pull"],
+    flag: "--format <name>",
+    argument: { spelling: "<format>", in: ["pull"] },
+    yaml: { key: "source.format", sources: ["files", "http"], requiredIn: ["http"] },
+  },
+  to: { kind: choice(OUTPUT_KINDS), default: "parquet", help: "output format", helpIn: { pull: "shard format" }, takenBy: ["convert", "pull"], flag: "--to <kind>", yaml: { key: "output.to" } },
+  scorecards: {
+    kind: text("a path"),
+    help: "scorecards (NDJSON or JSON) used to drop participation-gated runs",
+    helpIn: { validate: "scorecards (NDJSON or JSON) used to recognise participation-gated runs" },
+    takenBy: ["convert", "validate"],
+    flag: "--scorecards <file>",
+    yaml: { key: "source.scorecards", sources: ["files"] },
+  },
+  untrusted: {
+    kind: pathPolicies(UNTRUSTED_ACTIONS),
+    default: {},
+    help: "policy for an untrusted path: drop, redact or keep (repeatable)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--untrusted <path=policy>",
+    yaml: { key: "untrusted" },
+  },
+  filters: { kind: switches(FILTER_RULES, "filter"), default: {}, help: "keep {rule} records", takenBy: ["convert", "validate", "pull"], yaml: { key: "filters" } },
+  shardRows: { kind: wholeNumber(), default: 100_000, help: "rows per shard at most", takenBy: ["convert"], flag: "--shard-rows <n>" },
+  shardBytes: { kind: bytes(), default: 512 * 1024 * 1024, help: "uncompressed record bytes per shard at most", takenBy: ["convert"], flag: "--shard-bytes <size>" },
+  buckets: { kind: wholeNumber({ max: 4096 }), default: 16, help: "fixed number of shards", takenBy: ["pull"], flag: "--buckets <n>", yaml: { key: "output.buckets" } },
+  compression: {
+    kind: choice(COMPRESSIONS),
+    default: "zstd",
+    help: "zstd, gzip, snappy (parquet only) or none",
+    takenBy: ["convert", "pull"],
+    flag: "--compression <codec>",
+    yaml: { key: "output.compression" },
+  },
+  maxQuarantined: {
+    kind: ratio(),
+    default: 0.05,
+    help: "exit 3 when more than this share of records is quarantined",
+    helpIn: { validate: "exit 3 when more than this share of records would be quarantined" },
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--max-quarantined <ratio>",
+    yaml: { key: "max_quarantined" },
+  },
+  maxLineBytes: {
+    kind: bytes(),
+    default: 64 * 1024 * 1024,
+    help: "quarantine lines longer than this as line_too_long",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--max-line-bytes <size>",
+    yaml: { key: "max_line_bytes" },
+  },
+  acceptLaterMinor: {
+    kind: flag(),
+    default: false,
+    help: "accept later minor versions of the supported major version",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--accept-later-minor",
+    yaml: { key: "accept_later_minor" },
+  },
+  engine: {
+    kind: choice(ENGINES),
+    default: "auto",
+    help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run",
+    takenBy: ["convert"],
+    flag: "--engine <name>",
+  },
+  workers: {
+    kind: wholeNumber(),
+    default: () => Math.max(1, availableParallelism()),
+    defaultShown: "available cores",
+    help: "worker threads of the parallel engine",
+    takenBy: ["convert"],
+    flag: "--workers <n>",
+  },
+  firstBad: { kind: wholeNumber(), default: 10, help: "how many offending lines to print", takenBy: ["validate"], flag: "--show <n>" },
+  stdin: { kind: opaque<Readable>("a readable stream"), help: 'standard input, for the "-" input; process.stdin by default', takenBy: ["convert", "validate"] },
+  baseUrl: { kind: url(), help: "the service, e.g. the emulator's url", takenBy: ["pull"], required: true, flag: "--base-url <url>", yaml: { key: "source.base_url", sources: ["http"] } },
+  auth: {
+    kind: choice(["agent", "owner"]),
+    default: "owner",
+    help: "agent routes (EVAL_API_KEY) or owner routes (EVAL_OWNER_TOKEN)",
+    takenBy: ["pull"],
+    flag: "--auth <mode>",
+    yaml: { key: "source.auth", sources: ["http"] },
+  },
+  concurrency: { kind: wholeNumber({ max: 64 }), default: 4, help: "requests in flight at most", takenBy: ["pull"], flag: "--concurrency <n>", yaml: { key: "source.concurrency", sources: ["http"] } },
+  partition: {
+    kind: partition(),
+    help: "this job's stable hash share of the runs, for N parallel jobs",
+    takenBy: ["pull"],
+    flag: "--partition <k/N>",
+    yaml: { key: "source.partition", sources: ["http"] },
+  },
+  dpoStrategy: {
+    kind: choice(["best-worst", "adjacent", "all"]),
+    default: "best-worst",
+    help: "DPO pairing: best-worst, adjacent or all",
+    takenBy: ["pull"],
+    flag: "--dpo-strategy <strategy>",
+    yaml: { key: "source.dpo.strategy", sources: ["http"] },
+  },
+  maxPairsPerScenario: {
+    kind: wholeNumber(),
+    default: 10,
+    help: "DPO pairs per scenario at most",
+    takenBy: ["pull"],
+    flag: "--max-pairs-per-scenario <n>",
+    yaml: { key: "source.dpo.max_pairs_per_scenario", sources: ["http"] },
+  },
+  json: { kind: flag(), help: "print the manifest as JSON instead of a summary", helpIn: { validate: "print the result as JSON", pull: "print the night's summary as one JSON line" }, takenBy: ["convert", "validate", "pull"], flag: "--json", library: false },
+});
+
+export type Options = typeof OPTIONS;
+export type OptionName = keyof Options;
+
+export type OutputKind = (typeof OUTPUT_KINDS)[number];
+export type Compression = (typeof COMPRESSIONS)[number];
+export type Engine = (typeof ENGINES)[number];
+
+/** Options of `convert`, derived from the table. */
+export type ConvertOptions = OptionsOf<Options, "convert">;
+/** Options of `validateInputs`, derived from the table. */
+export type ValidateOptions = OptionsOf<Options, "validate">;

@@ -1,0 +1,63 @@
+import { ConfigError } from "../errors.js";
+import { FILTER_RULES } from "../reasons.js";
+import type { FilterRule } from "../reasons.js";
+import { checkOptions } from "./check-options.js";
+import type { CommandName, ResolvedOptionsOf } from "./option-spec.js";
+import { OPTIONS } from "./options.js";
+import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
+import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
+
+type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
+
+/**
+ * A library call's options as a RunPlan: checked against the option table (a ConfigError names the option
+ * and the value), defaults filled in, and the rules between options applied.
+ */
+export function resolvePlan(command: "convert", options: ConvertOptions): RunPlan;
+export function resolvePlan(command: "validate", options: ValidateOptions): RunPlan;
+export function resolvePlan(command: "convert" | "validate", options: ConvertOptions | ValidateOptions): RunPlan {
+  const o: Resolved = checkOptions(OPTIONS, command, options);
+  return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards });
+}
+
+/** The plan of a nightly job (a pipeline file, or `pull`'s flags), from options already checked against the table. */
+export function nightlyPlan(o: Resolved, source: SourcePlan): RunPlan {
+  return planOf("pull", o, source);
+}
+
+// Defaults are filled by `checkOptions` (library, CLI) or by the pipeline file's schema; the fallbacks here
+// name the table's, for the options a command does not take.
+function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan {
+  const to = o.to ?? OPTIONS.to.default;
+  const compression = o.compression ?? OPTIONS.compression.default;
+  // snappy is Parquet's alone; the choices list every codec, so this rule between two options lives here.
+  if (to === "jsonl" && compression === "snappy") {
+    throw new ConfigError(`Compression ${JSON.stringify(compression)} is not available for ${to}: expected one of zstd, gzip, none`);
+  }
+  const shards: ShardPlan = {
+    to,
+    compression,
+    rotation: command === "pull" ? { kind: "buckets", buckets: o.buckets ?? OPTIONS.buckets.default } : { kind: "size", maxRows: o.shardRows ?? OPTIONS.shardRows.default, maxBytes: o.shardBytes ?? OPTIONS.shardBytes.default },
+  };
+  const untrusted = o.untrusted ?? {};
+  return {
+    command,
+    source,
+    out: o.out,
+    format: o.format === undefined ? { detect: true } : { forced: o.format },
+    acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
+    filters: allFilters(o.filters ?? {}),
+    untrusted,
+    columns: { from: "format", untrusted },
+    dedup: { key: "format", keep: "latest-scorecard" },
+    shards,
+    guards: { maxQuarantined: o.maxQuarantined ?? OPTIONS.maxQuarantined.default, maxLineBytes: o.maxLineBytes ?? OPTIONS.maxLineBytes.default },
+    engine: { choice: o.engine ?? OPTIONS.engine.default, workers: o.workers ?? OPTIONS.workers.default() },
+    firstBad: o.firstBad ?? OPTIONS.firstBad.default,
+  };
+}
+
+/** Every rule on unless switched off. */
+function allFilters(given: Partial<Record<FilterRule, boolean>>): Record<FilterRule, boolean> {
+  return Object.fromEntries(FILTER_RULES.map((rule) => [rule, given[rule] !== false])) as Record<FilterRule, boolean>;
+}

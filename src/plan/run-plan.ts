@@ -1,0 +1,92 @@
+import type { Readable } from "node:stream";
+import type { FormatName } from "../formats/format.js";
+import type { FilterRule } from "../reasons.js";
+import type { LineSource } from "../sources/line-source.js";
+import type { CommandName } from "./option-spec.js";
+import type { Compression, Engine, OutputKind } from "./options.js";
+
+/** Forced by the user, or detected from the first record that names its format. */
+export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
+
+/** Where the records come from. */
+export type SourcePlan =
+  | { readonly kind: "files"; readonly inputs: readonly (string | LineSource)[]; readonly stdin: Readable | undefined; readonly scorecards: string | undefined }
+  | {
+      readonly kind: "http";
+      readonly baseUrl: string;
+      readonly auth: "agent" | "owner";
+      readonly concurrency: number;
+      readonly partition: string | undefined;
+      readonly dpo: { readonly strategy: "best-worst" | "adjacent" | "all"; readonly maxPairsPerScenario: number };
+    };
+
+/** How kept rows are cut into shards: by size (convert) or into a fixed number of hash buckets (nightly). */
+export type Rotation = { readonly kind: "size"; readonly maxRows: number; readonly maxBytes: number } | { readonly kind: "buckets"; readonly buckets: number };
+
+export interface ShardPlan {
+  readonly to: OutputKind;
+  readonly compression: Compression;
+  readonly rotation: Rotation;
+}
+
+/** What stops a run or a line: checked by the job, not the stages. */
+export interface Guards {
+  /** Share of quarantined records above which the run still publishes but reports failure (exit 3). */
+  readonly maxQuarantined: number;
+  /** Lines longer than this are quarantined as line_too_long. */
+  readonly maxLineBytes: number;
+}
+
+/**
+ * The dataset's columns are the format's, less what the untrusted policy drops: known only once the format
+ * is (`columnsOf` in `plan-columns.ts` settles them then).
+ */
+export interface ColumnsPlan {
+  readonly from: "format";
+  readonly untrusted: Readonly<Record<string, string>>;
+}
+
+/** Dedup is not configurable: one row per record key, the copy with the latest scorecard version wins. */
+export interface DedupPlan {
+  readonly key: "format";
+  readonly keep: "latest-scorecard";
+}
+
+/** Room for issue 18: a training view (name and its options). Not resolved yet. */
+export interface ViewPlan {
+  readonly name: string;
+  readonly context?: readonly string[];
+  readonly systemPrompt?: string;
+  readonly controlTokens?: string;
+  readonly onInjection?: "keep" | "drop" | "quarantine";
+}
+
+/** Room for issue 19: a leak-free split. Not resolved yet. */
+export interface SplitPlan {
+  readonly fractions: Readonly<Record<string, number>>;
+  readonly by: "scenario" | "run";
+  readonly seed: string;
+}
+
+/** One run, resolved from options however they came (library call, CLI flags, pipeline file). */
+export interface RunPlan {
+  readonly command: CommandName;
+  readonly source: SourcePlan;
+  /** The output directory; undefined for `validate`, which writes nothing. */
+  readonly out: string | undefined;
+  readonly format: FormatChoice;
+  readonly acceptLaterMinor: boolean;
+  /** Every filter rule, on or off. */
+  readonly filters: Readonly<Record<FilterRule, boolean>>;
+  /** The user's untrusted-path overrides (path -> action): the policy's input; the format's defaults apply to the rest. */
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly columns: ColumnsPlan;
+  readonly dedup: DedupPlan;
+  readonly shards: ShardPlan;
+  readonly guards: Guards;
+  readonly engine: { readonly choice: Engine; readonly workers: number };
+  /** `validate`: how many offending lines to report. */
+  readonly firstBad: number;
+  readonly view?: ViewPlan;
+  readonly split?: SplitPlan;
+}
