@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "./core/errors.js";
 import { detectInputFormat } from "./detect-input-format.js";
 import { loadFormatInfo } from "./fast/load-format-info.js";
 import { datasetCard } from "./output/dataset-card.js";
@@ -26,8 +26,8 @@ import type { QuarantineWriter } from "./output/quarantine-writer.js";
 import { expandInputs } from "./sources/expand-inputs.js";
 import type { LineSource } from "./sources/line-source.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
-import { Tally } from "./tally.js";
-import { EVALSHARD_VERSION } from "./version.js";
+import { Tally } from "./core/tally.js";
+import { EVALSHARD_VERSION } from "./core/version.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;

@@ -1,4 +1,4 @@
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "./core/errors.js";
 import type { FormatName } from "./formats/format.js";
 import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "./formats/format.js";
 import type { LineSource, ReadOptions } from "./sources/line-source.js";

@@ -15,10 +15,10 @@ export { convert } from "./convert.js";
 export { validateInputs } from "./validate-inputs.js";
 export { inspect } from "./inspect.js";
 export { planPipeline, runPipeline, concatLines } from "./pipeline.js";
-export { Tally } from "./tally.js";
+export { Tally } from "./core/tally.js";
 export { reconciles } from "./manifest.js";
-export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./reasons.js";
-export { decide, mapKept } from "./flow.js";
+export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./core/reasons.js";
+export { decide, mapKept } from "./core/flow.js";
 
 // Sources
 export { fileSource } from "./sources/file-source.js";
@@ -53,8 +53,8 @@ export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
 export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, SCOPES, RL_DPO_EXPORT } from "./service/index.js";
 
 // Errors and version
-export { EvalshardError, ConfigError, IoError, LockedError } from "./errors.js";
-export { EVALSHARD_VERSION } from "./version.js";
+export { EvalshardError, ConfigError, IoError, LockedError } from "./core/errors.js";
+export { EVALSHARD_VERSION } from "./core/version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
 export type { FormatDefinition, FormatRules, RecordSchema } from "./formats/define-format.js";
@@ -69,11 +69,11 @@ export type { ValidateInputsOptions, ValidateInputsResult } from "./validate-inp
 export type { InspectResult } from "./inspect.js";
 export type { PipelineOptions, PipelinePlan } from "./pipeline.js";
 export type { Manifest } from "./manifest.js";
-export type { Counts } from "./tally.js";
-export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./flow.js";
-export type { Provenance } from "./provenance.js";
-export type { QuarantineReason, DropReason, FilterRule } from "./reasons.js";
-export type { ValidRecord } from "./valid-record.js";
+export type { Counts } from "./core/tally.js";
+export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
+export type { Provenance } from "./core/provenance.js";
+export type { QuarantineReason, DropReason, FilterRule } from "./core/reasons.js";
+export type { ValidRecord } from "./core/valid-record.js";
 export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, InputInfo } from "./sources/line-source.js";
 export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { loadDuckDB } from "./duckdb/load-duckdb.js";
 import { join } from "node:path";
-import { IoError } from "./errors.js";
+import { IoError } from "./core/errors.js";
 import type { Manifest } from "./manifest.js";
 
 export interface InspectResult {

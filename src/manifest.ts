@@ -1,4 +1,4 @@
-import type { Counts } from "./tally.js";
+import type { Counts } from "./core/tally.js";
 import type { InputInfo } from "./sources/line-source.js";
 import type { ShardInfo } from "./sinks/shard-writer.js";
 

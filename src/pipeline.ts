@@ -1,7 +1,7 @@
 import type { Format } from "./formats/format.js";
-import type { Flow } from "./flow.js";
-import { ConfigError } from "./errors.js";
-import type { FilterRule } from "./reasons.js";
+import type { Flow } from "./core/flow.js";
+import { ConfigError } from "./core/errors.js";
+import type { FilterRule } from "./core/reasons.js";
 import type { Field } from "./schema/column-type.js";
 import type { LineSource, ReadOptions, SourceLine } from "./sources/line-source.js";
 import { dedup } from "./stages/dedup.js";
@@ -11,7 +11,7 @@ import { strip } from "./stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
 import { validate } from "./stages/validate.js";
-import type { ValidRecord } from "./valid-record.js";
+import type { ValidRecord } from "./core/valid-record.js";
 
 export interface PipelineOptions {
   /** Force the format instead of detecting it from the first record. */

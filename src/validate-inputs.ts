@@ -8,9 +8,9 @@ import { expandInputs } from "./sources/expand-inputs.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
 import type { ValidateOptions } from "./plan/options.js";
 import { resolvePlan } from "./plan/resolve-plan.js";
-import type { Counts } from "./tally.js";
-import { Tally } from "./tally.js";
-import type { Quarantined } from "./flow.js";
+import type { Counts } from "./core/tally.js";
+import { Tally } from "./core/tally.js";
+import type { Quarantined } from "./core/flow.js";
 
 /** Options of `validateInputs`, from the option table (src/plan/options.ts); inputs are paths or "-" here. */
 export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonly string[] };

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { convert } from "../src/convert.js";
-import { ConfigError, LockedError } from "../src/errors.js";
+import { ConfigError, LockedError } from "../src/core/errors.js";
 import type { Manifest } from "../src/manifest.js";
 import { reconciles } from "../src/manifest.js";
 import { lockOutput } from "../src/output/lock-output.js";

@@ -3,8 +3,8 @@ import { FORMATS } from "../src/formats/index.js";
 import { planPipeline, runPipeline } from "../src/pipeline.js";
 import { fileSource } from "../src/sources/file-source.js";
 import { collect, FIXTURES, outcomes } from "./helpers/flow.js";
-import type { Flow } from "../src/flow.js";
-import type { ValidRecord } from "../src/valid-record.js";
+import type { Flow } from "../src/core/flow.js";
+import type { ValidRecord } from "../src/core/valid-record.js";
 
 const src = (name: string) => fileSource(`${FIXTURES}records/${name}`);
 

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { toYamlKeys } from "../plan/yaml-keys.js";
 import { OPTIONS } from "../plan/options.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";

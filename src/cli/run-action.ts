@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { AuthError, ForbiddenError } from "../http/http-errors.js";
 import { EXIT } from "./exit-codes.js";
 

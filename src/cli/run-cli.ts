@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { EVALSHARD_VERSION } from "../version.js";
+import { EVALSHARD_VERSION } from "../core/version.js";
 import { convertCommand } from "./convert-command.js";
 import { EXIT } from "./exit-codes.js";
 import { inspectCommand } from "./inspect-command.js";

@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import { FORMAT_NAMES } from "../formats/format.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 export function schemaCommand(): Command {
   return new Command("schema")

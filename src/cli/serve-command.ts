@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { parseFaultSpec } from "../service/fault-spec.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";

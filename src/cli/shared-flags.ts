@@ -1,4 +1,4 @@
-import type { Counts } from "../tally.js";
+import type { Counts } from "../core/tally.js";
 
 /** Counts by reason as `flagged 3, no_trace 2`, or `none`. */
 export function formatReasons(counts: Readonly<Record<string, number | undefined>>): string {

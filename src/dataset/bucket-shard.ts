@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { IoError } from "../errors.js";
+import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
 import type { Field } from "../schema/column-type.js";

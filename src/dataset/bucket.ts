@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { shardName } from "../output/shard-name.js";
 
 /** Default number of shards of a snapshot dataset. */

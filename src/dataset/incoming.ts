@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { EvalshardError, IoError } from "../errors.js";
+import { EvalshardError, IoError } from "../core/errors.js";
 import { bucketOf, recordHash } from "./bucket.js";
 
 /** One record of a snapshot: its dedup key, its scorecard version and the record as it goes into the dataset. */

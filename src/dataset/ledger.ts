@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-import { IoError } from "../errors.js";
+import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
 import { readText, writeText } from "../output/write-text.js";

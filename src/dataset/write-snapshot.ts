@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { Format } from "../formats/format.js";
 import { LocalStorage } from "../output/local-storage.js";
 import type { PublishHook, Staging, Storage, StoredFile } from "../output/storage.js";

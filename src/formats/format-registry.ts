@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { isLaterMinor } from "./common.js";
 import type { Format, FormatName } from "./format.js";
 import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "./format.js";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { Field } from "../schema/column-type.js";
 
 export type FormatName = "sft" | "rl" | "dpo";

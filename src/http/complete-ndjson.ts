@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { StreamCutError } from "./http-errors.js";
 import type { Query } from "./request-url.js";
 import type { ServiceClient } from "./service-client.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** Agent routes take an API key; owner routes a portal session token (spec section 5). */
 export type AuthMode = "agent" | "owner";

@@ -1,4 +1,4 @@
-import { EvalshardError } from "../errors.js";
+import { EvalshardError } from "../core/errors.js";
 
 /**
  * Errors the service client throws. Every one names the request (`method`, and `path` with its query,

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** A counting semaphore in the style of p-limit, with slots that can outlive a single promise. */
 export interface ConcurrencyLimit {

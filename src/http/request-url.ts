@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** Query parameters; `undefined` and `null` ones are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | null | undefined>>;

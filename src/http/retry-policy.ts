@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** How hard the client tries again. Every field has a default. */
 export interface RetryPolicy {

@@ -1,5 +1,5 @@
-import { ConfigError } from "../errors.js";
-import { EVALSHARD_VERSION } from "../version.js";
+import { ConfigError } from "../core/errors.js";
+import { EVALSHARD_VERSION } from "../core/version.js";
 import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { createServiceClient, credentialsFromEnv } from "../http/index.js";
 import type { Clock, RetryPolicy } from "../http/index.js";
 import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";

@@ -1,4 +1,4 @@
-import { IoError } from "../errors.js";
+import { IoError } from "../core/errors.js";
 import type { Files, WrittenFile } from "./storage.js";
 
 /** Copies the file `path` from one storage's files to another's (e.g. a local spool into a staging). */

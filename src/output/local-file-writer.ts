@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { IoError } from "../errors.js";
+import { IoError } from "../core/errors.js";
 import type { FileWriter, WrittenFile } from "./storage.js";
 
 /**

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
 

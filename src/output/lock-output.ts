@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { IoError, LockedError } from "../errors.js";
+import { IoError, LockedError } from "../core/errors.js";
 
 const LOCK = ".evalshard.lock";
 /** An unreadable lock younger than this may still be being written by its creator. */

@@ -1,4 +1,4 @@
-import type { Quarantined } from "../flow.js";
+import type { Quarantined } from "../core/flow.js";
 import type { FileWriter, Files } from "./storage.js";
 
 /** One quarantined line, as written to `_quarantine/<format>.ndjson`. */

@@ -1,4 +1,4 @@
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import type { ShardInfo } from "./shard-format.js";
 import { partialShardName, shardName } from "./shard-name.js";
 import type { FileWriter, Files, WrittenFile } from "./storage.js";

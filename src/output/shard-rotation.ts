@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** How big a shard may grow. */
 export interface ShardLimits {

@@ -1,4 +1,4 @@
-import { IoError } from "../errors.js";
+import { IoError } from "../core/errors.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo, ShardWriter } from "./shard-format.js";
 import { LocalFiles } from "./local-files.js";

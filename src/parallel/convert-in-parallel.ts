@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type { Quarantined } from "../flow.js";
-import type { FilterRule } from "../reasons.js";
+import type { Quarantined } from "../core/flow.js";
+import type { FilterRule } from "../core/reasons.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { QuarantineWriter } from "../output/quarantine-writer.js";
@@ -9,7 +9,7 @@ import { ShardRotation } from "../output/shard-rotation.js";
 import type { LineSource, ReadOptions } from "../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-lines.js";
 import { quarantine } from "../stages/quarantine-item.js";
-import { Tally } from "../tally.js";
+import { Tally } from "../core/tally.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";

@@ -1,6 +1,6 @@
-import type { DropReason, FilterRule } from "../reasons.js";
-import { FILTER_RULES } from "../reasons.js";
-import type { Tally } from "../tally.js";
+import type { DropReason, FilterRule } from "../core/reasons.js";
+import { FILTER_RULES } from "../core/reasons.js";
+import type { Tally } from "../core/tally.js";
 import { ChunkedColumn } from "./chunked-column.js";
 import { KeyIndex } from "./key-index.js";
 import { keyStart } from "./packed-keys.js";

@@ -3,7 +3,7 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../parquet/encode-row-group.js";
 import type { Field } from "../schema/column-type.js";
 import type { RunPlan } from "../plan/run-plan.js";
-import type { FilterRule, QuarantineReason } from "../reasons.js";
+import type { FilterRule, QuarantineReason } from "../core/reasons.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { Leaf, LeafType } from "./column-plan.js";
 import type { LeafWriter } from "./leaf-writer.js";
 

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { ColumnType, Field } from "../schema/column-type.js";
 
 /** The value kinds a Parquet leaf column holds. `json` is JSON text in a BYTE_ARRAY with the JSON logical type. */

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { ByteWriter } from "./byte-writer.js";
 import type { PageCodec } from "./compress-page.js";
 import { encodeColumnChunk } from "./encode-column-chunk.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import { describeIssues } from "../stages/describe-issues.js";
 import { interpolate } from "./interpolate.js";
 import { pipelineSpec } from "./pipeline-spec.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { shown } from "./option-kind.js";
 import { defaultOf, isRequired } from "./option-spec.js";
 import type { CommandName, OptionSpec, OptionTable, ResolvedOptionsOf } from "./option-spec.js";

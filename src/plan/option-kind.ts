@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { LineSource } from "../sources/line-source.js";
 import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
 

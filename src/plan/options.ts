@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Readable } from "node:stream";
 import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
-import { FILTER_RULES } from "../reasons.js";
+import { FILTER_RULES } from "../core/reasons.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
 import { bytes, choice, flag, inputs, opaque, partition, pathPolicies, ratio, switches, text, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";

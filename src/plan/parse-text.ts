@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 const UNITS: Record<string, number> = { "": 1, b: 1, k: 1e3, kb: 1e3, kib: 1024, m: 1e6, mb: 1e6, mib: 1024 ** 2, g: 1e9, gb: 1e9, gib: 1024 ** 3 };
 

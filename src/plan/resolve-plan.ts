@@ -1,6 +1,6 @@
-import { ConfigError } from "../errors.js";
-import { FILTER_RULES } from "../reasons.js";
-import type { FilterRule } from "../reasons.js";
+import { ConfigError } from "../core/errors.js";
+import { FILTER_RULES } from "../core/reasons.js";
+import type { FilterRule } from "../core/reasons.js";
 import { checkOptions } from "./check-options.js";
 import type { CommandName, ResolvedOptionsOf } from "./option-spec.js";
 import { OPTIONS } from "./options.js";

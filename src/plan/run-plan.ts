@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { FormatName } from "../formats/format.js";
-import type { FilterRule } from "../reasons.js";
+import type { FilterRule } from "../core/reasons.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { CommandName } from "./option-spec.js";
 import type { Compression, Engine, OutputKind } from "./options.js";

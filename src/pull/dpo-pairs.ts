@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 export type PairStrategy = "best-worst" | "adjacent" | "all";
 

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { AuthMode, ClientEvent, ServiceClient } from "../http/index.js";
 import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source.js";
 import { readError } from "../sources/read-error.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /** Job k of N: this job keeps the identifiers whose hash share is `index`. */
 export interface Partition {

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { ColumnType, Field } from "./column-type.js";
 
 /** A DuckDB identifier in double quotes, so any name (reserved words, spaces, quotes) is taken literally. */

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { ColumnType, Field } from "./column-type.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { AimedFault, FaultEvent } from "./fault-injector.js";
 import { checkFaultRates, parseFaultSpec, type FaultRates } from "./fault-spec.js";
 import type { PlatformConfig } from "./world-basis.js";

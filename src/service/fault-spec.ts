@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 
 /**
  * Fault kinds: `429` (with Retry-After), `502`, `503`, `504` (after a delay), `reset` (connection

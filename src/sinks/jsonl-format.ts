@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { CompressStream } from "zstd-napi";
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import { fileWritable } from "../output/file-writable.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { fileWriterOf } from "../output/shard-format.js";

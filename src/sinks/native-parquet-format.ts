@@ -1,4 +1,4 @@
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { columnPlan } from "../parquet/column-plan.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
@@ -8,7 +8,7 @@ import { PARQUET_MAGIC, parquetFooter } from "../parquet/parquet-footer.js";
 import type { PlacedRowGroup } from "../parquet/parquet-footer.js";
 import { RowGroupBuilder } from "../parquet/row-group-builder.js";
 import { shredRecord } from "../parquet/shred-record.js";
-import { EVALSHARD_VERSION } from "../version.js";
+import { EVALSHARD_VERSION } from "../core/version.js";
 import { fileWriterOf } from "../output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 

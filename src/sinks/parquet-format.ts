@@ -5,7 +5,7 @@ import type { FileHandle } from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "../output/local-file-writer.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { duckdbColumns, duckdbSelectList, sqlString } from "../schema/duckdb-type.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { jsonlFormat } from "./jsonl-format.js";
 import { nativeParquetFormat } from "./native-parquet-format.js";
 import { parquetFormat } from "./parquet-format.js";

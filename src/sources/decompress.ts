@@ -1,6 +1,6 @@
 import { pipeline, type Transform } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { EvalshardError, IoError } from "../errors.js";
+import { EvalshardError, IoError } from "../core/errors.js";
 
 /** How an input's bytes are stored. */
 export type Compression = "gzip" | "zstd" | "none";

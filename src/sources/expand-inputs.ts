@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { fileSource } from "./file-source.js";
 import type { LineSource } from "./line-source.js";
 import { readError } from "./read-error.js";

@@ -1,4 +1,4 @@
-import type { Provenance } from "../provenance.js";
+import type { Provenance } from "../core/provenance.js";
 
 /** One non-blank line of an input, decoded as UTF-8 without its line end (and without a leading BOM). */
 export interface TextLine {

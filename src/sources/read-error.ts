@@ -1,4 +1,4 @@
-import { EvalshardError, IoError } from "../errors.js";
+import { EvalshardError, IoError } from "../core/errors.js";
 
 /**
  * The error to throw when reading an input failed: an evalshard error as it is, anything else (an

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError, IoError } from "../errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 
 /**
  * Reads scorecards for participation gating: NDJSON or JSON holding scorecard responses

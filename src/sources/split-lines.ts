@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
 import { stripBom } from "./strip-bom.js";
 

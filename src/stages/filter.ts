@@ -1,9 +1,9 @@
-import { decide } from "../flow.js";
+import { decide } from "../core/flow.js";
 import type { RecordFacts } from "../formats/format.js";
-import type { Decision } from "../flow.js";
-import { FILTER_RULES } from "../reasons.js";
-import type { FilterRule } from "../reasons.js";
-import type { ValidRecord } from "../valid-record.js";
+import type { Decision } from "../core/flow.js";
+import { FILTER_RULES } from "../core/reasons.js";
+import type { FilterRule } from "../core/reasons.js";
+import type { ValidRecord } from "../core/valid-record.js";
 
 export interface FilterOptions {
   /** Rules to apply; every rule is on unless set to false. */

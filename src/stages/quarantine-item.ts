@@ -1,6 +1,6 @@
-import type { Quarantined } from "../flow.js";
-import type { Provenance } from "../provenance.js";
-import type { QuarantineReason } from "../reasons.js";
+import type { Quarantined } from "../core/flow.js";
+import type { Provenance } from "../core/provenance.js";
+import type { QuarantineReason } from "../core/reasons.js";
 
 /** How much of a bad line the quarantine keeps; its full length is recorded beside it. */
 export const QUARANTINE_RAW_CHARS = 65_536;

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { ColumnType, Field } from "../schema/column-type.js";
 import { declaredPaths, parsePath, pruneColumns, typeAt } from "../schema/field-path.js";

@@ -2,10 +2,10 @@ import { FORMAT_REGISTRY } from "../formats/index.js";
 import type { Format } from "../formats/format.js";
 import type { FormatRegistry } from "../formats/format-registry.js";
 import { streamErrorLine } from "../formats/stream-error.js";
-import type { Flow } from "../flow.js";
-import type { QuarantineReason } from "../reasons.js";
+import type { Flow } from "../core/flow.js";
+import type { QuarantineReason } from "../core/reasons.js";
 import type { SourceLine } from "../sources/line-source.js";
-import type { ValidRecord } from "../valid-record.js";
+import type { ValidRecord } from "../core/valid-record.js";
 import { describeIssues } from "./describe-issues.js";
 import { quarantine } from "./quarantine-item.js";
 

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */

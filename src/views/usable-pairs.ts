@@ -1,5 +1,5 @@
 import type { DpoRecord } from "../formats/dpo.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt, Turn } from "./prompt-from-window.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { RlContext } from "./rl-context.js";
 import { sanitizer } from "./sanitize-text.js";
 import type { Sanitized, Sanitizer } from "./sanitize-text.js";

@@ -1,4 +1,4 @@
-import { ConfigError } from "../errors.js";
+import { ConfigError } from "../core/errors.js";
 import { openAiDpo } from "./openai-dpo.js";
 import { openAiSft } from "./openai-sft.js";
 import { rlSteps } from "./rl-steps.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bucketOf, checkBuckets, recordHash, setHash, shardPath } from "../../src/dataset/bucket.js";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 
 describe("bucketOf", () => {
   it("is sha256(key) as a big-endian integer modulo the bucket count", () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LEDGER_FILE, readDataset, STATE_FILE, writeLedger, writeState } from "../../src/dataset/ledger.js";
 import type { DatasetState, LedgerEntry } from "../../src/dataset/ledger.js";
-import { IoError } from "../../src/errors.js";
+import { IoError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-ledger-");

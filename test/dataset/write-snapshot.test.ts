@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DuplicateKeyError } from "../../src/dataset/incoming.js";
 import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
-import { ConfigError, LockedError } from "../../src/errors.js";
+import { ConfigError, LockedError } from "../../src/core/errors.js";
 import { rl } from "../../src/formats/rl.js";
 import { parquetFormat } from "../../src/sinks/parquet-format.js";
 import { readParquetRows } from "../helpers/read-parquet.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { detectFormat, formatByName } from "../../src/formats/index.js";
 import { isLaterMinor } from "../../src/formats/common.js";
 

@@ -8,10 +8,10 @@ import { RECORD_RULES } from "../../src/formats/record-rules.js";
 import { dpo } from "../../src/formats/dpo.js";
 import { rl } from "../../src/formats/rl.js";
 import { sft } from "../../src/formats/sft.js";
-import type { Flow, Quarantined } from "../../src/flow.js";
+import type { Flow, Quarantined } from "../../src/core/flow.js";
 import { validate } from "../../src/stages/validate.js";
 import type { ValidateOptions } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/valid-record.js";
+import type { ValidRecord } from "../../src/core/valid-record.js";
 import { collect, from, linesOf } from "../helpers/flow.js";
 import { sftRecord } from "../helpers/records.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Flow } from "../../src/flow.js";
+import type { Flow } from "../../src/core/flow.js";
 import type { TextLine } from "../../src/sources/line-source.js";
 
 export const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { completeNdjson, NotFoundError, StreamCutError, type ServiceClient } from "../../src/http/index.js";
 import { drain } from "./support.js";
 

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { credentialsFromEnv } from "../../src/http/index.js";
 
 const SECRET = "esk_canary_CREDENTIALS_7f3e9a";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf } from "../../src/http/index.js";
 import { seededRandom } from "./support.js";
 

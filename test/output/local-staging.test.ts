@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { lockOutput } from "../../src/output/lock-output.js";
 import { openStaging, recoverStaging } from "../../src/output/local-staging.js";
 import { tempDir } from "../helpers/temp-dir.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockedError } from "../../src/errors.js";
+import { LockedError } from "../../src/core/errors.js";
 import { lockOutput } from "../../src/output/lock-output.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { ShardRotation } from "../../src/output/shard-rotation.js";
 
 const place = (limits: { maxRows: number; maxBytes: number }, sizes: readonly number[]) => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockedError } from "../../src/errors.js";
+import { LockedError } from "../../src/core/errors.js";
 import { LocalStorage } from "../../src/output/local-storage.js";
 import type { Files, Storage } from "../../src/output/storage.js";
 import { readText, writeText } from "../../src/output/write-text.js";

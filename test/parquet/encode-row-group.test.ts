@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { columnPlan } from "../../src/parquet/column-plan.js";
 import type { ColumnPlan } from "../../src/parquet/column-plan.js";
 import { encodeRowGroup } from "../../src/parquet/encode-row-group.js";

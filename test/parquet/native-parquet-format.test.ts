@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parquetMetadata } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
 import type { NativeParquetCompression } from "../../src/sinks/native-parquet-format.js";

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { interpolate } from "../../src/pipeline-file/interpolate.js";
 import { loadPipeline, parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
 

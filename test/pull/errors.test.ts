@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServiceClient, AuthError, ForbiddenError } from "../../src/http/index.js";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { httpSource } from "../../src/pull/index.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { byKey, clientFor, emulator, fastClock, listed, readAll, source } from "./support.js";

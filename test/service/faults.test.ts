@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { sftRecord } from "../../src/formats/sft.js";
 import { streamErrorLine } from "../../src/formats/stream-error.js";
 import { parseFaultSpec, startEmulator, type FaultEvent, type RunningEmulator } from "../../src/service/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serveCommand, type ServeIo } from "../../src/cli/serve-command.js";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 
 /** Runs `serve` in-process; `stop()` plays the part of SIGTERM. */
 function harness() {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { duckdbColumns, duckdbSelectList, duckdbType, sqlIdentifier, sqlString } from "../../src/schema/duckdb-type.js";

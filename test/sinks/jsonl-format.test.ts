@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { decompress } from "zstd-napi";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import type { JsonlCompression } from "../../src/sinks/jsonl-format.js";

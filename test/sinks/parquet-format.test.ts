@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { parquetFormat } from "../../src/sinks/parquet-format.js";

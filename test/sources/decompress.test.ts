@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { compress } from "zstd-napi";
-import { IoError } from "../../src/errors.js";
+import { IoError } from "../../src/core/errors.js";
 import { compressionFromName, decompress, sniffCompression } from "../../src/sources/decompress.js";
 
 const text = Array.from({ length: 200 }, (_, i) => `{"run_id":"run-${i}"}\n`).join("");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { expandInputs } from "../../src/sources/expand-inputs.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "evalshard-expand-"));

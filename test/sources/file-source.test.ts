@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { IoError } from "../../src/errors.js";
+import { IoError } from "../../src/core/errors.js";
 import { fileSource } from "../../src/sources/file-source.js";
 import type { LineSource, ReadOptions, SourceLine } from "../../src/sources/line-source.js";
 

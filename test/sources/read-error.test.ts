@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import { readError } from "../../src/sources/read-error.js";
 
 describe("a read failure becomes an IoError naming the input and the cause", () => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, IoError } from "../../src/errors.js";
+import { ConfigError, IoError } from "../../src/core/errors.js";
 import { readGatedRuns } from "../../src/sources/scorecard-file.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import type { ReadOptions, SourceLine } from "../../src/sources/line-source.js";
 import { splitLines } from "../../src/sources/split-lines.js";
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { compress } from "zstd-napi";
-import { IoError } from "../../src/errors.js";
+import { IoError } from "../../src/core/errors.js";
 import type { LineSource, SourceLine } from "../../src/sources/line-source.js";
 import { stdinSource } from "../../src/sources/stdin-source.js";
 

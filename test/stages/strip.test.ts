@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { strip, REDACTION_MARKER } from "../../src/stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import { validate } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/valid-record.js";
+import type { ValidRecord } from "../../src/core/valid-record.js";
 import { declaredPaths } from "../../src/schema/field-path.js";
 import { collect, fixtureLines, from } from "../helpers/flow.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { openAiDpo } from "../../src/views/openai-dpo.js";
 import { RlContext } from "../../src/views/rl-context.js";
 import { trlPreference } from "../../src/views/trl-preference.js";

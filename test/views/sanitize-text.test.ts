@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/errors.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { BUILT_IN_CONTROL_TOKENS, CONTROL_TOKENS } from "../../src/views/control-tokens.js";
 import { sanitizeText, sanitizer } from "../../src/views/sanitize-text.js";
 

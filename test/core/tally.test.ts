@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { reconciles } from "../src/manifest.js";
-import { Tally } from "../src/tally.js";
+import { reconciles } from "../../src/manifest.js";
+import { Tally } from "../../src/core/tally.js";
 
 const p = { source: "s", line: 1, offset: 0 };
 
