@@ -73,7 +73,7 @@ export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
 export type { Provenance } from "./core/provenance.js";
 export type { QuarantineReason, DropReason, FilterRule } from "./core/reasons.js";
-export type { ValidRecord } from "./core/valid-record.js";
+export type { ValidRecord } from "./formats/valid-record.js";
 export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, InputInfo } from "./sources/line-source.js";
 export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";

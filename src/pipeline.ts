@@ -11,7 +11,7 @@ import { strip } from "./stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
 import { validate } from "./stages/validate.js";
-import type { ValidRecord } from "./core/valid-record.js";
+import type { ValidRecord } from "./formats/valid-record.js";
 
 export interface PipelineOptions {
   /** Force the format instead of detecting it from the first record. */

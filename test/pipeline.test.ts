@@ -4,7 +4,7 @@ import { planPipeline, runPipeline } from "../src/pipeline.js";
 import { fileSource } from "../src/sources/file-source.js";
 import { collect, FIXTURES, outcomes } from "./helpers/flow.js";
 import type { Flow } from "../src/core/flow.js";
-import type { ValidRecord } from "../src/core/valid-record.js";
+import type { ValidRecord } from "../src/formats/valid-record.js";
 
 const src = (name: string) => fileSource(`${FIXTURES}records/${name}`);
 

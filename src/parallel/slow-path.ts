@@ -4,7 +4,7 @@ import type { SourceLine } from "../sources/line-source.js";
 import { recordStripper } from "../stages/strip.js";
 import { resolveUntrustedPolicy } from "../stages/untrusted-policy.js";
 import { lineValidator } from "../stages/validate.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 import type { WorkerConfig } from "./protocol.js";
 
 /** The stages' own rules for the lines the fast parser declines: validate (zod) and strip. */

@@ -1,5 +1,5 @@
 import type { Flow } from "../core/flow.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 
 interface Winner {
   readonly version: number;

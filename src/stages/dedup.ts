@@ -1,5 +1,5 @@
 import { decide } from "../core/flow.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 import type { DedupIndex } from "./dedup-index.js";
 
 /**

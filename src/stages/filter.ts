@@ -3,7 +3,7 @@ import type { RecordFacts } from "../formats/format.js";
 import type { Decision } from "../core/flow.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import type { FilterRule } from "../core/reasons.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 
 export interface FilterOptions {
   /** Rules to apply; every rule is on unless set to false. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mapKept } from "../core/flow.js";
 import type { PathStep } from "../schema/field-path.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 import type { UntrustedPolicy } from "./untrusted-policy.js";
 
 /** Prefix of a redacted value; the sha256 that follows keeps repeats of one text visible. */

@@ -5,7 +5,7 @@ import { streamErrorLine } from "../formats/stream-error.js";
 import type { Flow } from "../core/flow.js";
 import type { QuarantineReason } from "../core/reasons.js";
 import type { SourceLine } from "../sources/line-source.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 import { describeIssues } from "./describe-issues.js";
 import { quarantine } from "./quarantine-item.js";
 

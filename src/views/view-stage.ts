@@ -1,6 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import type { Stage } from "../core/flow.js";
-import type { ValidRecord } from "../core/valid-record.js";
+import type { ValidRecord } from "../formats/valid-record.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewTally } from "./view-tally.js";

@@ -11,7 +11,7 @@ import { sft } from "../../src/formats/sft.js";
 import type { Flow, Quarantined } from "../../src/core/flow.js";
 import { validate } from "../../src/stages/validate.js";
 import type { ValidateOptions } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { collect, from, linesOf } from "../helpers/flow.js";
 import { sftRecord } from "../helpers/records.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Flow } from "../../src/core/flow.js";
 import { planPipeline, runPipeline } from "../../src/pipeline.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { emulator, readAll, source } from "./support.js";
 
 describe("httpSource in convert's pipeline (two reads)", async () => {

@@ -3,7 +3,7 @@ import type { Flow } from "../../src/core/flow.js";
 import { dedup } from "../../src/stages/dedup.js";
 import { DedupIndex } from "../../src/stages/dedup-index.js";
 import { validate } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { collect, fixtureLines, from, outcomes } from "../helpers/flow.js";
 import type { TextLine } from "../../src/sources/line-source.js";
 

@@ -3,7 +3,7 @@ import type { Flow } from "../../src/core/flow.js";
 import { filter } from "../../src/stages/filter.js";
 import type { FilterOptions } from "../../src/stages/filter.js";
 import { validate } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { readGatedRuns } from "../../src/sources/scorecard-file.js";
 import { collect, FIXTURES, fixtureLines, from, outcomes } from "../helpers/flow.js";
 

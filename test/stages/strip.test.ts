@@ -5,7 +5,7 @@ import { FORMATS } from "../../src/formats/index.js";
 import { strip, REDACTION_MARKER } from "../../src/stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import { validate } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { declaredPaths } from "../../src/schema/field-path.js";
 import { collect, fixtureLines, from } from "../helpers/flow.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
 import type { Flow, Quarantined } from "../../src/core/flow.js";
 import { validate } from "../../src/stages/validate.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { collect, fixtureLines, from, linesOf, outcomes } from "../helpers/flow.js";
 
 const run = async (name: string, options = {}) => collect(validate(options)(from(fixtureLines(name))));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import type { Flow } from "../../src/core/flow.js";
 import { FORMATS } from "../../src/formats/index.js";
-import type { ValidRecord } from "../../src/core/valid-record.js";
+import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { trlKto } from "../../src/views/trl-kto.js";
 import { viewCard } from "../../src/views/view-card.js";
 import { viewEnv } from "../../src/views/view-env.js";

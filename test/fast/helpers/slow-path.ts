@@ -2,7 +2,7 @@ import type { Format, SemanticFault } from "../../../src/formats/format.js";
 import { strip } from "../../../src/stages/strip.js";
 import type { UntrustedPolicy } from "../../../src/stages/untrusted-policy.js";
 import { validate } from "../../../src/stages/validate.js";
-import type { ValidRecord } from "../../../src/core/valid-record.js";
+import type { ValidRecord } from "../../../src/formats/valid-record.js";
 import { collect, from, linesOf } from "../../helpers/flow.js";
 
 /** What the slow path makes of a line. */

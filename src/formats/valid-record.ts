@@ -1,4 +1,4 @@
-import type { Format, RecordFacts } from "../formats/format.js";
+import type { Format, RecordFacts } from "./format.js";
 
 /** A record that passed validation: its format, the record with undeclared fields removed, and its facts. */
 export interface ValidRecord {
