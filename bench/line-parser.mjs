@@ -16,7 +16,7 @@ const { values: args } = parseArgs({
   },
 });
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
-const { compileLineParser } = await import(`${args.dist}/fast/compile-line-parser.js`);
+const { compileLineParser } = await import(`${args.dist}/engines/parallel/fast/compile-line-parser.js`);
 const { resolveUntrustedPolicy } = await import(`${args.dist}/stages/untrusted-policy.js`);
 const { detectFormat } = await import(`${args.dist}/formats/index.js`);
 const runs = Math.max(1, Number(args.runs));

@@ -14,8 +14,8 @@ const { values: args } = parseArgs({
 const dist = resolve(args.dist ?? fileURLToPath(new URL("../dist", import.meta.url)));
 const load = (path) => import(pathToFileURL(`${dist}/${path}`).href);
 const [{ UnitConverter }, { compileParserSchema }, { formatByName }, { outputColumns, resolveUntrustedPolicy }] = await Promise.all([
-  load("parallel/unit-converter.js"),
-  load("fast/compile-line-parser.js"),
+  load("engines/parallel/run/unit-converter.js"),
+  load("engines/parallel/fast/compile-line-parser.js"),
   load("formats/index.js"),
   load("stages/untrusted-policy.js"),
 ]);

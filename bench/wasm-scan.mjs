@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The fast path's JSON skipper over whole lines, scanning in JS or in the wasm scan module (src/wasm/scan.ts):
+// The fast path's JSON skipper over whole lines, scanning in JS or in the wasm scan module (src/engines/parallel/wasm/scan.ts):
 // every line of an NDJSON file, in 4 MiB batches cut at line ends, each copied into a buffer of its own ("js")
 // or into the module's memory ("wasm"), where the same `JsonSkipper` hands its scans to the module, as in a
 // worker. One mode per process, so the JS side's compiling counts. Build first (`npm run build`).
@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 
 const [mode, file = "bench/data/rl-200.ndjson"] = process.argv.slice(2);
 if (mode !== "js" && mode !== "wasm") throw new Error("usage: wasm-scan.mjs js|wasm [FILE]");
-const dist = new URL("../dist/fast/", import.meta.url);
+const dist = new URL("../dist/engines/parallel/fast/", import.meta.url);
 const [{ JsonSkipper }, { hasControlByte }, { UNVOUCHED }, { scanRegion }] = await Promise.all(
   ["json-skipper.js", "has-control-byte.js", "byte-cursor.js", "wasm-scan.js"].map((m) => import(new URL(m, dist).href)),
 );

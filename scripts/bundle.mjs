@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Last step of `npm run build`: bundles the CLI entry (dist/cli/main.js) in place, with its lazily loaded
 // parts as chunks beside it, and the parallel engine's worker as one CommonJS file
-// (dist/parallel/convert-worker.cjs) beside tsc's ESM one, with its lazy slow path as one ESM bundle
-// (dist/parallel/worker-slow-path.js). The library's modules stay as tsc wrote them. Resolving and loading
+// (dist/engines/parallel/run/convert-worker.cjs) beside tsc's ESM one, with its lazy slow path as one ESM bundle
+// (dist/engines/parallel/run/worker-slow-path.js). The library's modules stay as tsc wrote them. Resolving and loading
 // ~70 small modules cost the CLI ~30 ms of wall time and ~65 ms of CPU per run (main and two workers), a
 // run's fixed cost; a CommonJS worker skips the ESM loader's start-up, ~10 ms of each worker's start
 // (docs/decisions.md).
@@ -70,7 +70,7 @@ async function bundle(entry, chunkPrefix) {
  * is bundled on its own as ESM and imported by name.
  */
 async function bundleWorker() {
-  const outdir = `${dist}/parallel`;
+  const outdir = `${dist}/engines/parallel/run`;
   for (const name of readdirSync(outdir)) if (name.startsWith("worker-chunk-")) rmSync(`${outdir}/${name}`); // earlier builds' ESM chunks
   await build({ ...COMMON, entryPoints: [`${outdir}/slow-path.js`], outfile: `${outdir}/worker-slow-path.js`, format: "esm", plugins: [ownImportMetaUrl(outdir)] });
   const slowPathApart = {

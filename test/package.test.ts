@@ -18,8 +18,8 @@ describe("package", () => {
     // The worker is CommonJS (its loader starts ~10 ms sooner), its slow path one ESM bundle of its own.
     for (const [file, lazy] of [
       ["cli/main.js", /^\.\/cli-chunk-[A-Z0-9]+\.js$/],
-      ["parallel/convert-worker.cjs", /^\.\/worker-slow-path\.js$/],
-      ["parallel/worker-slow-path.js", null],
+      ["engines/parallel/run/convert-worker.cjs", /^\.\/worker-slow-path\.js$/],
+      ["engines/parallel/run/worker-slow-path.js", null],
     ] as const) {
       const text = readFileSync(new URL(`../dist/${file}`, import.meta.url), "utf8");
       const specifiers = [...text.matchAll(/(?:from|import|require)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1] as string);
@@ -32,12 +32,12 @@ describe("package", () => {
     }
   });
 
-  it("ships the wasm scan module the workers load, built from src/wasm/", () => {
+  it("ships the wasm scan module the workers load, built from src/engines/parallel/wasm/", () => {
     // Compiled by asc at build time (scripts/build-wasm.mjs), so users need no compiler; a worker cannot run without it.
     // This project's TypeScript libs do not declare WebAssembly; Node has it.
     type Described = { module?: string; name: string; kind: string }[];
     const { Module } = (globalThis as unknown as { WebAssembly: { Module: { new (bytes: Uint8Array): object; imports(m: object): Described; exports(m: object): Described } } }).WebAssembly;
-    const module = new Module(readFileSync(new URL("../dist/wasm/scan.wasm", import.meta.url)));
+    const module = new Module(readFileSync(new URL("../dist/engines/parallel/wasm/scan.wasm", import.meta.url)));
     expect(Module.imports(module)).toEqual([{ module: "env", name: "memory", kind: "memory" }]);
     expect(Module.exports(module).map((e) => e.name)).toEqual(expect.arrayContaining(["hasControlByte", "skipValue", "heapEnd", "walk", "walkAreas"]));
   });

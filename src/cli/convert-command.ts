@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { prestartWorkers } from "../parallel/prestart-workers.js";
+import { prestartWorkers } from "../engines/parallel/run/prestart-workers.js";
 import { parallelOutputRefusal } from "../convert-options.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { availableParallelism } from "node:os";
-import { prestartWorkers } from "../parallel/prestart-workers.js";
+import { prestartWorkers } from "../engines/parallel/run/prestart-workers.js";
 
 // `convert` starts its worker threads before the CLI's own code loads (~40 ms): the workers load theirs
 // meanwhile. A guess from the raw arguments (any word that may ask for the stages engine, another worker

@@ -1,0 +1,63 @@
+import { Buffer } from "node:buffer";
+import { columnPlan } from "../../../parquet/column-plan.js";
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import type { LeafWriter } from "../../../parquet/leaf-writer.js";
+import type { Field } from "../../../schema/column-type.js";
+import { hasControlByte } from "./has-control-byte.js";
+import { LineWalker } from "./line-walker.js";
+import { markSkeleton } from "./mark-skeleton.js";
+import { primingLines } from "./priming-lines.js";
+import { SchemaNode } from "./schema-node.js";
+import { WASM_SCAN } from "./wasm-scan.js";
+import { WasmWalker } from "./wasm-walker.js";
+
+/** A byte-level parser for the lines of one format under one untrusted policy. */
+export interface LineParser {
+  /** `columnPlan(outputColumns(format, policy))`: the leaves `parse` writes, in writer order. */
+  readonly plan: ColumnPlan;
+  /**
+   * Parses bytes `[start, end)` of `buf` (one line, no line end, valid UTF-8 guaranteed by the caller).
+   * When the line is certainly a record of the format at exactly its version that zod accepts, writes one
+   * row into `out` (the entries `shredRecord` would write for the stripped record; JSON-typed values as
+   * their raw text) and returns the record's skeleton: the zod output (before strip) without JSON-typed
+   * values, free-text strings inside lists and the text the spec calls untrusted (or, for a parser made with
+   * `reads`, with just those paths), absent optional fields as `undefined`; it is what `format.facts` and
+   * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null
+   * when it cannot vouch for the line, invalid or merely unusual; the caller then discards what was written
+   * for this row and runs the slow path. Writers must copy the bytes they are given before returning (they
+   * may point into a scratch buffer). Not reentrant: one parser per thread.
+   */
+  parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null;
+  /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
+  primingLines(line: string): Buffer[];
+}
+
+/**
+ * The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured
+ * clone of one). With `reads`, the skeleton holds just those paths (see {@link markSkeleton}).
+ */
+export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[]): LineParser {
+  const root = revive(schema);
+  markSkeleton(root, reads);
+  root.skeleton = true;
+  const walker = new LineWalker(root);
+  const wasm = new WasmWalker(root);
+  return {
+    plan: columnPlan(columns),
+    parse(buf, start, end, out) {
+      // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
+      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out);
+      const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
+      return walker.run(line, !hasControlByte(buf, start, end), out);
+    },
+    primingLines: (line) => primingLines(root, line),
+  };
+}
+
+/** Gives a cloned tree back its class (one object shape for the walker's property reads). */
+function revive(node: SchemaNode): SchemaNode {
+  const out = Object.assign(new SchemaNode(node.kind), node);
+  out.fields = node.fields.map((f) => ({ ...f, node: revive(f.node) }));
+  out.item = node.item === null ? null : revive(node.item);
+  return out;
+}

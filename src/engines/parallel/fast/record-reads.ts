@@ -1,0 +1,15 @@
+import type { FormatName } from "../../../formats/format.js";
+
+/** What `seatRecordFacts` (formats/record-rules.ts) reads. */
+const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "flagged", "scored", "reconstruction"];
+
+/**
+ * The paths (field-path syntax) each format's `facts` and `check` (formats/record-rules.ts) read: the
+ * parallel engine's fast parser builds only these into each record's skeleton. The fast path's business,
+ * kept apart from the rules; the skeleton property tests fail when one is missing.
+ */
+export const RECORD_READS: Readonly<Record<FormatName, readonly string[]>> = {
+  sft: SEAT_RECORD_READS,
+  rl: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].reward.terminal_reward"],
+  dpo: ["run_chosen", "run_rejected", "seat_index", "flagged"],
+};

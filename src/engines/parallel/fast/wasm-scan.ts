@@ -1,0 +1,116 @@
+import { Buffer } from "node:buffer";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The exports of `src/engines/parallel/wasm/index.ts` (addresses are byte offsets into its memory). */
+interface ScanExports {
+  heapEnd(): number;
+  hasControlByte(p: number, length: number): number;
+  skipValue(p: number, end: number): number;
+  walkAreas(keys: number, keysLength: number, scratch: number, scratchLength: number, tape: number, tapeLength: number): void;
+  /** The number of tape ops, or -1: see src/engines/parallel/wasm/walk.ts. */
+  walk(root: number, p: number, end: number): number;
+}
+
+/** Where a schema walk's own data lies in the module's memory, past the batch region. */
+export interface WalkAreas {
+  /** Where a walker copies its schema table (fast/walk-table.ts), and how many bytes fit. */
+  readonly table: number;
+  readonly tableBytes: number;
+  /** Room for one line from elsewhere (see {@link spareLine}). */
+  readonly spare: number;
+  readonly spareBytes: number;
+  /** The walk's tape of ops, 16 bytes each. */
+  readonly tape: number;
+}
+
+/** The WebAssembly API this module uses: Node has it, but the TypeScript libs this project builds with do not declare it. */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
+}
+const { Instance, Memory, Module } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** Where a region starts in the module's memory: above its own static data (checked when it is made). */
+const REGION_BASE = 1 << 16;
+const PAGE = 1 << 16;
+/** Bytes of memory past a region's last byte: the 0 after it, and room for a 4-byte read that starts before it. */
+const SLACK = 16;
+const TABLE_BYTES = 64 << 10;
+/** Map keys being checked for duplicates, 8 bytes each. */
+const KEYS_BYTES = 64 << 10;
+const SPARE_BYTES = 256 << 10;
+
+/**
+ * This thread's scan module, for the byte cursor and `hasControlByte`: they hand it a line when the line lies
+ * in `buffer` (a region made by {@link scanRegion}), and scan in JS otherwise. One object whose fields are
+ * replaced in place, so the hot paths read one shape; `buffer` starts as an ArrayBuffer no line is in.
+ */
+export const WASM_SCAN: { buffer: ArrayBufferLike; exports: ScanExports; walk: WalkAreas; tableOwner: object | null } = {
+  buffer: new ArrayBuffer(0),
+  exports: { heapEnd: () => 0, hasControlByte: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1 },
+  walk: { table: 0, tableBytes: 0, spare: 0, spareBytes: 0, tape: 0 },
+  /** The walker whose schema table the memory holds (a thread may have several parsers: tests do). */
+  tableOwner: null,
+};
+
+let compiled: object | undefined;
+
+/**
+ * A buffer of `capacity` bytes in the memory of a new instance of the scan module, which becomes this
+ * thread's {@link WASM_SCAN}. One byte past `capacity` stays writable: whoever fills the region keeps a 0
+ * there after the last line, so the module's scans stop at a line end without knowing where the batch ends.
+ * A few bytes more lie behind it, for the module's word-wide reads of a token that ends the batch.
+ *
+ * Past the region lie the schema walk's areas ({@link WalkAreas}): its table, map keys, a spare line, decoded
+ * strings (as many bytes as the region holds) and its tape (twice that). Pages no walk touches cost nothing.
+ *
+ * The memory is sized once and never grows: growing it would detach the ArrayBuffer under every view of it,
+ * and a detach deoptimises every typed-array function of the thread (docs/benchmarks.md, optimisation 11).
+ */
+export function scanRegion(capacity: number): Buffer {
+  compiled ??= compileScan();
+  const table = align(REGION_BASE + capacity + SLACK);
+  const keys = table + TABLE_BYTES;
+  const spare = keys + KEYS_BYTES;
+  const scratch = align(spare + SPARE_BYTES + SLACK);
+  const scratchBytes = capacity + SLACK;
+  const tape = align(scratch + scratchBytes);
+  const tapeBytes = 2 * capacity + (1 << 20);
+  const pages = Math.ceil((tape + tapeBytes) / PAGE);
+  const memory = new Memory({ initial: pages, maximum: pages });
+  const exports = new Instance(compiled, { env: { memory } }).exports as unknown as ScanExports;
+  if (exports.heapEnd() > REGION_BASE) throw new Error(`Internal error: scan.wasm's static data ends at ${exports.heapEnd()}, past ${REGION_BASE}`);
+  exports.walkAreas(keys, KEYS_BYTES, scratch, scratchBytes, tape, tapeBytes);
+  WASM_SCAN.buffer = memory.buffer;
+  WASM_SCAN.exports = exports;
+  WASM_SCAN.walk = { table, tableBytes: TABLE_BYTES, spare, spareBytes: SPARE_BYTES, tape };
+  WASM_SCAN.tableOwner = null;
+  return Buffer.from(memory.buffer, REGION_BASE, capacity + 1);
+}
+
+/**
+ * `line` copied into the module's spare line area, followed by a 0 as a batch's last line is, for the walk
+ * to take; null when no region was made on this thread or the line does not fit. Valid until the next call.
+ */
+export function spareLine(line: Uint8Array): Buffer | null {
+  const { spare, spareBytes } = WASM_SCAN.walk;
+  if (line.length >= spareBytes) return null;
+  const view = Buffer.from(WASM_SCAN.buffer as ArrayBuffer, spare, line.length + 1);
+  view.set(line);
+  view[line.length] = 0;
+  return view.subarray(0, line.length);
+}
+
+function align(address: number): number {
+  return Math.ceil(address / 16) * 16;
+}
+
+/** Built by scripts/build-wasm.mjs into dist/engines/parallel/wasm/; from TypeScript sources (tests), the build's copy next to `src/`. */
+function compileScan(): object {
+  const sibling = fileURLToPath(new URL("../wasm/scan.wasm", import.meta.url));
+  const built = sibling.replace(/([\\/])src([\\/]engines[\\/]parallel[\\/]wasm[\\/]scan\.wasm)$/, "$1dist$2");
+  for (const path of [sibling, built]) if (existsSync(path)) return new Module(readFileSync(path));
+  throw new Error(`Cannot find the scan module at ${sibling} or in dist/: run \`npm run build\``);
+}

@@ -1,0 +1,198 @@
+import { Buffer } from "node:buffer";
+import type { LeafWriter } from "../../../parquet/leaf-writer.js";
+import { redaction } from "../../../stages/strip.js";
+import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
+import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
+import { ShortStrings } from "./short-strings.js";
+import { WASM_SCAN } from "./wasm-scan.js";
+import { walkTable } from "./walk-table.js";
+
+// The tape's ops, as src/wasm/walk.ts writes them.
+const OP_STR = 1;
+const OP_CHOICE = 2;
+const OP_NUM = 3;
+const OP_NUM_TEXT = 4;
+const OP_BOOL = 5;
+const OP_NULL = 6;
+const OP_JSON = 7;
+const OP_MISSING = 8;
+const OP_MAP_KEY = 9;
+const OP_OPEN = 10;
+const OP_CLOSE = 11;
+
+/** Node's Buffer has these since forever; `toString` ends up calling them, after argument checks that cost more. */
+interface Slicer {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+}
+
+/**
+ * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch): the wasm module
+ * walks the line along the schema's table and leaves a tape (src/wasm/walk.ts), which this replays into the
+ * leaf writers and the skeleton. Same answers as {@link LineWalker}, which the differential tests check; its
+ * point is that V8 compiles one small replay loop per worker instead of the whole recursive walker.
+ */
+export class WasmWalker {
+  readonly #root: SchemaNode;
+  #rootAt = 0;
+  /** The module instance this schema's table did not fit, or any when the walk cannot take it (the JS walker then does). */
+  #unfitFor: object | null = null;
+  #nodes: readonly SchemaNode[] = [];
+  #slotOf: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  #words: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  #doubles: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  #memory: Buffer = Buffer.alloc(0);
+  readonly #strings = new ShortStrings();
+  readonly #slotted: readonly SchemaNode[];
+  // The skeleton's open structs, lists and maps: the node, a list's array or a map's object, a map's key.
+  readonly #open: SchemaNode[] = [];
+  readonly #made: unknown[] = [];
+  readonly #keys: string[] = [];
+
+  constructor(root: SchemaNode) {
+    this.#root = root;
+    this.#slotted = structsWithSlots(root);
+  }
+
+  /** Whether the walk can take lines in this thread's scan memory: there is some, and the table fits it. */
+  ready(): boolean {
+    return WASM_SCAN.tableOwner === this || (this.#unfitFor !== WASM_SCAN.exports && this.#load());
+  }
+
+  /**
+   * Walks the line `[start, end)` of `buf` (a view of the scan memory; {@link ready} said so): the skeleton,
+   * or null when the line is not vouched for. Bytes handed to `out` are valid only during the call.
+   */
+  run(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+    const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
+    return ops < 0 ? null : this.#replay(ops, out);
+  }
+
+  #load(): boolean {
+    const { table: at, tableBytes } = WASM_SCAN.walk;
+    if (tableBytes === 0) return false;
+    const table = walkTable(this.#root, at);
+    if (table === null || table.bytes.length > tableBytes) {
+      this.#unfitFor = WASM_SCAN.exports;
+      return false;
+    }
+    const buffer = WASM_SCAN.buffer as ArrayBuffer;
+    new Uint8Array(buffer, at, table.bytes.length).set(table.bytes);
+    this.#rootAt = table.root;
+    this.#nodes = table.nodes;
+    this.#slotOf = table.slotOf;
+    this.#words = new Int32Array(buffer);
+    this.#doubles = new Float64Array(buffer);
+    this.#memory = Buffer.from(buffer);
+    WASM_SCAN.tableOwner = this;
+    return true;
+  }
+
+  #replay(ops: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+    const words = this.#words;
+    const nodes = this.#nodes;
+    const mem = this.#memory;
+    let result: unknown = null;
+    let top = -1;
+    for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
+      const word = words[k] as number;
+      const rep = (word >>> 8) & 0xff;
+      const id = words[k + 1] as number;
+      const node = nodes[id] as SchemaNode;
+      const start = words[k + 2] as number;
+      const end = words[k + 3] as number;
+      // What the op writes, done after the switch: one call site each, so V8 inlines each writer once.
+      let bytesTo = -1;
+      let missingAt = -1;
+      let value: unknown = null;
+      let skeleton = false;
+      switch (word & 0xff) {
+        case OP_STR:
+          if (node.written) {
+            if (!node.redact) bytesTo = node.leaf;
+            else (out[node.leaf] as LeafWriter).text(redaction((value = (mem as unknown as Slicer).utf8Slice(start, end))), rep);
+          }
+          if ((skeleton = node.skeleton)) value ??= this.#strings.get(mem, start, end);
+          break;
+        case OP_CHOICE:
+          value = node.choiceValues[word >>> 16] as string;
+          if (node.written) {
+            if (!node.redact) bytesTo = node.leaf;
+            else (out[node.leaf] as LeafWriter).text(redaction(value), rep);
+          }
+          skeleton = node.skeleton;
+          break;
+        case OP_JSON:
+          // strip replaces the value by its redaction string, which the JSON leaf then holds as JSON text.
+          if (!node.redact) bytesTo = node.leaf;
+          else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
+          break;
+        case OP_MAP_KEY:
+          if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;
+          if (node.skeleton) this.#keys[top] = this.#strings.get(mem, start, end);
+          break;
+        case OP_NUM:
+        case OP_NUM_TEXT: {
+          const v = (word & 0xff) === OP_NUM ? (this.#doubles[(k >> 1) + 1] as number) : this.#checked(node, start, end);
+          if (v === undefined) return this.#decline();
+          if (node.written) {
+            const w = out[node.leaf] as LeafWriter;
+            if (node.int) w.int64(v, rep);
+            else w.float64(v, rep);
+          }
+          value = v;
+          skeleton = node.skeleton;
+          break;
+        }
+        case OP_BOOL:
+          value = start === 1;
+          if (node.written) (out[node.leaf] as LeafWriter).bool(value as boolean, rep);
+          skeleton = node.skeleton;
+          break;
+        case OP_NULL:
+          if (node.written) missingAt = node.def - 1;
+          skeleton = node.skeleton;
+          break;
+        case OP_MISSING:
+          missingAt = word >>> 16;
+          break;
+        case OP_OPEN:
+          this.#open[++top] = node;
+          this.#made[top] = node.kind === LIST ? [] : node.kind === MAP ? {} : null;
+          break;
+        case OP_CLOSE:
+          value = node.kind === STRUCT ? (node.build as SkeletonBuilder)(node.slots) : this.#made[top];
+          this.#made[top--] = null;
+          if (top < 0) result = value;
+          else skeleton = true;
+          break;
+        default:
+          throw new Error(`Internal error: op ${word & 0xff} on the walk's tape`);
+      }
+      if (bytesTo >= 0) (out[bytesTo] as LeafWriter).bytes(mem, start, end, rep);
+      else if (missingAt >= 0) for (const leaf of node.leaves) (out[leaf] as LeafWriter).missing(missingAt, rep);
+      if (!skeleton) continue;
+      // A skeleton value, for the innermost open struct, list or map.
+      const parent = this.#open[top] as SchemaNode;
+      if (parent.kind === STRUCT) parent.slots[this.#slotOf[id] as number] = value;
+      else if (parent.kind === LIST) (this.#made[top] as unknown[]).push(value);
+      else (this.#made[top] as Record<string, unknown>)[this.#keys[top] as string] = value;
+    }
+    return result as Record<string, unknown>;
+  }
+
+  /** A number whose text the walk left to JS: its value, as JSON.parse gives it, if zod's checks pass. */
+  #checked(node: SchemaNode, start: number, end: number): number | undefined {
+    const v = Number((this.#memory as unknown as Slicer).latin1Slice(start, end));
+    if (node.int ? !Number.isSafeInteger(v) : !Number.isFinite(v)) return undefined;
+    if (v < node.min || (v === node.min && !node.minInclusive) || v > node.max || (v === node.max && !node.maxInclusive)) return undefined;
+    return v;
+  }
+
+  /** Abandons a replay half way: slots of optional fields are cleared as each struct completes, so some are set. */
+  #decline(): null {
+    for (const node of this.#slotted) node.slots.fill(undefined);
+    this.#made.fill(null);
+    return null;
+  }
+}

@@ -1,0 +1,138 @@
+import type { DropReason, FilterRule } from "../../../core/reasons.js";
+import { FILTER_RULES } from "../../../core/reasons.js";
+import type { Tally } from "../../../core/tally.js";
+import { ChunkedColumn } from "./chunked-column.js";
+import { KeyIndex } from "./key-index.js";
+import { keyStart } from "./packed-keys.js";
+import type { PackedKeys } from "./packed-keys.js";
+
+/** A batch's valid records, in read order. */
+export interface ValidRecords {
+  /** Their dedup keys. */
+  readonly keys: PackedKeys;
+  /** Their scorecard versions (0 where the format has none). */
+  readonly versions: ArrayLike<number>;
+  /** The filter rule that drops each one; null for a record shredded as a row. */
+  readonly rules: readonly (FilterRule | null)[];
+}
+
+/** How a winner was counted once its unit was decided: not yet, kept, or dropped by FILTER_RULES[code - 2]. */
+const NOT_COUNTED = 0;
+const KEPT = 1;
+
+/**
+ * The dedup stage for a stream decided a unit at a time, in read order: the highest scorecard version
+ * wins, and the first copy among equals — the rule of `DedupIndex`, learned as the input goes by.
+ *
+ * A later copy with a higher version can beat a winner whose unit is already decided. Counts are then
+ * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
+ * `final()` decisions, which know every winner from the first run.
+ *
+ * Winners live in columns (a key index and chunked typed arrays), not an object per key, and off the JS heap:
+ * they are the one thing in the engine that grows with the input (one entry per distinct key, ~90 bytes with
+ * its key; see KeyIndex and ChunkedColumn).
+ */
+export class DedupDecider {
+  #index = new KeyIndex();
+  /** Per key number: the winner's scorecard version, and its ordinal (place among valid records, in read order). */
+  #version = new ChunkedColumn();
+  #ordinal = new ChunkedColumn();
+  /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
+  #duplicates = new ChunkedColumn();
+  #counted = new ChunkedColumn();
+  #ordinals = 0;
+  #final = false;
+  rewriteNeeded = false;
+
+  constructor(readonly tally: Tally) {}
+
+  /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
+  decide(unit: readonly ValidRecords[]): Uint8Array {
+    const first = this.#ordinals;
+    const count = unit.reduce((n, b) => n + b.rules.length, 0);
+    // Each record's key number: learned (one probe of the index) or, in a final pass, looked up.
+    const numbers = this.#final ? this.#lookUp(unit, count) : this.#learn(unit, first, count);
+    const stays = new Uint8Array(count);
+    let ordinal = first;
+    for (const { versions, rules } of unit) {
+      for (let i = 0; i < rules.length; i++, ordinal++) {
+        const w = numbers[ordinal - first] as number;
+        const rule = rules[i] ?? null;
+        let outcome: "kept" | DropReason;
+        if (this.#ordinal.get(w) === ordinal) {
+          outcome = rule ?? "kept";
+          this.#counted.set(w, rule === null ? KEPT : FILTER_RULES.indexOf(rule) + 2);
+        } else if ((versions[i] as number) < this.#version.get(w)) {
+          outcome = "superseded";
+        } else {
+          outcome = "duplicate";
+          this.#duplicates.set(w, this.#duplicates.get(w) + 1);
+        }
+        this.tally.decided(outcome);
+        if (outcome === "kept") stays[ordinal - first] = 1;
+      }
+    }
+    this.#ordinals = ordinal;
+    return stays;
+  }
+
+  /** Starts over with every winner known: decisions can no longer change after the fact. */
+  final(tally: Tally): DedupDecider {
+    const next = new DedupDecider(tally);
+    // Same keys, same numbers; the winners as learned, none counted yet.
+    next.#index = this.#index;
+    next.#version = this.#version.copy();
+    next.#ordinal = this.#ordinal.copy();
+    next.#final = true;
+    return next;
+  }
+
+  /** The key numbers of a unit's records, all of them known already. */
+  #lookUp(unit: readonly ValidRecords[], count: number): Int32Array {
+    const numbers = new Int32Array(count);
+    let r = 0;
+    for (const { keys, rules } of unit) for (let i = 0; i < rules.length; i++) numbers[r++] = this.#index.get(keys.bytes, keyStart(keys, i), keys.ends[i] as number);
+    return numbers;
+  }
+
+  /**
+   * Learns a unit's keys and winners; returns each record's key number, so that deciding does not probe the
+   * index again (which also kept `decide` from inlining the index: main compiled it in ~50 ms, twice).
+   */
+  #learn(unit: readonly ValidRecords[], first: number, count: number): Int32Array {
+    const numbers = new Int32Array(count);
+    let ordinal = first;
+    for (const { keys, versions, rules } of unit) {
+      for (let i = 0; i < rules.length; i++, ordinal++) {
+        const start = keyStart(keys, i);
+        const end = keys.ends[i] as number;
+        const version = versions[i] as number;
+        // One probe for a key seen or new: `add` numbers it only when the index does not have it.
+        const known = this.#index.size;
+        const w = this.#index.add(keys.bytes, start, end);
+        numbers[ordinal - first] = w;
+        if (w === known) {
+          this.#winner(w, version, ordinal);
+          continue;
+        }
+        if (version <= this.#version.get(w)) continue;
+        const counted = this.#counted.get(w);
+        if (counted !== NOT_COUNTED) {
+          this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
+          if (counted === KEPT) this.rewriteNeeded = true;
+        }
+        this.tally.reclassify("duplicate", "superseded", this.#duplicates.get(w));
+        this.#winner(w, version, ordinal);
+      }
+    }
+    return numbers;
+  }
+
+  /** Makes this copy key `w`'s winner, not yet counted. */
+  #winner(w: number, version: number, ordinal: number): void {
+    this.#version.set(w, version);
+    this.#ordinal.set(w, ordinal);
+    this.#counted.set(w, NOT_COUNTED);
+    this.#duplicates.set(w, 0);
+  }
+}

@@ -1,0 +1,132 @@
+import type { FormatName } from "../../../formats/format.js";
+import type { SchemaNode } from "../fast/schema-node.js";
+import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
+import type { Field } from "../../../schema/column-type.js";
+import type { RunPlan } from "../../../plan/run-plan.js";
+import type { FilterRule, QuarantineReason } from "../../../core/reasons.js";
+import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
+
+// No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
+// invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
+// function that touches a typed array is thrown away and recompiled with detach checks. Transferring the
+// encoded row groups and the decisions cost ~0.25 s of CPU and ~11% of wall time per 200 MiB (SFT), far
+// more than the copies. `test/parallel/no-detach.test.ts` guards it.
+
+/**
+ * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
+ * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
+ */
+export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters"> {
+  readonly format: FormatName;
+  /** The user forced the format: other formats' records are judged by its version field alone. */
+  readonly forced: boolean;
+  readonly gatedRuns: readonly string[] | null;
+  readonly codec: "zstd" | "gzip" | "none";
+  /** Lines longer than this are quarantined as line_too_long. */
+  readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
+  /** The dataset's columns (after the untrusted policy). */
+  readonly columns: readonly Field[];
+  /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
+  readonly schema: SchemaNode;
+}
+
+/**
+ * Whole lines of one input, split by the worker. A unit (a run of batches that becomes one row group)
+ * always goes to one worker; `last` closes it.
+ */
+export interface BatchMessage {
+  readonly type: "batch";
+  readonly unit: number;
+  readonly batch: number;
+  readonly last: boolean;
+  /**
+   * The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, copied. The
+   * worker is done with the slot once it answers with the batch's outcomes.
+   */
+  readonly slot: number;
+  readonly length: number;
+  readonly bytes: Uint8Array | null;
+  /** The shared slot for the batch's outcome columns (see OutcomeColumns), or -1. */
+  readonly outcomes: number;
+}
+
+/** Main's dedup decisions for a unit's rows, and how its kept rows split over shards (row counts, in order). */
+export interface DecideMessage {
+  readonly type: "decide";
+  readonly unit: number;
+  /** 1 keeps the row, 0 drops it. */
+  readonly keep: Uint8Array;
+  readonly segments: readonly number[];
+  /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
+  readonly out: number;
+}
+
+export type ToWorker = BatchMessage | DecideMessage;
+
+/** What a worker thread starts with. */
+export interface WorkerStart {
+  readonly config: WorkerConfig;
+  /** Main's batch memory, shared once for the whole run (see SharedSlots). */
+  readonly slots: readonly SharedArrayBuffer[];
+  /** Memory for encoded units, shared once for the whole run. */
+  readonly outSlots: readonly SharedArrayBuffer[];
+  /** Memory for batches' outcome columns, shared once for the whole run. */
+  readonly outcomeSlots: readonly SharedArrayBuffer[];
+}
+
+/** What a line became in the worker. */
+export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
+export const LINE_FILTERED = 1; // valid, dropped by a filter rule
+export const LINE_QUARANTINED = 2;
+export const LINE_STREAM_ERROR = 3;
+
+/** Where in its batch a line sits: line number from 0, byte offset. */
+export interface LineAt {
+  readonly line: number;
+  readonly offset: number;
+}
+
+export interface QuarantineOutcome extends LineAt {
+  readonly reason: QuarantineReason;
+  readonly detail: string;
+  readonly raw: string;
+  readonly rawLength: number;
+}
+
+/** The outcome of each non-blank line of a batch, in order; per-kind details in the arrays, in line order. */
+export interface OutcomesMessage {
+  readonly type: "outcomes";
+  readonly unit: number;
+  readonly batch: number;
+  /** Line ends (`\n`) in the batch, blank lines included: what numbers the next batch's lines. */
+  readonly newlines: number;
+  /**
+   * Each line's kind, valid lines' keys and versions, rows' lengths: here, or (null) in the batch's outcome
+   * slot, laid out as `layout` says.
+   */
+  readonly columns: OutcomeColumns | null;
+  readonly layout: SlotLayout | null;
+  readonly streamErrors: readonly LineAt[];
+  /** Filtered lines: the rule. */
+  readonly filtered: readonly FilterRule[];
+  readonly quarantined: readonly QuarantineOutcome[];
+}
+
+/**
+ * A unit's kept rows as encoded row groups, one per shard segment. Their bytes lie back to back at the
+ * start of the decision's output slot, or (`bytes`, when the slot was -1 or too small) come copied.
+ */
+export interface EncodedMessage {
+  readonly type: "encoded";
+  readonly unit: number;
+  readonly groups: readonly RowGroupMetadata[];
+  readonly bytes: Uint8Array | null;
+}
+
+export interface FailedMessage {
+  readonly type: "failed";
+  readonly message: string;
+  readonly stack: string | undefined;
+}
+
+export type FromWorker = OutcomesMessage | EncodedMessage | FailedMessage;

@@ -1,0 +1,311 @@
+import { Buffer, isUtf8 } from "node:buffer";
+import { lineParserOf } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser-of.js";
+import { RECORD_READS } from "../fast/record-reads.js";
+import { scanRegion, spareLine } from "../fast/wasm-scan.js";
+import type { RecordFacts } from "../../../formats/format.js";
+import { RECORD_RULES } from "../../../formats/record-rules.js";
+import type { RecordRules } from "../../../formats/record-rules.js";
+import type { Decision } from "../../../core/flow.js";
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
+import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
+import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
+import { shredRecord } from "../../../parquet/shred-record.js";
+import type { Provenance } from "../../../core/provenance.js";
+import type { FilterRule } from "../../../core/reasons.js";
+import { filterRule } from "../../../stages/filter.js";
+import { quarantine } from "../../../stages/quarantine-item.js";
+import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
+import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
+import { EncodedBytes } from "./encoded-bytes.js";
+import { PackedKeysWriter } from "./packed-keys.js";
+import type { SlowPath } from "./slow-path.js";
+import { splitBatch } from "./split-batch.js";
+import type { BatchLine } from "./split-batch.js";
+
+/** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
+export interface EncodedUnit {
+  readonly groups: RowGroupMetadata[];
+  readonly bytes: Uint8Array | null;
+}
+
+const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/**
+ * The priming lines are walked before the first line and again after this many: V8 records type feedback
+ * for a function only once it has run a few times (8 calls). The first walk reaches the struct walker,
+ * which runs hundreds of times a line and may be optimised within the first lines; the second the walker
+ * functions called once or twice a line (`map`), for which the first recorded nothing.
+ */
+const PRIME_AFTER = 16;
+
+/**
+ * A worker's half of the parallel engine, without the thread: turns batches of lines into rows of a
+ * unit's row group (fast parser first, the stages' own validate/strip rules for whatever it declines),
+ * reports each line's outcome, and encodes a unit once main has decided which rows stay.
+ */
+export class UnitConverter {
+  readonly plan: ColumnPlan;
+  readonly #config: WorkerConfig;
+  readonly #rules: RecordRules;
+  readonly #parser: LineParser;
+  readonly #filter: (facts: RecordFacts) => Decision;
+  /** Each unit's rows, until it is encoded. */
+  readonly #units = new Map<number, RowGroupBuilder>();
+  readonly #spare: RowGroupBuilder[] = [];
+  #slow: SlowPath | null = null;
+  /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
+  #primed = 0;
+  /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
+  #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
+  /**
+   * The batch's lines, refilled by each batch through one callback. A new array and closure per batch, inlined
+   * into `splitBatch`'s optimised code, deoptimised it once per worker ("not a Smi" at the push).
+   */
+  readonly #lines: BatchLine[] = [];
+  readonly #addLine = (line: BatchLine): void => {
+    this.#lines.push(line);
+  };
+  /** Packs each batch's dedup keys; `done` hands them over and starts it over, so one writer serves every batch. */
+  readonly #keys = new PackedKeysWriter();
+  /** Where a shared batch is copied to be walked (see {@link local}). */
+  #copy: Buffer = Buffer.alloc(0);
+
+  constructor(config: WorkerConfig) {
+    this.#config = config;
+    this.#rules = RECORD_RULES[config.format];
+    // The skeleton carries only what the rules read: every value in it is built into an object per record.
+    this.#parser = lineParserOf(config.schema, config.columns, RECORD_READS[config.format]);
+    this.plan = this.#parser.plan;
+    this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
+  }
+
+  /**
+   * Converts one batch of whole lines (split as `splitLines` does), as {@link local} returned it; rows go to
+   * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
+   */
+  async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
+    const lines = this.#lines;
+    lines.length = 0;
+    const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
+    const g: Gathered = {
+      bytes,
+      lines,
+      utf8: isUtf8(bytes),
+      builder: this.#builder(unit),
+      kinds: new Uint8Array(lines.length),
+      versions: [],
+      rowBytes: [],
+      filtered: [],
+      quarantined: [],
+      streamErrors: [],
+    };
+    // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
+    // through a synchronous loop, which V8 compiles without an async function's resume points.
+    for (let i = this.#walk(g, 0); i < lines.length; i = this.#walk(g, i + 1)) {
+      const { start, end } = lines[i] as WholeLine;
+      this.#gather(g, i, await this.#slowLine(g.builder, bytes, start, end));
+    }
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined };
+  }
+
+  /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
+  #walk(g: Gathered, from: number): number {
+    const lines = g.lines;
+    for (let i = from; i < lines.length; i++) {
+      if ((i === 0 || i === PRIME_AFTER) && this.#primed < 2) this.#prime(g.bytes, lines);
+      const at = lines[i] as BatchLine;
+      if (at.kind === "too_long") {
+        g.kinds[i] = LINE_QUARANTINED;
+        g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
+        continue;
+      }
+      const outcome = this.#fast(g.builder, g.bytes, at.start, at.end, g.utf8);
+      if (outcome === null) return i;
+      this.#gather(g, i, outcome);
+    }
+    return lines.length;
+  }
+
+  /** Records line `i`'s outcome. */
+  #gather(g: Gathered, i: number, outcome: LineOutcome): void {
+    const { line, start, end } = g.lines[i] as WholeLine;
+    g.kinds[i] = outcome.kind;
+    if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
+      this.#keys.add(outcome.facts.key);
+      g.versions.push(outcome.facts.scorecardVersion ?? 0);
+      if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
+      else g.rowBytes.push(end - start);
+    } else if (outcome.kind === LINE_QUARANTINED) {
+      g.quarantined.push({ line, offset: start, ...outcome.quarantine });
+    } else {
+      g.streamErrors.push({ line, offset: start });
+    }
+  }
+
+  /**
+   * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
+   * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
+   * from its first rows, which are then dropped, all in place.
+   */
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
+    const builder = this.#units.get(unit);
+    if (builder === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
+    this.#units.delete(unit);
+    const groups: RowGroupMetadata[] = [];
+    const encoded = new EncodedBytes(out);
+    const encode = (rows: RowGroupBuilder): void => {
+      const { bytes, ...metadata } = encodeRowGroup(rows, { codec: this.#config.codec, scratch: true });
+      encoded.add(bytes);
+      groups.push(metadata);
+    };
+    try {
+      if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
+      for (const [i, count] of segments.entries()) {
+        builder.withFirstRows(count, encode);
+        if (i < segments.length - 1) builder.retain((row) => row >= count);
+      }
+      return { groups, bytes: encoded.copied() };
+    } finally {
+      builder.clear();
+      this.#spare.push(builder);
+    }
+  }
+
+  /**
+   * In the first batch (see {@link PRIME_AFTER}): walks the parser's priming lines, made once from the first
+   * line, into a row group of their own, then encodes that, and drops both. Paths the data reaches rarely
+   * (and the encoder's DOUBLE statistics, first called from optimised code) thus get type feedback while the
+   * code is still interpreted, instead of deoptimising it later.
+   */
+  #prime(bytes: Buffer, lines: readonly BatchLine[]): void {
+    if (this.#priming === null) {
+      const first = lines.find((l) => l.kind === "line");
+      if (first?.kind !== "line") return;
+      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: new RowGroupBuilder(this.plan) };
+    }
+    this.#primed++;
+    const { lines: primers, builder } = this.#priming;
+    builder.clear();
+    for (const primer of primers) {
+      // Walked where the batch's lines are (the wasm walk, once this thread has a scan region), so the paths
+      // primed are the ones the batches take.
+      const line = spareLine(primer) ?? primer;
+      this.#fast(builder, line, 0, line.length, isUtf8(line));
+    }
+    encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+    if (this.#primed === 2) this.#priming = null;
+  }
+
+  /**
+   * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused), for
+   * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. V8 copies
+   * out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not word-aligned
+   * alike, and every string the walker writes into a column was copied that way. One aligned copy of the whole
+   * batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15% (docs/decisions.md).
+   *
+   * Not called from `batch`, whose optimised code would inline it: run once a batch, it has no type feedback
+   * by then, and its first run there deoptimised `batch` (~25 ms of recompiling per worker, SFT 200 MiB).
+   */
+  local(bytes: Buffer): Buffer {
+    if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
+    // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step. It lies in
+    // the wasm scan module's memory, which then scans its lines (src/fast/wasm-scan.ts); a 0 after the batch
+    // stops the module's scans of its last line.
+    if (this.#copy.length <= bytes.length) this.#copy = scanRegion(bytes.buffer.byteLength);
+    this.#copy.set(bytes);
+    this.#copy[bytes.length] = 0;
+    return this.#copy.subarray(0, bytes.length);
+  }
+
+  /**
+   * The unit's row group. A new one is sized like a unit's before it (whose batches have all been walked):
+   * grown from nothing, it would allocate its size over again in the buffers it outgrows.
+   */
+  #builder(unit: number): RowGroupBuilder {
+    let builder = this.#units.get(unit);
+    if (builder === undefined) {
+      builder = this.#spare.pop() ?? new RowGroupBuilder(this.plan, this.#units.values().next().value);
+      this.#units.set(unit, builder);
+    }
+    return builder;
+  }
+
+  /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
+  #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
+    if (!utf8 && !isUtf8(bytes.subarray(start, end))) return null;
+    builder.beginRow();
+    const skeleton = this.#parser.parse(bytes, start, end, builder.leaves);
+    if (skeleton === null) {
+      builder.discardRow();
+      return null;
+    }
+    const fault = this.#rules.check(skeleton as never);
+    if (fault !== null) {
+      builder.discardRow();
+      const text = bytes.toString("utf8", start, end);
+      return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
+    }
+    return this.#decided(builder, this.#rules.facts(skeleton as never), null);
+  }
+
+  /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
+  async #slowLine(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
+    this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
+    const item = this.#slow.validate({ kind: "line", provenance: NO_PROVENANCE, text: bytes.toString("utf8", start, end), bytes: end - start });
+    switch (item.kind) {
+      case "quarantined":
+        return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
+      case "stream_error":
+        return { kind: LINE_STREAM_ERROR };
+      case "kept":
+        return this.#decided(builder, item.value.facts, item.value.record);
+      default:
+        throw new Error(`Internal error: validate answered ${item.kind}`);
+    }
+  }
+
+  /** Applies the filters; a record that passes stays shredded (or is shredded now, from the slow path). */
+  #decided(builder: RowGroupBuilder, facts: RecordFacts, record: Record<string, unknown> | null): LineOutcome {
+    const decision = this.#filter(facts);
+    if (decision !== "keep") {
+      if (record === null) builder.discardRow();
+      return { kind: LINE_FILTERED, facts, rule: decision as FilterRule };
+    }
+    if (record !== null) {
+      this.#slow?.strip(record);
+      builder.beginRow();
+      shredRecord(this.plan, record, builder.leaves);
+    }
+    return { kind: LINE_ROW, facts };
+  }
+}
+
+/** A line of the batch, not one too long to read. */
+type WholeLine = Extract<BatchLine, { kind: "line" }>;
+
+/** A batch's lines and what they came to so far. */
+interface Gathered {
+  readonly bytes: Buffer;
+  readonly lines: readonly BatchLine[];
+  /** The whole batch is valid UTF-8 (else each line is checked). */
+  readonly utf8: boolean;
+  readonly builder: RowGroupBuilder;
+  readonly kinds: Uint8Array;
+  readonly versions: number[];
+  readonly rowBytes: number[];
+  readonly filtered: FilterRule[];
+  readonly quarantined: QuarantineOutcome[];
+  readonly streamErrors: LineAt[];
+}
+
+type LineOutcome =
+  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts }
+  | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: FilterRule }
+  | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
+  | { readonly kind: typeof LINE_STREAM_ERROR };
+
+function outcomeOf(item: { reason: QuarantineOutcome["reason"]; detail: string; raw: string; rawLength: number }): Omit<QuarantineOutcome, keyof LineAt> {
+  return { reason: item.reason, detail: item.detail, raw: item.raw, rawLength: item.rawLength };
+}

@@ -1,0 +1,31 @@
+import type { FormatName } from "../../../formats/format.js";
+import type { SchemaNode } from "../fast/schema-node.js";
+import type { RunPlan } from "../../../plan/run-plan.js";
+import type { Field } from "../../../schema/column-type.js";
+import type { WorkerConfig } from "./protocol.js";
+
+/** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
+export interface SettledRun {
+  readonly format: FormatName;
+  readonly gatedRuns: ReadonlySet<string> | undefined;
+  readonly columns: readonly Field[];
+  readonly schema: SchemaNode;
+}
+
+/** The workers' config: the plan's options, and what main settled. */
+export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
+  const codec = plan.shards.compression;
+  if (codec === "snappy") throw new Error("Internal error: the parallel engine was given snappy, which it refuses");
+  return {
+    format: run.format,
+    forced: "forced" in plan.format,
+    acceptLaterMinor: plan.acceptLaterMinor,
+    untrusted: plan.untrusted,
+    filters: plan.filters,
+    gatedRuns: run.gatedRuns === undefined ? null : [...run.gatedRuns],
+    codec,
+    maxLineBytes: plan.guards.maxLineBytes,
+    columns: run.columns,
+    schema: run.schema,
+  };
+}

@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import fc from "fast-check";
+import { parquetReadObjects } from "hyparquet";
+import { decompress as zstdDecompress } from "zstd-napi";
+import { describe, expect, it } from "vitest";
+import { convert } from "../../../../src/convert.js";
+import type { ConvertOptions } from "../../../../src/convert-options.js";
+import type { Manifest } from "../../../../src/manifest.js";
+import { dpoArb, rlArb, sftArb } from "../../../helpers/arbitraries.js";
+import { FIXTURES } from "../../../helpers/flow.js";
+import { tempDir } from "../../../helpers/temp-dir.js";
+
+// The parallel engine must publish what the stages publish: same rows in the same order, same counts,
+// same shards, same quarantine. JSON-typed columns are compared as values (the stages write
+// JSON.stringify of the parsed value; the parallel engine keeps the input's text).
+const root = tempDir("evalshard-engines-");
+let runs = 0;
+
+async function rowsOf(dir: string): Promise<unknown[]> {
+  const files = readdirSync(join(dir, "data")).filter((f) => f.endsWith(".parquet")).sort();
+  const rows: unknown[] = [];
+  for (const f of files) {
+    const bytes = readFileSync(join(dir, "data", f));
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    rows.push(...(await parquetReadObjects({ file, compressors: { ZSTD: (input: Uint8Array) => new Uint8Array(zstdDecompress(input)), GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) } })));
+  }
+  return rows.map(canonical);
+}
+
+/** JSON text parsed (both engines write valid JSON, not always the same text); bigints as numbers. */
+function canonical(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "string" && /^[[{]/.test(value)) {
+    try {
+      return { json: JSON.parse(value) as unknown };
+    } catch {
+      return value;
+    }
+  }
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, canonical(v)]));
+  return value;
+}
+
+const comparable = (m: Manifest) => ({
+  records_in: m.records_in,
+  records_out: m.records_out,
+  dropped: m.dropped,
+  quarantined: m.quarantined,
+  stream_errors: m.stream_errors,
+  shards: m.shards.map((s) => ({ path: s.path, rows: s.rows })),
+  quarantine: m.quarantine,
+  untrusted: m.untrusted,
+  format: m.format,
+});
+
+async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ parallel: Manifest; stages: Manifest }> {
+  const n = runs++;
+  const [parallel, stages] = [join(root, `${n}-parallel`), join(root, `${n}-stages`)];
+  const a = await convert({ ...options, out: parallel, engine: "parallel", workers: 2 });
+  const b = await convert({ ...options, out: stages, engine: "stages" });
+  expect(a.manifest.output.engine).toBe("parallel");
+  expect(b.manifest.output.engine).toBe("stages");
+  expect(comparable(a.manifest)).toEqual(comparable(b.manifest));
+  expect(await rowsOf(parallel)).toEqual(await rowsOf(stages));
+  const quarantineOf = (dir: string, m: Manifest) => (m.quarantine === null ? "" : readFileSync(join(dir, m.quarantine.path), "utf8"));
+  expect(quarantineOf(parallel, a.manifest)).toBe(quarantineOf(stages, b.manifest));
+  return { parallel: a.manifest, stages: b.manifest };
+}
+
+const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
+
+describe("the parallel engine publishes what the stages publish", () => {
+  it("on every SFT fixture together: bad lines, duplicates, filters, gating, stream errors, long lines", async () => {
+    const { parallel } = await bothEngines({
+      inputs: ["sft-valid", "sft-bad-lines", "sft-duplicates", "sft-filters", "sft-stream-errors", "sft-unknown-fields", "sft-lone-surrogate", "sft-long-line"].map(records),
+      scorecards: records("scorecards-gated"),
+      maxLineBytes: 2000,
+    });
+    expect(Object.keys(parallel.quarantined).length).toBeGreaterThan(2);
+    expect(parallel.dropped.superseded).toBeGreaterThan(0);
+  });
+
+  it("on RL and DPO fixtures, with their semantic checks", async () => {
+    await bothEngines({ inputs: [records("rl-valid"), records("rl-invalid-trajectory")] });
+    await bothEngines({ inputs: [records("dpo-valid"), records("dpo-invalid-pair")] });
+  });
+
+  it("with later minors accepted, untrusted text kept or redacted, filters off, one row per shard, gzip", async () => {
+    await bothEngines({
+      inputs: [records("sft-valid"), records("sft-later-minor"), records("sft-filters")],
+      acceptLaterMinor: true,
+      untrusted: { "coaching.guidance": "redact", transcript: "keep" },
+      filters: { flagged: false },
+      shardRows: 1,
+      compression: "gzip",
+    });
+  });
+
+  it("when a higher scorecard version arrives after its lower copy was written (a second pass)", async () => {
+    const lines = readFileSync(records("sft-valid"), "utf8").trim().split("\n");
+    const newer = lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), scorecard_version: 7 }));
+    const file = join(root, "rescored.ndjson");
+    writeFileSync(file, [...lines, ...lines, ...newer, ...lines].join("\n"));
+    const { parallel } = await bothEngines({ inputs: [file] });
+    expect(parallel.dropped.superseded).toBe(lines.length * 3);
+  });
+
+  it("on ~40 MiB: many batches per worker, units cut across shards, duplicates across units", { timeout: 120_000 }, async () => {
+    const base = readFileSync(records("sft-valid"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines: string[] = [];
+    // Repetition r copies the fixture's records under new run ids; every 50th repeats an earlier one's ids.
+    for (let r = 0; lines.length * 740 < 40 << 20; r++) {
+      const id = r % 50 === 49 ? r - 40 : r;
+      for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${id}` }));
+    }
+    const file = join(root, "large.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { parallel } = await bothEngines({ inputs: [file], shardRows: 9_000 });
+    expect(parallel.shards.length).toBeGreaterThan(2);
+    expect(parallel.dropped.duplicate).toBeGreaterThan(0);
+  });
+
+  it("on random records of every format, across many units and shards", { timeout: 120_000 }, async () => {
+    const dir = join(root, "random");
+    mkdirSync(dir, { recursive: true });
+    const cases: [string, fc.Arbitrary<unknown>][] = [
+      ["sft", sftArb],
+      ["rl", rlArb],
+      ["dpo", dpoArb],
+    ];
+    for (const [name, arb] of cases) {
+      const sample = fc.sample(arb, { numRuns: 400, seed: 7 }) as Record<string, unknown>[];
+      // Repeats make duplicates and superseded copies in both orders; a broken line makes a quarantine.
+      const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
+      lines.splice(100, 0, '{"broken": ');
+      const file = join(dir, `${name}.ndjson`);
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      await bothEngines({ inputs: [file], shardRows: 97 });
+    }
+  });
+});
