@@ -11,12 +11,12 @@ export { jsonSchemaOf, jsonSchemaText } from "./formats/json-schema.js";
 export { declaredPaths } from "./schema/field-path.js";
 
 // Pipeline
-export { convert } from "./convert.js";
-export { validateInputs } from "./validate-inputs.js";
-export { inspect } from "./inspect.js";
-export { planPipeline, runPipeline, concatLines } from "./pipeline.js";
+export { convert } from "./jobs/convert.js";
+export { validateInputs } from "./jobs/validate.js";
+export { inspect } from "./jobs/inspect.js";
+export { planPipeline, runPipeline, concatLines } from "./engines/stages/pipeline.js";
 export { Tally } from "./core/tally.js";
-export { reconciles } from "./manifest.js";
+export { reconciles } from "./output/manifest.js";
 export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./core/reasons.js";
 export { decide, mapKept } from "./core/flow.js";
 
@@ -62,13 +62,13 @@ export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
-export type { ConvertOptions, Compression, OutputKind, Engine } from "./convert-options.js";
+export type { ConvertOptions, Compression, OutputKind, Engine } from "./plan/options.js";
 export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
-export type { ConvertResult } from "./convert.js";
-export type { ValidateInputsOptions, ValidateInputsResult } from "./validate-inputs.js";
-export type { InspectResult } from "./inspect.js";
-export type { PipelineOptions, PipelinePlan } from "./pipeline.js";
-export type { Manifest } from "./manifest.js";
+export type { ConvertResult } from "./jobs/convert.js";
+export type { ValidateInputsOptions, ValidateInputsResult } from "./jobs/validate.js";
+export type { InspectResult } from "./jobs/inspect.js";
+export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js";
+export type { Manifest } from "./output/manifest.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
 export type { Provenance } from "./core/provenance.js";

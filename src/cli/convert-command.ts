@@ -1,6 +1,4 @@
 import { Command } from "commander";
-import { prestartWorkers } from "../engines/parallel/run/prestart-workers.js";
-import { parallelOutputRefusal } from "../convert-options.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { EXIT } from "./exit-codes.js";
@@ -16,10 +14,8 @@ export function convertCommand(): Command {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "convert");
       const options = given as unknown as ConvertOptions;
       const plan = resolvePlan("convert", options);
-      // The workers load their code while main loads the pipeline's (cli/main.ts may have started them already).
-      if (plan.engine.choice !== "stages" && parallelOutputRefusal(plan.shards.to, plan.shards.compression) === null) prestartWorkers(plan.engine.workers);
       // Loaded when run, so other commands (and --help) start without it.
-      const { convert } = await import("../convert.js");
+      const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);
       if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
       else printSummary(result.manifest, result.outDir);

@@ -11,7 +11,7 @@ export function inspectCommand(): Command {
     .option("--json", "print the result as JSON")
     .action(
       runAction(async (path: string, flags: { rows: number; json?: boolean }) => {
-        const { inspect } = await import("../inspect.js");
+        const { inspect } = await import("../jobs/inspect.js");
         const result = await inspect(path, { rows: flags.rows });
         if (flags.json === true) {
           process.stdout.write(`${JSON.stringify(result)}\n`);

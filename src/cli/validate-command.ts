@@ -14,7 +14,7 @@ export function validateCommand(): Command {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "validate");
       const options = given as unknown as ValidateOptions & { inputs: readonly string[] };
       const plan = resolvePlan("validate", options);
-      const { validateInputs } = await import("../validate-inputs.js");
+      const { validateInputs } = await import("../jobs/validate.js");
       const result = await validateInputs(options);
       if (json === true) {
         process.stdout.write(`${JSON.stringify(result)}\n`);

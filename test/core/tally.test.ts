@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reconciles } from "../../src/manifest.js";
+import { reconciles } from "../../src/output/manifest.js";
 import { Tally } from "../../src/core/tally.js";
 
 const p = { source: "s", line: 1, offset: 0 };

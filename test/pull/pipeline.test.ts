@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Flow } from "../../src/core/flow.js";
-import { planPipeline, runPipeline } from "../../src/pipeline.js";
+import { planPipeline, runPipeline } from "../../src/engines/stages/pipeline.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { emulator, readAll, source } from "./support.js";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { convert } from "../../src/convert.js";
+import { convert } from "../../src/jobs/convert.js";
 import type { FormatName } from "../../src/formats/format.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { parsePath, type PathStep } from "../../src/schema/field-path.js";

@@ -3,7 +3,7 @@ import type { Quarantined } from "../../../core/flow.js";
 import type { FilterRule } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
-import type { QuarantineWriter } from "../../../output/quarantine-writer.js";
+import type { QuarantineSink } from "../../engine.js";
 import type { RowGroupShards } from "../../../output/row-group-shards.js";
 import { ShardRotation } from "../../../output/shard-rotation.js";
 import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
@@ -52,7 +52,7 @@ export interface ParallelOptions {
   readonly read: ReadOptions;
   readonly shardRows: number;
   readonly shardBytes: number;
-  readonly quarantine: QuarantineWriter;
+  readonly quarantine: QuarantineSink;
 }
 
 export interface ParallelResult {

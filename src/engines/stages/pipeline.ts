@@ -1,17 +1,17 @@
-import type { Format } from "./formats/format.js";
-import type { Flow } from "./core/flow.js";
-import { ConfigError } from "./core/errors.js";
-import type { FilterRule } from "./core/reasons.js";
-import type { Field } from "./schema/column-type.js";
-import type { LineSource, ReadOptions, SourceLine } from "./sources/line-source.js";
-import { dedup } from "./stages/dedup.js";
-import { DedupIndex } from "./stages/dedup-index.js";
-import { filter } from "./stages/filter.js";
-import { strip } from "./stages/strip.js";
-import { outputColumns, resolveUntrustedPolicy } from "./stages/untrusted-policy.js";
-import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
-import { validate } from "./stages/validate.js";
-import type { ValidRecord } from "./formats/valid-record.js";
+import type { Format } from "../../formats/format.js";
+import type { Flow } from "../../core/flow.js";
+import { ConfigError } from "../../core/errors.js";
+import type { FilterRule } from "../../core/reasons.js";
+import type { Field } from "../../schema/column-type.js";
+import type { LineSource, ReadOptions, SourceLine } from "../../sources/line-source.js";
+import { dedup } from "../../stages/dedup.js";
+import { DedupIndex } from "../../stages/dedup-index.js";
+import { filter } from "../../stages/filter.js";
+import { strip } from "../../stages/strip.js";
+import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
+import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
+import { validate } from "../../stages/validate.js";
+import type { ValidRecord } from "../../formats/valid-record.js";
 
 export interface PipelineOptions {
   /** Force the format instead of detecting it from the first record. */

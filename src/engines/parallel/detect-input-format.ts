@@ -1,7 +1,7 @@
-import { ConfigError } from "./core/errors.js";
-import type { FormatName } from "./formats/format.js";
-import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "./formats/format.js";
-import type { LineSource, ReadOptions } from "./sources/line-source.js";
+import { ConfigError } from "../../core/errors.js";
+import type { FormatName } from "../../formats/format.js";
+import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "../../formats/format.js";
+import type { LineSource, ReadOptions } from "../../sources/line-source.js";
 
 /**
  * The format of the first line that names one (by its version field, as the validate stage settles it):

@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
-import { loadDuckDB } from "./duckdb/load-duckdb.js";
+import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import { join } from "node:path";
-import { IoError } from "./core/errors.js";
-import type { Manifest } from "./manifest.js";
+import { IoError } from "../core/errors.js";
+import type { Manifest } from "../output/manifest.js";
 
 export interface InspectResult {
   readonly path: string;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FORMATS } from "../src/formats/index.js";
-import { planPipeline, runPipeline } from "../src/pipeline.js";
-import { fileSource } from "../src/sources/file-source.js";
-import { collect, FIXTURES, outcomes } from "./helpers/flow.js";
-import type { Flow } from "../src/core/flow.js";
-import type { ValidRecord } from "../src/formats/valid-record.js";
+import { FORMATS } from "../../../src/formats/index.js";
+import { planPipeline, runPipeline } from "../../../src/engines/stages/pipeline.js";
+import { fileSource } from "../../../src/sources/file-source.js";
+import { collect, FIXTURES, outcomes } from "../../helpers/flow.js";
+import type { Flow } from "../../../src/core/flow.js";
+import type { ValidRecord } from "../../../src/formats/valid-record.js";
 
 const src = (name: string) => fileSource(`${FIXTURES}records/${name}`);
 

@@ -5,12 +5,12 @@ import fc from "fast-check";
 import { parquetReadObjects } from "hyparquet";
 import { decompress as zstdDecompress } from "zstd-napi";
 import { describe, expect, it } from "vitest";
-import { convert } from "../../../../src/convert.js";
-import type { ConvertOptions } from "../../../../src/convert-options.js";
-import type { Manifest } from "../../../../src/manifest.js";
-import { dpoArb, rlArb, sftArb } from "../../../helpers/arbitraries.js";
-import { FIXTURES } from "../../../helpers/flow.js";
-import { tempDir } from "../../../helpers/temp-dir.js";
+import { convert } from "../../src/jobs/convert.js";
+import type { ConvertOptions } from "../../src/plan/options.js";
+import type { Manifest } from "../../src/output/manifest.js";
+import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // The parallel engine must publish what the stages publish: same rows in the same order, same counts,
 // same shards, same quarantine. JSON-typed columns are compared as values (the stages write

@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { convert } from "../src/convert.js";
-import { FIXTURES } from "./helpers/flow.js";
-import { tempDir } from "./helpers/temp-dir.js";
+import { convert } from "../../src/jobs/convert.js";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // End to end: what `convert` publishes loads as is in the readers ML engineers use.
-const READ_BACK = fileURLToPath(new URL("./helpers/read_back.py", import.meta.url));
+const READ_BACK = fileURLToPath(new URL("../helpers/read_back.py", import.meta.url));
 const root = tempDir("evalshard-convert-interop-");
 const env = { ...process.env, HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf"), HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
 const readBack = (engine: string, dir: string) =>

@@ -1,0 +1,80 @@
+import type { Quarantined } from "../core/flow.js";
+import type { Tally } from "../core/tally.js";
+import type { FormatBasics } from "../formats/format.js";
+import type { ShardInfo } from "../output/shard-format.js";
+import type { ShardFormat } from "../output/shard-format.js";
+import type { RowGroupShards } from "../output/row-group-shards.js";
+import type { ShardLimits } from "../output/shard-rotation.js";
+import type { ColumnPlan } from "../parquet/column-plan.js";
+import type { RunPlan } from "../plan/run-plan.js";
+import type { Field } from "../schema/column-type.js";
+import type { LineSource } from "../sources/line-source.js";
+import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
+
+/** The engines, by the name `--engine` and the manifest give them. */
+export type EngineName = "parallel" | "stages";
+
+/** A run's inputs: the lines, and the runs the scorecards gate out. */
+export interface RunSources {
+  readonly lines: readonly LineSource[];
+  /**
+   * The gated runs (undefined: no scorecards), asked for once the first read of the lines is done: a pull
+   * learns them while it fetches.
+   */
+  readonly gatedRuns: () => ReadonlySet<string> | undefined;
+}
+
+/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`). */
+export interface RecordShards {
+  write(record: Readonly<Record<string, unknown>>, inputBytes?: number): Promise<void>;
+  finish(): Promise<ShardInfo[]>;
+  abort(): Promise<void>;
+}
+
+/** Where quarantined lines go (the dataset sink's `QuarantineWriter`, or validate's first-bad list). */
+export interface QuarantineSink {
+  readonly path: string;
+  readonly entries: number;
+  write(item: Quarantined): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the stages engine writes into: shards fed records, and the quarantine. */
+export interface RecordSink {
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): RecordShards;
+  quarantine(format: string): QuarantineSink;
+}
+
+/** What the parallel engine writes into: Parquet shards fed encoded row groups, and the quarantine. */
+export interface RowGroupSink {
+  rowGroups(plan: ColumnPlan, createdBy: string): RowGroupShards;
+  quarantine(format: string): QuarantineSink;
+}
+
+/** A sink either engine can write into: the dataset sink (`DatasetSink`) is one. */
+export type EngineSink = RecordSink & RowGroupSink;
+
+/** What an engine settled and wrote: the job's manifest and card are made of it. */
+export interface EngineRun {
+  readonly engine: EngineName;
+  readonly format: FormatBasics;
+  readonly policy: UntrustedPolicy;
+  /** The dataset's columns: the format's, less what the policy drops. */
+  readonly columns: readonly Field[];
+  readonly shards: readonly ShardInfo[];
+  /** Every line of the inputs, counted once. */
+  readonly tally: Tally;
+  /** Closed. */
+  readonly quarantine: QuarantineSink;
+}
+
+/**
+ * An executor of run plans: reads the sources once or twice, validates, dedups, filters and strips, and
+ * writes kept rows and quarantined lines into the sink. Both engines publish the same rows and counts.
+ */
+export interface Engine<Sink = EngineSink> {
+  readonly name: EngineName;
+  /** Why this engine cannot run `plan` over `sources` (a phrase for an error message), or null when it can. */
+  refuses(plan: RunPlan, sources: RunSources): string | null;
+  run(plan: RunPlan, sources: RunSources, sink: Sink): Promise<EngineRun>;
+}

@@ -1,0 +1,20 @@
+import type { Engine, RowGroupSink } from "../engine.js";
+
+/**
+ * Worker threads over one read of the inputs (src/engines/parallel/run): main reads and batches lines and
+ * decides dedup, workers parse, validate, filter, strip and encode Parquet row groups. Needs inputs it can
+ * read as bytes, and writes Parquet with the codecs it encodes.
+ */
+export const parallelEngine: Engine<RowGroupSink> = {
+  name: "parallel",
+  refuses(plan, sources) {
+    const { to, compression, rotation } = plan.shards;
+    if (to !== "parquet") return `it writes Parquet only, not ${to}`;
+    if (compression === "snappy") return "it does not encode snappy";
+    if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
+    const unreadable = sources.lines.find((s) => s.bytes === undefined);
+    return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
+  },
+  // Loaded when run: the CLI imports this module before anything else to start the workers early.
+  run: async (plan, sources, sink) => (await import("./run-parallel.js")).runParallel(plan, sources, sink),
+};

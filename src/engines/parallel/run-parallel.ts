@@ -1,0 +1,40 @@
+import { EVALSHARD_VERSION } from "../../core/version.js";
+import { formatName } from "../../formats/format.js";
+import { columnPlan } from "../../parquet/column-plan.js";
+import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
+import type { RunPlan } from "../../plan/run-plan.js";
+import type { EngineRun, RowGroupSink, RunSources } from "../engine.js";
+import { sizeRotation } from "../size-rotation.js";
+import { detectInputFormat } from "./detect-input-format.js";
+import { loadFormatInfo } from "./fast/load-format-info.js";
+import { parserSchemaFor } from "./fast/parser-schema-for.js";
+import { convertInParallel } from "./run/convert-in-parallel.js";
+import { workerConfigOf } from "./run/worker-config-of.js";
+
+/** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
+export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
+  const read = { maxLineBytes: plan.guards.maxLineBytes };
+  const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
+  const policy = resolveUntrustedPolicy(format, plan.untrusted);
+  const columns = outputColumns(format, policy);
+  const quarantine = sink.quarantine(format.name);
+  const layout = columnPlan(columns);
+  const limits = sizeRotation(plan);
+  try {
+    const { shards, tally } = await convertInParallel({
+      sources: sources.lines,
+      shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
+      plan: layout,
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), columns, schema: parserSchemaFor(format, policy) }),
+      workers: plan.engine.workers,
+      read,
+      shardRows: limits.maxRows,
+      shardBytes: limits.maxBytes,
+      quarantine,
+    });
+    return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+  } finally {
+    await quarantine.close();
+  }
+}
+

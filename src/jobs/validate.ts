@@ -1,0 +1,37 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Counts } from "../core/tally.js";
+import { stagesEngine } from "../engines/stages/stages-engine.js";
+import type { ValidateOptions } from "../plan/options.js";
+import { resolvePlan } from "../plan/resolve-plan.js";
+import { FirstBadSink } from "./first-bad-sink.js";
+import { openSources } from "./open-sources.js";
+
+/** Options of `validateInputs`, from the option table (src/plan/options.ts); inputs are paths or "-" here. */
+export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonly string[] };
+
+export interface ValidateInputsResult extends Counts {
+  readonly format: string;
+  readonly quarantined_share: number;
+  readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
+}
+
+/** The checks of `convert` without writing anything: counts by reason and the first offending lines. */
+export async function validateInputs(options: ValidateInputsOptions): Promise<ValidateInputsResult> {
+  const plan = resolvePlan("validate", options);
+  const spoolDir = await mkdtemp(join(tmpdir(), "evalshard-validate-"));
+  try {
+    const sources = await openSources(plan, spoolDir);
+    const sink = new FirstBadSink(plan.firstBad);
+    const run = await stagesEngine.run(plan, sources, sink);
+    return {
+      format: `${run.format.name} ${run.format.version}`,
+      ...run.tally.counts(),
+      quarantined_share: run.tally.quarantinedShare(),
+      first_bad: sink.firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),
+    };
+  } finally {
+    await rm(spoolDir, { recursive: true, force: true });
+  }
+}

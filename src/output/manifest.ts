@@ -1,0 +1,97 @@
+import type { Counts } from "../core/tally.js";
+import { EVALSHARD_VERSION } from "../core/version.js";
+import type { FormatBasics } from "../formats/format.js";
+import type { InputInfo, LineSource } from "../sources/line-source.js";
+import type { ShardInfo } from "./shard-format.js";
+
+/** What every job's manifest says of its run, whichever job and engine made it. */
+export interface ManifestBase extends Counts {
+  readonly evalshard_version: string;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
+  readonly shards: readonly ShardInfo[];
+  readonly inputs: readonly InputInfo[];
+  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly quarantined_share: number;
+  readonly warnings: readonly string[];
+}
+
+/** `OUT/manifest.json` of a conversion: written last, it is what schedulers and alerts read. */
+export interface Manifest extends ManifestBase {
+  readonly output: {
+    readonly to: string;
+    readonly compression: string;
+    readonly layout: "huggingface";
+    readonly split: string;
+    /** Which engine wrote it: "parallel" (worker threads, one read) or "stages" (the library's stages). */
+    readonly engine: string;
+  };
+  readonly options: {
+    readonly filters: Readonly<Record<string, boolean>>;
+    readonly scorecards: { readonly path: string; readonly gated_runs: number } | null;
+    readonly shard_rows: number;
+    readonly shard_bytes: number;
+    readonly max_line_bytes: number;
+    readonly max_quarantined: number;
+    readonly accept_later_minor: boolean;
+  };
+}
+
+/** What a run settled and wrote, as {@link buildManifest} reads it. */
+export interface ManifestFacts {
+  /** ISO time the job started. */
+  readonly startedAt: string;
+  readonly format: Pick<FormatBasics, "name" | "versionField" | "version">;
+  /** The run's tally (`Tally`). */
+  readonly tally: { counts(): Counts; quarantinedShare(): number };
+  readonly shards: readonly ShardInfo[];
+  /** The inputs, each asked for its `info()` once read. */
+  readonly sources: readonly Pick<LineSource, "info">[];
+  /** The quarantine written (path relative to the dataset): reported only when it holds entries. */
+  readonly quarantine: { readonly path: string; readonly entries: number };
+  /** The untrusted policy's summary, path -> action. */
+  readonly untrusted: Readonly<Record<string, string>>;
+  readonly warnings: readonly string[];
+}
+
+/** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
+const BEFORE_COUNTS = ["evalshard_version", "pipeline", "started_at", "finished_at", "format", "output"];
+const AFTER_COUNTS = ["night", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings"];
+
+/**
+ * A job's manifest: the part every job shares, from `facts`, and the job's own sections (`output`,
+ * `options`; a nightly's `pipeline`, `night`, `pull`, `filters`). Throws when the counts do not reconcile.
+ */
+export async function buildManifest<Job extends object>(facts: ManifestFacts, job: Job): Promise<ManifestBase & Job> {
+  const counts = facts.tally.counts();
+  if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
+  const inputs = await Promise.all(facts.sources.map((s) => s.info()));
+  const { quarantine } = facts;
+  const parts: Record<string, unknown> = {
+    evalshard_version: EVALSHARD_VERSION,
+    started_at: facts.startedAt,
+    finished_at: new Date().toISOString(),
+    format: { name: facts.format.name, version_field: facts.format.versionField, version: facts.format.version },
+    shards: facts.shards,
+    inputs,
+    quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
+    untrusted: facts.untrusted,
+    quarantined_share: facts.tally.quarantinedShare(),
+    warnings: facts.warnings,
+    ...job,
+  };
+  const manifest: Record<string, unknown> = {};
+  for (const key of BEFORE_COUNTS) if (key in parts) manifest[key] = parts[key];
+  Object.assign(manifest, counts);
+  for (const key of AFTER_COUNTS) if (key in parts) manifest[key] = parts[key];
+  for (const key of Object.keys(parts)) if (!(key in manifest)) manifest[key] = parts[key];
+  return manifest as ManifestBase & Job;
+}
+
+/** The bookkeeping invariant every manifest must satisfy. */
+export function reconciles(m: Counts): boolean {
+  const sum = (o: Readonly<Record<string, number | undefined>>) => Object.values(o).reduce<number>((a, b) => a + (b ?? 0), 0);
+  return m.records_in === m.records_out + sum(m.dropped) + sum(m.quarantined);
+}
