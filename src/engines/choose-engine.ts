@@ -12,6 +12,12 @@ export const ENGINES: readonly Engine[] = [parallelEngine, stagesEngine];
  * refuses is a ConfigError naming its reason.
  */
 export function chooseEngine(plan: RunPlan, sources: RunSources, engines: readonly Engine[] = ENGINES): Engine {
+  const chosen = pick(plan, sources, engines);
+  for (const e of engines) if (e !== chosen) e.standDown?.();
+  return chosen;
+}
+
+function pick(plan: RunPlan, sources: RunSources, engines: readonly Engine[]): Engine {
   const choice = plan.engine.choice;
   if (choice === "auto") {
     const able = engines.find((e) => e.refuses(plan, sources) === null);

@@ -77,4 +77,6 @@ export interface Engine<Sink = EngineSink> {
   /** Why this engine cannot run `plan` over `sources` (a phrase for an error message), or null when it can. */
   refuses(plan: RunPlan, sources: RunSources): string | null;
   run(plan: RunPlan, sources: RunSources, sink: Sink): Promise<EngineRun>;
+  /** Another engine runs: free what this one made ready ahead (the parallel engine's prestarted workers). */
+  standDown?(): void;
 }

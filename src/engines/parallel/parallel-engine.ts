@@ -1,4 +1,5 @@
 import type { Engine, RowGroupSink } from "../engine.js";
+import { releaseWorkers } from "./run/prestart-workers.js";
 
 /**
  * Worker threads over one read of the inputs (src/engines/parallel/run): main reads and batches lines and
@@ -15,6 +16,7 @@ export const parallelEngine: Engine<RowGroupSink> = {
     const unreadable = sources.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },
+  standDown: releaseWorkers,
   // Loaded when run: the CLI imports this module before anything else to start the workers early.
   run: async (plan, sources, sink) => (await import("./run-parallel.js")).runParallel(plan, sources, sink),
 };

@@ -3,9 +3,8 @@ import type { FormatName } from "../../../formats/format.js";
 import type { FormatInfo } from "./format-info.js";
 
 /**
- * Written next to the built module by `scripts/write-format-info.mjs` (part of `npm run build`). Loading zod
- * and building the formats takes main ~0.1 s at start-up, while the workers wait for their first batch; this
- * file is read in ~1 ms.
+ * Written next to the built module by `scripts/write-format-info.mjs` (part of `npm run build`), so main sets
+ * a run up without loading zod and building the formats while the workers wait for their first batch.
  */
 export const FORMAT_INFO_FILE = new URL("./format-info.json", import.meta.url);
 

@@ -8,7 +8,7 @@ import type { SchemaNode } from "./schema-node.js";
  * optional fields and with every map empty (absent and empty values are written as missing). A worker
  * walks them early in its first batch (see UnitConverter). Reached first in optimised code, a path without
  * type feedback deoptimised the struct walker and the functions that inlined it, once per worker, which
- * then compiled them again (15-45 ms each time).
+ * then compiled them again (docs/decisions.md).
  * Empty when the line is not JSON: the real lines then go their own way.
  */
 export function primingLines(root: SchemaNode, line: string): Buffer[] {

@@ -6,13 +6,11 @@ const MASK = SIZE - 1;
 /**
  * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what main keeps per
  * distinct key for the whole run. Entries never set read 0, as in a fresh typed array. Doubles only: one
- * element kind keeps the accesses monomorphic. Deciding 100,000 records, the first pass (compiling included)
- * took 82 ms, against 119 ms with Int32 and Uint8 columns too and 75 ms with plain typed arrays.
+ * element kind keeps the accesses monomorphic, nearly as fast as plain typed arrays (docs/decisions.md).
  *
  * Why not one typed array grown by a factor: the allocator zero-fills the new array up front, and the old one
- * is garbage until main's rare full GC. The dedup columns went from 65,536 to 524,288 entries at once in
- * SFT 1 GiB, +13 MB of peak RSS within 50 ms, in a run whose 200 MiB twin never reached that step. Chunks are
- * never copied, and only the last one is partly empty.
+ * is garbage until main's rare full GC, so peak memory jumped at each step. Chunks are never copied, and only
+ * the last one is partly empty.
  */
 export class ChunkedColumn {
   readonly #chunks: Float64Array[] = [];
@@ -46,7 +44,7 @@ export class ChunkedColumn {
 /**
  * Runs `set`'s growth path once `set` has type feedback: a column's first chunk comes with its first `set`,
  * before V8 records feedback for the function (after a few calls), and the next chunk's growth, first
- * reached in main's optimised dedup code, deoptimised it (`set`, `add`, `#learn`; SFT 200 MiB).
+ * reached in main's optimised dedup code, deoptimised it (`set`, `add`, `#learn`).
  */
 function primeGrowth(): void {
   const column = new ChunkedColumn();

@@ -26,19 +26,15 @@ import { takeWorkers } from "./prestart-workers.js";
 const BATCH_BYTES = 1 << 20;
 /** A shared slot holds a batch: a 4 MiB read plus the line it cut. */
 const SLOT_BYTES = 8 << 20;
-/**
- * A unit (one row group, one worker) closes once it holds this many input bytes: two 4 MiB reads. Units of
- * ~12 MiB held peak RSS at ~265 MB (SFT 200 MiB), ~8 MiB at ~235 MB, with no measurable change in time.
- */
+/** A unit (one row group, one worker) closes once it holds this many input bytes: two 4 MiB reads; larger units only cost memory (docs/benchmarks.md). */
 const UNIT_BYTES = 7 << 20;
 /**
  * Batches sent to the workers and not yet walked, at most, per worker: one to walk, one queued, and one for
  * slack (a unit's batches all go to one worker, so the other may otherwise wait). More read ahead is only
- * memory to fault in: SFT 200 MiB peak RSS 206 MB with batches held until their unit was encoded, 182 MB
- * with 3, 174 MB with 2 (whose workers idled ~25 ms a run waiting for batches, against ~15 ms with 3).
+ * memory to fault in, and less leaves the workers waiting (docs/benchmarks.md).
  */
 const UNWALKED_PER_WORKER = 3;
-/** A batch's outcome columns: ~17 KB for 4 MiB of SFT, ~1 MB for 4 MiB of 200-byte lines; more come copied. */
+/** A batch's outcome columns fit here unless its lines are very short and many; more come copied. */
 const OUTCOME_SLOT_BYTES = 1 << 20;
 
 export interface ParallelOptions {
@@ -88,7 +84,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
     return { shards: second.shards, tally: again };
   } finally {
-    // Not waited for (~10 ms): the run's outcome no longer depends on them, and unreferenced they do not
+    // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
     for (const w of workers) {
       w.unref();
@@ -217,8 +213,7 @@ class Pass {
         this.#check();
         if (unit === null) {
           // Memory stays flat: at most two units per worker are read ahead of what is written. Counting writes
-          // done, not queued: a unit whose write waits still holds its output slot (SFT 1 GiB touched all six
-          // slots counting queued writes, four at 200 MiB).
+          // done, not queued: a unit whose write waits still holds its output slot.
           await this.#until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
           unitId = this.#nextUnit++;
           unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, out: -1, groups: null };
@@ -323,8 +318,7 @@ class Pass {
   /**
    * Decides a unit and sends the decision to its worker. The loops over its lines live in the two methods
    * below, not here: this one then runs too little to be optimised, and TurboFan compiles two small loops
-   * instead of one large function with the decider inlined (~70 ms of compiling on main's helper threads
-   * per run, taken from the workers' cores).
+   * instead of one large function with the decider inlined, whose compiling took the workers' cores.
    */
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
@@ -427,7 +421,7 @@ class Pass {
     tally.add(item);
     if (!this.writeQuarantine) return;
     // One writing loop drains a queue: a promise chained per item held every item and two promises each
-    // until written (1.5M bad lines: 4.7 s of main's GC).
+    // until written, which main's GC paid for with many bad lines.
     this.#toQuarantine.push(item);
     if (this.#toQuarantine.length > 1) return;
     this.#quarantining = this.#writeQuarantined();

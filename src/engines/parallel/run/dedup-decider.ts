@@ -97,7 +97,7 @@ export class DedupDecider {
 
   /**
    * Learns a unit's keys and winners; returns each record's key number, so that deciding does not probe the
-   * index again (which also kept `decide` from inlining the index: main compiled it in ~50 ms, twice).
+   * index again (which also kept `decide` from inlining the index, a large compile).
    */
   #learn(unit: readonly ValidRecords[], first: number, count: number): Int32Array {
     const numbers = new Int32Array(count);

@@ -15,7 +15,7 @@ const offsetOf = (at: number): number => (at % TWO_32) | 0;
  *
  * Why not a `Map<string, number>`: dedup remembers every distinct key for the whole run, and each key
  * string survived the young-generation GCs that met it. V8 grows the young generation once enough bytes
- * have survived, so main's heap grew with the input (SFT 1 GiB: +17 MB over 200 MiB). Here a key costs its
+ * have survived, so main's heap grew with the input (docs/decisions.md). Here a key costs its
  * length plus ~28 bytes, and memory grows with the keys, never in steps (see ChunkedColumn).
  */
 export class KeyIndex {

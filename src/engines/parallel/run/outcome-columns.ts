@@ -3,8 +3,7 @@ import type { PackedKeys } from "./packed-keys.js";
 /**
  * A batch's per-line outcome columns: what main keeps until the batch's unit is decided. They travel in a
  * shared slot when one is given and they fit, so main allocates nothing per batch: as copies they were
- * ~35 KB of external memory per 4 MiB batch, garbage that main (which rarely collects) let pile up in its
- * malloc heap (SFT 1 GiB: +12 MB of RSS).
+ * external memory that main (which rarely collects) let pile up in its malloc heap.
  */
 export interface OutcomeColumns {
   /** Each non-blank line's kind (LINE_ROW, ...). */

@@ -5,23 +5,22 @@ import { workerScript } from "./worker-script.js";
 let waiting: Worker[] = [];
 
 /**
- * A worker's young generation, at most. V8 grows it as bytes survive its GCs, so with the input: 8 MB at
- * 200 MiB, 16 MB at 1 GiB (SFT). Held at 8 MB, the 1 GiB run's peak memory stays near the 200 MiB run's, at
- * no measurable cost in time (GC is ~2% of a worker's time).
+ * A worker's young generation, at most. V8 grows it as bytes survive its GCs, so with the input; held here,
+ * peak memory stays flat as the input grows, at no measurable cost in time (docs/decisions.md).
  */
 const YOUNG_GENERATION_MB = 8;
 const startWorker = (): Worker => new Worker(workerScript(), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 const dead = new WeakSet<Worker>();
 
 /**
- * Starts the parallel engine's worker threads now, before the run is set up: loading a worker's code takes
- * ~0.1 s, which then overlaps main loading its own. The CLI calls this first thing; `convert` takes them.
+ * Starts the parallel engine's worker threads now, before the run is set up: loading a worker's code then
+ * overlaps main loading its own. The CLI calls this first thing; the parallel engine takes them.
  * Light on purpose: this module loads nothing of the pipeline.
  */
 export function prestartWorkers(count: number): void {
   // Optimised code compiled on the thread that runs it, not on V8's helper threads: with one worker per
-  // core, helper threads only take turns with the workers (SFT and RL 200 MiB: 4% faster, in 8 of 8
-  // alternating runs). Process-wide, so only the CLI (through here) sets it; it must precede the isolates.
+  // core, helper threads only take turns with the workers (docs/decisions.md). Process-wide, so only the
+  // CLI (through here) sets it; it must precede the isolates.
   setFlagsFromString("--no-concurrent-recompilation");
   for (let i = waiting.length; i < count; i++) {
     const worker = startWorker();
@@ -42,4 +41,9 @@ export function takeWorkers(count: number): Worker[] {
   waiting = [];
   while (taken.length < count) taken.push(startWorker());
   return taken;
+}
+
+/** Stops the prestarted workers no run took: another engine runs, and their code loading only takes its cores. */
+export function releaseWorkers(): void {
+  takeWorkers(0);
 }

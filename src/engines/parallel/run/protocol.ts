@@ -8,9 +8,8 @@ import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
-// function that touches a typed array is thrown away and recompiled with detach checks. Transferring the
-// encoded row groups and the decisions cost ~0.25 s of CPU and ~11% of wall time per 200 MiB (SFT), far
-// more than the copies. `test/parallel/no-detach.test.ts` guards it.
+// function that touches a typed array is thrown away and recompiled with detach checks, which costs far
+// more than the copies (docs/decisions.md). `test/engines/parallel/run/no-detach.test.ts` guards it.
 
 /**
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run

@@ -2,10 +2,9 @@
  * Memory shared with the workers: a fixed set of SharedArrayBuffer slots, handed out and back by number.
  * Batches: filled by main, copied out by a worker, free again once it answers with their outcomes. A batch's outcome
  * columns and encoded units: filled by a worker and read by main until decided or written. Fresh
- * ArrayBuffers per batch instead made every thread account ~1.3 GB of external memory per GiB of input,
- * and V8 answered with a full GC every few MiB (~0.15 s of main's time per 200 MiB); copies of encoded
- * units made main's GCs run on external memory pressure, which grew its young generation with the input
- * (+17 MB at 1 GiB). Shared slots are allocated once. What does not fit a slot gets ordinary memory,
+ * ArrayBuffers per batch instead made every thread account external memory in proportion to the input,
+ * and V8 answered with frequent full GCs; copies of encoded units made main's GCs run on external memory
+ * pressure, which grew its young generation with the input (docs/decisions.md). Shared slots are allocated once. What does not fit a slot gets ordinary memory,
  * copied across (see protocol.ts).
  */
 export class SharedSlots {

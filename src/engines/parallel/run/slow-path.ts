@@ -13,7 +13,7 @@ export interface SlowPath {
   strip(record: Record<string, unknown>): void;
 }
 
-/** Loaded by a worker only when a line needs it: it brings zod, which costs ~0.1 s to load. */
+/** Loaded by a worker only when a line needs it: it brings zod, slow to load. */
 export function slowPath(config: WorkerConfig): SlowPath {
   const format = formatByName(config.format);
   return {

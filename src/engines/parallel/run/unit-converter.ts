@@ -202,11 +202,11 @@ export class UnitConverter {
    * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused), for
    * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. V8 copies
    * out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not word-aligned
-   * alike, and every string the walker writes into a column was copied that way. One aligned copy of the whole
-   * batch costs ~0.2 ms per 4 MiB; walking it instead cut the workers' user time by 10-15% (docs/decisions.md).
+   * alike, and every string the walker writes into a column was copied that way; one aligned copy of the whole
+   * batch is far cheaper (docs/decisions.md).
    *
    * Not called from `batch`, whose optimised code would inline it: run once a batch, it has no type feedback
-   * by then, and its first run there deoptimised `batch` (~25 ms of recompiling per worker, SFT 200 MiB).
+   * by then, and its first run there deoptimised `batch`.
    */
   local(bytes: Buffer): Buffer {
     if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
