@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { prepareEngine } from "../engines/choose-engine.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { EXIT } from "./exit-codes.js";
@@ -14,6 +15,8 @@ export function convertCommand(): Command {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "convert");
       const options = given as unknown as ConvertOptions;
       const plan = resolvePlan("convert", options);
+      // Only the CLI prepares: the parallel engine's workers then start with flags a library caller may not want.
+      prepareEngine(plan);
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);

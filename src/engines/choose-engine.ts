@@ -17,6 +17,16 @@ export function chooseEngine(plan: RunPlan, sources: RunSources, engines: readon
   return chosen;
 }
 
+/**
+ * Before the sources are open: the engine the plan alone points to gets ready (the parallel engine starts its
+ * workers, which load their code while main loads the job's). The choice proper may still go elsewhere.
+ */
+export function prepareEngine(plan: RunPlan, engines: readonly Engine[] = ENGINES): void {
+  const { choice } = plan.engine;
+  const likely = choice === "auto" ? engines.find((e) => e.refuses(plan) === null) : engines.find((e) => e.name === choice && e.refuses(plan) === null);
+  likely?.prepare?.(plan);
+}
+
 function pick(plan: RunPlan, sources: RunSources, engines: readonly Engine[]): Engine {
   const choice = plan.engine.choice;
   if (choice === "auto") {

@@ -74,8 +74,13 @@ export interface EngineRun {
  */
 export interface Engine<Sink = EngineSink> {
   readonly name: EngineName;
-  /** Why this engine cannot run `plan` over `sources` (a phrase for an error message), or null when it can. */
-  refuses(plan: RunPlan, sources: RunSources): string | null;
+  /**
+   * Why this engine cannot run `plan` over `sources` (a phrase for an error message), or null when it can.
+   * Without sources (not open yet), only what the plan alone rules out.
+   */
+  refuses(plan: RunPlan, sources?: RunSources): string | null;
+  /** The plan will likely run here, once its sources are open: start now what takes long to start. */
+  prepare?(plan: RunPlan): void;
   run(plan: RunPlan, sources: RunSources, sink: Sink): Promise<EngineRun>;
   /** Another engine runs: free what this one made ready ahead (the parallel engine's prestarted workers). */
   standDown?(): void;

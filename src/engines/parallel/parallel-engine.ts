@@ -1,5 +1,5 @@
 import type { Engine, RowGroupSink } from "../engine.js";
-import { releaseWorkers } from "./run/prestart-workers.js";
+import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
  * Worker threads over one read of the inputs (src/engines/parallel/run): main reads and batches lines and
@@ -13,10 +13,11 @@ export const parallelEngine: Engine<RowGroupSink> = {
     if (to !== "parquet") return `it writes Parquet only, not ${to}`;
     if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
-    const unreadable = sources.lines.find((s) => s.bytes === undefined);
+    const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },
+  prepare: (plan) => prestartWorkers(plan.engine.workers),
   standDown: releaseWorkers,
-  // Loaded when run: the CLI imports this module before anything else to start the workers early.
+  // Loaded when run: the CLI loads this module (light on purpose) before it knows which engine runs.
   run: async (plan, sources, sink) => (await import("./run-parallel.js")).runParallel(plan, sources, sink),
 };
