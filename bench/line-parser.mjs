@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Throughput of the fast line parser (src/fast) against JSON.parse on the same lines, single-threaded.
+// Throughput of the fast line parser (src/engines/parallel/fast) against JSON.parse on the same lines, single-threaded.
 // The parser writes into counting leaf writers, so this times parsing and validation, not Parquet encoding.
 // Build first (`npx tsc -p tsconfig.build.json`); data comes from bench/generate-exports.mjs.
 //

@@ -38,13 +38,13 @@ function ownImportMetaUrl(outdir) {
   };
 }
 
-/** What every bundle here shares: Node 20, packages left to node_modules, tsc's source maps chained. */
+/** What every bundle here shares: Node 20, packages left to node_modules, no source maps (docs/decisions.md). */
 const COMMON = {
   bundle: true,
   platform: "node",
   target: "node20",
   packages: "external",
-  sourcemap: "linked", // chains tsc's maps: stack traces still point into src/ with --enable-source-maps
+  sourcemap: false, // the package ships no maps: tsc emits none to chain, and the bundles are unminified
   allowOverwrite: true,
   logLevel: "warning",
 };

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 // The package's own rules, as users meet them: the built entry point exports what the README shows.
@@ -11,6 +11,9 @@ describe("package", () => {
     expect(pkg.bin.evalshard).toBe("dist/cli/main.js");
     expect(pkg.files).toEqual(expect.arrayContaining(["dist", "schemas", "pipelines"]));
     expect(readFileSync(new URL("../dist/cli/main.js", import.meta.url), "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+    // Executable as built (postbuild): `npx evalshard` in the checkout runs the file itself, and npm makes it
+    // executable only when it first links it into its npx cache, not after a rebuild.
+    if (process.platform !== "win32") expect(statSync(new URL("../dist/cli/main.js", import.meta.url)).mode & 0o111).toBe(0o111);
   });
 
   it("the CLI entry and the worker are bundled: they load packages and their own lazy parts, no library module", () => {

@@ -14,6 +14,7 @@ import { datasetCard } from "../../src/output/dataset-card.js";
 import { parquetFormat } from "../../src/sinks/parquet-format.js";
 import type { ShardInfo } from "../../src/sinks/shard-writer.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
+import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -21,10 +22,10 @@ const READ_BACK = fileURLToPath(new URL("../helpers/read_back.py", import.meta.u
 const PY_ENGINES = ["pyarrow", "duckdb", "datasets"] as const;
 type Engine = (typeof PY_ENGINES)[number] | "node-duckdb";
 
-const pythonCheck = spawnSync("python3", ["-c", "import pyarrow, duckdb, datasets"], { encoding: "utf8" });
+const pythonCheck = spawnSync(PYTHON, ["-c", "import pyarrow, duckdb, datasets"], { encoding: "utf8" });
 const pythonReady = pythonCheck.status === 0;
 if (!pythonReady && process.env.CI === undefined) {
-  console.warn(`Skipping the Python interop checks: python3 with pyarrow, duckdb and datasets is missing (${(pythonCheck.stderr ?? String(pythonCheck.error)).trim().split("\n").at(-1)}). In CI they run and fail.`);
+  console.warn(`Skipping the Python interop checks: the .venv Python with pyarrow, duckdb and datasets is missing (${PYTHON_SETUP_HINT}; ${(pythonCheck.stderr ?? String(pythonCheck.error)).trim().split("\n").at(-1)}). In CI they run and fail.`);
 }
 const itPython = pythonReady || process.env.CI !== undefined ? it : it.skip;
 
@@ -36,7 +37,7 @@ type Row = Record<string, unknown>;
 
 async function readBack(engine: Engine, dir: string): Promise<{ rows: Row[]; types: Record<string, string> }> {
   if (engine === "node-duckdb") return readNode(dir);
-  const { stdout } = await execFileAsync("python3", [READ_BACK, engine, dir], {
+  const { stdout } = await execFileAsync(PYTHON, [READ_BACK, engine, dir], {
     maxBuffer: 1 << 30,
     env: { ...process.env, HF_DATASETS_CACHE: hfCache, HF_HOME: hfCache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" },
   });

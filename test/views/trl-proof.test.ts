@@ -8,15 +8,15 @@ import { RlContext } from "../../src/views/rl-context.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import type { ViewName } from "../../src/views/view.js";
 import { VIEWS } from "../../src/views/views.js";
+import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoPairs, demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
 
-// The project's virtualenv (see test/python/requirements-trl.txt); the infra set-up creates it.
-const PYTHON = fileURLToPath(new URL("../../.venv/bin/python", import.meta.url));
+// The project's virtualenv: npm test's pretest hook fills it from test/python/requirements.txt.
 const CHECK = fileURLToPath(new URL("../python/trl_check.py", import.meta.url));
 const ready = existsSync(PYTHON);
-if (!ready && process.env.CI === undefined) console.warn(`Skipping the TRL proof: ${PYTHON} is missing (pip install -r test/python/requirements-trl.txt into .venv). In CI it runs and fails.`);
+if (!ready && process.env.CI === undefined) console.warn(`Skipping the TRL proof: ${PYTHON} is missing (${PYTHON_SETUP_HINT}). In CI it runs and fails.`);
 const itPython = ready || process.env.CI !== undefined ? it : it.skip;
 const execFileAsync = promisify(execFile);
 
