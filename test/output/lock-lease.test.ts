@@ -93,3 +93,24 @@ async function heldBy(out: string): Promise<string> {
   await release();
   return copy;
 }
+
+describe("EVALSHARD_LOCK_LEASE_MS", () => {
+  it("sets the lease; a value that is not a number of milliseconds is a ConfigError naming it", async () => {
+    const { ConfigError } = await import("../../src/core/errors.js");
+    const saved = process.env.EVALSHARD_LOCK_LEASE_MS;
+    try {
+      process.env.EVALSHARD_LOCK_LEASE_MS = "1500";
+      const out = freshOut();
+      const release = await lockOutput(out);
+      expect(JSON.parse(readFileSync(lockPath(out), "utf8")).lease_ms).toBe(1500);
+      await release();
+      process.env.EVALSHARD_LOCK_LEASE_MS = "30s";
+      const error = await lockOutput(freshOut()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain('"30s"');
+    } finally {
+      if (saved === undefined) delete process.env.EVALSHARD_LOCK_LEASE_MS;
+      else process.env.EVALSHARD_LOCK_LEASE_MS = saved;
+    }
+  });
+});
