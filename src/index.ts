@@ -15,6 +15,7 @@ export { convert } from "./jobs/convert.js";
 export { validateInputs } from "./jobs/validate.js";
 export { inspect } from "./jobs/inspect.js";
 export { planPipeline, runPipeline, concatLines } from "./engines/stages/pipeline.js";
+export { verify } from "./jobs/verify.js";
 export { Tally } from "./core/tally.js";
 export { reconciles } from "./output/manifest.js";
 export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./core/reasons.js";
@@ -69,6 +70,7 @@ export type { ValidateInputsOptions, ValidateInputsResult } from "./jobs/validat
 export type { InspectResult } from "./jobs/inspect.js";
 export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js";
 export type { Manifest } from "./output/manifest.js";
+export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
 export type { Provenance } from "./core/provenance.js";

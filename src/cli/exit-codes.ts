@@ -9,4 +9,6 @@ export const EXIT = {
   quarantineExceeded: 3,
   /** The service refused the credentials: 401 (missing, malformed or revoked) or 403 (scope, entitlement, seat). */
   credentialsRefused: 4,
+  /** `verify` found a published dataset that differs from its manifest (a shard changed, missing or unlisted, ...). */
+  verifyFailed: 5,
 } as const;

@@ -10,6 +10,7 @@ import { pullCommand } from "./pull-command.js";
 import { runCommand } from "./run-command.js";
 import { demoCommand } from "./demo-command.js";
 import { validateCommand } from "./validate-command.js";
+import { verifyCommand } from "./verify-command.js";
 
 const COMMANDS: Readonly<Record<string, () => Command>> = {
   convert: convertCommand,
@@ -20,6 +21,7 @@ const COMMANDS: Readonly<Record<string, () => Command>> = {
   pull: pullCommand,
   run: runCommand,
   demo: demoCommand,
+  verify: verifyCommand,
 };
 
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */

@@ -1,67 +1,127 @@
 import { randomBytes } from "node:crypto";
-import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { IoError, LockedError } from "../core/errors.js";
+import { ConfigError, IoError, LockedError } from "../core/errors.js";
+import { isGone, ownIdentity } from "./process-identity.js";
+import type { ProcessIdentity } from "./process-identity.js";
 
 const LOCK = ".evalshard.lock";
-/** An unreadable lock younger than this may still be being written by its creator. */
-const LOCK_WRITE_GRACE_MS = 10_000;
+/** How long a lock stays valid without renewal by default; see docs/decisions.md ("the output lock"). */
+export const DEFAULT_LEASE_MS = 30_000;
+/** The holder renews this many times per lease, so a few missed ticks (a busy event loop) do not lose it. */
+const RENEWALS_PER_LEASE = 5;
 
 interface LockContent {
   readonly pid: number;
   readonly started: string;
   readonly host: string;
   readonly token: string;
+  /** The holder's lease: the lock is stale once its file has not been renewed (touched) for this long. */
+  readonly lease_ms?: number;
+  /** Present where /proc tells it: lets a job in the same pid namespace see at once that the holder died. */
+  readonly process?: ProcessIdentity | null;
+}
+
+/** Options of {@link lockOutput}. */
+export interface LockOptions {
+  /** The lease; default `EVALSHARD_LOCK_LEASE_MS` from the environment, else 30 s. */
+  readonly leaseMs?: number;
 }
 
 /**
- * Takes `outDir/.evalshard.lock` (created with O_EXCL, holding pid, start time and host). A lock whose
- * process is alive throws {@link LockedError}; one whose process is gone is taken over.
- * Returns the release function.
+ * Takes `outDir/.evalshard.lock` (created with O_EXCL) as a lease that this process renews by a timer
+ * and a per-run token. A lock is another job's, and throws {@link LockedError} at once, while its holder
+ * is known alive (same boot and pid namespace: pid and start time match a live process) or, where that
+ * cannot be told (another container, pod or host), while its lease runs. A pid or a hostname alone never
+ * decides: both are reused. Returns the release function, which rejects with a `LockedError` if the lock
+ * was taken over while this job held it (it had stalled for a whole lease).
  */
-export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
+export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  const leaseMs = options.leaseMs ?? leaseFromEnvironment() ?? DEFAULT_LEASE_MS;
   try {
     await mkdir(outDir, { recursive: true });
   } catch (error) {
     throw new IoError(`Cannot create the output directory ${outDir}: ${(error as Error).message}`, outDir, { cause: error });
   }
   const path = join(outDir, LOCK);
+  const identity = ownIdentity();
   const mine: LockContent = {
     pid: process.pid,
     started: new Date(Date.now() - process.uptime() * 1000).toISOString(),
     host: hostname(),
     token: randomBytes(8).toString("hex"),
+    lease_ms: leaseMs,
+    process: identity,
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       await writeFile(path, `${JSON.stringify(mine)}\n`, { flag: "wx" });
-      return async () => {
-        const held = await readLock(path);
-        if (held?.token === mine.token) await unlink(path).catch(() => undefined);
-      };
+      return holdLease(outDir, path, mine, leaseMs);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
         throw new IoError(`Cannot create the lock ${path}: ${(error as Error).message}`, path, { cause: error });
       }
     }
     const held = await readLock(path);
-    if (held === null && (await isYoung(path))) {
-      throw new LockedError(`Output directory ${outDir} is being locked by another job right now (${path} is still empty)`);
-    }
-    if (held !== null && (held.host !== mine.host || isAlive(held.pid))) {
-      const where = held.host === mine.host ? "" : ` on host ${held.host}`;
-      throw new LockedError(
-        `Output directory ${outDir} is locked by process ${held.pid}${where} (started ${held.started}); if no such job is running, delete ${path}`,
-      );
-    }
-    await takeOver(path, held);
+    const stat = await lstat(path).catch(() => null);
+    if (stat === null) continue; // released meanwhile: try to create it again
+    const refusal = liveHolder(outDir, path, held, Date.now() - stat.mtimeMs, identity);
+    if (refusal !== null) throw new LockedError(refusal);
+    await takeOver(path, held, stat.mtimeMs);
   }
   throw new LockedError(`Output directory ${outDir}: could not take the lock ${path}, other jobs keep taking it`);
 }
 
-/** Moves a stale lock away; puts it back if another job replaced it in the meantime. */
-async function takeOver(path: string, stale: LockContent | null): Promise<void> {
+/** Why the lock is another live job's, or null when it is stale. */
+function liveHolder(outDir: string, path: string, held: LockContent | null, ageMs: number, identity: ProcessIdentity | null): string | null {
+  if (held === null) {
+    return ageMs < DEFAULT_LEASE_MS ? `Output directory ${outDir} is being locked by another job right now (${path} is still empty)` : null;
+  }
+  const who = `process ${held.pid}${held.host === hostname() ? "" : ` on host ${held.host}`} (started ${held.started})`;
+  const gone = held.process == null ? undefined : isGone(held.pid, held.process, identity);
+  if (gone === true) return null;
+  if (gone === false) return `Output directory ${outDir} is locked by ${who}, which is running`;
+  const lease = typeof held.lease_ms === "number" && held.lease_ms > 0 ? held.lease_ms : DEFAULT_LEASE_MS;
+  if (ageMs >= lease) return null;
+  return (
+    `Output directory ${outDir} is locked by ${who}: lease renewed ${Math.floor(ageMs / 1000)} s ago, runs out in ${Math.ceil((lease - ageMs) / 1000)} s ` +
+    `unless renewed; if no such job is running, a job started after that takes the lock over`
+  );
+}
+
+/** Renews the lease until released; the release function tells whether it was kept throughout. */
+function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: number): () => Promise<void> {
+  let lost: string | null = null;
+  let renewing: Promise<void> = Promise.resolve();
+  const check = (held: LockContent | null) => {
+    if (held?.token !== mine.token) lost ??= held === null ? "removed" : `taken over by process ${held.pid} on host ${held.host}`;
+  };
+  const timer = setInterval(() => {
+    renewing = (async () => {
+      const now = new Date();
+      await utimes(path, now, now).catch(() => undefined);
+      check(await readLock(path));
+      if (lost !== null) clearInterval(timer);
+    })();
+  }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
+  timer.unref(); // the lease must never keep a finished process alive
+  return async () => {
+    clearInterval(timer);
+    await renewing;
+    const held = await readLock(path);
+    if (held?.token === mine.token) await unlink(path).catch(() => undefined);
+    else check(held);
+    if (lost !== null) {
+      throw new LockedError(
+        `The lock of ${outDir} was ${lost} while this job held it (it had not renewed its ${leaseMs} ms lease in time): another job may have written there meanwhile; check it with \`evalshard verify ${outDir}\``,
+      );
+    }
+  };
+}
+
+/** Moves a stale lock away; puts it back if its holder renewed it or another job replaced it meanwhile. */
+async function takeOver(path: string, stale: LockContent | null, mtimeMs: number): Promise<void> {
   const aside = `${path}.stale-${randomBytes(6).toString("hex")}`;
   try {
     await rename(path, aside);
@@ -69,7 +129,8 @@ async function takeOver(path: string, stale: LockContent | null): Promise<void> 
     return; // someone else moved it: try to create again
   }
   const moved = await readLock(aside);
-  if (stale !== null && moved?.token !== stale.token) await link(aside, path).catch(() => undefined);
+  const movedStat = await lstat(aside).catch(() => null);
+  if (moved?.token !== stale?.token || movedStat?.mtimeMs !== mtimeMs) await link(aside, path).catch(() => undefined);
   await unlink(aside).catch(() => undefined);
 }
 
@@ -79,24 +140,20 @@ async function readLock(path: string): Promise<LockContent | null> {
   try {
     const value = JSON.parse(text) as Partial<LockContent>;
     if (typeof value.pid === "number" && typeof value.token === "string") {
-      return { pid: value.pid, started: String(value.started), host: String(value.host), token: value.token };
+      return { ...value, pid: value.pid, started: String(value.started), host: String(value.host), token: value.token };
     }
   } catch {
-    // A torn or foreign lock file: treated as stale.
+    // A torn or foreign lock file: stale once older than a lease.
   }
   return null;
 }
 
-async function isYoung(path: string): Promise<boolean> {
-  const stat = await lstat(path).catch(() => null);
-  return stat !== null && Date.now() - stat.mtimeMs < LOCK_WRITE_GRACE_MS;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+function leaseFromEnvironment(): number | undefined {
+  const text = process.env.EVALSHARD_LOCK_LEASE_MS;
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms < 100) {
+    throw new ConfigError(`Expected EVALSHARD_LOCK_LEASE_MS to be a whole number of milliseconds from 100 up, got ${JSON.stringify(text)}`);
   }
+  return ms;
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LockedError } from "../../src/core/errors.js";
 import { lockOutput } from "../../src/output/lock-output.js";
+import { ownIdentity } from "../../src/output/process-identity.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-lock-");
@@ -34,18 +35,32 @@ describe("lockOutput", () => {
     await release();
   });
 
-  it("takes over a lock whose process is gone", async () => {
+  it("takes over at once a lock whose process is gone, in the same boot and pid namespace", async () => {
     const out = freshOut();
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const identity = ownIdentity();
     mkdirSync(out, { recursive: true });
-    writeFileSync(lockPath(out), JSON.stringify({ pid: dead, started: new Date().toISOString(), host: hostname(), token: "dead" }));
+    writeFileSync(lockPath(out), JSON.stringify({ pid: dead, started: new Date().toISOString(), host: hostname(), token: "dead", lease_ms: 3_600_000, process: identity }));
     const release = await lockOutput(out);
     expect(JSON.parse(readFileSync(lockPath(out), "utf8")).pid).toBe(process.pid);
     await release();
     expect(readdirSync(out)).toEqual([]);
   });
 
-  it("refuses a lock from another host, whose process it cannot check", async () => {
+  it("takes over a lock an older evalshard left (no lease, no process identity) once it is older than a lease", async () => {
+    const out = freshOut();
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    mkdirSync(out, { recursive: true });
+    writeFileSync(lockPath(out), JSON.stringify({ pid: dead, started: new Date().toISOString(), host: hostname(), token: "dead" }));
+    await expect(lockOutput(out)).rejects.toThrow(/runs out in \d+ s/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPath(out), old, old);
+    const release = await lockOutput(out);
+    await release();
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it("refuses a lock from another host, whose process it cannot check, while its lease runs", async () => {
     const out = freshOut();
     mkdirSync(out, { recursive: true });
     writeFileSync(lockPath(out), JSON.stringify({ pid: 1, started: "x", host: "elsewhere", token: "t" }));
@@ -67,7 +82,7 @@ describe("lockOutput", () => {
     const out = freshOut();
     const release = await lockOutput(out);
     writeFileSync(lockPath(out), JSON.stringify({ pid: process.pid, started: "x", host: hostname(), token: "someone else" }));
-    await release();
+    await expect(release()).rejects.toThrow(/taken over by process/);
     expect(existsSync(lockPath(out))).toBe(true);
   });
 });

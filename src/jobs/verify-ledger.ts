@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+import { bucketOf, shardPath } from "../dataset/bucket.js";
+import { LEDGER_FILE, STATE_FILE } from "../dataset/ledger.js";
+import type { DatasetState, LedgerEntry } from "../dataset/ledger.js";
+import type { Files } from "../output/storage.js";
+import { readText } from "../output/write-text.js";
+import type { ShardInfo } from "../output/shard-format.js";
+import type { VerifyFinding } from "./verify-report.js";
+
+/**
+ * Checks a nightly dataset's `_state/`: the ledger is the one the state names (sha256, key count), every
+ * key sits in the bucket its hash gives and that bucket has a shard, and each bucket's key count equals
+ * the rows of its shard (as the state, the manifest and the file itself say). Returns the ledger's key count.
+ */
+export async function verifyLedger(
+  files: Files,
+  listed: ReadonlyMap<string, ShardInfo>,
+  actualRows: ReadonlyMap<string, number>,
+  findings: VerifyFinding[],
+): Promise<number> {
+  const stateText = await readText(files, STATE_FILE);
+  if (stateText === null) {
+    findings.push({ kind: "state_missing", path: STATE_FILE, message: `${STATE_FILE} is missing: a huggingface-buckets dataset keeps its ledger's state there` });
+    return 0;
+  }
+  let state: DatasetState;
+  try {
+    state = JSON.parse(stateText) as DatasetState;
+    if (!Array.isArray(state.shards) || typeof state.buckets !== "number") throw new Error("it lacks `shards` or `buckets`");
+  } catch (error) {
+    findings.push({ kind: "state_unreadable", path: STATE_FILE, message: `${STATE_FILE} is not a dataset state: ${(error as Error).message}` });
+    return 0;
+  }
+
+  const stream = await files.read(LEDGER_FILE);
+  if (stream === null) {
+    findings.push({ kind: "ledger_missing", path: LEDGER_FILE, message: `${LEDGER_FILE} is missing` });
+    return 0;
+  }
+  const hash = createHash("sha256");
+  const perBucket = new Map<number, number>();
+  let keys = 0;
+  let wrongBucket = 0;
+  let firstWrong = "";
+  try {
+    const input = Readable.from(stream);
+    input.on("data", (chunk: Uint8Array) => hash.update(chunk));
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      const entry = JSON.parse(line) as LedgerEntry;
+      keys++;
+      perBucket.set(entry.bucket, (perBucket.get(entry.bucket) ?? 0) + 1);
+      if (bucketOf(String(entry.key), state.buckets) !== entry.bucket && wrongBucket++ === 0) firstWrong = String(entry.key);
+    }
+  } catch (error) {
+    findings.push({ kind: "ledger_unreadable", path: LEDGER_FILE, message: `${LEDGER_FILE} is not a ledger: ${(error as Error).message}` });
+    return keys;
+  }
+  const sha256 = hash.digest("hex");
+  if (sha256 !== state.ledger_sha256) {
+    findings.push({ kind: "ledger_sha256_mismatch", path: LEDGER_FILE, message: `${LEDGER_FILE} has sha256 ${sha256}, ${STATE_FILE} records ${state.ledger_sha256}`, expected: state.ledger_sha256, actual: sha256 });
+  }
+  if (keys !== state.rows) {
+    findings.push({ kind: "ledger_rows_mismatch", path: LEDGER_FILE, message: `${LEDGER_FILE} holds ${keys} keys, ${STATE_FILE} records ${state.rows}`, expected: state.rows, actual: keys });
+  }
+  if (wrongBucket > 0) {
+    findings.push({ kind: "ledger_wrong_bucket", path: LEDGER_FILE, message: `${wrongBucket} ledger keys are not in the bucket their hash gives, e.g. ${JSON.stringify(firstWrong)}`, actual: wrongBucket });
+  }
+
+  const stateShards = new Map(state.shards.map((s) => [s.bucket, s]));
+  for (const shard of state.shards) {
+    const manifest = listed.get(shard.path);
+    if (manifest === undefined || manifest.sha256 !== shard.sha256 || manifest.rows !== shard.rows || manifest.bytes !== shard.bytes) {
+      findings.push({ kind: "state_shard_mismatch", path: shard.path, message: `${STATE_FILE} and manifest.json disagree about ${shard.path}` });
+    }
+  }
+  const buckets = new Set([...perBucket.keys(), ...stateShards.keys()]);
+  for (const bucket of [...buckets].sort((a, b) => a - b)) {
+    const count = perBucket.get(bucket) ?? 0;
+    const shard = stateShards.get(bucket);
+    const path = shard?.path ?? shardPath(bucket, state.buckets, state.shard_format?.extension ?? "");
+    if (shard === undefined || !listed.has(shard.path)) {
+      findings.push({ kind: "ledger_bucket_missing", path, message: `the ledger puts ${count} keys in bucket ${bucket}, which has no shard` });
+      continue;
+    }
+    const rows = actualRows.get(shard.path);
+    for (const [who, n] of [[STATE_FILE, shard.rows], ["the shard", rows]] as const) {
+      if (n !== undefined && n !== count) {
+        findings.push({ kind: "ledger_bucket_rows_mismatch", path, message: `the ledger puts ${count} keys in bucket ${bucket}, ${who} has ${n} rows`, expected: count, actual: n });
+      }
+    }
+  }
+  return keys;
+}
