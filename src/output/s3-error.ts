@@ -19,7 +19,8 @@ const CONFIG_ERRORS = new Set(["NoSuchBucket", "InvalidAccessKeyId", "SignatureD
  * encodings a server might echo it in, so no secret reaches a log through the cause either.
  */
 export function s3Error(error: unknown, what: string, target: S3Target): Error {
-  const name = errorName(error);
+  // A HEAD has no body to name its error: its 403 is just "Forbidden".
+  const name = httpStatus(error) === 403 && !CONFIG_ERRORS.has(errorName(error)) ? "AccessDenied" : errorName(error);
   const where = `${target.url} (${target.endpoint === undefined ? "AWS" : `endpoint ${target.endpoint}`})`;
   const detail = redactSecrets(describe(error));
   const hint =

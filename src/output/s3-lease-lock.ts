@@ -63,6 +63,12 @@ function renewing(files: S3Files, token: string, firstEtag: string, leaseMs: num
   const timer = setInterval(() => {
     renewal = renewal.then(async () => {
       if (lost) return;
+      // Read first, for stores that ignore If-Match (s3rver): never renew a lease another job took over.
+      const held = await readLease(files).catch(() => undefined);
+      if (held !== undefined && held?.content?.token !== token) {
+        lost = true;
+        return;
+      }
       const next = await putLease(files, token, leaseMs, { IfMatch: etag }).catch(() => undefined);
       if (next === null) lost = true;
       else if (next !== undefined) etag = next;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import { S3Files } from "./s3-files.js";
 import { finishSnapshot } from "./s3-finish-snapshot.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
@@ -71,6 +71,10 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
       const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
       // The entries not replaced carry over: copied server-side, so every snapshot folder is whole.
       const before = await readPointer(root);
+      // Checked here as well as by the conditional write, for stores that ignore If-Match (s3rver).
+      if ((before?.etag ?? null) !== (current?.etag ?? null) || before?.pointer.snapshot !== current?.pointer.snapshot) {
+        throw new IoError(`Cannot publish ${root.location}: another job published snapshot ${before?.pointer.snapshot ?? "(none)"} meanwhile (this job's lock was lost); nothing of this run is visible`, root.location);
+      }
       for (const file of before?.pointer.files ?? []) {
         if (inEntries(file.path)) continue;
         const source = await context.resolve(file.path);
