@@ -23,6 +23,8 @@ export interface S3StagingContext {
 /** A staging on S3: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
 export interface S3Staging extends Staging {
   readonly snapshot: string;
+  /** `snapshots/<snapshot>/`. */
+  readonly base: string;
 }
 
 /**
