@@ -18,13 +18,20 @@ export interface S3ClientOptions {
   readonly credentials?: S3ClientConfig["credentials"];
   /** Attempts per request (the SDK retries throttling and network errors). Default 3. */
   readonly maxAttempts?: number;
+  /** A request whose socket is idle this long fails (and is retried): a half-open connection never hangs a job. Default 2 minutes. */
+  readonly idleTimeoutMs?: number;
 }
 
-/** The endpoint a client will use, for messages: the custom one, or "AWS". */
+/** The custom endpoint a client will use, or undefined for AWS. */
 export function endpointOf(options: S3ClientOptions): string | undefined {
   const env = process.env;
   const endpoint = options.endpoint ?? env["AWS_ENDPOINT_URL_S3"] ?? env["AWS_ENDPOINT_URL"];
   return endpoint === "" ? undefined : endpoint;
+}
+
+/** An endpoint fit for a message: without any user:password@ in it. */
+export function shownEndpoint(endpoint: string | undefined): string {
+  return endpoint === undefined ? "AWS" : `endpoint ${endpoint.replace(/\/\/[^/@]*@/, "//")}`;
 }
 
 /** An S3 client on the SDK's default credential chain. */
@@ -42,5 +49,7 @@ export function s3Client(options: S3ClientOptions = {}): S3Client {
     ...(plain ? { requestChecksumCalculation: "WHEN_REQUIRED" as const, responseChecksumValidation: "WHEN_REQUIRED" as const } : {}),
     ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     maxAttempts: options.maxAttempts ?? 3,
+    // The SDK's Node handler has no timeout by default.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: options.idleTimeoutMs ?? 120_000 },
   });
 }

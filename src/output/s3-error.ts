@@ -1,4 +1,5 @@
 import { ConfigError, IoError } from "../core/errors.js";
+import { shownEndpoint } from "./s3-client.js";
 
 /** Where a failed request went, for its message. */
 export interface S3Target {
@@ -21,7 +22,7 @@ const CONFIG_ERRORS = new Set(["NoSuchBucket", "InvalidAccessKeyId", "SignatureD
 export function s3Error(error: unknown, what: string, target: S3Target): Error {
   // A HEAD has no body to name its error: its 403 is just "Forbidden".
   const name = httpStatus(error) === 403 && !CONFIG_ERRORS.has(errorName(error)) ? "AccessDenied" : errorName(error);
-  const where = `${target.url} (${target.endpoint === undefined ? "AWS" : `endpoint ${target.endpoint}`})`;
+  const where = `${target.url} (${shownEndpoint(target.endpoint)})`;
   const detail = redactSecrets(describe(error));
   const hint =
     name === "NoSuchBucket"

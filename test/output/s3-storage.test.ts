@@ -286,6 +286,12 @@ describe("bad input names the bucket and endpoint, never a secret", () => {
     for (const form of forms(SECRET)) expect(shown(error)).not.toContain(form);
   });
 
+  it("an endpoint with a password in it is shown without it", async () => {
+    const error = await failure(new S3Storage(`s3://${s3.bucket}/x`, { endpoint: `http://user:${encodeURIComponent(SECRET)}@127.0.0.1:9`, maxAttempts: 1 }));
+    expect(error.message).toContain("endpoint http://127.0.0.1:9");
+    for (const form of forms(SECRET)) expect(shown(error)).not.toContain(form);
+  });
+
   it("a missing bucket: a ConfigError saying so", async () => {
     const error = await failure(new S3Storage("s3://no-such-bucket/x"));
     expect(error).toBeInstanceOf(ConfigError);
