@@ -14,6 +14,12 @@ export interface DatasetCardOptions {
   readonly shards: readonly ShardInfo[];
   /** Default "train". */
   readonly splitName?: string;
+  /**
+   * Where the shards are relative to the card, when not at their paths (the staging's `base`: a snapshot
+   * folder on object storage). Then the card lists every shard by name, so no glob can pick up another
+   * snapshot's files.
+   */
+  readonly base?: string;
 }
 
 const TITLES: Readonly<Record<FormatName, string>> = {
@@ -32,7 +38,7 @@ export function datasetCard(options: DatasetCardOptions): string {
   const rows = options.shards.reduce((n, s) => n + s.rows, 0);
   const bytes = options.shards.reduce((n, s) => n + s.bytes, 0);
   const meta = {
-    configs: [{ config_name: "default", data_files: [{ split, path: `data/${split}-*` }] }],
+    configs: [{ config_name: "default", data_files: [{ split, path: dataFiles(options, split) }] }],
     dataset_info: {
       // The features describe the Parquet layout; JSONL keeps json and map values as JSON, which they do not describe.
       ...(parquet ? { features: hfFeatures(options.columns) } : {}),
@@ -72,6 +78,11 @@ export function datasetCard(options: DatasetCardOptions): string {
     "",
   );
   return `---\n${yamlOf(meta)}---\n\n${lines.join("\n")}`;
+}
+
+function dataFiles(options: DatasetCardOptions, split: string): string | string[] {
+  const base = options.base ?? "";
+  return base === "" ? `data/${split}-*` : options.shards.map((s) => `${base}${s.path}`);
 }
 
 function pathsOf(fields: readonly Field[], kind: "json" | "map"): string[] {

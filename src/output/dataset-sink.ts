@@ -57,6 +57,14 @@ export class DatasetSink {
     return this.staging.scratch;
   }
 
+  /**
+   * Where the published shards will be relative to the dataset's root: "" locally, the snapshot folder
+   * on object storage. Pass it to `datasetCard` as `base`.
+   */
+  get base(): string {
+    return this.staging.base ?? "";
+  }
+
   /** Shards fed one record at a time (the stages engine), rotated at `limits`. */
   records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): ShardedWriter {
     return new ShardedWriter({ dir: this.staging, format, columns, split: this.split, ...limits });

@@ -8,6 +8,8 @@ export { QuarantineWriter } from "./quarantine-writer.js";
 export { datasetCard } from "./dataset-card.js";
 export { openStaging, recoverStaging } from "./local-staging.js";
 export { lockOutput } from "./lock-output.js";
+// S3Storage itself is loaded by storageFor on demand, so importing this folder never loads the AWS SDK.
+export { outputLocation, storageFor } from "./storage-for.js";
 
 export type { FileWriter, Files, Lock, PublishHook, Staging, Storage, StoredFile, WrittenFile } from "./storage.js";
 export type { DatasetFiles, DatasetSinkOptions } from "./dataset-sink.js";
@@ -16,3 +18,7 @@ export type { ShardLimits } from "./shard-rotation.js";
 export type { QuarantineEntry } from "./quarantine-writer.js";
 export type { DatasetCardOptions } from "./dataset-card.js";
 export type { LocalStaging, Recovery } from "./local-staging.js";
+export type { OutputLocation } from "./storage-for.js";
+export type { S3Storage, S3StorageOptions } from "./s3-storage.js";
+export type { S3ClientOptions } from "./s3-client.js";
+export type { S3Staging } from "./s3-staging.js";

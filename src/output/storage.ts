@@ -63,6 +63,12 @@ export interface Staging extends Files {
    * with the staging. Never published.
    */
   readonly scratch: string;
+  /**
+   * Where this staging's files are found, relative to the dataset's root, once published: "" (or absent)
+   * where publish moves them into place (a local directory); `snapshots/<id>/` on object storage, where
+   * a published version stays in its own folder. A dataset card names its shards under it.
+   */
+  readonly base?: string;
   /** Carries the published file `path` into this version unchanged, without rewriting its bytes. */
   reuse(path: string): Promise<void>;
   /**

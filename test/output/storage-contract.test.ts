@@ -1,17 +1,31 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LockedError } from "../../src/core/errors.js";
 import { LocalStorage } from "../../src/output/local-storage.js";
+import { S3Storage } from "../../src/output/s3-storage.js";
 import type { Files, Storage } from "../../src/output/storage.js";
 import { readText, writeText } from "../../src/output/write-text.js";
+import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
+import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-storage-");
 let counter = 0;
 
-/** Every Storage implementation runs these; an S3 storage adds its factory here. */
-const STORAGES: readonly (readonly [string, () => Storage])[] = [["local", () => new LocalStorage(join(root, `s-${counter++}`))]];
+// A real S3 REST server on loopback, reached through the SDK's default chain (environment variables).
+let s3: S3Server;
+beforeAll(async () => {
+  s3 = await startS3rver();
+  useS3rverEnvironment(s3);
+});
+afterAll(() => s3?.stop());
+
+/** Every Storage implementation runs these. */
+const STORAGES: readonly (readonly [string, () => Storage])[] = [
+  ["local", () => new LocalStorage(join(root, `s-${counter++}`))],
+  ["S3", () => new S3Storage(`s3://${s3.bucket}/contract/s-${counter++}`)],
+];
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const paths = async (files: Files, prefix: string) => (await files.list(prefix)).map((f) => f.path).sort();

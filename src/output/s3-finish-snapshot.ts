@@ -1,0 +1,45 @@
+import type { S3Files } from "./s3-files.js";
+import { SNAPSHOTS } from "./s3-snapshot-pointer.js";
+import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
+import type { PublishHook } from "./storage.js";
+
+/** Metadata on a root copy: which snapshot it was copied from. */
+export const SNAPSHOT_METADATA = "evalshard-snapshot";
+/** The commit for readers that follow the root files: copied last. */
+const COMMIT_FILE = "manifest.json";
+
+/**
+ * Everything after the pointer, idempotent, so a publish and a recovery run the same steps:
+ * 1. root copies of the snapshot's top-level files (`README.md`, whose card names this snapshot's
+ *    shards, then `manifest.json` last), each tagged with the snapshot, copied only when stale;
+ * 2. the replaced entries' root objects that are not such copies (files written before, copies of a
+ *    file the snapshot no longer has) are deleted;
+ * 3. snapshot folders the pointer does not keep are deleted: older ones beyond the history, and those
+ *    of runs that died before their commit.
+ * With `pointer` null (nothing ever published) only the folders of dead runs go.
+ */
+export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | null, step: PublishHook): Promise<void> {
+  if (pointer !== null) {
+    const base = `${SNAPSHOTS}${pointer.snapshot}/`;
+    const topLevel = pointer.files.map((f) => f.path).filter((p) => !p.includes("/"));
+    const ordered = [...topLevel.filter((p) => p !== COMMIT_FILE).sort((a, b) => Number(b === "README.md") - Number(a === "README.md")), ...topLevel.filter((p) => p === COMMIT_FILE)];
+    for (const name of ordered) {
+      const head = await root.head(name);
+      if (head?.metadata[SNAPSHOT_METADATA] !== pointer.snapshot) await root.copy(root.key(`${base}${name}`), name, { [SNAPSHOT_METADATA]: pointer.snapshot });
+      await step(`root:${name}`);
+    }
+    const stale: string[] = [];
+    for (const entry of pointer.entries) {
+      if (!topLevel.includes(entry)) stale.push(root.key(entry));
+      for (const file of await root.list(`${entry}/`)) stale.push(root.key(file.path));
+    }
+    await root.deleteKeys(stale);
+    await step("cleaned");
+  }
+  const keep = new Set(pointer?.history ?? []);
+  for (const folder of await root.folders(SNAPSHOTS)) {
+    if (keep.has(folder)) continue;
+    await root.deleteKeys((await root.list(`${SNAPSHOTS}${folder}/`)).map((f) => root.key(f.path)));
+  }
+  await step("pruned");
+}

@@ -1,0 +1,62 @@
+import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { IoError } from "../core/errors.js";
+import { errorName, httpStatus, s3Error } from "./s3-error.js";
+import type { S3Files } from "./s3-files.js";
+import { readText } from "./write-text.js";
+import type { StoredFile } from "./storage.js";
+
+/** The commit record of a dataset on S3, relative to its prefix. */
+export const POINTER_PATH = ".evalshard/current.json";
+/** Where snapshot folders live, relative to the dataset's prefix. */
+export const SNAPSHOTS = "snapshots/";
+
+/**
+ * Which snapshot is the dataset now. Written once per publish, conditionally on the ETag of the one it
+ * replaces, so a job that lost its lock cannot commit over a newer snapshot.
+ */
+export interface SnapshotPointer {
+  readonly version: 1;
+  /** The folder name under `snapshots/`, e.g. "000007-3f9a1c": the number, then a random part. */
+  readonly snapshot: string;
+  readonly number: number;
+  /** When it was published. */
+  readonly published: string;
+  /** The top-level entries its publish replaced (what a recovery must finish). */
+  readonly entries: readonly string[];
+  /** Every file of the snapshot, by its path in the dataset. */
+  readonly files: readonly StoredFile[];
+  /** Published snapshots still kept, oldest first, this one last. */
+  readonly history: readonly string[];
+}
+
+/** The pointer and its ETag; null for a dataset never published on S3. */
+export async function readPointer(files: S3Files): Promise<{ pointer: SnapshotPointer; etag: string | undefined } | null> {
+  const head = await files.head(POINTER_PATH);
+  if (head === null) return null;
+  const text = await readText(files, POINTER_PATH);
+  if (text === null) return null;
+  try {
+    const pointer = JSON.parse(text) as SnapshotPointer;
+    if (pointer.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer, etag: head.etag };
+  } catch {
+    // fall through
+  }
+  const url = `${files.location}/${POINTER_PATH}`;
+  throw new IoError(`${url} is not a snapshot pointer evalshard wrote; inspect the dataset by hand`, url);
+}
+
+/** Writes the pointer if the current one still has ETag `previous` (or there is none, for null). */
+export async function writePointer(files: S3Files, pointer: SnapshotPointer, previous: string | null | undefined): Promise<void> {
+  const key = files.key(POINTER_PATH);
+  const condition = previous === null ? { IfNoneMatch: "*" } : previous === undefined ? {} : { IfMatch: previous };
+  try {
+    await files.client.send(
+      new PutObjectCommand({ Bucket: files.where.bucket, Key: key, Body: `${JSON.stringify(pointer, null, 1)}\n`, ContentType: "application/json", ...condition }),
+    );
+  } catch (error) {
+    if (httpStatus(error) === 412 || errorName(error) === "PreconditionFailed") {
+      throw new IoError(`Cannot publish ${files.location}: another job published a snapshot meanwhile (the lock was lost); nothing of this run is visible`, files.location);
+    }
+    throw s3Error(error, "write the snapshot pointer", files.target(key));
+  }
+}

@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, IoError } from "../core/errors.js";
+import { S3Files } from "./s3-files.js";
+import { finishSnapshot } from "./s3-finish-snapshot.js";
+import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
+import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
+import type { FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
+
+/** What a staging needs from its storage. */
+export interface S3StagingContext {
+  /** The dataset's objects, path for key under its prefix. */
+  readonly root: S3Files;
+  /** The physical key of a published file `path` (a snapshot file, or a loose one); null when none. */
+  resolve(path: string): Promise<{ key: string; bytes: number } | null>;
+  readonly keepSnapshots: number;
+  readonly scratchDir: string | undefined;
+  readonly onStep: PublishHook;
+}
+
+/** A staging on S3: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
+export interface S3Staging extends Staging {
+  readonly snapshot: string;
+  /** `snapshots/<snapshot>/`. */
+  readonly base: string;
+}
+
+/**
+ * Opens the next snapshot's folder. Publishing it uploads nothing more: it copies in (server-side) the
+ * files of entries it does not replace, writes the pointer (the commit for evalshard), then the root
+ * copies of its top-level files, `README.md` before and `manifest.json` last (the commit for readers
+ * that follow them); see {@link finishSnapshot}.
+ */
+export async function openS3Staging(context: S3StagingContext): Promise<S3Staging> {
+  const { root } = context;
+  const current = await readPointer(root);
+  const number = (current?.pointer.number ?? 0) + 1;
+  const snapshot = `${String(number).padStart(6, "0")}-${randomBytes(3).toString("hex")}`;
+  const base = `${SNAPSHOTS}${snapshot}/`;
+  const files = new S3Files(root.client, { bucket: root.where.bucket, prefix: `${root.where.prefix}${base}` }, root.endpoint);
+  const scratch = await mkdtemp(join(context.scratchDir ?? tmpdir(), "evalshard-s3-"));
+  const step = context.onStep;
+  let committed: SnapshotPointer | null = null;
+
+  const dropFolder = async () => {
+    await files.deleteKeys((await files.list("")).map((f) => files.key(f.path)));
+    await rm(scratch, { recursive: true, force: true });
+  };
+
+  return {
+    snapshot,
+    base,
+    location: files.location,
+    scratch,
+    create: (path): Promise<FileWriter> => files.create(path),
+    read: (path) => files.read(path),
+    list: (prefix) => files.list(prefix),
+    rename: (from, to) => files.rename(from, to),
+    remove: (path) => files.remove(path),
+    async reuse(path) {
+      const source = await context.resolve(path);
+      if (source === null) throw new ConfigError(`Cannot reuse ${root.location}/${path}: the dataset has no such file`);
+      await files.copy(source.key, path);
+    },
+    async publish(entries) {
+      const names = checkEntries(entries);
+      const inEntries = (path: string) => names.includes(path.split("/")[0] as string);
+      const staged = await files.list("");
+      // Staged files outside the entries are not part of the new version.
+      await files.deleteKeys(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
+      const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
+      // The entries not replaced carry over: copied server-side, so every snapshot folder is whole.
+      const before = await readPointer(root);
+      // Checked here as well as by the conditional write, for stores that ignore If-Match (s3rver).
+      if ((before?.etag ?? null) !== (current?.etag ?? null) || before?.pointer.snapshot !== current?.pointer.snapshot) {
+        throw new IoError(`Cannot publish ${root.location}: another job published snapshot ${before?.pointer.snapshot ?? "(none)"} meanwhile (this job's lock was lost); nothing of this run is visible`, root.location);
+      }
+      for (const file of before?.pointer.files ?? []) {
+        if (inEntries(file.path)) continue;
+        const source = await context.resolve(file.path);
+        if (source === null) continue;
+        await files.copy(source.key, file.path);
+        kept.push({ path: file.path, bytes: file.bytes });
+      }
+      await step("staged");
+      const history = [...(before?.pointer.history ?? []), snapshot];
+      const pointer: SnapshotPointer = {
+        version: 1,
+        snapshot,
+        number,
+        published: new Date().toISOString(),
+        entries: names,
+        files: kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+        history: history.slice(Math.max(0, history.length - context.keepSnapshots)),
+      };
+      await writePointer(root, pointer, before === null ? null : before.etag);
+      committed = pointer;
+      await step("pointer");
+      await finishSnapshot(root, pointer, step);
+      await rm(scratch, { recursive: true, force: true });
+      await step("done");
+    },
+    async abort() {
+      if (committed === null) {
+        await dropFolder();
+        return;
+      }
+      // Past the commit: only finishing leaves the root copies consistent; a failure here is
+      // finished by the next stage().
+      await finishSnapshot(root, committed, () => undefined).catch(() => undefined);
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+function checkEntries(entries: readonly string[]): string[] {
+  const names = entries.map((name) => name.replace(/\/$/, ""));
+  for (const name of names) {
+    if (name === "" || name === "." || name === ".." || /[/\\]/.test(name) || name.startsWith(".evalshard") || `${name}/` === SNAPSHOTS) {
+      throw new ConfigError(`Cannot publish ${JSON.stringify(name)}: expected the name of a top-level entry of the dataset`);
+    }
+  }
+  return [...new Set(names)];
+}
