@@ -28,6 +28,7 @@ import type { LineSource } from "./sources/line-source.js";
 import { readGatedRuns } from "./sources/scorecard-file.js";
 import { Tally } from "./core/tally.js";
 import { EVALSHARD_VERSION } from "./core/version.js";
+import type { ViewWritten } from "./write-view.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
@@ -75,12 +76,15 @@ async function build(plan: RunPlan, sink: DatasetSink, startedAt: string): Promi
   const sources = await openSources(plan, sink.scratch);
   const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
   const gatedRuns = scorecards === undefined ? undefined : await readGatedRuns(scorecards);
-  const written = chooseEngine(plan, sources) === "parallel" ? await writeInParallel(plan, sink, sources, gatedRuns) : await writeWithStages(plan, sink, sources, gatedRuns);
+  const engine = chooseEngine(plan, sources);
+  // Issue 18: a training view runs on the stages engine (the parallel engine refuses it in chooseEngine).
+  const viewed: ViewWritten | undefined = plan.view === undefined ? undefined : await (await import("./write-view.js")).writeView(plan, sink, sources, gatedRuns);
+  const written: Written = viewed ?? (engine === "parallel" ? await writeInParallel(plan, sink, sources, gatedRuns) : await writeWithStages(plan, sink, sources, gatedRuns));
   const { format, columns, shards, tally, quarantine } = written;
   const rotation = sizeRotation(plan);
   const counts = tally.counts();
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
-  const card = datasetCard({ format, columns, shards, splitName: SPLIT });
+  const card = datasetCard({ format, columns, shards, splitName: SPLIT, ...(viewed === undefined ? {} : { view: viewed.card }) });
   const manifest: Manifest = {
     evalshard_version: EVALSHARD_VERSION,
     started_at: startedAt,
@@ -103,6 +107,7 @@ async function build(plan: RunPlan, sink: DatasetSink, startedAt: string): Promi
     untrusted: written.policy.summary,
     quarantined_share: tally.quarantinedShare(),
     warnings: filterWarnings(plan.filters, gatedRuns),
+    ...(viewed === undefined ? {} : { view: viewed.view }),
   };
   return { manifest, card };
 }
@@ -112,7 +117,11 @@ function chooseEngine(plan: RunPlan, sources: readonly LineSource[]): "parallel"
   const engine = plan.engine.choice;
   if (engine === "stages") return "stages";
   const unreadable = sources.find((s) => s.bytes === undefined);
-  const why = parallelOutputRefusal(plan.shards.to, plan.shards.compression) ?? (unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`);
+  const why =
+    parallelOutputRefusal(plan.shards.to, plan.shards.compression) ??
+    // Issue 18: the parallel engine does not build training views.
+    (plan.view === undefined ? null : `it does not build training views (--view ${plan.view.name})`) ??
+    (unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`);
   if (why === null) return "parallel";
   if (engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: ${why}; use --engine stages or auto`);
   return "stages";

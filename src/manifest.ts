@@ -1,6 +1,7 @@
 import type { Counts } from "./core/tally.js";
 import type { InputInfo } from "./sources/line-source.js";
 import type { ShardInfo } from "./sinks/shard-writer.js";
+import type { ViewManifest } from "./views/view-manifest.js";
 
 /** `OUT/manifest.json`: written last, it is what schedulers and alerts read. */
 export interface Manifest extends Counts {
@@ -31,6 +32,8 @@ export interface Manifest extends Counts {
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+  /** A training view's run (issue 18): what the view made of the kept records. */
+  readonly view?: ViewManifest;
 }
 
 /** The bookkeeping invariant every manifest must satisfy. */

@@ -17,7 +17,7 @@ export function convertCommand(): Command {
       const options = given as unknown as ConvertOptions;
       const plan = resolvePlan("convert", options);
       // The workers load their code while main loads the pipeline's (cli/main.ts may have started them already).
-      if (plan.engine.choice !== "stages" && parallelOutputRefusal(plan.shards.to, plan.shards.compression) === null) prestartWorkers(plan.engine.workers);
+      if (plan.engine.choice !== "stages" && plan.view === undefined && parallelOutputRefusal(plan.shards.to, plan.shards.compression) === null) prestartWorkers(plan.engine.workers);
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../convert.js");
       const result = await convert(options);
