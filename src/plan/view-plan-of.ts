@@ -56,7 +56,7 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   if (at.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: it does not build training views (--view ${name}); use --engine stages or auto`);
   const context = o.context ?? [];
   if (traits.needsContext && command === "pull") {
-    throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pull does not fetch yet: pull rl and dpo into two outputs, then convert the DPO shards with --view ${name} --context <the RL output>`);
+    throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pull does not fetch yet: convert the service's DPO export with --view ${name} --context <its RL export>`);
   }
   if (traits.needsContext && context.length === 0) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
