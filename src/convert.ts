@@ -29,6 +29,7 @@ import { readGatedRuns } from "./sources/scorecard-file.js";
 import { Tally } from "./core/tally.js";
 import { EVALSHARD_VERSION } from "./core/version.js";
 import type { ViewWritten } from "./write-view.js";
+import type { PathAudit } from "./views/text-audit.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
@@ -69,6 +70,8 @@ interface Written {
   readonly shards: ShardInfo[];
   readonly tally: Tally;
   readonly quarantine: QuarantineWriter;
+  /** Issue 18: the injection and control-token scan of the texts kept (stages engine only, for now). */
+  readonly textAudit?: Readonly<Record<string, PathAudit>>;
 }
 
 /** Everything but the publish: writes the shards and the quarantine into the sink, and says what they are. */
@@ -107,6 +110,7 @@ async function build(plan: RunPlan, sink: DatasetSink, startedAt: string): Promi
     untrusted: written.policy.summary,
     quarantined_share: tally.quarantinedShare(),
     warnings: filterWarnings(plan.filters, gatedRuns),
+    ...(written.textAudit === undefined ? {} : { text_audit: written.textAudit }),
     ...(viewed === undefined ? {} : { view: viewed.view }),
   };
   return { manifest, card };
@@ -130,10 +134,11 @@ function chooseEngine(plan: RunPlan, sources: readonly LineSource[]): "parallel"
 /** The library's stages, one record at a time: reads the inputs twice (the first read settles dedup). */
 async function writeWithStages(plan: RunPlan, sink: DatasetSink, sources: LineSource[], gatedRuns: ReadonlySet<string> | undefined): Promise<Written> {
   // Loaded here, not at start-up: they bring zod and the shard writers, which the parallel engine's main thread does without.
-  const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }] = await Promise.all([
+  const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }, { RecordTextAudit }] = await Promise.all([
     import("./pipeline.js"),
     import("./formats/index.js"),
     import("./sinks/shard-format-for.js"),
+    import("./views/record-text-audit.js"),
   ]);
   const pipelineOptions: PipelineOptions = {
     ...("forced" in plan.format ? { format: formatByName(plan.format.forced) } : {}),
@@ -148,14 +153,16 @@ async function writeWithStages(plan: RunPlan, sink: DatasetSink, sources: LineSo
   const writer = sink.records(shardFormat, settled.columns, sizeRotation(plan));
   const quarantine = sink.quarantine(settled.format.name);
   const tally = new Tally();
+  const textAudit = new RecordTextAudit(settled.format); // issue 18
   try {
     for await (const item of runPipeline(sources, settled, pipelineOptions)) {
       tally.add(item);
+      if (item.kind === "kept") textAudit.add(item.value.record);
       if (item.kind === "kept") await writer.write(item.value.record, item.value.bytes);
       else if (item.kind === "quarantined") await quarantine.write(item);
     }
     const shards = await writer.finish();
-    return { engine: "stages", format: settled.format, policy: settled.policy, columns: settled.columns, shards, tally, quarantine };
+    return { engine: "stages", format: settled.format, policy: settled.policy, columns: settled.columns, shards, tally, quarantine, textAudit: textAudit.summary() };
   } catch (error) {
     await writer.abort();
     throw error;

@@ -2,6 +2,7 @@ import type { Counts } from "./core/tally.js";
 import type { InputInfo } from "./sources/line-source.js";
 import type { ShardInfo } from "./sinks/shard-writer.js";
 import type { ViewManifest } from "./views/view-manifest.js";
+import type { PathAudit } from "./views/text-audit.js";
 
 /** `OUT/manifest.json`: written last, it is what schedulers and alerts read. */
 export interface Manifest extends Counts {
@@ -32,6 +33,11 @@ export interface Manifest extends Counts {
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+  /**
+   * Issue 18: per path of the texts a plain output keeps, how many are written, would be changed by the
+   * `sanitize` policy and match an injection pattern. Stages engine only, for now.
+   */
+  readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's run (issue 18): what the view made of the kept records. */
   readonly view?: ViewManifest;
 }

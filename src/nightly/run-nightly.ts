@@ -23,6 +23,7 @@ import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, readScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import type { SourceEnvironment } from "./open-source.js";
 import { openNightView, snapshotRows } from "./night-view.js";
+import { RecordTextAudit } from "../views/record-text-audit.js";
 
 const SPOOL_PREFIX = ".evalshard-spool-";
 
@@ -68,6 +69,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     };
     const plan = await planPipeline(opened.sources, options);
     const view = await openNightView(run, plan.format.name, { scratch: spoolDir, read: options.read ?? {} }); // issue 18
+    const textAudit = view === null ? new RecordTextAudit(plan.format) : null; // issue 18: plain outputs' texts
     environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
     const gatedRuns = opened.gatedRuns();
     const tally = new Tally();
@@ -81,8 +83,12 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         tally.add(item);
         if (item.kind === "kept") {
           const value = item.value;
-          if ("rows" in value) yield* snapshotRows(value); // issue 18: a view's rows
-          else yield { key: value.facts.key, version: value.facts.scorecardVersion, record: value.record };
+          if ("rows" in value) {
+            yield* snapshotRows(value); // issue 18: a view's rows
+          } else {
+            textAudit?.add(value.record); // issue 18
+            yield { key: value.facts.key, version: value.facts.scorecardVersion, record: value.record };
+          }
         } else if (item.kind === "quarantined") await quarantine.write(item);
       }
       await quarantine.close();
@@ -110,6 +116,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         untrusted: plan.policy.summary,
         quarantined_share: tally.quarantinedShare(),
         warnings: filterWarnings(spec.filters, gatedRuns),
+        ...(textAudit === null ? {} : { text_audit: textAudit.summary() }),
         ...(view === null ? {} : { view: view.manifest() }),
       };
     };
