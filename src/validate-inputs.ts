@@ -11,6 +11,8 @@ import { resolvePlan } from "./plan/resolve-plan.js";
 import type { Counts } from "./core/tally.js";
 import { Tally } from "./core/tally.js";
 import type { Quarantined } from "./core/flow.js";
+import { openViewRun } from "./views/open-view-run.js";
+import type { ViewManifest } from "./views/view-manifest.js";
 
 /** Options of `validateInputs`, from the option table (src/plan/options.ts); inputs are paths or "-" here. */
 export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonly string[] };
@@ -19,6 +21,8 @@ export interface ValidateInputsResult extends Counts {
   readonly format: string;
   readonly quarantined_share: number;
   readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
+  /** With `view`: what the view would produce (rows, steps or pairs left out, text audit), as convert's manifest says. */
+  readonly view?: ViewManifest;
 }
 
 /** The checks of `convert` without writing anything: counts by reason and the first offending lines. */
@@ -36,11 +40,15 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
       filters: run.filters,
       ...(gatedRuns === undefined ? {} : { gatedRuns }),
       untrusted: run.untrusted,
+      ...(run.view === undefined ? {} : { strip: false as const }), // issue 18
     };
     const plan = await planPipeline(sources, pipelineOptions);
+    // Issue 18: what a view would make of the kept records (its rows are built and counted, not written).
+    const view = run.view === undefined ? null : await openViewRun(run.view, plan.format.name, { scratch: spoolDir, read: pipelineOptions.read ?? {}, acceptLaterMinor: run.acceptLaterMinor });
     const tally = new Tally();
     const firstBad: Quarantined[] = [];
-    for await (const item of runPipeline(sources, plan, pipelineOptions)) {
+    const items = runPipeline(sources, plan, pipelineOptions);
+    for await (const item of view === null ? items : view.stage(items)) {
       tally.add(item);
       if (item.kind === "quarantined" && firstBad.length < run.firstBad) firstBad.push(item);
     }
@@ -49,6 +57,7 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
       ...tally.counts(),
       quarantined_share: tally.quarantinedShare(),
       first_bad: firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),
+      ...(view === null ? {} : { view: view.manifest() }),
     };
   } finally {
     await rm(spoolDir, { recursive: true, force: true });

@@ -7,14 +7,9 @@ import type { RunPlan } from "./plan/run-plan.js";
 import type { Field } from "./schema/column-type.js";
 import type { LineSource } from "./sources/line-source.js";
 import { Tally } from "./core/tally.js";
-import { ConfigError } from "./core/errors.js";
 import type { UntrustedPolicy } from "./stages/untrusted-policy.js";
-import { openView } from "./views/open-view.js";
-import { viewCard } from "./views/view-card.js";
-import { viewManifest } from "./views/view-manifest.js";
 import type { ViewManifest } from "./views/view-manifest.js";
-import { viewRecords } from "./views/view-records.js";
-import { ViewTally } from "./views/view-tally.js";
+import { openViewRun } from "./views/open-view-run.js";
 
 /** What a view run wrote into the sink (convert's `Written`, plus the view's manifest section and card paragraph). */
 export interface ViewWritten {
@@ -39,8 +34,6 @@ export async function writeView(plan: RunPlan, sink: DatasetSink, sources: LineS
   if (plan.view === undefined) throw new Error("Internal error: writeView without a view");
   const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }] = await Promise.all([import("./pipeline.js"), import("./formats/index.js"), import("./sinks/shard-format-for.js")]);
   const read = { maxLineBytes: plan.guards.maxLineBytes };
-  const opened = await openView(plan.view, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor });
-  const { view, env } = opened;
   const pipelineOptions: PipelineOptions = {
     ...("forced" in plan.format ? { format: formatByName(plan.format.forced) } : {}),
     acceptLaterMinor: plan.acceptLaterMinor,
@@ -51,17 +44,14 @@ export async function writeView(plan: RunPlan, sink: DatasetSink, sources: LineS
     strip: false,
   };
   const settled = await planPipeline(sources, pipelineOptions);
-  if (settled.format.name !== view.from) {
-    throw new ConfigError(`The view ${view.name} reads ${view.from} records, but the inputs hold ${settled.format.name} records${settled.format.name === "sft" ? "" : `: use a view that reads ${settled.format.name}`}`);
-  }
+  const view = await openViewRun(plan.view, settled.format.name, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor });
   if (plan.shards.rotation.kind !== "size") throw new Error("Internal error: convert rotates shards by size");
   const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
   const writer = sink.records(shardFormat, view.columns, plan.shards.rotation);
   const quarantine = sink.quarantine(settled.format.name);
   const tally = new Tally();
-  const viewTally = new ViewTally();
   try {
-    for await (const item of viewRecords(view, env, viewTally, opened.onInjection)(runPipeline(sources, settled, pipelineOptions))) {
+    for await (const item of view.stage(runPipeline(sources, settled, pipelineOptions))) {
       tally.add(item);
       if (item.kind === "kept") {
         // Rotation measures input bytes: a record's are shared among its rows.
@@ -70,19 +60,7 @@ export async function writeView(plan: RunPlan, sink: DatasetSink, sources: LineS
       } else if (item.kind === "quarantined") await quarantine.write(item);
     }
     const shards = await writer.finish();
-    const counts = viewTally.counts();
-    const audit = env.audit.summary();
-    return {
-      engine: "stages",
-      format: settled.format,
-      policy: settled.policy,
-      columns: view.columns,
-      shards,
-      tally,
-      quarantine,
-      view: viewManifest({ view, counts, audit, onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context }),
-      card: { name: view.name, lines: viewCard({ view, counts, audit, text: "sanitize" }) },
-    };
+    return { engine: "stages", format: settled.format, policy: settled.policy, columns: view.columns, shards, tally, quarantine, view: view.manifest(), card: view.card() };
   } catch (error) {
     await writer.abort();
     throw error;

@@ -42,7 +42,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   };
   const untrusted = o.untrusted ?? {};
   const engine = o.engine ?? OPTIONS.engine.default;
-  const view = viewPlanOf(command, o, { to, engine, format: o.format });
+  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
   return {
     command,
     source,

@@ -41,7 +41,7 @@ export function withViewDefaults<O extends object>(options: O): O {
 }
 
 /** What the plan says about views, or a ConfigError naming the option that does not fit the others. */
-export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind; readonly engine: Engine; readonly format: FormatName | undefined }): ViewPlan | undefined {
+export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind | undefined; readonly engine: Engine; readonly format: FormatName | undefined }): ViewPlan | undefined {
   if (o.view === undefined) {
     const stray = VIEW_ONLY.find((name) => o[name] !== undefined);
     if (stray !== undefined) throw new ConfigError(`${FLAGS[stray]} applies to training views only: add --view (${Object.keys(VIEW_TRAITS).join(", ")})`);
@@ -52,7 +52,8 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   if (at.format !== undefined && at.format !== traits.from) {
     throw new ConfigError(`The view ${name} reads ${traits.from} records, not ${at.format}: for ${at.format} input there is ${at.format === "sft" ? "no view" : viewsReading(at.format).join(", ")}`);
   }
-  if (!traits.outputs.includes(at.to)) throw new ConfigError(`The view ${name} is written as JSON Lines only, as the OpenAI API reads it: use --to jsonl (or leave --to out)`);
+  // `validate` writes nothing: no output to check.
+  if (at.to !== undefined && !traits.outputs.includes(at.to)) throw new ConfigError(`The view ${name} is written as JSON Lines only, as the OpenAI API reads it: use --to jsonl (or leave --to out)`);
   if (at.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: it does not build training views (--view ${name}); use --engine stages or auto`);
   const context = o.context ?? [];
   if (traits.needsContext && command === "pull") {

@@ -117,3 +117,14 @@ describe("pull --view (CLI)", () => {
     expect(r.status).toBe(2);
   });
 });
+
+describe("validate --view (CLI)", () => {
+  it("counts what the view would produce, writing nothing", async () => {
+    const r = await run(["validate", DPO, "--view", "trl-preference", "--context", RL, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ records_out: 3, view: { rows_out: 4, pairs_dropped: { chosen_equals_rejected: 1, no_context: 2, no_prompt: 1, null_content: 1, unknown_alignment: 1 } } });
+    const text = await run(["validate", RL, "--view", "openai-sft"]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/view openai-sft: 7 rows; left out: \{"empty_content":1,"no_action":1,"no_prompt":1,"null_content":1\}/);
+  });
+});
