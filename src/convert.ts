@@ -157,8 +157,10 @@ async function writeWithStages(plan: RunPlan, sink: DatasetSink, sources: LineSo
   try {
     for await (const item of runPipeline(sources, settled, pipelineOptions)) {
       tally.add(item);
-      if (item.kind === "kept") textAudit.add(item.value.record);
-      if (item.kind === "kept") await writer.write(item.value.record, item.value.bytes);
+      if (item.kind === "kept") {
+        textAudit.add(item.value.record);
+        await writer.write(item.value.record, item.value.bytes);
+      }
       else if (item.kind === "quarantined") await quarantine.write(item);
     }
     const shards = await writer.finish();
