@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { ConfigError } from "../core/errors.js";
 import { toYamlKeys } from "../plan/yaml-keys.js";
 import { OPTIONS } from "../plan/options.js";
+import { withViewDefaults } from "../plan/view-plan-of.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
@@ -12,7 +13,8 @@ export function pullCommand(): Command {
   addOptionFlags(command, "pull");
   return command.action(
     runAction(async (...args: unknown[]) => {
-      const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "pull");
+      const { json, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
+      const given = withViewDefaults(flags); // issue 18: an OpenAI view is plain JSON Lines unless --to says otherwise
       const [{ runNightly }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       // The flags as the pipeline file a `run` would read: one validation, one code path.
       const doc = toYamlKeys(OPTIONS, "pull", given) as { source?: Record<string, unknown> };

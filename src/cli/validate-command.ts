@@ -21,6 +21,9 @@ export function validateCommand(): Command {
       } else {
         process.stdout.write(`format ${result.format}\n`);
         printSummary(result);
+        // Issue 18: what --view would produce.
+        const v = result.view;
+        if (v !== undefined) process.stdout.write(`view ${v.name}: ${v.rows_out} rows; left out: ${JSON.stringify(v.steps_dropped ?? v.pairs_dropped ?? {})}\n`);
         for (const bad of result.first_bad) process.stdout.write(`${bad.source}:${bad.line} (offset ${bad.offset}) ${bad.reason}: ${bad.detail}\n`);
       }
       return result.quarantined_share > plan.guards.maxQuarantined ? EXIT.quarantineExceeded : EXIT.ok;

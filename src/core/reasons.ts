@@ -7,6 +7,8 @@ export const QUARANTINE_REASONS = [
   "schema",
   "invalid_trajectory",
   "invalid_pair",
+  /** A training view's row matched a prompt-injection pattern and `--on-injection quarantine` was asked. */
+  "injection",
 ] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 

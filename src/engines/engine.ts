@@ -10,6 +10,8 @@ import type { RunPlan } from "../plan/run-plan.js";
 import type { Field } from "../schema/column-type.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
+import type { PathAudit } from "../views/text-audit.js";
+import type { ViewManifest } from "../views/view-manifest.js";
 
 /** The engines, by the name `--engine` and the manifest give them. */
 export type EngineName = "parallel" | "stages";
@@ -41,6 +43,8 @@ export interface QuarantineSink {
 
 /** What the stages engine writes into: shards fed records, and the quarantine. */
 export interface RecordSink {
+  /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
+  readonly scratch: string;
   records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): RecordShards;
   quarantine(format: string): QuarantineSink;
 }
@@ -66,6 +70,10 @@ export interface EngineRun {
   readonly tally: Tally;
   /** Closed. */
   readonly quarantine: QuarantineSink;
+  /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
+  readonly textAudit?: Readonly<Record<string, PathAudit>>;
+  /** A training view's run: the manifest's `view` section and the card's paragraph. */
+  readonly view?: { readonly manifest: ViewManifest; readonly card: { readonly name: string; readonly lines: readonly string[] } };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EngineRun, RunSources } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
 import { datasetCard } from "../output/dataset-card.js";
 import { DatasetSink } from "../output/dataset-sink.js";
-import { LocalStorage } from "../output/local-storage.js";
+import { storageFor } from "../output/storage-for.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
 import type { ConvertOptions } from "../plan/options.js";
@@ -31,12 +31,13 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(new LocalStorage(out), { split: SPLIT });
+  const sink = await DatasetSink.open(await storageFor(out), { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
     const manifest = await manifestOf(plan, sources, run, startedAt);
-    await sink.publish({ card: datasetCard({ format: run.format, columns: run.columns, shards: run.shards, splitName: SPLIT }), manifest });
+    const card = datasetCard({ format: run.format, columns: run.columns, shards: run.shards, splitName: SPLIT, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) });
+    await sink.publish({ card, manifest });
     return { manifest, quarantineExceeded: manifest.quarantined_share > plan.guards.maxQuarantined, outDir: out };
   } catch (error) {
     await sink.abort();
@@ -49,7 +50,7 @@ function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedA
   const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
   const rotation = sizeRotation(plan);
   const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(plan.filters, gatedRuns) };
-  return buildManifest<Pick<Manifest, "output" | "options">>(facts, {
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view">>(facts, {
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),
@@ -60,5 +61,7 @@ function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedA
       max_quarantined: plan.guards.maxQuarantined,
       accept_later_minor: plan.acceptLaterMinor,
     },
+    ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
+    ...(run.view === undefined ? {} : { view: run.view.manifest }),
   });
 }

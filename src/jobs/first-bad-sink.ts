@@ -5,7 +5,10 @@ import type { QuarantineSink, RecordShards, RecordSink } from "../engines/engine
 export class FirstBadSink implements RecordSink {
   readonly firstBad: Quarantined[] = [];
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    readonly scratch: string,
+  ) {}
 
   records(): RecordShards {
     return { write: async () => undefined, finish: async () => [], abort: async () => undefined };

@@ -5,6 +5,7 @@ import type { Counts } from "../core/tally.js";
 import { stagesEngine } from "../engines/stages/stages-engine.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
+import type { ViewManifest } from "../views/view-manifest.js";
 import { FirstBadSink } from "./first-bad-sink.js";
 import { openSources } from "./open-sources.js";
 
@@ -15,6 +16,8 @@ export interface ValidateInputsResult extends Counts {
   readonly format: string;
   readonly quarantined_share: number;
   readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
+  /** With `view`: what the view would produce (rows, steps or pairs left out, text audit), as convert's manifest says. */
+  readonly view?: ViewManifest;
 }
 
 /** The checks of `convert` without writing anything: counts by reason and the first offending lines. */
@@ -23,13 +26,14 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
   const spoolDir = await mkdtemp(join(tmpdir(), "evalshard-validate-"));
   try {
     const sources = await openSources(plan, spoolDir);
-    const sink = new FirstBadSink(plan.firstBad);
+    const sink = new FirstBadSink(plan.firstBad, spoolDir);
     const run = await stagesEngine.run(plan, sources, sink);
     return {
       format: `${run.format.name} ${run.format.version}`,
       ...run.tally.counts(),
       quarantined_share: run.tally.quarantinedShare(),
       first_bad: sink.firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),
+      ...(run.view === undefined ? {} : { view: run.view.manifest }),
     };
   } finally {
     await rm(spoolDir, { recursive: true, force: true });

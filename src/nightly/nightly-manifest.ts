@@ -2,6 +2,8 @@ import type { Counts } from "../core/tally.js";
 import type { InputInfo } from "../sources/line-source.js";
 import type { ShardInfo } from "../sinks/shard-writer.js";
 import type { PullReport } from "../pull/index.js";
+import type { ViewManifest } from "../views/view-manifest.js";
+import type { PathAudit } from "../views/text-audit.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
 export interface NightlyManifest extends Counts {
@@ -22,4 +24,8 @@ export interface NightlyManifest extends Counts {
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+  /** Issue 18: the injection and control-token scan of the texts a plain output keeps, per path. */
+  readonly text_audit?: Readonly<Record<string, PathAudit>>;
+  /** A training view's night (issue 18): `night` then counts rows, keyed by their record's key. */
+  readonly view?: ViewManifest;
 }

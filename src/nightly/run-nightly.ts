@@ -22,6 +22,8 @@ import type { NightlyManifest } from "./nightly-manifest.js";
 import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, readScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import type { SourceEnvironment } from "./open-source.js";
+import { openNightView, snapshotRows } from "./night-view.js";
+import { RecordTextAudit } from "../views/record-text-audit.js";
 
 const SPOOL_PREFIX = ".evalshard-spool-";
 
@@ -63,8 +65,11 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       read: { maxLineBytes: run.guards.maxLineBytes },
       filters: run.filters,
       untrusted: run.untrusted,
+      ...(run.view === undefined ? {} : { strip: false as const }), // issue 18: a view emits its own sanitized texts
     };
     const plan = await planPipeline(opened.sources, options);
+    const view = await openNightView(run, plan.format.name, { scratch: spoolDir, read: options.read ?? {} }); // issue 18
+    const textAudit = view === null ? new RecordTextAudit(plan.format) : null; // issue 18: plain outputs' texts
     environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
     const gatedRuns = opened.gatedRuns();
     const tally = new Tally();
@@ -73,10 +78,18 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const spool = new LocalFiles(spoolDir);
     const quarantine = new QuarantineWriter(spool, quarantinePath);
     async function* kept(): AsyncIterable<SnapshotRecord> {
-      for await (const item of runPipeline(opened.sources, plan, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }) })) {
+      const items = runPipeline(opened.sources, plan, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }) });
+      for await (const item of view === null ? items : view.stage(items)) {
         tally.add(item);
-        if (item.kind === "kept") yield { key: item.value.facts.key, version: item.value.facts.scorecardVersion, record: item.value.record };
-        else if (item.kind === "quarantined") await quarantine.write(item);
+        if (item.kind === "kept") {
+          const value = item.value;
+          if ("rows" in value) {
+            yield* snapshotRows(value); // issue 18: a view's rows
+          } else {
+            textAudit?.add(value.record); // issue 18
+            yield { key: value.facts.key, version: value.facts.scorecardVersion, record: value.record };
+          }
+        } else if (item.kind === "quarantined") await quarantine.write(item);
       }
       await quarantine.close();
       const counts = tally.counts();
@@ -103,20 +116,22 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         untrusted: plan.policy.summary,
         quarantined_share: tally.quarantinedShare(),
         warnings: filterWarnings(spec.filters, gatedRuns),
+        ...(textAudit === null ? {} : { text_audit: textAudit.summary() }),
+        ...(view === null ? {} : { view: view.manifest() }),
       };
     };
     const night = await writeSnapshot(kept(), {
       outDir,
       storage,
       format: plan.format,
-      columns: plan.columns,
+      columns: view?.columns ?? plan.columns,
       shardFormat,
       buckets: spec.output.buckets,
       locked: true,
       stageExtras: async (result, staging) => {
         manifest = await buildManifest(result);
         if (quarantine.entries > 0) await copyFile(spool, staging, quarantinePath);
-        await writeText(staging, "README.md", datasetCard({ format: plan.format, columns: plan.columns, shards: result.shards }));
+        await writeText(staging, "README.md", datasetCard({ format: plan.format, columns: view?.columns ?? plan.columns, shards: result.shards, ...(view === null ? {} : { view: view.card() }) }));
         await writeText(staging, "manifest.json", `${JSON.stringify(manifest, null, 2)}\n`);
         if (opened.http === null) return ["_quarantine/", "README.md", "manifest.json"];
         await writeText(staging, `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`, formatScoreCache(opened.http.scoreCacheOut()));

@@ -20,6 +20,8 @@ export interface DatasetCardOptions {
    * snapshot's files.
    */
   readonly base?: string;
+  /** A training view's dataset: its name and the card's paragraph on it (`viewCard`). */
+  readonly view?: { readonly name: string; readonly lines: readonly string[] };
 }
 
 const TITLES: Readonly<Record<FormatName, string>> = {
@@ -47,7 +49,8 @@ export function datasetCard(options: DatasetCardOptions): string {
       download_size: bytes,
     },
   };
-  const title = TITLES[options.format.name];
+  const view = options.view;
+  const title = view === undefined ? TITLES[options.format.name] : `${view.name} training rows from ${TITLES[options.format.name]}`;
   const kind = parquet ? "Parquet" : "JSON Lines";
   const jsonPaths = pathsOf(options.columns, "json");
   const mapPaths = pathsOf(options.columns, "map");
@@ -55,8 +58,9 @@ export function datasetCard(options: DatasetCardOptions): string {
     `# ${title} (evalshard)`,
     "",
     `${title}, \`${options.format.versionField}\` ${options.format.version}, converted by evalshard from evaluation-service exports:`,
-    `validated, filtered and stripped, ${rows} rows in ${options.shards.length} ${kind} shard${options.shards.length === 1 ? "" : "s"} under \`data/\`.`,
+    `validated, filtered and ${view === undefined ? "stripped" : "turned into training rows"}, ${rows} rows in ${options.shards.length} ${kind} shard${options.shards.length === 1 ? "" : "s"} under \`data/\`.`,
     "",
+    ...(view === undefined ? [] : view.lines),
     "```python",
     "from datasets import load_dataset",
     `ds = load_dataset("path/to/this/directory", split="${split}")`,

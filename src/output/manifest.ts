@@ -2,6 +2,8 @@ import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { InputInfo, LineSource } from "../sources/line-source.js";
+import type { PathAudit } from "../views/text-audit.js";
+import type { ViewManifest } from "../views/view-manifest.js";
 import type { ShardInfo } from "./shard-format.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
@@ -37,6 +39,10 @@ export interface Manifest extends ManifestBase {
     readonly max_quarantined: number;
     readonly accept_later_minor: boolean;
   };
+  /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern (stages engine). */
+  readonly text_audit?: Readonly<Record<string, PathAudit>>;
+  /** A training view's run: what the view made of the kept records. */
+  readonly view?: ViewManifest;
 }
 
 /** What a run settled and wrote, as {@link buildManifest} reads it. */

@@ -4,8 +4,9 @@ import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
-import { bytes, choice, flag, inputs, opaque, partition, pathPolicies, ratio, switches, text, url, wholeNumber } from "./option-kind.js";
+import { bytes, choice, flag, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";
+import { VIEW_NAMES } from "../views/view.js";
 import type { OptionsOf } from "./option-spec.js";
 
 export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
@@ -154,6 +155,64 @@ export const OPTIONS = defineOptions({
     takenBy: ["pull"],
     flag: "--max-pairs-per-scenario <n>",
     yaml: { key: "source.dpo.max_pairs_per_scenario", sources: ["http"] },
+  },
+  // Training views (issue 18, docs/views.md): the view's rows replace the records; its options below.
+  view: {
+    kind: choice(VIEW_NAMES),
+    help: "write a training view's rows instead of records (docs/views.md)",
+    helpIn: { validate: "also count what a training view would make of the kept records" },
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--view <name>",
+    yaml: { key: "output.view" },
+  },
+  context: {
+    kind: pathList(),
+    help: "RL export files or directories the DPO views take prompts from (repeatable)",
+    takenBy: ["convert", "validate"],
+    flag: "--context <inputs...>",
+  },
+  systemPrompt: {
+    kind: text(),
+    help: "a system message put first in every view prompt (none by default)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--system-prompt <text>",
+    yaml: { key: "output.view_options.system_prompt" },
+  },
+  systemPromptFile: {
+    kind: text("a path"),
+    help: "the view's system prompt, read from a file",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--system-prompt-file <file>",
+    yaml: { key: "output.view_options.system_prompt_file" },
+  },
+  controlTokens: {
+    kind: text("a path"),
+    help: "a tokenizer's own control tokens, removed from view texts: one a line, a JSON list, or a tokenizer.json",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--control-tokens <file>",
+    yaml: { key: "output.view_options.control_tokens" },
+  },
+  onInjection: {
+    kind: choice(["keep", "drop", "quarantine"]),
+    // No table default: a pipeline file's view_options group is optional; the view resolves it (keep).
+    help: "a view row whose text matches an injection pattern: keep (counted), drop it, or quarantine its record (default: keep)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--on-injection <action>",
+    yaml: { key: "output.view_options.on_injection" },
+  },
+  ktoLabel: {
+    kind: choice(["scalar-reward", "return-to-go"]),
+    help: "trl-kto's label: the step's scalar_reward > 0, or its return to go > 0 (default: scalar-reward)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--kto-label <rule>",
+    yaml: { key: "output.view_options.kto_label" },
+  },
+  gamma: {
+    kind: ratio(),
+    help: "discount of return_to_go (rl-steps, --kto-label return-to-go), from 0 to 1 (default: 1)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--gamma <x>",
+    yaml: { key: "output.view_options.gamma" },
   },
   json: { kind: flag(), help: "print the manifest as JSON instead of a summary", helpIn: { validate: "print the result as JSON", pull: "print the night's summary as one JSON line" }, takenBy: ["convert", "validate", "pull"], flag: "--json", library: false },
 });

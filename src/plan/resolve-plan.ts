@@ -1,3 +1,4 @@
+import { outputLocation } from "../output/storage-for.js";
 import { ConfigError } from "../core/errors.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import type { FilterRule } from "../core/reasons.js";
@@ -6,6 +7,7 @@ import type { CommandName, ResolvedOptionsOf } from "./option-spec.js";
 import { OPTIONS } from "./options.js";
 import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
+import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -16,7 +18,7 @@ type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsO
 export function resolvePlan(command: "convert", options: ConvertOptions): RunPlan;
 export function resolvePlan(command: "validate", options: ValidateOptions): RunPlan;
 export function resolvePlan(command: "convert" | "validate", options: ConvertOptions | ValidateOptions): RunPlan {
-  const o: Resolved = checkOptions(OPTIONS, command, options);
+  const o: Resolved = checkOptions(OPTIONS, command, withViewDefaults(options));
   return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards });
 }
 
@@ -40,6 +42,11 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     rotation: command === "pull" ? { kind: "buckets", buckets: o.buckets ?? OPTIONS.buckets.default } : { kind: "size", maxRows: o.shardRows ?? OPTIONS.shardRows.default, maxBytes: o.shardBytes ?? OPTIONS.shardBytes.default },
   };
   const untrusted = o.untrusted ?? {};
+  const engine = o.engine ?? OPTIONS.engine.default;
+  if (o.out !== undefined && outputLocation(o.out).kind === "s3" && command === "pull") {
+    throw new ConfigError(`Output ${JSON.stringify(o.out)}: nightly pulls write local datasets only for now; object storage (s3://) is supported by convert`);
+  }
+  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
   return {
     command,
     source,
@@ -52,8 +59,9 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     dedup: { key: "format", keep: "latest-scorecard" },
     shards,
     guards: { maxQuarantined: o.maxQuarantined ?? OPTIONS.maxQuarantined.default, maxLineBytes: o.maxLineBytes ?? OPTIONS.maxLineBytes.default },
-    engine: { choice: o.engine ?? OPTIONS.engine.default, workers: o.workers ?? OPTIONS.workers.default() },
+    engine: { choice: engine, workers: o.workers ?? OPTIONS.workers.default() },
     firstBad: o.firstBad ?? OPTIONS.firstBad.default,
+    ...(view === undefined ? {} : { view }),
   };
 }
 

@@ -4,13 +4,14 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RlContext } from "../../src/views/rl-context.js";
+import { convert } from "../../src/jobs/convert.js";
+import type { Manifest } from "../../src/output/manifest.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import type { ViewName } from "../../src/views/view.js";
 import { VIEWS } from "../../src/views/views.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { demoPairs, demoTrajectory } from "./helpers/view-records.js";
+import { demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
 
 // The project's virtualenv: npm test's pretest hook fills it from test/python/requirements.txt.
@@ -23,9 +24,13 @@ const execFileAsync = promisify(execFile);
 const root = tempDir("evalshard-trl-proof-");
 const hfCache = join(root, "hf-cache");
 
-/** Trajectories in the emulator's shape, half of them with an injection or control token in every text. */
+// Purpose-built fixtures (fixtures/records/make-views.mjs): an injection and raw control tokens in every
+// window message and action; steps and pairs left out for every reason.
+const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
+const RL = join(FIXTURES, "views-rl.ndjson");
+const DPO = join(FIXTURES, "views-dpo.ndjson");
+/** Trajectories in the emulator's shape, for the `keep` case, which only the library's row builders can write. */
 const trajectories = [demoTrajectory("run-a", 9, false), demoTrajectory("run-b", 9, true), demoTrajectory("run-c", 9, false), demoTrajectory("run-d", 9, true)];
-const pairs = [demoPairs(trajectories[0]!, trajectories[2]!), demoPairs(trajectories[1]!, trajectories[3]!), demoPairs(trajectories[3]!, trajectories[0]!)];
 
 /** Runs the harness once over every directory (importing torch and TRL is most of its time): a report per view. */
 async function check(cases: readonly { dir: string; view: ViewName }[]): Promise<Map<string, Record<string, unknown>>> {
@@ -53,18 +58,18 @@ const CASES: readonly { view: ViewName; train: boolean }[] = [
 
 describe("the views load in datasets, render in a ChatML template and train in TRL", () => {
   const written = new Map<ViewName, number>();
+  const manifests = new Map<ViewName, Manifest>();
   let reports: Map<string, Record<string, unknown>> | Error = new Error("the harness did not run");
   beforeAll(async () => {
     const cases: { dir: string; view: ViewName }[] = [];
     for (const { view } of CASES) {
       const v = VIEWS[view];
-      const context = new RlContext();
-      for (const t of trajectories) context.add(t);
-      const env = viewEnv({}, v.needsContext ? context : null);
       const dir = join(root, view);
-      // Several shards, so the card's `data/train-*` pattern is what finds them.
-      const { tally } = await writeViewDataset(dir, v, v.from === "rl" ? trajectories : pairs, env, 16);
-      written.set(view, tally.rows_out);
+      // The public surface: `convert --view` (the OpenAI views pick plain JSON Lines themselves). Several
+      // shards, so the card's `data/train-*` pattern is what finds them.
+      const { manifest } = await convert({ inputs: [v.from === "rl" ? RL : DPO], out: dir, view, shardRows: 2, ...(v.needsContext ? { context: [RL] } : {}) });
+      written.set(view, manifest.view?.rows_out ?? -1);
+      manifests.set(view, manifest);
       cases.push({ dir, view });
     }
     // The same rows with texts kept as written: the check must catch the control tokens.
@@ -86,6 +91,40 @@ describe("the views load in datasets, render in a ChatML template and train in T
       console.log(JSON.stringify(report));
     });
   }
+
+  it("counts records, rows and what was left out as the fixtures say", () => {
+    for (const view of ["trl-prompt-completion", "trl-kto", "openai-sft"] as const) {
+      expect(manifests.get(view), view).toMatchObject({
+        records_in: 4,
+        records_out: 2,
+        dropped: { flagged: 1, superseded: 1 },
+        quarantined: {},
+        view: { name: view, records_in: 2, rows_out: 7, steps_dropped: { empty_content: 1, no_action: 1, no_prompt: 1, null_content: 1 }, prompts_trimmed: 1 },
+      });
+    }
+    expect(manifests.get("rl-steps")).toMatchObject({ records_out: 2, view: { rows_out: 11, steps_dropped: {}, prompts_trimmed: 0 } });
+    for (const view of ["trl-preference", "openai-dpo"] as const) {
+      expect(manifests.get(view), view).toMatchObject({
+        records_in: 3,
+        records_out: 3,
+        view: {
+          name: view,
+          records_in: 3,
+          rows_out: 4,
+          pairs_dropped: { chosen_equals_rejected: 1, no_context: 2, no_prompt: 1, null_content: 1, unknown_alignment: 1 },
+          prompts_trimmed: 1,
+          context: { records: 4, trajectories: 3, invalid: 0 },
+        },
+      });
+    }
+    expect(manifests.get("trl-preference")?.view).toMatchObject({ trl_dataset_type: "conversational preference", trainer: "DPOTrainer" });
+    expect(manifests.get("openai-sft")?.output).toMatchObject({ to: "jsonl", compression: "none", engine: "stages" });
+    expect(manifests.get("openai-sft")?.shards.every((s) => s.path.endsWith(".jsonl"))).toBe(true);
+    // Every window message and action carried control tokens; sanitizing changed every text it wrote.
+    const audit = manifests.get("trl-prompt-completion")?.view?.text_audit ?? {};
+    expect(audit["prompt[].content"]).toMatchObject({ values: 9, changed: 9 });
+    expect(audit["completion[].content"]).toMatchObject({ values: 7, changed: 7 });
+  });
 
   itPython("the check catches control tokens in texts kept as written", () => {
     if (reports instanceof Error) throw reports;

@@ -13,6 +13,7 @@ export const parallelEngine: Engine<RowGroupSink> = {
     if (to !== "parquet") return `it writes Parquet only, not ${to}`;
     if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
+    if (plan.view !== undefined) return `it does not build training views (--view ${plan.view.name})`;
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },

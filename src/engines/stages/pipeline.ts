@@ -22,6 +22,8 @@ export interface PipelineOptions {
   readonly gatedRuns?: ReadonlySet<string>;
   /** Untrusted-path overrides, path -> drop | redact | keep. */
   readonly untrusted?: Readonly<Record<string, string>>;
+  /** false: leave records whole for a training view, which emits its own sanitized texts (issue 18). */
+  readonly strip?: false;
 }
 
 /** What the first read of the inputs settles before any record is written. */
@@ -69,5 +71,6 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
     ...(options.filters === undefined ? {} : { rules: options.filters }),
     ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
   };
-  return strip(plan.policy)(filter(filterOptions)(dedup(plan.index)(validated)));
+  const kept = filter(filterOptions)(dedup(plan.index)(validated));
+  return options.strip === false ? kept : strip(plan.policy)(kept);
 }

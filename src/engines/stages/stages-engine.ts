@@ -13,10 +13,12 @@ export const stagesEngine: Engine<RecordSink> = {
   refuses: () => null,
   async run(plan, sources, sink) {
     // Loaded when run: they bring zod and the shard writers, which the parallel engine's main thread does without.
-    const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }] = await Promise.all([
+    const [{ planPipeline, runPipeline }, { formatByName }, { shardFormatFor }, { openViewRun }, { RecordTextAudit }] = await Promise.all([
       import("./pipeline.js"),
       import("../../formats/index.js"),
       import("../../sinks/shard-format-for.js"),
+      import("../../views/open-view-run.js"),
+      import("../../views/record-text-audit.js"),
     ]);
     const options: PipelineOptions = {
       ...("forced" in plan.format ? { format: formatByName(plan.format.forced) } : {}),
@@ -24,18 +26,42 @@ export const stagesEngine: Engine<RecordSink> = {
     };
     const settled = await planPipeline(sources.lines, options);
     const gatedRuns = sources.gatedRuns();
+    // A training view replaces strip: it emits its own sanitized texts, row by row.
+    const view = plan.view === undefined ? null : await openViewRun(plan.view, settled.format.name, { scratch: sink.scratch, read: options.read ?? {}, acceptLaterMinor: plan.acceptLaterMinor });
+    const textAudit = view === null ? new RecordTextAudit(settled.format) : null;
+    const columns = view?.columns ?? settled.columns;
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
-    const writer = sink.records(shardFormat, settled.columns, sizeRotation(plan));
+    const writer = sink.records(shardFormat, columns, sizeRotation(plan));
     const quarantine = sink.quarantine(settled.format.name);
     const tally = new Tally();
     try {
-      for await (const item of runPipeline(sources.lines, settled, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }) })) {
+      const items = runPipeline(sources.lines, settled, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }), ...(view === null ? {} : { strip: false as const }) });
+      for await (const item of view === null ? items : view.stage(items)) {
         tally.add(item);
-        if (item.kind === "kept") await writer.write(item.value.record, item.value.bytes);
-        else if (item.kind === "quarantined") await quarantine.write(item);
+        if (item.kind === "quarantined") await quarantine.write(item);
+        if (item.kind !== "kept") continue;
+        const value = item.value;
+        if ("rows" in value) {
+          // Rotation measures input bytes: a record's are shared among its rows.
+          const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
+          for (const row of value.rows) await writer.write(row, bytes);
+        } else {
+          textAudit?.add(value.record);
+          await writer.write(value.record, value.bytes);
+        }
       }
       const shards = await writer.finish();
-      return { engine: "stages", format: settled.format, policy: settled.policy, columns: settled.columns, shards, tally, quarantine };
+      return {
+        engine: "stages",
+        format: settled.format,
+        policy: settled.policy,
+        columns,
+        shards,
+        tally,
+        quarantine,
+        ...(textAudit === null ? {} : { textAudit: textAudit.summary() }),
+        ...(view === null ? {} : { view: { manifest: view.manifest(), card: view.card() } }),
+      };
     } catch (error) {
       await writer.abort();
       throw error;

@@ -1,0 +1,75 @@
+import { ConfigError } from "../core/errors.js";
+import type { FormatName } from "../formats/format.js";
+import type { ViewName } from "../views/view.js";
+import { VIEW_TRAITS, viewsReading } from "../views/view-traits.js";
+import type { CommandName } from "./option-spec.js";
+import type { Engine, OutputKind } from "./options.js";
+import type { ViewPlan } from "./run-plan.js";
+
+/** The view options as the table names them, checked one by one already. */
+export interface ViewOptionValues {
+  readonly view?: ViewName | undefined;
+  readonly context?: readonly string[] | undefined;
+  readonly systemPrompt?: string | undefined;
+  readonly systemPromptFile?: string | undefined;
+  readonly controlTokens?: string | undefined;
+  readonly onInjection?: "keep" | "drop" | "quarantine" | undefined;
+  readonly ktoLabel?: "scalar-reward" | "return-to-go" | undefined;
+  readonly gamma?: number | undefined;
+}
+
+const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma"] as const;
+const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
+  context: "--context",
+  systemPrompt: "--system-prompt",
+  systemPromptFile: "--system-prompt-file",
+  controlTokens: "--control-tokens",
+  onInjection: "--on-injection",
+  ktoLabel: "--kto-label",
+  gamma: "--gamma",
+};
+
+/**
+ * The OpenAI views are JSON Lines only, as the API reads them: when the caller names neither `to` nor
+ * `compression`, such a view is written as plain `.jsonl`. Anything the caller names is kept (and checked).
+ */
+export function withViewDefaults<O extends object>(options: O): O {
+  const given = options as { readonly view?: unknown; readonly to?: unknown; readonly compression?: unknown };
+  const traits = typeof given.view === "string" ? VIEW_TRAITS[given.view as ViewName] : undefined;
+  if (traits === undefined || traits.outputs.includes("parquet")) return options;
+  return { ...options, ...(given.to === undefined ? { to: "jsonl" } : {}), ...(given.to === undefined && given.compression === undefined ? { compression: "none" } : {}) };
+}
+
+/** What the plan says about views, or a ConfigError naming the option that does not fit the others. */
+export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind | undefined; readonly engine: Engine; readonly format: FormatName | undefined }): ViewPlan | undefined {
+  if (o.view === undefined) {
+    const stray = VIEW_ONLY.find((name) => o[name] !== undefined);
+    if (stray !== undefined) throw new ConfigError(`${FLAGS[stray]} applies to training views only: add --view (${Object.keys(VIEW_TRAITS).join(", ")})`);
+    return undefined;
+  }
+  const name = o.view;
+  const traits = VIEW_TRAITS[name];
+  if (at.format !== undefined && at.format !== traits.from) {
+    throw new ConfigError(`The view ${name} reads ${traits.from} records, not ${at.format}: for ${at.format} input there is ${at.format === "sft" ? "no view" : viewsReading(at.format).join(", ")}`);
+  }
+  // `validate` writes nothing: no output to check.
+  if (at.to !== undefined && !traits.outputs.includes(at.to)) throw new ConfigError(`The view ${name} is written as JSON Lines only, as the OpenAI API reads it: use --to jsonl (or leave --to out)`);
+  if (at.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: it does not build training views (--view ${name}); use --engine stages or auto`);
+  const context = o.context ?? [];
+  if (traits.needsContext && command === "pull") {
+    throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pull does not fetch yet: convert the service's DPO export with --view ${name} --context <its RL export>`);
+  }
+  if (traits.needsContext && context.length === 0) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
+  if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
+  if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined) throw new ConfigError("Give the system prompt once: --system-prompt or --system-prompt-file, not both");
+  return {
+    name,
+    context,
+    systemPrompt: o.systemPrompt,
+    systemPromptFile: o.systemPromptFile,
+    controlTokens: o.controlTokens,
+    onInjection: o.onInjection ?? "keep",
+    ktoLabel: o.ktoLabel === "return-to-go" ? "return_to_go" : "scalar_reward",
+    gamma: o.gamma ?? 1,
+  };
+}

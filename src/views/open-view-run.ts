@@ -1,0 +1,45 @@
+import { ConfigError } from "../core/errors.js";
+import type { Stage } from "../core/flow.js";
+import type { FormatName } from "../formats/format.js";
+import type { ValidRecord } from "../formats/valid-record.js";
+import type { Field } from "../schema/column-type.js";
+import type { ReadOptions } from "../sources/line-source.js";
+import { openView } from "./open-view.js";
+import type { ViewRequest } from "./open-view.js";
+import { viewCard } from "./view-card.js";
+import { viewManifest } from "./view-manifest.js";
+import type { ViewManifest } from "./view-manifest.js";
+import { viewRecords } from "./view-records.js";
+import { viewsReading } from "./view-traits.js";
+import type { ViewedRecord } from "./view-records.js";
+import { ViewTally } from "./view-tally.js";
+
+/** A view opened for a run whose format is settled: its stage, columns, and what the manifest and card say. */
+export interface ViewRun {
+  readonly columns: readonly Field[];
+  readonly stage: Stage<ValidRecord, ViewedRecord>;
+  manifest(): ViewManifest;
+  card(): { readonly name: string; readonly lines: readonly string[] };
+}
+
+/** Opens `request` (reading its files and context) for records of `format`; a ConfigError when the view reads another. */
+export async function openViewRun(
+  request: ViewRequest,
+  format: FormatName,
+  o: { readonly scratch: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean; readonly inputs?: string },
+): Promise<ViewRun> {
+  const opened = await openView(request, o);
+  const { view, env } = opened;
+  if (view.from !== format) {
+    const others = format === "sft" ? "no view reads sft" : `views of ${format}: ${viewsReading(format).join(", ")}`;
+    throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${o.inputs ?? "the inputs"} hold${o.inputs === undefined ? "" : "s"} ${format} records (${others})`);
+  }
+  const tally = new ViewTally();
+  return {
+    columns: view.columns,
+    stage: viewRecords(view, env, tally, opened.onInjection),
+    manifest: () =>
+      viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context }),
+    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }) }),
+  };
+}

@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import { ConfigError } from "../core/errors.js";
+import { FORMATS } from "../formats/index.js";
+import type { RlRecord } from "../formats/rl.js";
+import { expandInputs } from "../sources/expand-inputs.js";
+import type { ReadOptions } from "../sources/line-source.js";
+import { validate } from "../stages/validate.js";
+import { parseControlTokens } from "./parse-control-tokens.js";
+import { RlContext } from "./rl-context.js";
+import type { AnyView } from "./view.js";
+import { viewEnv } from "./view-env.js";
+import type { ViewEnv } from "./view-env.js";
+import type { ContextCounts } from "./view-manifest.js";
+import { viewNamed } from "./views.js";
+
+/** What a run asks of a view (the plan's `ViewPlan`; stated here so views/ does not import plan/, which imports views/). */
+export interface ViewRequest {
+  readonly name: string;
+  readonly context: readonly string[];
+  readonly systemPrompt: string | undefined;
+  readonly systemPromptFile: string | undefined;
+  readonly controlTokens: string | undefined;
+  readonly onInjection: "keep" | "drop" | "quarantine";
+  readonly ktoLabel: "scalar_reward" | "return_to_go";
+  readonly gamma: number;
+}
+
+/** A view ready to run: its environment, and what the manifest says about how it was set up. */
+export interface OpenedView {
+  readonly view: AnyView;
+  readonly env: ViewEnv;
+  readonly onInjection: ViewRequest["onInjection"];
+  readonly systemPrompt: boolean;
+  readonly extraControlTokens: number;
+  readonly context: ContextCounts | null;
+}
+
+/**
+ * Reads what a view plan names (system prompt file, control-token file, `--context` RL records) and resolves
+ * the view's environment. Context lines go through the same validate stage as any input (RL, forced); of two
+ * records of one run and seat the later scorecard version is kept (`RlContext`); lines that are not valid RL
+ * records are counted, not fatal: they only cost the pairs that needed them (`no_context`).
+ */
+export async function openView(plan: ViewRequest, options: { readonly scratch: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
+  const view = viewNamed(plan.name);
+  const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readText(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
+  const controlTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  let context: RlContext | null = null;
+  let counts: ContextCounts | null = null;
+  if (view.needsContext) {
+    context = new RlContext();
+    const sources = await expandInputs(plan.context, { spoolDir: options.scratch });
+    let records = 0;
+    let invalid = 0;
+    const lines = (async function* () {
+      for (const source of sources) yield* source.lines(options.read);
+    })();
+    for await (const item of validate({ format: FORMATS.rl, forced: true, acceptLaterMinor: options.acceptLaterMinor })(lines)) {
+      if (item.kind === "kept") {
+        records++;
+        context.add(item.value.record as unknown as RlRecord);
+      } else if (item.kind === "quarantined") invalid++;
+    }
+    counts = { inputs: sources.map((s) => s.name), records, trajectories: context.size, invalid };
+  }
+  const env = viewEnv(
+    {
+      ...(controlTokens === undefined ? {} : { controlTokens }),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      onInjection: plan.onInjection === "keep" ? "keep" : "drop",
+      gamma: plan.gamma,
+      ktoLabel: plan.ktoLabel,
+    },
+    context,
+  );
+  return { view, env, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts };
+}
+
+async function readText(path: string, flag: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}

@@ -1,0 +1,63 @@
+import type { PathAudit } from "./text-audit.js";
+import type { AnyView } from "./view.js";
+import type { ViewCounts } from "./view-tally.js";
+
+/** The RL records a DPO view joined against (`--context`). */
+export interface ContextCounts {
+  readonly inputs: readonly string[];
+  /** Valid RL records read. */
+  readonly records: number;
+  /** Trajectories (run and seat) held, the latest scorecard version of each. */
+  readonly trajectories: number;
+  /** Lines of the context that were not valid RL records: left out of the context, not the dataset. */
+  readonly invalid: number;
+}
+
+/** The manifest's `view` section: what the view made of the kept records. */
+export interface ViewManifest {
+  readonly name: string;
+  /** TRL's dataset type (conversational), or null for the views TRL does not read as such. */
+  readonly trl_dataset_type: string | null;
+  readonly trainer: string | null;
+  /** Kept records the view read (records quarantined by `--on-injection quarantine` not among them). */
+  readonly records_in: number;
+  readonly rows_out: number;
+  /** `steps_dropped` (RL views) or `pairs_dropped` (DPO views), by reason. */
+  readonly steps_dropped?: ViewCounts["dropped"];
+  readonly pairs_dropped?: ViewCounts["dropped"];
+  readonly prompts_trimmed: number;
+  readonly on_injection: "keep" | "drop" | "quarantine";
+  readonly system_prompt: boolean;
+  readonly extra_control_tokens: number;
+  readonly context: ContextCounts | null;
+  /** Per output path: texts written, changed by sanitizing, matching an injection pattern (and which). */
+  readonly text_audit: Readonly<Record<string, PathAudit>>;
+}
+
+export interface ViewManifestOptions {
+  readonly view: AnyView;
+  readonly counts: ViewCounts;
+  readonly audit: Readonly<Record<string, PathAudit>>;
+  readonly onInjection: "keep" | "drop" | "quarantine";
+  readonly systemPrompt: boolean;
+  readonly extraControlTokens: number;
+  readonly context: ContextCounts | null;
+}
+
+export function viewManifest(o: ViewManifestOptions): ViewManifest {
+  const { view, counts } = o;
+  return {
+    name: view.name,
+    trl_dataset_type: view.trl === null ? null : `conversational ${view.trl.type}`,
+    trainer: view.trl?.trainer ?? null,
+    records_in: counts.records_in,
+    rows_out: counts.rows_out,
+    ...(view.unit === "step" ? { steps_dropped: counts.dropped } : { pairs_dropped: counts.dropped }),
+    prompts_trimmed: counts.prompts_trimmed,
+    on_injection: o.onInjection,
+    system_prompt: o.systemPrompt,
+    extra_control_tokens: o.extraControlTokens,
+    context: o.context,
+    text_audit: o.audit,
+  };
+}

@@ -1,0 +1,53 @@
+import type { Stage } from "../core/flow.js";
+import type { ValidRecord } from "../formats/valid-record.js";
+import { quarantine } from "../stages/quarantine-item.js";
+import { TextAudit } from "./text-audit.js";
+import type { AnyView } from "./view.js";
+import type { ViewEnv } from "./view-env.js";
+import type { ViewTally } from "./view-tally.js";
+
+/** A kept record with the rows its view made of it (possibly none). */
+export interface ViewedRecord {
+  readonly record: ValidRecord;
+  readonly rows: readonly Record<string, unknown>[];
+}
+
+/** What a view run does with a row whose text matches an injection pattern. */
+export type OnInjection = "keep" | "drop" | "quarantine";
+
+/**
+ * The view as a record-level stage: each kept record stays one kept item, carrying its rows, so the run's
+ * tally still counts records (`records_in = records_out + dropped + quarantined`) while the view's own tally
+ * counts rows and the steps or pairs left out. With `quarantine`, a record any of whose rows matched an
+ * injection pattern is quarantined whole (reason `injection`, its JSON as the raw text): none of its rows is
+ * written and none of its texts is counted in the audit; its steps or pairs are not counted in the view's
+ * tally either, since the record left the dataset.
+ */
+export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInjection: OnInjection): Stage<ValidRecord, ViewedRecord> {
+  const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+  // Quarantine decides per record: rows are built as under `drop` against an audit of the record's own,
+  // which joins the run's audit only when the record is kept.
+  const quarantining = onInjection === "quarantine";
+  const base: ViewEnv = quarantining ? { ...env, onInjection: "drop" } : env;
+  return async function* (input) {
+    for await (const item of input) {
+      if (item.kind !== "kept") {
+        yield item;
+        continue;
+      }
+      const recordEnv = quarantining ? { ...base, audit: new TextAudit() } : base;
+      const result = rows(item.value.record, recordEnv);
+      const injected = result.dropped.injection ?? 0;
+      if (quarantining && injected > 0) {
+        const raw = JSON.stringify(item.value.record);
+        const unit = view.unit === "step" ? "step" : "pair";
+        const detail = `${injected} ${unit}${injected === 1 ? "" : "s"} of the ${view.name} view matched a prompt-injection pattern (--on-injection quarantine)`;
+        yield quarantine(item.provenance, "injection", detail, raw, item.value.bytes);
+        continue;
+      }
+      if (quarantining) env.audit.merge(recordEnv.audit);
+      tally.add(result);
+      yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows } };
+    }
+  };
+}

@@ -1,0 +1,26 @@
+import type { ViewName } from "./view.js";
+
+/** What a plan must know of a view before any row is built: what it reads and what it may be written as. */
+export interface ViewTraits {
+  readonly from: "rl" | "dpo";
+  readonly needsContext: boolean;
+  readonly outputs: readonly ("parquet" | "jsonl")[];
+}
+
+/**
+ * The views' traits without their row builders, so resolving a plan (and the parallel engine's start-up)
+ * loads no view code. test/views/view-traits.test.ts holds it equal to the views themselves.
+ */
+export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
+  "trl-prompt-completion": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
+  "trl-kto": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
+  "trl-preference": { from: "dpo", needsContext: true, outputs: ["parquet", "jsonl"] },
+  "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"] },
+  "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"] },
+  "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
+};
+
+/** The views that read `from`, for messages. */
+export function viewsReading(from: "rl" | "dpo"): string[] {
+  return (Object.entries(VIEW_TRAITS) as [ViewName, ViewTraits][]).filter(([, t]) => t.from === from).map(([name]) => name);
+}

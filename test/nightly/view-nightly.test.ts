@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runNightly } from "../../src/nightly/run-nightly.js";
+import type { NightlyResult } from "../../src/nightly/run-nightly.js";
+import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
+
+const root = tempDir("evalshard-view-nightly-");
+
+/** One night of the shipped RL pipeline with `output.view` set, as JSON Lines. */
+async function viewNight(env: Record<string, string>, view = "trl-prompt-completion"): Promise<NightlyResult> {
+  const text = readFileSync(join(PIPELINES, "nightly-rl.yaml"), "utf8")
+    .replace("to: parquet", "to: jsonl")
+    .replace("compression: zstd", "compression: none")
+    .replace(/ {2}buckets: 16\n/, `  buckets: 16\n  view: ${view}\n`);
+  expect(text).toContain(`view: ${view}`);
+  const spec = parsePipeline(text, "nightly-rl.yaml", env);
+  return runNightly(spec, { env, clock: fastClock(), retry: { maxAttempts: 12, baseDelayMs: 1 } });
+}
+
+/** Every row key of a nightly dataset's ledger, and the record keys they come from. */
+function ledgerKeys(dir: string): string[] {
+  return readFileSync(join(dir, "_state/ledger.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { key: string }).key);
+}
+
+describe("a nightly dataset of view rows (output.view)", () => {
+  it("three nights of rescoring and late flags hold each row exactly once, as one fresh pull does", async () => {
+    const emu = await emulator({ seed: 21, runs: 160 });
+    const nightly = join(root, "nightly");
+    const results: NightlyResult[] = [];
+    for (let i = 0; i < 3; i++) {
+      results.push(await viewNight(envFor(emu, nightly)));
+      await emu.advance();
+    }
+    await emu.close().catch(() => undefined);
+    const again = await emulator({ seed: 21, runs: 160, epoch: 3 });
+    const last = await viewNight(envFor(again, nightly));
+    const fresh = await viewNight(envFor(again, join(root, "fresh")));
+    await again.close().catch(() => undefined);
+    const dir = join(nightly, "nightly-rl");
+    expect(datasetOf(dir)).toEqual(datasetOf(join(root, "fresh", "nightly-rl")));
+    // Rows, not records: the ledger holds one key per row, each once, and as many as the view wrote.
+    const keys = ledgerKeys(dir);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBe(last.manifest.view?.rows_out);
+    expect(fresh.manifest.view?.rows_out).toBe(last.manifest.view?.rows_out);
+    // Each row's key is its record's key and its place: the records behind the rows are the kept records.
+    expect(new Set(keys.map((k) => k.replace(/#\d{5}$/, ""))).size).toBeLessThanOrEqual(last.manifest.records_out);
+    const rows = last.manifest.shards.reduce((n, s) => n + s.rows, 0);
+    expect(rows).toBe(keys.length);
+    // Rescored runs replaced their rows; flagged (or gone) runs removed theirs.
+    const nights = results.map((r) => r.manifest.night);
+    expect(nights.slice(1).some((t) => t.replaced > 0)).toBe(true);
+    expect(nights.slice(1).some((t) => t.removed > 0)).toBe(true);
+    expect(last.manifest).toMatchObject({ view: { name: "trl-prompt-completion", trl_dataset_type: "conversational prompt-completion" } });
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/trl-prompt-completion/);
+    const line = readFileSync(join(dir, last.manifest.shards[0]?.path ?? ""), "utf8").split("\n")[0] ?? "";
+    expect(Object.keys(JSON.parse(line) as object)).toEqual(["prompt", "completion", "run_id", "seat_index", "step_index", "campaign_id"]);
+  }, 300_000);
+
+  it("refuses a DPO view, whose context the pull does not fetch yet", () => {
+    const text = readFileSync(join(PIPELINES, "nightly-dpo.yaml"), "utf8").replace(/ {2}buckets: 16\n/, "  buckets: 16\n  view: trl-preference\n");
+    const env = { EVAL_BASE_URL: "http://127.0.0.1:9", EVAL_OWNER_TOKEN: "t", EVALSHARD_OUT: join(root, "dpo") };
+    expect(() => parsePipeline(text, "nightly-dpo.yaml", env)).toThrow(/trl-preference takes its prompts from RL records, which a pull does not fetch yet/);
+  });
+});
