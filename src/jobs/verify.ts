@@ -1,4 +1,4 @@
-import { LocalFiles } from "../output/local-files.js";
+import { storageFor } from "../output/storage-for.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { Files } from "../output/storage.js";
 import { readText } from "../output/write-text.js";
@@ -23,7 +23,7 @@ const QUARANTINE_DIR = "_quarantine/";
  * Reads only; never throws for what it finds (see the report's `findings`), only when the storage fails.
  */
 export async function verify(target: string | Files): Promise<VerifyReport> {
-  const files = LocalFiles.of(target);
+  const files = typeof target === "string" ? await storageFor(target) : target;
   const findings: VerifyFinding[] = [];
   const checked = { shards: 0, rows: 0, bytes: 0, quarantine_entries: 0, ledger_keys: 0 };
   const done = (layout: string | null): VerifyReport => ({ location: files.location, ok: findings.length === 0, layout, checked, findings });
