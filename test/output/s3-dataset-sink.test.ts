@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
@@ -23,6 +23,8 @@ import { PYTHON } from "../helpers/python.js";
 import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
+
+const execFileAsync = promisify(execFile);
 
 let s3: S3Server;
 beforeAll(async () => {
@@ -97,22 +99,10 @@ describe("the dataset sink on S3", () => {
 
     // Python: with boto3 when the venv has it, else from files fetched by plain GETs of the card's data_files.
     const work = join(root, `py-${counter++}`);
-    const hasBoto3 = spawnSync(PYTHON, ["-c", "import boto3"]).status === 0;
-    let args: string[];
-    if (hasBoto3) {
-      args = [READER, work, s3.endpoint, s3.bucket, storage.root.where.prefix];
-    } else {
-      const readme = (await readText(storage.root, "README.md"))!;
-      mkdirSync(work, { recursive: true });
-      writeFileSync(join(work, "README.md"), readme);
-      for (const shard of shards) {
-        const local = join(work, manifest.base, shard.path);
-        mkdirSync(dirname(local), { recursive: true });
-        writeFileSync(local, await bytesOf(await storage.root.read(`${manifest.base}${shard.path}`)));
-      }
-      args = [READER, work];
-    }
-    const run = spawnSync(PYTHON, args, { encoding: "utf8", env: { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
+    // boto3 fetches the card and the shards it names, as a user's training job would. Not spawnSync: the
+    // server answering it runs on this thread.
+    const args = [READER, work, s3.endpoint, s3.bucket, storage.root.where.prefix];
+    const run = await execFileAsync(PYTHON, args, { encoding: "utf8", env: { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
     expect(run.stderr.split("\n").filter((l) => /Error/.test(l))).toEqual([]);
     const seen = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { data_files: string[]; ids: number[]; datasets_rows: number };
     expect(seen.data_files).toEqual(shards.map((s) => `${manifest.base}${s.path}`));
