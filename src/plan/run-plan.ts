@@ -5,6 +5,7 @@ import type { LineSource } from "../sources/line-source.js";
 import type { CommandName } from "./option-spec.js";
 import type { Compression, Engine, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
+import type { ViewRequest } from "../views/open-view.js";
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -54,18 +55,8 @@ export interface DedupPlan {
 }
 
 /** Issue 18: a training view and its options, checked against the input format and the output (view-plan-of.ts). */
-export interface ViewPlan {
+export interface ViewPlan extends ViewRequest {
   readonly name: ViewName;
-  /** RL export files or directories a DPO view takes its prompts from; empty for the other views. */
-  readonly context: readonly string[];
-  readonly systemPrompt: string | undefined;
-  /** Read by the job: the plan does no I/O. */
-  readonly systemPromptFile: string | undefined;
-  /** A file of extra control tokens, read by the job. */
-  readonly controlTokens: string | undefined;
-  readonly onInjection: "keep" | "drop" | "quarantine";
-  readonly ktoLabel: "scalar_reward" | "return_to_go";
-  readonly gamma: number;
 }
 
 /** Room for issue 19: a leak-free split. Not resolved yet. */

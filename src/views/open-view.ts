@@ -13,7 +13,7 @@ import type { ViewEnv } from "./view-env.js";
 import type { ContextCounts } from "./view-manifest.js";
 import { viewNamed } from "./views.js";
 
-/** What a run asks of a view (the plan's `ViewPlan`; stated here so views/ does not import plan/, which imports views/). */
+/** What a run asks of a view; the plan's `ViewPlan` is this with the name checked (views/ does not import plan/, which imports views/). */
 export interface ViewRequest {
   readonly name: string;
   readonly context: readonly string[];

@@ -10,6 +10,7 @@ import type { ConvertOptions } from "../../src/plan/options.js";
 import type { Manifest } from "../../src/output/manifest.js";
 import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
 import { FIXTURES } from "../helpers/flow.js";
+import { largeSftCorpus } from "../helpers/large-sft-corpus.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The parallel engine must publish what the stages publish: same rows in the same order, same counts,
@@ -109,18 +110,7 @@ describe("the parallel engine publishes what the stages publish", () => {
   });
 
   it("on ~40 MiB: many batches per worker, units cut across shards, duplicates across units", { timeout: 120_000 }, async () => {
-    const base = readFileSync(records("sft-valid"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const lines: string[] = [];
-    // Repetition r copies the fixture's records under new run ids; every 50th repeats an earlier one's ids.
-    for (let r = 0; lines.length * 740 < 40 << 20; r++) {
-      const id = r % 50 === 49 ? r - 40 : r;
-      for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${id}` }));
-    }
-    const file = join(root, "large.ndjson");
-    writeFileSync(file, `${lines.join("\n")}\n`);
+    const file = largeSftCorpus(root);
     const { parallel } = await bothEngines({ inputs: [file], shardRows: 9_000 });
     expect(parallel.shards.length).toBeGreaterThan(2);
     expect(parallel.dropped.duplicate).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import type { ConvertOptions } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";
+import { largeSftCorpus } from "../helpers/large-sft-corpus.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The parallel engine's shards, byte for byte, as they were before the plan/engine/output redesign
@@ -13,21 +14,6 @@ import { tempDir } from "../helpers/temp-dir.js";
 const GOLDEN = new URL("./parallel-shards.json", import.meta.url);
 const root = tempDir("evalshard-golden-");
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
-
-function large(): string {
-  const base = readFileSync(records("sft-valid"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const lines: string[] = [];
-  for (let r = 0; lines.length * 740 < 40 << 20; r++) {
-    const id = r % 50 === 49 ? r - 40 : r;
-    for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${id}` }));
-  }
-  const file = join(root, "large.ndjson");
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
-}
 
 const CASES: Record<string, () => Omit<ConvertOptions, "out">> = {
   "sft-all-fixtures": () => ({
@@ -45,7 +31,7 @@ const CASES: Record<string, () => Omit<ConvertOptions, "out">> = {
     shardRows: 1,
     compression: "gzip",
   }),
-  "sft-40MiB": () => ({ inputs: [large()], shardRows: 9_000 }),
+  "sft-40MiB": () => ({ inputs: [largeSftCorpus(root)], shardRows: 9_000 }),
 };
 
 async function shardHashes(name: string, options: Omit<ConvertOptions, "out">): Promise<Record<string, string>> {
