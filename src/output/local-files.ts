@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
+import { ioStep } from "./io-step.js";
 
 /** {@link Files} under a local directory. */
 export class LocalFiles implements Files {
@@ -24,7 +25,7 @@ export class LocalFiles implements Files {
 
   async create(path: string): Promise<FileWriter> {
     const local = this.at(path);
-    await io(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
+    await ioStep(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
     return LocalFileWriter.create(local);
   }
 
@@ -61,7 +62,7 @@ export class LocalFiles implements Files {
 
   async rename(from: string, to: string): Promise<void> {
     const target = this.at(to);
-    await io(target, "move into place", async () => {
+    await ioStep(target, "move into place", async () => {
       await mkdir(dirname(target), { recursive: true });
       await rename(this.at(from), target);
     });
@@ -69,7 +70,7 @@ export class LocalFiles implements Files {
 
   async remove(path: string): Promise<void> {
     const local = this.at(path);
-    await io(local, "remove", () => rm(local, { recursive: true, force: true }));
+    await ioStep(local, "remove", () => rm(local, { recursive: true, force: true }));
   }
 }
 
@@ -79,14 +80,5 @@ async function* readStream(path: string): AsyncIterable<Uint8Array> {
     yield* createReadStream(path) as AsyncIterable<Buffer>;
   } catch (error) {
     throw new IoError(`Cannot read ${path}: ${(error as Error).message}`, path, { cause: error });
-  }
-}
-
-async function io<T>(path: string, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof IoError) throw error;
-    throw new IoError(`Cannot ${what} ${path}: ${(error as Error).message}`, path, { cause: error });
   }
 }

@@ -4,6 +4,7 @@ import { copyFile, link, lstat, mkdir, open, readdir, readFile, rename, rm, writ
 import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFiles } from "./local-files.js";
 import type { PublishHook, Staging } from "./storage.js";
+import { ioStep } from "./io-step.js";
 
 const TMP_PREFIX = ".evalshard-tmp-";
 const OLD_PREFIX = ".evalshard-old-";
@@ -40,11 +41,11 @@ export interface Recovery {
  * Call it holding the output lock ({@link lockOutput}): recovery deletes other runs' staging directories.
  */
 export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
-  await io(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
+  await ioStep(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
   await recoverStaging(outDir);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
   const dir = join(outDir, `${TMP_PREFIX}${id}`);
-  await io(dir, "create the staging directory", () => mkdir(dir));
+  await ioStep(dir, "create the staging directory", () => mkdir(dir));
   const step = options.onStep ?? (() => undefined);
   let journaled = false;
   const files = new LocalFiles(dir);
@@ -61,7 +62,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
     async publish(entries) {
       const names = checkEntries(entries.map((name) => name.replace(/\/$/, "")));
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
-      for (const name of names.filter((n) => entries.includes(`${n}/`))) await io(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
+      for (const name of names.filter((n) => entries.includes(`${n}/`))) await ioStep(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       const journal: Journal = {
         version: 1,
         id,
@@ -71,7 +72,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       await Promise.all(journal.entries.filter((e) => e.present).map((e) => syncTree(join(dir, e.name))));
       await step("synced");
       const temp = join(dir, `${JOURNAL}.tmp`);
-      await io(temp, "write the publish journal", async () => {
+      await ioStep(temp, "write the publish journal", async () => {
         await writeFile(temp, JSON.stringify(journal));
         await syncFile(temp);
         await rename(temp, join(dir, JOURNAL));
@@ -109,7 +110,7 @@ export async function recoverStaging(outDir: string): Promise<Recovery> {
     const dir = join(outDir, name);
     const journal = await readJournal(join(dir, JOURNAL));
     if (journal === null) {
-      await io(dir, "delete the unfinished staging directory", () => rm(dir, { recursive: true, force: true }));
+      await ioStep(dir, "delete the unfinished staging directory", () => rm(dir, { recursive: true, force: true }));
       recovery.discarded.push(dir);
     } else {
       await rollForward(outDir, dir, journal, () => undefined);
@@ -119,7 +120,7 @@ export async function recoverStaging(outDir: string): Promise<Recovery> {
   }
   for (const name of names.filter((n) => n.startsWith(OLD_PREFIX))) {
     const dir = join(outDir, name);
-    await io(dir, "delete the replaced output", () => rm(dir, { recursive: true, force: true }));
+    await ioStep(dir, "delete the replaced output", () => rm(dir, { recursive: true, force: true }));
   }
   return recovery;
 }
@@ -127,20 +128,20 @@ export async function recoverStaging(outDir: string): Promise<Recovery> {
 /** Idempotent: old entries go aside (the manifest first), then new ones move in (the manifest last). */
 async function rollForward(outDir: string, stagingDir: string, journal: Journal, step: PublishHook): Promise<void> {
   const old = join(outDir, `${OLD_PREFIX}${journal.id}`);
-  await io(old, "create the directory for replaced entries", () => mkdir(old, { recursive: true }));
+  await ioStep(old, "create the directory for replaced entries", () => mkdir(old, { recursive: true }));
   const commitLast = [...journal.entries].sort((a, b) => Number(a.name === COMMIT_ENTRY) - Number(b.name === COMMIT_ENTRY));
   for (const e of [...commitLast].reverse()) {
     // A staged entry that is gone has been moved in: what is in the output is already new.
     const replaceable = !e.present || (await exists(join(stagingDir, e.name)));
     if (replaceable && (await exists(join(outDir, e.name)))) {
-      await io(join(outDir, e.name), "move aside", () => rename(join(outDir, e.name), join(old, e.name)));
+      await ioStep(join(outDir, e.name), "move aside", () => rename(join(outDir, e.name), join(old, e.name)));
       await step(`aside:${e.name}`);
     }
   }
   await syncDir(old);
   for (const e of commitLast) {
     if (e.present && (await exists(join(stagingDir, e.name)))) {
-      await io(join(outDir, e.name), "move into place", () => rename(join(stagingDir, e.name), join(outDir, e.name)));
+      await ioStep(join(outDir, e.name), "move into place", () => rename(join(stagingDir, e.name), join(outDir, e.name)));
       await step(`in:${e.name}`);
     }
   }
@@ -150,13 +151,13 @@ async function rollForward(outDir: string, stagingDir: string, journal: Journal,
 
 async function cleanUp(outDir: string, stagingDir: string, id: string, step: PublishHook): Promise<void> {
   const old = join(outDir, `${OLD_PREFIX}${id}`);
-  await io(old, "delete the replaced output", () => rm(old, { recursive: true, force: true }));
+  await ioStep(old, "delete the replaced output", () => rm(old, { recursive: true, force: true }));
   await step("old-removed");
   // The journal goes last: until then a crash rolls forward again, which is a no-op.
   for (const name of await readdir(stagingDir)) {
     if (name !== JOURNAL) await rm(join(stagingDir, name), { recursive: true, force: true });
   }
-  await io(stagingDir, "delete the staging directory", () => rm(stagingDir, { recursive: true, force: true }));
+  await ioStep(stagingDir, "delete the staging directory", () => rm(stagingDir, { recursive: true, force: true }));
   await step("done");
 }
 
@@ -187,7 +188,7 @@ async function readJournal(path: string): Promise<Journal | null> {
 
 /** Puts a published file into the staging without rewriting it: a hard link, or a copy where links fail. */
 async function reuseFile(from: string, to: string): Promise<void> {
-  await io(dirname(to), "create", () => mkdir(dirname(to), { recursive: true }));
+  await ioStep(dirname(to), "create", () => mkdir(dirname(to), { recursive: true }));
   try {
     await link(from, to);
   } catch (error) {
@@ -209,14 +210,6 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function io<T>(path: string, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof IoError) throw error;
-    throw new IoError(`Cannot ${what} ${path}: ${(error as Error).message}`, path, { cause: error });
-  }
-}
 
 async function syncFile(path: string): Promise<void> {
   const handle = await open(path, "r");
@@ -234,7 +227,7 @@ async function syncTree(path: string): Promise<void> {
     await Promise.all((await readdir(path)).map((name) => syncTree(join(path, name))));
     await syncDir(path);
   } else if (stat.isFile()) {
-    await io(path, "flush", () => syncFile(path));
+    await ioStep(path, "flush", () => syncFile(path));
   }
 }
 
