@@ -1,33 +1,10 @@
-import { ConfigError } from "../core/errors.js";
 import { LocalStorage } from "./local-storage.js";
-import { parseS3Location } from "./s3-location.js";
+import { outputLocation } from "./output-location.js";
 import type { S3StorageOptions } from "./s3-storage.js";
 import type { Storage } from "./storage.js";
 
-/** Where an output goes, checked without I/O (for option checks). */
-export type OutputLocation = { readonly kind: "local"; readonly path: string } | { readonly kind: "s3"; readonly url: string };
-
-/**
- * Checks an output location: `s3://BUCKET/PREFIX` or a local path. Anything that looks like a URL with
- * another scheme (`gs://`, `hf://`, `file:`, a typo such as `s3:/bucket` or `S3://`) is a
- * {@link ConfigError} naming the scheme, never a local folder named `s3:`. A Windows drive path
- * (`C:\data`) is a path, and `./name` makes any name one.
- */
-export function outputLocation(location: string): OutputLocation {
-  if (location.startsWith("s3://")) {
-    parseS3Location(location);
-    return { kind: "s3", url: location };
-  }
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(location)?.[1];
-  if (scheme !== undefined && !/^[A-Za-z]:[\\/]/.test(location)) {
-    const hint = scheme.toLowerCase() === "s3" ? " (expected s3://BUCKET/PREFIX)" : "";
-    throw new ConfigError(
-      `Unsupported output location ${JSON.stringify(location)}: scheme "${scheme}:" is not supported${hint}; use s3://BUCKET/PREFIX or a local path (write ./${location} for a folder of that name)`,
-    );
-  }
-  if (location === "") throw new ConfigError("Expected an output location: a local path or s3://BUCKET/PREFIX, got an empty string");
-  return { kind: "local", path: location };
-}
+export { outputLocation } from "./output-location.js";
+export type { OutputLocation } from "./output-location.js";
 
 /**
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`

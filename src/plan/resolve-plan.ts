@@ -1,4 +1,5 @@
-import { outputLocation } from "../output/storage-for.js";
+// Not storage-for.js: resolving a plan must not load the storages.
+import { outputLocation } from "../output/output-location.js";
 import { ConfigError } from "../core/errors.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import type { FilterRule } from "../core/reasons.js";
