@@ -43,6 +43,8 @@ export interface NightlyResult {
  */
 export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
+  // The plan first: a bad option (an s3:// output, say) must fail before anything is created on disk.
+  const run = planOfSpec(spec);
   const outDir = outputDirOf(spec);
   await mkdir(outDir, { recursive: true });
   const storage = new LocalStorage(outDir);
@@ -51,7 +53,6 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   // directory: the snapshot's recovery would delete this job's own spool.)
   for (const name of await readdir(outDir)) if (name.startsWith(SPOOL_PREFIX)) await rm(join(outDir, name), { recursive: true, force: true });
   const spoolDir = await mkdtemp(join(outDir, SPOOL_PREFIX));
-  const run = planOfSpec(spec);
   const shardFormat = shardFormatFor(run.shards.to, run.shards.compression);
   try {
     const format = "forced" in run.format ? formatByName(run.format.forced) : undefined;

@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
@@ -18,6 +21,10 @@ beforeAll(async () => {
 afterAll(async () => server.stop());
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliIn(process.cwd(), ...args);
+}
+
+async function cliIn(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = {
     PATH: process.env.PATH ?? "",
     AWS_ACCESS_KEY_ID: S3RVER_KEY,
@@ -27,7 +34,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env, cwd });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -55,8 +62,12 @@ describe("convert to object storage", () => {
     const gs = await cli("convert", `${FIXTURES}sft-valid.ndjson`, "--out", "gs://bucket/x");
     expect(gs.code).toBe(2);
     expect(gs.stderr).toContain('"gs:"');
-    const pull = await cli("pull", "sft", "--base-url", "http://127.0.0.1:9", "--out", "s3://datasets/nightly");
+    const cwd = mkdtempSync(join(tmpdir(), "evalshard-s3-refused-"));
+    const pull = await cliIn(cwd, "pull", "sft", "--base-url", "http://127.0.0.1:9", "--out", "s3://datasets/nightly");
     expect(pull.code).toBe(2);
     expect(pull.stderr).toContain("s3://");
+    // Refused before anything is written: no local folder named "s3:".
+    expect(readdirSync(cwd)).toEqual([]);
+    rmSync(cwd, { recursive: true, force: true });
   });
 });
