@@ -14,7 +14,8 @@ export function returnToGo(rewards: readonly number[], gamma = 1): number[] {
   let g = 0;
   for (let t = rewards.length - 1; t >= 0; t--) {
     g = (rewards[t] as number) + gamma * g;
-    out[t] = g;
+    // -0 would print as 0 in JSONL but stay -0.0 in Parquet; one zero keeps the two shards alike.
+    out[t] = g === 0 ? 0 : g;
   }
   return out;
 }
