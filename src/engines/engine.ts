@@ -26,9 +26,29 @@ export interface RunSources {
   readonly gatedRuns: () => ReadonlySet<string> | undefined;
 }
 
+/**
+ * Which record a kept row comes from, for a sink that keys its rows (the incremental dataset replaces a
+ * record's rows when its scorecard version changes): the format's dedup key and scorecard version, and the
+ * row's place among its record's rows when a training view made them.
+ */
+export interface RowOrigin {
+  readonly key: string;
+  readonly version: number | null;
+  /** Absent for a plain output, whose record is its one row. */
+  readonly row?: number;
+}
+
+/** What the engine's first read settled, before any row is written. */
+export interface SettledInput {
+  readonly format: FormatBasics;
+  /** Distinct record keys in the inputs. */
+  readonly keys: number;
+}
+
 /** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`). */
 export interface RecordShards {
-  write(record: Readonly<Record<string, unknown>>, inputBytes?: number): Promise<void>;
+  /** `inputBytes`: what rotation measures; `origin`: for sinks that key rows, others ignore it. */
+  write(record: Readonly<Record<string, unknown>>, inputBytes: number, origin: RowOrigin): Promise<void>;
   finish(): Promise<ShardInfo[]>;
   abort(): Promise<void>;
 }
@@ -45,7 +65,7 @@ export interface QuarantineSink {
 export interface RecordSink {
   /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
   readonly scratch: string;
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): RecordShards;
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input: SettledInput): RecordShards;
   quarantine(format: string): QuarantineSink;
 }
 

@@ -23,6 +23,7 @@ export interface S3StagingContext {
 /** A staging on S3: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
 export interface S3Staging extends Staging {
   readonly snapshot: string;
+  readonly number: number;
   /** `snapshots/<snapshot>/`. */
   readonly base: string;
 }
@@ -51,6 +52,7 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
 
   return {
     snapshot,
+    number,
     base,
     location: files.location,
     scratch,

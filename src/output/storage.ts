@@ -69,6 +69,8 @@ export interface Staging extends Files {
    * a published version stays in its own folder. A dataset card names its shards under it.
    */
   readonly base?: string;
+  /** The snapshot number this staging publishes as, where the storage keeps numbered snapshots (S3, a nightly local dataset). */
+  readonly number?: number;
   /** Carries the published file `path` into this version unchanged, without rewriting its bytes. */
   reuse(path: string): Promise<void>;
   /**

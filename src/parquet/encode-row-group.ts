@@ -6,25 +6,15 @@ import type { ChunkEncoder, ChunkInfo } from "./encode-column-chunk.js";
 import type { RowGroupBuilder } from "./row-group-builder.js";
 
 /**
- * zstd level of pages unless told otherwise. Measured on the first 100 MiB of bench/data/{sft,rl}-200.ndjson
- * (1 MiB pages, zstd-napi, 2 shared cores): level 1 and 2 take the same time (SFT ~2.4-3.2 ms per MiB of
- * input, RL ~1.1), and 2 is 2-4% smaller (SFT 4.21x the input, RL 12.1x); level 3 is 6-7% smaller again
- * (4.47x, 12.9x: about DuckDB's own level-3 output) but 10-20% slower on SFT; -1 is no faster than 1 and
- * 8-10% larger. Compression is the encoder's largest cost, and the target is speed, so 2.
- * Re-measured on all 200 MiB (min of 12-20, page-sized slices of shredded values): zstd is ~85% of the
- * encoder's time and sits at ~390 MiB/s whatever the setting. Nothing beats 2 by more than noise within
- * +10% size: -1 and -2 are 0-5% faster and 13-16% larger; raw literals (`ZSTD_c_literalCompressionMode`)
- * 1-3% faster, 3-7% larger; minMatch 5/7, smaller hash/chain tables, and turning off 1.5.7's block
- * pre-splitter change neither speed nor size; even -20 reaches only ~560 MiB/s at twice the size.
+ * zstd level of pages unless told otherwise: compression is the encoder's largest cost and the target is
+ * speed; 2 is as fast as 1 and smaller, and no setting beats it by more than noise within +10% size
+ * (docs/benchmarks.md, "Parquet encoder: zstd level and page size").
  */
 export const DEFAULT_ZSTD_LEVEL = 2;
 /** gzip level of pages: zlib's default. */
 const GZIP_LEVEL = 6;
 const CODECS: readonly PageCodec[] = ["zstd", "gzip", "none"];
-/**
- * A page ends at the first row start after this many uncompressed value bytes. 256 KiB, 4 MiB and
- * 16 MiB pages compress at the same speed as 1 MiB (zstd's cost is per byte), 4 MiB ~1% smaller.
- */
+/** A page ends at the first row start after this many uncompressed value bytes (docs/benchmarks.md: larger pages are no faster). */
 export const PAGE_BYTES = 1 << 20;
 
 /** Options of {@link encodeRowGroup}. */

@@ -31,7 +31,9 @@ export const stagesEngine: Engine<RecordSink> = {
     const textAudit = view === null ? new RecordTextAudit(settled.format) : null;
     const columns = view?.columns ?? settled.columns;
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
-    const writer = sink.records(shardFormat, columns, sizeRotation(plan));
+    // A nightly's rows go into fixed hash buckets, which its sink cuts: no size limit applies.
+    const limits = plan.shards.rotation.kind === "size" ? sizeRotation(plan) : { maxRows: Infinity, maxBytes: Infinity };
+    const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size });
     const quarantine = sink.quarantine(settled.format.name);
     const tally = new Tally();
     try {
@@ -44,10 +46,11 @@ export const stagesEngine: Engine<RecordSink> = {
         if ("rows" in value) {
           // Rotation measures input bytes: a record's are shared among its rows.
           const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
-          for (const row of value.rows) await writer.write(row, bytes);
+          const { key, scorecardVersion: version } = value.record.facts;
+          for (const [row, rowRecord] of value.rows.entries()) await writer.write(rowRecord, bytes, { key, version, row });
         } else {
           textAudit?.add(value.record);
-          await writer.write(value.record, value.bytes);
+          await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion });
         }
       }
       const shards = await writer.finish();

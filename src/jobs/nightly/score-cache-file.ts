@@ -11,13 +11,18 @@ export const SCORE_CACHE_FILE = "scorecards.ndjson";
  * its scorecards are fetched again.
  */
 export async function readScoreCache(path: string): Promise<Map<string, CachedScore>> {
-  const cache = new Map<string, CachedScore>();
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch {
-    return cache;
+    return new Map();
   }
+  return parseScoreCache(text);
+}
+
+/** The cache in a file's text (see {@link readScoreCache}). */
+export function parseScoreCache(text: string): Map<string, CachedScore> {
+  const cache = new Map<string, CachedScore>();
   for (const line of text.split("\n")) {
     const entry = parseEntry(line);
     if (entry === undefined) continue;

@@ -1,0 +1,189 @@
+import { createHash } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError } from "../core/errors.js";
+import type { FormatBasics } from "../formats/format.js";
+import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
+import type { Staging, Storage, StoredFile } from "../output/storage.js";
+import type { Field } from "../schema/column-type.js";
+import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
+import { writeBucketShard } from "./bucket-shard.js";
+import { IncomingBuckets } from "./incoming.js";
+import type { SnapshotRecord, StagedEntry } from "./incoming.js";
+import { LEDGER_VERSION, readDataset, writeLedger, writeState } from "./ledger.js";
+import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
+
+/** What the shards of a snapshot are made as: a change to any of it makes every existing shard stale. */
+export interface SnapshotShape {
+  readonly format: Pick<FormatBasics, "name" | "version">;
+  /** The (pruned) output columns. */
+  readonly columns: readonly Field[];
+  /** `parquetFormat(...)` or `jsonlFormat(...)`; the caller disposes it. */
+  readonly shardFormat: ShardFormat;
+}
+
+/** What a snapshot did to the dataset. */
+export interface SnapshotResult {
+  readonly added: number;
+  /** Keys kept whose record or version changed. */
+  readonly replaced: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  /** Buckets whose shard was written anew or deleted (emptied); the others were carried over unchanged. */
+  readonly bucketsRewritten: number[];
+  /** Every shard of the dataset after the run, by bucket. */
+  readonly shards: ShardInfo[];
+  /** False when the snapshot equals the dataset: then nothing was written. */
+  readonly changed: boolean;
+}
+
+/**
+ * The next snapshot of an incremental dataset, staged: records are added one at a time (spooled to the
+ * staging's scratch, one file per bucket, remembering per key only its bucket, version, hash and place),
+ * then {@link build} writes into the staging only the shards whose set of records changed, the ledger and
+ * the state. The caller publishes the staging, or aborts it when nothing changed.
+ */
+export class StagedSnapshot {
+  private constructor(
+    private readonly storage: Storage,
+    private readonly staging: Staging,
+    private readonly old: Awaited<ReturnType<typeof readDataset>>,
+    private readonly incoming: IncomingBuckets,
+    private readonly buckets: number,
+  ) {}
+
+  /**
+   * `buckets`: the fixed number of shards, stored in the state; default the stored count, or 16 for a new
+   * dataset. A count other than the stored one is a {@link ConfigError}.
+   */
+  static async open(storage: Storage, staging: Staging, buckets?: number): Promise<StagedSnapshot> {
+    if (buckets !== undefined) checkBuckets(buckets);
+    const old = await readDataset(storage);
+    const count = buckets ?? old?.state.buckets ?? DEFAULT_BUCKETS;
+    if (old !== null && old.state.buckets !== count) {
+      throw new ConfigError(`The dataset was written with buckets=${old.state.buckets}, got buckets=${count}: keep ${old.state.buckets} or write into a new output directory`);
+    }
+    const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), count);
+    return new StagedSnapshot(storage, staging, old, incoming, count);
+  }
+
+  add(record: SnapshotRecord): Promise<void> {
+    return this.incoming.add(record);
+  }
+
+  /** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
+  async build(shape: SnapshotShape): Promise<SnapshotResult> {
+    const { storage, staging, old, incoming, buckets } = this;
+    const options = shape;
+    const config = configOf(shape, buckets);
+    if (old !== null) checkConfig(old.state, config);
+    // A new format version, shard format or column list makes every existing shard stale.
+    const stale = old !== null && JSON.stringify(configKey(old.state)) !== JSON.stringify(configKey(config));
+    await incoming.finish();
+
+    const keys = [...incoming.entries.keys()].sort(compareKeys);
+    const byBucket = new Map<number, [string, StagedEntry][]>();
+    const counts = { added: 0, replaced: 0, removed: 0, unchanged: 0 };
+    for (const key of keys) {
+      const entry = incoming.entries.get(key)!;
+      let list = byBucket.get(entry.bucket);
+      if (list === undefined) byBucket.set(entry.bucket, (list = []));
+      list.push([key, entry]);
+      const before = old?.ledger.get(key);
+      if (before === undefined) counts.added++;
+      else if (before.sha256 !== entry.sha256 || before.version !== entry.version) counts.replaced++;
+      else counts.unchanged++;
+    }
+    counts.removed = (old?.ledger.size ?? 0) - counts.replaced - counts.unchanged;
+
+    const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.bucket, s]));
+    const published = new Map(old === null ? [] : (await storage.list("data/")).map((f) => [f.path, f]));
+    const plan: { bucket: number; path: string; setHash: string; entries: [string, StagedEntry][]; reuse: BucketState | null }[] = [];
+    const rewritten: number[] = [];
+    for (let bucket = 0; bucket < buckets; bucket++) {
+      const entries = byBucket.get(bucket);
+      const before = oldShards.get(bucket);
+      if (entries === undefined) {
+        if (before !== undefined) rewritten.push(bucket);
+        continue;
+      }
+      const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
+      const path = shardPath(bucket, buckets, options.shardFormat.extension);
+      const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && intact(published.get(path), before);
+      plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
+      if (!reusable) rewritten.push(bucket);
+    }
+    const changed = old === null || stale || rewritten.length > 0 || counts.added + counts.replaced + counts.removed > 0;
+    if (!changed) {
+      const shards = old.state.shards.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+      return { ...counts, bucketsRewritten: [], shards, changed: false };
+    }
+
+    const states: BucketState[] = [];
+    for (const step of plan) {
+      let info: ShardInfo;
+      if (step.reuse !== null) {
+        await staging.reuse(step.path);
+        info = step.reuse;
+      } else {
+        info = await writeBucketShard({
+          dir: staging,
+          path: step.path,
+          staged: incoming.file(step.bucket),
+          entries: step.entries.map(([, e]) => e),
+          format: options.shardFormat,
+          columns: options.columns,
+        });
+      }
+      states.push({ bucket: step.bucket, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash });
+    }
+    await rm(join(staging.scratch, "_incoming"), { recursive: true, force: true });
+
+    const ledger = function* (): Generator<LedgerEntry> {
+      for (const key of keys) {
+        const { bucket, version, sha256 } = incoming.entries.get(key)!;
+        yield { key, bucket, version, sha256 };
+      }
+    };
+    const ledgerSha256 = await writeLedger(staging, ledger());
+    const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
+    await writeState(staging, state);
+
+    const shards = states.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+    return { ...counts, bucketsRewritten: rewritten, shards, changed: true };
+  }
+}
+
+type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets">;
+
+function configOf(options: SnapshotShape, buckets: number): Config {
+  return {
+    ledger_version: LEDGER_VERSION,
+    format: { name: options.format.name, version: options.format.version },
+    shard_format: { description: options.shardFormat.description, extension: options.shardFormat.extension },
+    columns_sha256: createHash("sha256").update(JSON.stringify(options.columns)).digest("hex"),
+    buckets,
+  };
+}
+
+/** What decides whether an existing shard can be kept, apart from its records. */
+function configKey(c: Config): unknown[] {
+  return [c.format.version, c.shard_format.description, c.shard_format.extension, c.columns_sha256];
+}
+
+function checkConfig(stored: DatasetState, config: Config): void {
+  if (stored.buckets !== config.buckets) {
+    throw new ConfigError(
+      `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
+    );
+  }
+  if (stored.format.name !== config.format.name) {
+    throw new ConfigError(`The dataset holds ${stored.format.name} records, got format ${config.format.name}: write into a new output directory`);
+  }
+}
+
+/** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */
+function intact(file: StoredFile | undefined, shard: BucketState): boolean {
+  return file !== undefined && file.bytes === shard.bytes;
+}
+

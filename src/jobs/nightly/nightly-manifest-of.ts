@@ -1,0 +1,32 @@
+import type { SnapshotResult } from "../../dataset/staged-snapshot.js";
+import type { EngineRun, RunSources } from "../../engines/engine.js";
+import { buildManifest } from "../../output/manifest.js";
+import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
+import type { PullReport } from "../../pull/index.js";
+import { filterSettings, filterWarnings } from "../../stages/filter.js";
+import type { NightlyManifest } from "./nightly-manifest.js";
+
+/** What a night's manifest is made of. */
+export interface NightFacts {
+  readonly spec: PipelineSpec;
+  readonly startedAt: string;
+  readonly run: EngineRun;
+  readonly night: SnapshotResult;
+  readonly sources: RunSources;
+  readonly pull: PullReport | null;
+}
+
+/** `manifest.json` of a nightly dataset, through the one manifest builder. */
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull }: NightFacts): Promise<NightlyManifest> {
+  const gatedRuns = sources.gatedRuns();
+  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
+  return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
+    pipeline: spec.name,
+    output: { to: spec.output.to, compression: spec.output.compression, layout: "huggingface-buckets", buckets: spec.output.buckets },
+    night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
+    pull,
+    filters: filterSettings(spec.filters),
+    ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
+    ...(run.view === undefined ? {} : { view: run.view.manifest }),
+  }) as Promise<NightlyManifest>;
+}
