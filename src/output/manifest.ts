@@ -63,7 +63,7 @@ export interface ManifestFacts {
 }
 
 /** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
-const BEFORE_COUNTS = ["evalshard_version", "pipeline", "started_at", "finished_at", "format", "output"];
+const BEFORE_COUNTS = ["evalshard_version", "pipeline", "snapshot", "started_at", "finished_at", "format", "output"];
 const AFTER_COUNTS = ["night", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings"];
 
 /**

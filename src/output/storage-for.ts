@@ -8,11 +8,16 @@ export type { OutputLocation } from "./output-location.js";
 
 /**
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`
- * for `s3://BUCKET/PREFIX`. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
+ * for `s3://BUCKET/PREFIX`. `snapshots`: a local dataset keeps numbered snapshots too ({@link LocalSnapshotStorage}),
+ * as every dataset on S3 does; `keepSnapshots` says how many. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
  * never pay for it.
  */
-export async function storageFor(location: string, options: S3StorageOptions = {}): Promise<Storage> {
+export async function storageFor(location: string, options: S3StorageOptions & { readonly snapshots?: boolean } = {}): Promise<Storage> {
   const where = outputLocation(location);
+  if (where.kind === "local" && options.snapshots === true) {
+    const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
+    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7);
+  }
   if (where.kind === "local") return new LocalStorage(where.path);
   const { S3Storage } = await import("./s3-storage.js");
   return new S3Storage(where.url, options);

@@ -73,6 +73,14 @@ export const OPTIONS = defineOptions({
   shardRows: { kind: wholeNumber(), default: 100_000, help: "rows per shard at most", takenBy: ["convert"], flag: "--shard-rows <n>" },
   shardBytes: { kind: bytes(), default: 512 * 1024 * 1024, help: "uncompressed record bytes per shard at most", takenBy: ["convert"], flag: "--shard-bytes <size>" },
   buckets: { kind: wholeNumber({ max: 4096 }), default: 16, help: "fixed number of shards", takenBy: ["pull"], flag: "--buckets <n>", yaml: { key: "output.buckets" } },
+  keepSnapshots: {
+    kind: wholeNumber(),
+    default: 7,
+    help: "published snapshots kept, the current one included (a week of nights); after a publish, files no kept snapshot names are deleted",
+    takenBy: ["pull"],
+    flag: "--keep-snapshots <n>",
+    yaml: { key: "output.keep_snapshots" },
+  },
   compression: {
     kind: choice(COMPRESSIONS),
     default: "zstd",

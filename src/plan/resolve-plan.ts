@@ -40,13 +40,11 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   const shards: ShardPlan = {
     to,
     compression,
-    rotation: command === "pull" ? { kind: "buckets", buckets: o.buckets ?? OPTIONS.buckets.default } : { kind: "size", maxRows: o.shardRows ?? OPTIONS.shardRows.default, maxBytes: o.shardBytes ?? OPTIONS.shardBytes.default },
+    rotation: command === "pull" ? { kind: "buckets", buckets: o.buckets ?? OPTIONS.buckets.default, keepSnapshots: o.keepSnapshots ?? OPTIONS.keepSnapshots.default } : { kind: "size", maxRows: o.shardRows ?? OPTIONS.shardRows.default, maxBytes: o.shardBytes ?? OPTIONS.shardBytes.default },
   };
   const untrusted = o.untrusted ?? {};
   const engine = o.engine ?? OPTIONS.engine.default;
-  if (o.out !== undefined && outputLocation(o.out).kind === "s3" && command === "pull") {
-    throw new ConfigError(`Output ${JSON.stringify(o.out)}: nightly pulls write local datasets only for now; object storage (s3://) is supported by convert`);
-  }
+  if (o.out !== undefined) outputLocation(o.out);
   const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
   return {
     command,

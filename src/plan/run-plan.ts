@@ -23,7 +23,7 @@ export type SourcePlan =
     };
 
 /** How kept rows are cut into shards: by size (convert) or into a fixed number of hash buckets (nightly). */
-export type Rotation = { readonly kind: "size"; readonly maxRows: number; readonly maxBytes: number } | { readonly kind: "buckets"; readonly buckets: number };
+export type Rotation = { readonly kind: "size"; readonly maxRows: number; readonly maxBytes: number } | { readonly kind: "buckets"; readonly buckets: number; readonly keepSnapshots: number };
 
 export interface ShardPlan {
   readonly to: OutputKind;

@@ -58,15 +58,15 @@ describe("convert to object storage", () => {
     }
   });
 
-  it("refuses other schemes and s3:// for pulls with a usage error naming them", async () => {
+  it("refuses other schemes with a usage error naming them, for convert and pull alike", async () => {
     const gs = await cli("convert", `${FIXTURES}sft-valid.ndjson`, "--out", "gs://bucket/x");
     expect(gs.code).toBe(2);
     expect(gs.stderr).toContain('"gs:"');
     const cwd = mkdtempSync(join(tmpdir(), "evalshard-s3-refused-"));
-    const pull = await cliIn(cwd, "pull", "sft", "--base-url", "http://127.0.0.1:9", "--out", "s3://datasets/nightly");
+    const pull = await cliIn(cwd, "pull", "sft", "--base-url", "http://127.0.0.1:9", "--out", "hf://datasets/nightly");
     expect(pull.code).toBe(2);
-    expect(pull.stderr).toContain("s3://");
-    // Refused before anything is written: no local folder named "s3:".
+    expect(pull.stderr).toContain('"hf:"');
+    // Refused before anything is written: no local folder named "hf:".
     expect(readdirSync(cwd)).toEqual([]);
     rmSync(cwd, { recursive: true, force: true });
   });

@@ -14,14 +14,17 @@ export interface NightFacts {
   readonly night: SnapshotResult;
   readonly sources: RunSources;
   readonly pull: PullReport | null;
+  /** The number this night publishes as. */
+  readonly snapshot: number | null;
 }
 
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
-export function nightlyManifest({ spec, startedAt, run, night, sources, pull }: NightFacts): Promise<NightlyManifest> {
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot }: NightFacts): Promise<NightlyManifest> {
   const gatedRuns = sources.gatedRuns();
   const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
+    snapshot,
     output: { to: spec.output.to, compression: spec.output.compression, layout: "huggingface-buckets", buckets: spec.output.buckets },
     night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
     pull,

@@ -9,6 +9,12 @@ import type { PathAudit } from "../../views/text-audit.js";
 export interface NightlyManifest extends Counts {
   readonly evalshard_version: string;
   readonly pipeline: string;
+  /**
+   * The snapshot this night published as (`snapshots/<n>…/` keeps it while it is among the kept ones): the
+   * number a training run logs to pin its data. Null for a night that changed nothing (the dataset stays
+   * the previous snapshot, whose manifest holds its number).
+   */
+  readonly snapshot: number | null;
   readonly started_at: string;
   readonly finished_at: string;
   readonly format: { readonly name: string; readonly version_field: string; readonly version: string };

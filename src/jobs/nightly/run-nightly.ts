@@ -35,7 +35,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   // The plan first: a bad option must fail before anything is created.
   const plan = planOfSpec(spec);
   const out = outputDirOf(spec);
-  const sink = await SnapshotSink.open(await storageFor(out), {
+  const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
+  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
     onSettled: ({ keys, format }) => environment.onPhase?.({ phase: "fetched", keys, format: format.name }),
   });
@@ -49,7 +50,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     const night = sink.night;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null });
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: night.changed ? sink.number : null });
     await sink.publish({
       card: datasetCard({ format: run.format, columns: run.columns, shards: night.shards, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) }),
       manifest,

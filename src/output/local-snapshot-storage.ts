@@ -1,0 +1,97 @@
+import { link, lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError } from "../core/errors.js";
+import { ioStep } from "./io-step.js";
+import { LocalStorage } from "./local-storage.js";
+import type { LocalStaging } from "./local-staging.js";
+import type { PublishHook } from "./storage.js";
+
+/** Where a local dataset keeps its published snapshots: `snapshots/000007/`, like the S3 layout's folders. */
+export const LOCAL_SNAPSHOTS = "snapshots";
+const PENDING = ".pending";
+
+/** A snapshot folder's name: the number, zero-padded so the names sort in publish order. */
+export function snapshotFolder(number: number): string {
+  return String(number).padStart(6, "0");
+}
+
+/**
+ * A local dataset whose every publish is also kept as a numbered snapshot, `snapshots/<n>/`: hard links to
+ * the published files, so a snapshot costs no bytes for what it shares with others and a file replaced
+ * later lives on under the snapshots that name it. The `keep` newest are kept; deleting an older folder
+ * frees the files no kept snapshot (nor the current dataset) names. A snapshot folder is a dataset on its
+ * own: its card and manifest describe its shards at the same relative paths.
+ */
+export class LocalSnapshotStorage extends LocalStorage {
+  constructor(
+    location: string,
+    readonly keep: number,
+  ) {
+    super(location);
+    if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
+  }
+
+  override async stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
+    const staging = await super.stage(options);
+    const root = join(this.location, LOCAL_SNAPSHOTS);
+    await this.#recover(root);
+    const numbers = await this.numbers();
+    const number = (numbers.at(-1) ?? 0) + 1;
+    const pending = join(root, `${snapshotFolder(number)}${PENDING}`);
+    return {
+      ...staging,
+      number,
+      publish: async (entries) => {
+        // Linked before the publish, so a crash between the two is told apart by the manifest's inode.
+        await rm(pending, { recursive: true, force: true });
+        await mkdir(pending, { recursive: true });
+        const listed = new Set(entries.map((e) => e.replace(/\/$/, "")));
+        for (const name of listed) await linkTree(join(staging.dir, name), join(pending, name));
+        for (const name of await readdir(this.location)) {
+          if (!listed.has(name) && !name.startsWith(".") && name !== LOCAL_SNAPSHOTS) await linkTree(join(this.location, name), join(pending, name));
+        }
+        await staging.publish(entries);
+        await ioStep(pending, "keep the snapshot", () => rename(pending, join(root, snapshotFolder(number))));
+        await this.#prune(root);
+      },
+    };
+  }
+
+  /** The kept snapshots' numbers, oldest first. */
+  async numbers(): Promise<number[]> {
+    const names = await readdir(join(this.location, LOCAL_SNAPSHOTS)).catch(() => [] as string[]);
+    return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+  }
+
+  /** A pending folder whose manifest is the published one was committed (rename it); any other is dropped. */
+  async #recover(root: string): Promise<void> {
+    const current = await lstat(join(this.location, "manifest.json")).catch(() => null);
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      if (!name.endsWith(PENDING)) continue;
+      const folder = join(root, name);
+      const manifest = await lstat(join(folder, "manifest.json")).catch(() => null);
+      if (current !== null && manifest !== null && manifest.ino === current.ino && manifest.dev === current.dev) await rename(folder, join(root, name.slice(0, -PENDING.length)));
+      else await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  async #prune(root: string): Promise<void> {
+    const numbers = await this.numbers();
+    for (const number of numbers.slice(0, Math.max(0, numbers.length - this.keep))) {
+      const folder = join(root, snapshotFolder(number));
+      await ioStep(folder, "delete the snapshot", () => rm(folder, { recursive: true, force: true }));
+    }
+  }
+}
+
+/** Hard-links the file or folder `from` to `to`, recursively; nothing at `from` links nothing. */
+async function linkTree(from: string, to: string): Promise<void> {
+  const stat = await lstat(from).catch(() => null);
+  if (stat === null) return;
+  if (stat.isDirectory()) {
+    await mkdir(to, { recursive: true });
+    for (const name of await readdir(from)) await linkTree(join(from, name), join(to, name));
+  } else if (stat.isFile()) {
+    await ioStep(to, "link into the snapshot", () => link(from, to));
+  }
+}
