@@ -8,11 +8,12 @@ export function inspectCommand(): Command {
     .description("show an output's manifest summary, schema and first rows, or a single shard's")
     .argument("<path>", "an output directory or one shard file")
     .option("--rows <n>", "how many rows to show", count("--rows"), 5)
+    .option("--snapshot <n>", "a nightly dataset's kept snapshot of that number (its manifest's `snapshot`)", count("--snapshot"))
     .option("--json", "print the result as JSON")
     .action(
-      runAction(async (path: string, flags: { rows: number; json?: boolean }) => {
+      runAction(async (path: string, flags: { rows: number; snapshot?: number; json?: boolean }) => {
         const { inspect } = await import("../jobs/inspect.js");
-        const result = await inspect(path, { rows: flags.rows });
+        const result = await inspect(path, { rows: flags.rows, ...(flags.snapshot === undefined ? {} : { snapshot: flags.snapshot }) });
         if (flags.json === true) {
           process.stdout.write(`${JSON.stringify(result)}\n`);
           return EXIT.ok;

@@ -3,6 +3,7 @@ import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
+import { snapshotPath } from "./snapshot-path.js";
 
 export interface InspectResult {
   readonly path: string;
@@ -12,8 +13,12 @@ export interface InspectResult {
   readonly totalRows: number;
 }
 
-/** Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows). */
-export async function inspect(path: string, options: { rows?: number } = {}): Promise<InspectResult> {
+/**
+ * Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows);
+ * with `snapshot`, the kept snapshot of that number of a nightly directory.
+ */
+export async function inspect(path: string, options: { rows?: number; snapshot?: number } = {}): Promise<InspectResult> {
+  if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
   const info = await stat(path).catch((error: Error) => {
     throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
   });
