@@ -20,8 +20,11 @@ export function convertCommand(): Command {
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);
-      if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
-      else printSummary(result.manifest, result.outDir);
+      // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).
+      if (plan.out !== "-") {
+        if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
+        else printSummary(result.manifest, result.outDir);
+      }
       if (result.quarantineExceeded) {
         process.stderr.write(
           `evalshard: published, but ${(result.manifest.quarantined_share * 100).toFixed(2)}% of records were quarantined (over --max-quarantined ${plan.guards.maxQuarantined}); see ${result.manifest.quarantine?.path ?? "_quarantine/"}\n`,

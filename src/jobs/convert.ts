@@ -31,7 +31,7 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(await storageFor(out), { split: SPLIT });
+  const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);

@@ -9,11 +9,16 @@ export type { OutputLocation } from "./output-location.js";
 /**
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`
  * for `s3://BUCKET/PREFIX`. `snapshots`: a local dataset keeps numbered snapshots too ({@link LocalSnapshotStorage}),
- * as every dataset on S3 does; `keepSnapshots` says how many. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
+ * as every dataset on S3 does; `keepSnapshots` says how many. `-` is {@link StdoutStorage}, its manifest to
+ * `manifestFile` or stderr. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
  * never pay for it.
  */
-export async function storageFor(location: string, options: S3StorageOptions & { readonly snapshots?: boolean } = {}): Promise<Storage> {
+export async function storageFor(location: string, options: S3StorageOptions & { readonly snapshots?: boolean; readonly manifestFile?: string } = {}): Promise<Storage> {
   const where = outputLocation(location);
+  if (where.kind === "stdout") {
+    const { StdoutStorage } = await import("./stdout-storage.js");
+    return new StdoutStorage(options.manifestFile === undefined ? {} : { manifestFile: options.manifestFile });
+  }
   if (where.kind === "local" && options.snapshots === true) {
     const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
     return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7);

@@ -73,6 +73,12 @@ export const OPTIONS = defineOptions({
   shardRows: { kind: wholeNumber(), default: 100_000, help: "rows per shard at most", takenBy: ["convert"], flag: "--shard-rows <n>" },
   shardBytes: { kind: bytes(), default: 512 * 1024 * 1024, help: "uncompressed record bytes per shard at most", takenBy: ["convert"], flag: "--shard-bytes <size>" },
   buckets: { kind: wholeNumber({ max: 4096 }), default: 16, help: "fixed number of shards", takenBy: ["pull"], flag: "--buckets <n>", yaml: { key: "output.buckets" } },
+  manifestFile: {
+    kind: text("a file path"),
+    help: "with --out -: write the manifest to this file instead of standard error",
+    takenBy: ["convert"],
+    flag: "--manifest <file>",
+  },
   keepSnapshots: {
     kind: wholeNumber(),
     default: 7,

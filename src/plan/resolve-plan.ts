@@ -44,12 +44,17 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   };
   const untrusted = o.untrusted ?? {};
   const engine = o.engine ?? OPTIONS.engine.default;
-  if (o.out !== undefined) outputLocation(o.out);
+  if (o.out !== undefined && outputLocation(o.out).kind === "stdout") {
+    if (command === "pull") throw new ConfigError(`Output "-": a nightly dataset keeps its state between nights, so it needs a directory or s3://BUCKET/PREFIX; convert writes to standard output`);
+    if (to !== "jsonl") throw new ConfigError(`Output "-" writes JSON Lines to standard output: add --to jsonl (and --compression none for plain text), got --to ${to}`);
+  }
+  if (o.manifestFile !== undefined && o.out !== "-") throw new ConfigError(`--manifest ${JSON.stringify(o.manifestFile)} goes with --out - (a dataset directory holds its manifest.json)`);
   const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
   return {
     command,
     source,
     out: o.out,
+    ...(o.manifestFile === undefined ? {} : { manifestFile: o.manifestFile }),
     format: o.format === undefined ? { detect: true } : { forced: o.format },
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
     filters: allFilters(o.filters ?? {}),

@@ -72,6 +72,8 @@ export interface RunPlan {
   readonly source: SourcePlan;
   /** The output directory; undefined for `validate`, which writes nothing. */
   readonly out: string | undefined;
+  /** With `out` "-": where the manifest goes instead of standard error. */
+  readonly manifestFile?: string;
   readonly format: FormatChoice;
   readonly acceptLaterMinor: boolean;
   /** Every filter rule, on or off. */
