@@ -1,0 +1,173 @@
+// How a nightly pull scales with the service (issue 21): peak RSS of a full pull and of a no-op rerun for
+// emulator worlds of 10k, 50k and 100k runs (target: flat, at most 400 MB at 100k), and the rerun's time
+// against a bare download of the same export streams (target: at most 1.5x): the very requests the rerun
+// made, replayed with plain `fetch` at the pull's concurrency, bodies read and discarded.
+//
+//   npm run build && node bench/pull-scaling.mjs [--runs 10000,50000,100000] [--format sft]
+//
+// The emulator runs as `evalshard serve` in its own process and each pull in another (`--child`), so a
+// pull's peak RSS is its own (process.resourceUsage().maxRSS). EVALSHARD_DIST points at another build
+// (default ../dist). Progress goes to stderr; the last line of stdout is a JSON summary with the load
+// averages before and after (the machine may be shared: read the figures next to them).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
+const TARGET_PEAK_MB = 400;
+const TARGET_RERUN_RATIO = 1.5;
+const CONCURRENCY = 4;
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "10000,50000,100000" },
+    format: { type: "string", default: "sft" },
+    child: { type: "string" },
+  },
+});
+
+if (values.child !== undefined) await child(JSON.parse(values.child));
+else await main();
+
+async function main() {
+  const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+  const loadBefore = load();
+  const sizes = [];
+  for (const runs of values.runs.split(",").map(Number)) {
+    const server = await serve(runs);
+    const work = mkdtempSync(join(tmpdir(), "evalshard-pull-scaling-"));
+    try {
+      const base = { url: server.info.url, token: server.info.owner_token, format: values.format, out: join(work, "out") };
+      const full = await pullInChild({ ...base });
+      process.stderr.write(`${runs} runs, full pull: ${JSON.stringify(full)}\n`);
+      const requests = join(work, "requests.json");
+      const rerun = await pullInChild({ ...base, record: requests });
+      process.stderr.write(`${runs} runs, no-op rerun: ${JSON.stringify(rerun)}\n`);
+      const bare = await bareDownload(JSON.parse(readFileSync(requests, "utf8")), server.info.owner_token);
+      process.stderr.write(`${runs} runs, bare fetch of the rerun's requests: ${JSON.stringify(bare)}\n`);
+      sizes.push({
+        runs,
+        records: full.records_out,
+        full: { seconds: full.seconds, peak_rss_mb: full.peak_rss_mb },
+        rerun: { seconds: rerun.seconds, peak_rss_mb: rerun.peak_rss_mb, changed: rerun.changed },
+        bare_download: bare,
+        rerun_over_bare: Number((rerun.seconds / bare.seconds).toFixed(2)),
+      });
+    } finally {
+      await server.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const peak = Math.max(...sizes.flatMap((s) => [s.full.peak_rss_mb, s.rerun.peak_rss_mb]));
+  const worstRatio = Math.max(...sizes.map((s) => s.rerun_over_bare));
+  console.log(
+    JSON.stringify({
+      bench: "pull-scaling",
+      node: process.version,
+      format: values.format,
+      sizes,
+      peak_rss_mb: peak,
+      target_peak_rss_mb: TARGET_PEAK_MB,
+      worst_rerun_over_bare: worstRatio,
+      target_rerun_over_bare: TARGET_RERUN_RATIO,
+      ok: peak <= TARGET_PEAK_MB && worstRatio <= TARGET_RERUN_RATIO && sizes.every((s) => s.rerun.changed === false),
+      loadavg_before: loadBefore,
+      loadavg_after: load(),
+    }),
+  );
+}
+
+/** One night in a fresh process: its time, peak RSS and outcome; with `record`, the requests it made go there. */
+function pullInChild(options) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    proc.stdout.setEncoding("utf8").on("data", (d) => (out += d));
+    proc.once("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1))) : reject(new Error(`the pull exited ${code}`))));
+  });
+}
+
+/** The child: a night through the library, as `evalshard pull` runs it. */
+async function child({ url, token, format, out, record }) {
+  const { runNightly, parsePipeline } = await import(`${dist}/index.js`);
+  const requests = [];
+  if (record !== undefined) {
+    const real = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      const body = typeof init?.body === "string" ? init.body : undefined;
+      requests.push({ url: String(input instanceof Request ? input.url : input), method: init?.method ?? "GET", ...(body === undefined ? {} : { body }) });
+      return real(input, init);
+    };
+  }
+  const text = [
+    "version: 1",
+    "name: pull-scaling",
+    "source:",
+    "  kind: http",
+    `  base_url: ${url}`,
+    "  auth: owner",
+    `  format: ${format}`,
+    `  concurrency: ${CONCURRENCY}`,
+    "output:",
+    `  dir: ${out}`,
+    "  to: parquet",
+    "  compression: zstd",
+    "  buckets: 16",
+  ].join("\n");
+  const env = { EVAL_OWNER_TOKEN: token };
+  const started = performance.now();
+  const result = await runNightly(parsePipeline(text, "pull-scaling.yaml", env), { env });
+  const seconds = (performance.now() - started) / 1000;
+  if (record !== undefined) writeFileSync(record, JSON.stringify(requests));
+  console.log(
+    JSON.stringify({
+      seconds: Number(seconds.toFixed(2)),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      records_out: result.manifest.records_out,
+      changed: result.changed,
+      requests: requests.length,
+    }),
+  );
+}
+
+/** The same requests with plain `fetch`, `CONCURRENCY` at a time in the order they were made, bodies discarded. */
+async function bareDownload(requests, token) {
+  let next = 0;
+  let bytes = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < requests.length) {
+      const { url, method, body } = requests[next++];
+      const headers = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) };
+      const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+      for await (const chunk of res.body ?? []) bytes += chunk.byteLength;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { requests: requests.length, megabytes: Number((bytes / 1e6).toFixed(1)), seconds: Number(seconds.toFixed(2)) };
+}
+
+/** `evalshard serve` as a child process, seeded; `stop()` ends it. */
+async function serve(runs) {
+  const proc = spawn(process.execPath, [`${dist}/cli/main.js`, "serve", "--runs", String(runs), "--seed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => proc.once("close", (code, signal) => resolve({ code, signal })));
+  const info = await new Promise((resolve, reject) => {
+    let out = "";
+    proc.stdout.setEncoding("utf8").on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    exited.then((e) => reject(new Error(`evalshard serve exited before it was ready: ${JSON.stringify(e)}`)));
+  });
+  return {
+    info,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
