@@ -9,10 +9,10 @@
 // way the server and the client each get a core. EVALSHARD_DIST points at another build output (default
 // ../dist). Progress goes to stderr; the last line of stdout is a JSON summary, with the load averages
 // before and after (the machine is shared: read the figures next to them).
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { parseArgs } from "node:util";
+import { serveEmulator } from "./serve-emulator.mjs";
 
 const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
 const TARGET_RECORDS_PER_SECOND = 5000;
@@ -30,7 +30,7 @@ if (isMainThread) {
   if (values.server !== "cli" && values.server !== "worker") throw new Error(`--server must be cli or worker, got ${values.server}`);
   const load = () => loadavg().map((x) => Number(x.toFixed(2)));
   const loadBefore = load();
-  const server = values.server === "cli" ? await cliServer(runs) : await workerServer(runs);
+  const server = values.server === "cli" ? await serveEmulator(dist, runs) : await workerServer(runs);
   const { info } = server;
 
   const results = {};
@@ -68,29 +68,6 @@ if (isMainThread) {
     await emulator.close();
     parentPort.close();
   });
-}
-
-/** `evalshard serve` as a child process; `stop()` sends SIGTERM and reports how it exited. */
-async function cliServer(runs) {
-  const child = spawn(process.execPath, [`${dist}/cli/main.js`, "serve", "--runs", String(runs), "--seed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
-  const info = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => {
-      out += d;
-      const nl = out.indexOf("\n");
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    exited.then((e) => reject(new Error(`evalshard serve exited before it was ready: ${JSON.stringify(e)}`)));
-  });
-  return {
-    info,
-    stop: async () => {
-      child.kill("SIGTERM");
-      const e = await exited;
-      return { ...e, ok: e.code === 0 };
-    },
-  };
 }
 
 /** `startEmulator()` in a worker thread. */

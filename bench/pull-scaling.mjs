@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { serveEmulator } from "./serve-emulator.mjs";
 
 const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
 const TARGET_PEAK_MB = 400;
@@ -36,7 +37,7 @@ async function main() {
   const loadBefore = load();
   const sizes = [];
   for (const runs of values.runs.split(",").map(Number)) {
-    const server = await serve(runs);
+    const server = await serveEmulator(dist, runs);
     const work = mkdtempSync(join(tmpdir(), "evalshard-pull-scaling-"));
     try {
       const base = { url: server.info.url, token: server.info.owner_token, format: values.format, out: join(work, "out") };
@@ -148,26 +149,4 @@ async function bareDownload(requests, token) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
   return { requests: requests.length, megabytes: Number((bytes / 1e6).toFixed(1)), seconds: Number(seconds.toFixed(2)) };
-}
-
-/** `evalshard serve` as a child process, seeded; `stop()` ends it. */
-async function serve(runs) {
-  const proc = spawn(process.execPath, [`${dist}/cli/main.js`, "serve", "--runs", String(runs), "--seed", "1"], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise((resolve) => proc.once("close", (code, signal) => resolve({ code, signal })));
-  const info = await new Promise((resolve, reject) => {
-    let out = "";
-    proc.stdout.setEncoding("utf8").on("data", (d) => {
-      out += d;
-      const nl = out.indexOf("\n");
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    exited.then((e) => reject(new Error(`evalshard serve exited before it was ready: ${JSON.stringify(e)}`)));
-  });
-  return {
-    info,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await exited;
-    },
-  };
 }

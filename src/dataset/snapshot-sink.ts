@@ -1,4 +1,5 @@
 import type { RecordShards, RecordSink, RowOrigin, SettledInput } from "../engines/engine.js";
+import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import type { Lock, PublishHook, Staging, Storage } from "../output/storage.js";
@@ -43,23 +44,16 @@ export class SnapshotSink implements RecordSink {
     readonly storage: Storage,
     readonly staging: Staging,
     private readonly snapshot: StagedSnapshot,
-    private readonly lock: Lock,
+    readonly lock: Lock,
     private readonly options: SnapshotSinkOptions,
   ) {}
 
   /** Locks `storage`, opens a staging in it (after recovering a crashed run) and reads the current dataset. */
-  static async open(storage: Storage, options: SnapshotSinkOptions = {}): Promise<SnapshotSink> {
-    const lock = await storage.lock();
-    let staging: Staging | undefined;
-    try {
-      staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
+  static open(storage: Storage, options: SnapshotSinkOptions = {}): Promise<SnapshotSink> {
+    return openLockedStaging(storage, options.onStep, async ({ lock, staging }) => {
       const snapshot = await StagedSnapshot.open(storage, staging, options.buckets);
       return new SnapshotSink(storage, staging, snapshot, lock, options);
-    } catch (error) {
-      await staging?.abort();
-      await lock.release();
-      throw error;
-    }
+    });
   }
 
   get scratch(): string {
@@ -103,29 +97,22 @@ export class SnapshotSink implements RecordSink {
   async publish(files: SnapshotFiles): Promise<void> {
     if (!this.night.changed) return this.abort();
     const extra = files.extra ?? {};
-    const names = new Set(["_quarantine/", "README.md", "manifest.json"]);
+    const names = new Set(["_quarantine/"]);
     for (const [path, text] of Object.entries(extra)) {
       const top = path.split("/")[0] as string;
       checkExtraName(top);
       names.add(path.includes("/") ? `${top}/` : top);
       await writeText(this.staging, path, text);
     }
-    await writeText(this.staging, "README.md", files.card);
-    await writeText(this.staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
-    await this.staging.publish(["data/", STATE_DIR, ...names]);
+    await publishLockedStaging(this, files, ["data/", STATE_DIR, ...names]);
     this.#done = true;
-    await this.lock.release();
   }
 
   /** Drops what was staged (the previous dataset stays) and releases the lock. */
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    try {
-      await this.staging.abort();
-    } finally {
-      await this.lock.release();
-    }
+    await abortLockedStaging(this);
   }
 }
 

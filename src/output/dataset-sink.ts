@@ -7,7 +7,7 @@ import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
-import { writeText } from "./write-text.js";
+import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
 
 /** Options of {@link DatasetSink.open}. */
 export interface DatasetSinkOptions {
@@ -37,19 +37,12 @@ export class DatasetSink {
     readonly storage: Storage,
     readonly staging: Staging,
     readonly split: string,
-    private readonly lock: Lock,
+    readonly lock: Lock,
   ) {}
 
   /** Locks `storage` and opens a staging in it (finishing or discarding what a crashed run left). */
-  static async open(storage: Storage, options: DatasetSinkOptions = {}): Promise<DatasetSink> {
-    const lock = await storage.lock();
-    try {
-      const staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
-      return new DatasetSink(storage, staging, options.split ?? "train", lock);
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
+  static open(storage: Storage, options: DatasetSinkOptions = {}): Promise<DatasetSink> {
+    return openLockedStaging(storage, options.onStep, async ({ lock, staging }) => new DatasetSink(storage, staging, options.split ?? "train", lock));
   }
 
   /** A local directory for the run's temporary files (spooled input). */
@@ -82,21 +75,14 @@ export class DatasetSink {
 
   /** Writes the card and the manifest, then publishes the dataset whole and releases the lock. */
   async publish(files: DatasetFiles): Promise<void> {
-    await writeText(this.staging, "README.md", files.card);
-    await writeText(this.staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
-    await this.staging.publish(["data", "_quarantine/", "README.md", "manifest.json"]);
+    await publishLockedStaging(this, files, ["data", "_quarantine/"]);
     this.#done = true;
-    await this.lock.release();
   }
 
   /** Drops what was staged (the previous dataset stays) and releases the lock. */
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    try {
-      await this.staging.abort();
-    } finally {
-      await this.lock.release();
-    }
+    await abortLockedStaging(this);
   }
 }

@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,12 +13,12 @@ import type { RunningEmulator } from "../../../src/service/index.js";
 import { PYTHON } from "../../helpers/python.js";
 import { S3RVER_KEY, startS3rver, useS3rverEnvironment } from "../../helpers/s3rver.js";
 import type { S3Server } from "../../helpers/s3rver.js";
+import { spawnCli as cli } from "../../helpers/spawn-cli.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
 // Nightly pulls to s3:// (issue 21) against a real S3 REST server (s3rver) on loopback and the bundled
 // emulator, both in this process: child processes are spawned asynchronously so both keep answering.
-const BIN = new URL("../../../dist/cli/main.js", import.meta.url).pathname;
 const READ_SNAPSHOT = new URL("./read_s3_snapshot.py", import.meta.url).pathname;
 const root = tempDir("evalshard-nightly-s3-");
 let server: S3Server;
@@ -143,14 +143,3 @@ describe("nightly pulls to s3://BUCKET/PREFIX", () => {
     expect(await keysUnder("bad/nightly-sft")).toEqual(before);
   });
 });
-
-function cli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}

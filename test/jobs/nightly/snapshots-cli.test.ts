@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -6,25 +6,14 @@ import { describe, expect, it } from "vitest";
 import type { InspectResult } from "../../../src/jobs/inspect.js";
 import type { NightlyManifest } from "../../../src/jobs/nightly/nightly-manifest.js";
 import { PYTHON } from "../../helpers/python.js";
+import { spawnCli as run } from "../../helpers/spawn-cli.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { emulator } from "./support.js";
 
 // Pinning a night (issue 21): `pull` keeps numbered snapshots, `inspect --snapshot N` shows one, and the
 // README's recipe loads one with `datasets` and DuckDB. The emulator runs in this process: spawn, never spawnSync.
-const BIN = new URL("../../../dist/cli/main.js", import.meta.url).pathname;
 const READ_SNAPSHOT = new URL("./read_local_snapshot.py", import.meta.url).pathname;
 const root = tempDir("evalshard-snapshots-cli-");
-
-function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe("pinned snapshots of a local nightly dataset", () => {
   it("inspect --snapshot N shows night N after later nights; datasets and DuckDB load it from its manifest", { timeout: 180_000 }, async () => {

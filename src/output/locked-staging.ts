@@ -1,0 +1,42 @@
+import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
+import { writeText } from "./write-text.js";
+
+/** A storage's lock and a staging opened under it: what a dataset being written holds until publish. */
+export interface LockedStaging {
+  readonly lock: Lock;
+  readonly staging: Staging;
+}
+
+/**
+ * Takes `storage`'s lock, opens a staging in it (finishing or discarding what a crashed run left) and runs
+ * `then` on it (e.g. reading the current dataset); on any failure drops the staging and releases the lock.
+ */
+export async function openLockedStaging<T>(storage: Storage, onStep: PublishHook | undefined, then: (opened: LockedStaging) => Promise<T>): Promise<T> {
+  const lock = await storage.lock();
+  let staging: Staging | undefined;
+  try {
+    staging = await storage.stage(onStep === undefined ? {} : { onStep });
+    return await then({ lock, staging });
+  } catch (error) {
+    await staging?.abort();
+    await lock.release();
+    throw error;
+  }
+}
+
+/** Drops what was staged (the previous dataset stays) and releases the lock, even when the drop fails. */
+export async function abortLockedStaging({ lock, staging }: LockedStaging): Promise<void> {
+  try {
+    await staging.abort();
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Writes the card (README.md) and the manifest (manifest.json, last), publishes `entries` with them, releases the lock. */
+export async function publishLockedStaging({ lock, staging }: LockedStaging, files: { readonly card: string; readonly manifest: unknown }, entries: readonly string[]): Promise<void> {
+  await writeText(staging, "README.md", files.card);
+  await writeText(staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
+  await staging.publish([...entries, "README.md", "manifest.json"]);
+  await lock.release();
+}
