@@ -6,6 +6,7 @@ import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentia
 import { errorFromResponse } from "./error-from-response.js";
 import { NetworkError, StreamCutError, type ServiceError } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
+import { isPermanentNetworkError } from "./permanent-failure.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import { describeError, redactor, safeCause } from "./redact.js";
@@ -76,7 +77,8 @@ interface Call {
 
 type Failure =
   | { readonly kind: "status"; readonly status: number; readonly text: string; readonly retryAfterMs: number | undefined }
-  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut"; readonly error: unknown }
+  /** `permanent`: a failure no retry can mend (`isPermanentNetworkError`): thrown at once. */
+  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut" | "permanent"; readonly error: unknown }
   /** An NDJSON body ended early before handing out any line. */
   | { readonly kind: "stream"; readonly reason: "cut" | "reset"; readonly error: unknown };
 
@@ -135,13 +137,19 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const what =
       failure.reason === "timeout" ? `no response headers within ${timeoutMs} ms`
       : failure.reason === "cut" ? "the body ended early or is not valid JSON"
+      : failure.reason === "permanent" ? `connection impossible (${redact(describeError(failure.error))}); not retried: check the service URL`
       : `connection failed (${redact(describeError(failure.error))})`;
-    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, failure.reason, { cause });
+    const kind = failure.reason === "permanent" ? "network" : failure.reason;
+    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, kind, { cause });
   };
 
   /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
   const backOff = async (call: Call, failure: Failure): Promise<void> => {
-    const reason: RetryReason | null = failure.kind === "status" ? retryReasonOf(failure.status) : failure.reason === "reset" ? "network" : failure.reason;
+    const reason: RetryReason | null =
+      failure.kind === "status" ? retryReasonOf(failure.status)
+      : failure.reason === "permanent" ? null
+      : failure.reason === "reset" ? "network"
+      : failure.reason;
     const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
     const delayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
     if (reason === null || delayMs === null) {
@@ -165,7 +173,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         const text = await res.text().catch(() => "");
         failure = { kind: "status", status: res.status, text, retryAfterMs: parseRetryAfter(res.headers.get("retry-after"), clock.now()) };
       } catch (error) {
-        failure = { kind: "network", reason: isAbort(error) ? "timeout" : "network", error };
+        failure = { kind: "network", reason: isAbort(error) ? "timeout" : isPermanentNetworkError(error) ? "permanent" : "network", error };
       }
       // The slot is free during the wait, so one backing-off request does not hold up the others.
       release();
