@@ -59,7 +59,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   } catch (error) {
     reply = errorReply(error);
   }
-  const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" ? faults.kind : null;
+  const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" || faults.kind === "end" ? faults.kind : null;
   await sendReply(res, reply, { kind: writeFault, at: faults.at }, { slowDelayMs: deps.timing.slowDelayMs, signal: deps.closing });
 }
 
