@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import type { Format } from "../formats/format.js";
 import { LocalStorage } from "../output/local-storage.js";
-import type { PublishHook, Staging, Storage, StoredFile } from "../output/storage.js";
+import type { PublishHook, Staging, Storage } from "../output/storage.js";
 import { writeText } from "../output/write-text.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
+import { shardIntact } from "./shard-intact.js";
 import { writeBucketShard } from "./bucket-shard.js";
 import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
@@ -139,7 +140,7 @@ async function build(
     }
     const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
     const path = shardPath(bucket, buckets, options.shardFormat.extension);
-    const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && intact(published.get(path), before);
+    const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && (await shardIntact(storage, published.get(path), before));
     plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
     if (!reusable) rewritten.push(bucket);
   }
@@ -217,11 +218,6 @@ function checkConfig(stored: DatasetState, config: Config): void {
   if (stored.format.name !== config.format.name) {
     throw new ConfigError(`The dataset holds ${stored.format.name} records, got format ${config.format.name}: write into a new output directory`);
   }
-}
-
-/** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */
-function intact(file: StoredFile | undefined, shard: BucketState): boolean {
-  return file !== undefined && file.bytes === shard.bytes;
 }
 
 function checkExtraName(name: string): void {
