@@ -1,6 +1,7 @@
 import { Tally } from "../../core/tally.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { Engine, RecordSink } from "../engine.js";
+import { policyQuarantine } from "../policy-quarantine.js";
 import { sizeRotation } from "../size-rotation.js";
 import type { PipelineOptions } from "./pipeline.js";
 
@@ -32,7 +33,7 @@ export const stagesEngine: Engine<RecordSink> = {
     const columns = view?.columns ?? settled.columns;
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
     const writer = sink.records(shardFormat, columns, sizeRotation(plan));
-    const quarantine = sink.quarantine(settled.format.name);
+    const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
     try {
       const items = runPipeline(sources.lines, settled, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }), ...(view === null ? {} : { strip: false as const }) });
