@@ -1,4 +1,8 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../helpers/temp-dir.js";
 import { createServiceClient, type ClientEvent } from "../../src/http/index.js";
 import { everythingShown, fakeClock, reply, serve, type TestServer } from "./support.js";
 
@@ -6,6 +10,7 @@ import { everythingShown, fakeClock, reply, serve, type TestServer } from "./sup
 // hex) must not make the client leak it in that form: errors, causes and events are what reach stderr,
 // the manifest and logs.
 
+const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const CANARY = "esk_CANARY/9f8e+7d6c=5b4a3210~DO_NOT_LOG";
 
 /** The ways a server may write the Authorization header back, each given an error route. */
@@ -77,4 +82,26 @@ describe("the token never shows encoded (base64, URL, hex) when a server echoes 
     }
     expectNoPieceOf(CANARY, JSON.stringify(events), "events");
   });
+
+  it("through the CLI: not on stderr, stdout or in any file written", async () => {
+    const out = tempDir("evalshard-token-encoded-");
+    for (const name of Object.keys(ENCODINGS)) {
+      for (const status of [401, 403]) {
+        const r = await new Promise<{ status: number | null; text: string }>((resolve) => {
+          const child = spawn(process.execPath, [BIN, "pull", "sft", "--base-url", `${server.url}/${status}/${name}`, "--out", join(out, name), "--auth", "agent"], {
+            env: { PATH: process.env.PATH ?? "", EVAL_API_KEY: CANARY },
+          });
+          let text = "";
+          child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+          child.stderr.on("data", (d: Buffer) => (text += d.toString()));
+          child.on("close", (code) => resolve({ status: code, text }));
+        });
+        expect(r.status, r.text).toBe(4);
+        expect(r.text).toContain("[REDACTED]");
+        expectNoPieceOf(CANARY, r.text, `CLI ${status} ${name}`);
+      }
+    }
+    const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+    for (const file of files(out)) expectNoPieceOf(CANARY, readFileSync(file, "latin1"), file);
+  }, 60_000);
 });
