@@ -90,16 +90,14 @@ type Failure =
   /** An NDJSON body ended early before handing out any line. */
   | { readonly kind: "stream"; readonly reason: StreamCutReason; readonly error: unknown };
 
-interface Opened {
+interface Sent {
   readonly res: Response;
   /** The body's bytes under the idle and total timeouts (empty when there is none). */
   readonly chunks: () => AsyncIterable<Uint8Array>;
-  readonly release: () => void;
 }
 
-interface Sent {
-  readonly res: Response;
-  readonly chunks: () => AsyncIterable<Uint8Array>;
+interface Opened extends Sent {
+  readonly release: () => void;
 }
 
 /** Creates a client; throws ConfigError naming the bad option (never the token's value). */
