@@ -24,6 +24,7 @@ interface ServeFlags {
   runs: number;
   epoch: number;
   faults?: string;
+  extraFields?: boolean;
 }
 
 /**
@@ -39,6 +40,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
     .option("--runs <n>", "number of runs in the world", whole("--runs", 1, 1_000_000), 300)
     .option("--epoch <n>", "epoch to start at (POST /_emulator/advance moves one on)", whole("--epoch", 0, 1_000_000), 0)
     .option("--faults <spec>", "seeded fault rates, e.g. 429=0.08,502=0.05,503=0.02,504=0.02,reset=0.03,cut=0.03,partial=0.05,slow=0.01", faultSpec)
+    .option("--extra-fields", "also serve the emulator's additions to the spec's fields (docs/emulator.md); default: only the spec's")
     .action(
       runAction(async (flags: ServeFlags) => {
         const stopped = io.stopped();
@@ -50,6 +52,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
           runs: flags.runs,
           epoch: flags.epoch,
           faults: flags.faults,
+          extraFields: flags.extraFields === true,
           onFault: (event) => io.stderr(`${JSON.stringify({ fault: event })}\n`),
         });
         io.stdout(`${JSON.stringify(emulator.info)}\n`);

@@ -28,6 +28,14 @@ export interface Quarantined {
   /** The raw line, possibly capped; `rawLength` is its full length in bytes. */
   readonly raw: string;
   readonly rawLength: number;
+  /**
+   * Set when the untrusted-text policy changed `raw` (stages/quarantine-raw.ts): `stripped` (the line's
+   * untrusted paths dropped or redacted as in the dataset) or `redacted` (a line that does not parse
+   * but names an untrusted field, replaced by its sha256).
+   */
+  readonly rawPolicy?: "stripped" | "redacted";
+  /** With `rawPolicy`: whether the line was cut at the cap before the policy rewrote it. */
+  readonly rawTruncated?: boolean;
 }
 
 /** A `{error: "partial_stream", run_index}` line: a service-side gap, not a record. */

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
-import type { Staging, Storage, StoredFile } from "../output/storage.js";
+import type { Staging, Storage } from "../output/storage.js";
 import type { Field } from "../schema/column-type.js";
 import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
 import { writeBucketShard } from "./bucket-shard.js";
+import { shardIntact } from "./shard-intact.js";
 import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
 import { LEDGER_VERSION, readDataset, writeLedger, writeState } from "./ledger.js";
@@ -109,7 +110,7 @@ export class StagedSnapshot {
       }
       const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
       const path = shardPath(bucket, buckets, options.shardFormat.extension);
-      const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && intact(published.get(path), before);
+      const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && (await shardIntact(storage, published.get(path), before));
       plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
       if (!reusable) rewritten.push(bucket);
     }
@@ -182,8 +183,4 @@ function checkConfig(stored: DatasetState, config: Config): void {
   }
 }
 
-/** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */
-function intact(file: StoredFile | undefined, shard: BucketState): boolean {
-  return file !== undefined && file.bytes === shard.bytes;
-}
 

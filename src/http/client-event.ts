@@ -1,3 +1,4 @@
+import type { StreamCutReason } from "./http-errors.js";
 import type { RetryReason } from "./retry-policy.js";
 
 /** A retry the client is about to wait for. Emitted before the wait, so a log shows it as it happens. */
@@ -19,7 +20,7 @@ export interface StreamCutEvent {
   readonly type: "stream_cut";
   readonly method: string;
   readonly path: string;
-  readonly reason: "cut" | "reset";
+  readonly reason: StreamCutReason;
   readonly linesDelivered: number;
 }
 

@@ -119,6 +119,8 @@ export class ServerError extends HttpError {}
 
 export type NetworkFailure = "network" | "timeout" | "cut";
 
+export type StreamCutReason = "cut" | "reset" | "stalled";
+
 /** No usable answer: the connection failed or was reset, no headers came in time, or a JSON body was cut. */
 export class NetworkError extends ServiceError {
   readonly reason: NetworkFailure;
@@ -129,17 +131,18 @@ export class NetworkError extends ServiceError {
 }
 
 /**
- * An NDJSON body ended before its end: `cut` (closed cleanly in the middle of a line) or `reset` (the
- * connection broke mid-body). Every line before it was complete and was handed out; the partial line
+ * An NDJSON body ended before its end: `cut` (closed cleanly in the middle of a line), `reset` (the
+ * connection broke mid-body) or `stalled` (no bytes for the idle timeout, or past the total one). Every line before it was complete and was handed out; the partial line
  * was dropped. The bulk exports have no cursor, so the caller re-requests and skips what it already has
  * (`completeNdjson` does exactly that).
  */
 export class StreamCutError extends ServiceError {
-  readonly reason: "cut" | "reset";
+  readonly reason: StreamCutReason;
   /** Complete lines handed out by the attempt that was cut. */
   readonly linesDelivered: number;
-  constructor(method: string, path: string, attempts: number, reason: "cut" | "reset", linesDelivered: number, options?: { cause?: unknown }) {
-    const how = reason === "cut" ? "closed in the middle of a line" : "connection reset mid-body";
+  /** `detail`: what exactly happened, e.g. which timeout a stalled body hit. */
+  constructor(method: string, path: string, attempts: number, reason: StreamCutReason, linesDelivered: number, options?: { cause?: unknown; detail?: string }) {
+    const how = options?.detail ?? (reason === "cut" ? "closed in the middle of a line" : reason === "stalled" ? "the body stalled" : "connection reset mid-body");
     super(
       `${method} ${path} ended early (${how}) after ${linesDelivered} complete line(s); the partial line was dropped: re-request and skip what was delivered`,
       method,

@@ -21,12 +21,12 @@ export type ResolvedRetryPolicy = Required<{ [K in keyof RetryPolicy]: Exclude<R
 
 /**
  * Why an attempt failed in a way worth retrying: a status the server uses for "not now"
- * (`rate_limited` 429, `unavailable` 503), a flaky hop (`bad_gateway` 502, `gateway_timeout` 504,
+ * (`rate_limited` 429, `request_timeout` 408, `unavailable` 503), a flaky hop (`bad_gateway` 502, `gateway_timeout` 504,
  * `server_error` 500), or the connection itself (`network`: refused or reset; `timeout`: no headers in
  * time; `cut`: a body ended early, a JSON body that does not parse or an NDJSON body that stops in the
  * middle of a line before any line was handed out).
  */
-export type RetryReason = "rate_limited" | "unavailable" | "bad_gateway" | "gateway_timeout" | "server_error" | "network" | "timeout" | "cut";
+export type RetryReason = "rate_limited" | "request_timeout" | "unavailable" | "bad_gateway" | "gateway_timeout" | "server_error" | "network" | "timeout" | "cut";
 
 /** One failed attempt, as the policy needs to see it. */
 export interface FailedAttempt {
@@ -76,11 +76,14 @@ export function retryDelay(policy: ResolvedRetryPolicy, failed: FailedAttempt): 
   return delay;
 }
 
-/** The retry reason of an HTTP status, or null when the status is final (4xx but 429, 501, 505...). */
+/** The retry reason of an HTTP status, or null when the status is final (4xx but 408 and 429, 501, 505...). */
 export function retryReasonOf(status: number): RetryReason | null {
   switch (status) {
     case 429:
       return "rate_limited";
+    // The server gave up waiting for our request: it was not processed, another attempt may pass.
+    case 408:
+      return "request_timeout";
     case 503:
       return "unavailable";
     case 502:
@@ -98,11 +101,11 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
 /**
  * Whether a failure may be retried for this method. A POST that met a 502, a 504 or a broken connection
- * may have been processed (spec section 7), so only the refusals that say it was not (429, 503) are
- * retried for it.
+ * may have been processed (spec section 7), so only the refusals that say it was not (408, 429, 503)
+ * are retried for it.
  */
 export function mayRetry(method: string, reason: RetryReason): boolean {
-  return IDEMPOTENT.has(method.toUpperCase()) || reason === "rate_limited" || reason === "unavailable";
+  return IDEMPOTENT.has(method.toUpperCase()) || reason === "rate_limited" || reason === "request_timeout" || reason === "unavailable";
 }
 
 function whole(name: string, value: number, min: number): number {

@@ -4,8 +4,10 @@ import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
 import { errorFromResponse } from "./error-from-response.js";
-import { NetworkError, StreamCutError, type ServiceError } from "./http-errors.js";
+import { NetworkError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
+import { BodyTimeoutError, timedChunks } from "./timed-body.js";
+import { isPermanentNetworkError } from "./permanent-failure.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import { describeError, redactor, safeCause } from "./redact.js";
@@ -33,6 +35,13 @@ export interface ServiceClientOptions {
   readonly userAgent?: string | undefined;
   /** Wait for response headers, per attempt, in real time. Default 90 s (the service's own limit is 60 s). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Longest silence while a body is read, per attempt, in real time: a stalled body or a half-open
+   * connection fails (and is retried) instead of hanging the job. Default 120 s.
+   */
+  readonly idleTimeoutMs?: number | undefined;
+  /** Longest one attempt may take, headers and body, in real time. Default 1 hour (a bulk export of 500 runs is large). */
+  readonly totalTimeoutMs?: number | undefined;
   /** Allow plain http to a host other than loopback. Default false. */
   readonly allowInsecureHttp?: boolean | undefined;
   /** Hears every retry and stream cut. */
@@ -76,12 +85,18 @@ interface Call {
 
 type Failure =
   | { readonly kind: "status"; readonly status: number; readonly text: string; readonly retryAfterMs: number | undefined }
-  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut"; readonly error: unknown }
+  /** `permanent`: a failure no retry can mend (`isPermanentNetworkError`): thrown at once. */
+  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut" | "permanent"; readonly error: unknown }
   /** An NDJSON body ended early before handing out any line. */
-  | { readonly kind: "stream"; readonly reason: "cut" | "reset"; readonly error: unknown };
+  | { readonly kind: "stream"; readonly reason: StreamCutReason; readonly error: unknown };
 
-interface Opened {
+interface Sent {
   readonly res: Response;
+  /** The body's bytes under the idle and total timeouts (empty when there is none). */
+  readonly chunks: () => AsyncIterable<Uint8Array>;
+}
+
+interface Opened extends Sent {
   readonly release: () => void;
 }
 
@@ -97,7 +112,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const limit = limitConcurrency(options.concurrency ?? 4);
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 90_000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError(`Expected \`timeoutMs\` to be a whole number from 1 up, got ${JSON.stringify(timeoutMs)}`);
+  const limits = { idleMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? 120_000), totalMs: positive("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000) };
+  positive("timeoutMs", timeoutMs);
   const redact = redactor(token);
   const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
   const emit = (event: ClientEvent) => options.onEvent?.(event);
@@ -108,11 +124,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return { method: method.toUpperCase(), url, path: redact(displayPath(url)), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
   };
 
-  const send = async (call: Call): Promise<Response> => {
+  const send = async (call: Call): Promise<Sent> => {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const startedAt = performance.now();
+    const timer = setTimeout(() => controller.abort(), Math.min(timeoutMs, limits.totalMs));
     try {
-      return await fetch(call.url, {
+      const res = await fetch(call.url, {
         method: call.method,
         headers: call.body === undefined ? { ...headers, accept: "application/json, application/x-ndjson" } : { ...headers, "content-type": "application/json" },
         ...(call.body === undefined ? {} : { body: call.body }),
@@ -120,6 +137,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // A redirect must never carry the token elsewhere: a 3xx is an answer, not a hop.
         redirect: "manual",
       });
+      // Headers are in: from here the body's own timeouts hold (fetch's signal alone would wait for ever).
+      const body = res.body;
+      const chunks = () => (body === null ? emptyChunks() : timedChunks(body, limits, startedAt, (reason) => controller.abort(reason)));
+      return { res, chunks };
     } finally {
       clearTimeout(timer);
     }
@@ -130,18 +151,25 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return errorFromResponse(failure.status, failure.text, failure.retryAfterMs, { method: call.method, path: call.path, attempts: call.attempts, auth, tokenSource, redact });
     }
     const cause = safeCause(failure.error, token);
-    if (failure.kind === "stream") return new StreamCutError(call.method, call.path, call.attempts, failure.reason, 0, { cause });
+    if (failure.kind === "stream") return new StreamCutError(call.method, call.path, call.attempts, failure.reason, 0, streamDetail(failure.error, cause));
     const retried = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
     const what =
-      failure.reason === "timeout" ? `no response headers within ${timeoutMs} ms`
+      failure.reason === "timeout" ? (failure.error instanceof BodyTimeoutError ? failure.error.message : `no response headers within ${timeoutMs} ms`)
       : failure.reason === "cut" ? "the body ended early or is not valid JSON"
+      : failure.reason === "permanent" ? `connection impossible (${redact(describeError(failure.error))}); not retried: check the service URL`
       : `connection failed (${redact(describeError(failure.error))})`;
-    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, failure.reason, { cause });
+    const kind = failure.reason === "permanent" ? "network" : failure.reason;
+    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, kind, { cause });
   };
 
   /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
   const backOff = async (call: Call, failure: Failure): Promise<void> => {
-    const reason: RetryReason | null = failure.kind === "status" ? retryReasonOf(failure.status) : failure.reason === "reset" ? "network" : failure.reason;
+    const reason: RetryReason | null =
+      failure.kind === "status" ? retryReasonOf(failure.status)
+      : failure.reason === "permanent" ? null
+      : failure.reason === "reset" ? "network"
+      : failure.reason === "stalled" ? "timeout"
+      : failure.reason;
     const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
     const delayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
     if (reason === null || delayMs === null) {
@@ -160,12 +188,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const release = await limit.acquire();
       let failure: Failure;
       try {
-        const res = await send(call);
-        if (res.ok) return { res, release };
-        const text = await res.text().catch(() => "");
+        const { res, chunks } = await send(call);
+        if (res.ok) return { res, chunks, release };
+        const text = await readText(chunks()).catch(() => "");
         failure = { kind: "status", status: res.status, text, retryAfterMs: parseRetryAfter(res.headers.get("retry-after"), clock.now()) };
       } catch (error) {
-        failure = { kind: "network", reason: isAbort(error) ? "timeout" : "network", error };
+        failure = { kind: "network", reason: isAbort(error) ? "timeout" : isPermanentNetworkError(error) ? "permanent" : "network", error };
       }
       // The slot is free during the wait, so one backing-off request does not hold up the others.
       release();
@@ -176,10 +204,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const request = async <T>(method: string, path: string, requestOptions: RequestOptions = {}): Promise<T> => {
     const call = newCall(method, path, requestOptions.query, requestOptions.body);
     for (;;) {
-      const { res, release } = await open(call);
+      const { res, chunks, release } = await open(call);
       let failure: Failure;
       try {
-        const text = await res.text();
+        const text = await readText(chunks());
         if (text === "" && (res.status === 204 || call.method === "HEAD")) return undefined as T;
         try {
           return JSON.parse(text) as T;
@@ -187,7 +215,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           failure = { kind: "network", reason: "cut", error };
         }
       } catch (error) {
-        failure = { kind: "network", reason: "network", error };
+        failure = { kind: "network", reason: error instanceof BodyTimeoutError ? "timeout" : "network", error };
       } finally {
         release();
       }
@@ -198,23 +226,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   async function* ndjson(path: string, query: Query | undefined): AsyncGenerator<string, void, undefined> {
     const call = newCall("GET", path, query, undefined);
     for (;;) {
-      const { res, release } = await open(call);
+      const { chunks, release } = await open(call);
       let delivered = 0;
       let failure: Failure;
       try {
-        if (res.body === null) return;
-        for await (const line of ndjsonLines(res.body)) {
+        for await (const line of ndjsonLines(chunks())) {
           delivered++;
           yield line;
         }
         return;
       } catch (error) {
-        const reason = error instanceof PartialLineError ? "cut" : "reset";
+        const reason = error instanceof PartialLineError ? "cut" : error instanceof BodyTimeoutError ? "stalled" : "reset";
         // Lines already handed out cannot be taken back, and the exports have no cursor to resume from:
         // only the caller knows how to tell a record it has from one it lacks.
         if (delivered > 0) {
           emit({ type: "stream_cut", method: call.method, path: call.path, reason, linesDelivered: delivered });
-          throw new StreamCutError(call.method, call.path, call.attempts, reason, delivered, { cause: safeCause(error, token) });
+          throw new StreamCutError(call.method, call.path, call.attempts, reason, delivered, streamDetail(error, safeCause(error, token)));
         }
         failure = { kind: "stream", reason, error };
       } finally {
@@ -235,6 +262,25 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     toString: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
     [Symbol.for("nodejs.util.inspect.custom")]: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
   } as ServiceClient;
+}
+
+/** The StreamCutError options of a body failure: a timeout names its limit in the message. */
+function streamDetail(error: unknown, cause: unknown): { cause: unknown; detail?: string } {
+  return error instanceof BodyTimeoutError ? { cause, detail: error.message } : { cause };
+}
+
+async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  // TextDecoder drops a leading BOM, as Response.text() does.
+  return new TextDecoder().decode(Buffer.concat(parts));
+}
+
+async function* emptyChunks(): AsyncGenerator<Uint8Array, void, undefined> {}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`Expected \`${name}\` to be a whole number from 1 up, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function isAbort(error: unknown): boolean {

@@ -12,6 +12,8 @@ export interface QuarantineEntry {
   readonly raw: string;
   readonly raw_length: number;
   readonly raw_truncated: boolean;
+  /** Present when the untrusted-text policy changed `raw`: `stripped` or `redacted` (see `Quarantined.rawPolicy`). */
+  readonly raw_policy?: "stripped" | "redacted";
 }
 
 /** Entries are joined into chunks of about this size before they are written. */
@@ -39,7 +41,9 @@ export class QuarantineWriter {
       detail: item.detail,
       raw: item.raw,
       raw_length: item.rawLength,
-      raw_truncated: Buffer.byteLength(item.raw) < item.rawLength,
+      // A raw the policy rewrote is no prefix of the line: the policy noted whether the line was cut.
+      raw_truncated: item.rawTruncated ?? Buffer.byteLength(item.raw) < item.rawLength,
+      ...(item.rawPolicy === undefined ? {} : { raw_policy: item.rawPolicy }),
     };
     this.#entries++;
     const line = `${JSON.stringify(entry)}\n`;

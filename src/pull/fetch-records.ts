@@ -32,7 +32,8 @@ export interface RecordVisit {
  * streams completed by re-requesting; records of runs not wanted are dropped and counted. Lines that
  * are not records (`{"error":"partial_stream"}`) go to `other` as they came. Wanted runs the streams
  * did not deliver (past the limit, behind a partial_stream line), or may have delivered only in part
- * (the run a cut fell in), are then fetched one by one; `visit` sees each record key once.
+ * (the run a cut fell in, the last run of each owner stream), are then fetched one by one; `visit` sees
+ * each record key once.
  */
 export async function fetchRecords(
   ctx: FetchRecordsContext,
@@ -96,6 +97,11 @@ export async function fetchRecords(
       if (await visitOnce({ run, key, line, record })) records++;
     }
     noteRestart();
+    // A stream that ends cleanly at a line boundary looks whole: the spec gives the export no end marker
+    // and no seat count (4.8), so a cut between two seats of one run shows nothing. Only the run streamed
+    // last can be split so (a run's records are contiguous): an owner stream's last run is fetched again
+    // on its own, one request per stream. Agent streams hold one seat per run: nothing to split.
+    if (ctx.client.auth === "owner" && lastRun !== undefined) suspect.add(lastRun);
     ctx.tally.r.bulkRecords += records;
     ctx.tally.r.streamErrors += errors;
     ctx.tally.emit({ type: "bulk", path: `${ctx.routes.bulk}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, records, streamErrors: errors });

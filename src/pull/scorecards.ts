@@ -59,10 +59,14 @@ export async function scoresOf(
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
-      const body = await client.getJson<unknown>(routes.scorecard(runId));
+      // Pinned to the version the records carry, so the score describes them even if the run was
+      // rescored since (spec 4.3: `version` pins a scorecard version, min 1).
+      const pin = version !== undefined && version >= 1 ? version : undefined;
+      const body = await client.getJson<unknown>(routes.scorecard(runId), pin === undefined ? undefined : { version: pin });
       const score = scoreOf(body);
-      // The scorecard's own version says what it describes; a body without one is not cached.
-      const fetchedVersion = versionOf(body);
+      // What the body describes, from the spec's own `versions` (never a per-card field): a body that
+      // names no version is not cached.
+      const fetchedVersion = versionOf(body, pin);
       if (fetchedVersion !== undefined) out.set(runId, { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) });
       return [runId, score];
     }),
@@ -78,9 +82,15 @@ export function scoreOf(body: unknown): RunScore {
   return { gated, composite: mean(seatMeans) };
 }
 
-/** The highest `version` among a scorecard body's cards; undefined when none carries one. */
-export function versionOf(body: unknown): number | undefined {
-  return maxVersion(cardsOf(body).map((c) => c.version));
+/**
+ * The scorecard version a `{scorecards, versions}` body (spec 2.7, 9) describes: the pinned one when the
+ * body lists it, else the latest of `versions` (an unpinned request answers the latest). Undefined when
+ * `versions` is missing, empty, or does not list the pinned version.
+ */
+export function versionOf(body: unknown, pinned?: number): number | undefined {
+  const listed = isRecord(body) && Array.isArray(body.versions) ? body.versions : [];
+  if (pinned !== undefined) return listed.includes(pinned) ? pinned : undefined;
+  return maxVersion(listed);
 }
 
 /** Notes a record's `scorecard_version` in `versions` (the max over the run's seats). */

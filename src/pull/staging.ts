@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { writeStep } from "../core/write-step.js";
 
 interface Slot {
   readonly position: number;
@@ -23,9 +24,12 @@ export class Staging {
   ) {}
 
   static async open(dir: string): Promise<Staging> {
-    await mkdir(dir, { recursive: true });
     const path = join(dir, `pull-staging-${randomUUID()}.ndjson`);
-    return new Staging(await open(path, "wx+"), path);
+    const handle = await writeStep(path, "create the pull's staging file", async () => {
+      await mkdir(dir, { recursive: true });
+      return open(path, "wx+");
+    });
+    return new Staging(handle, path);
   }
 
   /** Whether a line of this identity (run and seat) is already parked. */
@@ -48,9 +52,11 @@ export class Staging {
     const slots = this.byRun.get(runId) ?? [];
     slots.push(slot);
     this.byRun.set(runId, slots);
-    for (let written = 0; written < buf.length; ) {
-      written += (await this.handle.write(buf, written, buf.length - written, slot.position + written)).bytesWritten;
-    }
+    await writeStep(this.path, "write the pull's staging file", async () => {
+      for (let written = 0; written < buf.length; ) {
+        written += (await this.handle.write(buf, written, buf.length - written, slot.position + written)).bytesWritten;
+      }
+    });
     return true;
   }
 

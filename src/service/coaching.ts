@@ -50,3 +50,13 @@ export function coachingFor(seed: number, score: SeatScore): CoachingItem | null
     is_platform_guardrail: false,
   };
 }
+
+/**
+ * A coaching item as served: spec 2.8 shows `type` and `is_platform_guardrail` on the advisory only, so
+ * generated items carry them only with `extras` (the emulator's `extraFields`).
+ */
+export function coachingItemBody(item: CoachingItem, extras: boolean): Partial<CoachingItem> {
+  if (extras) return item;
+  const { type: _type, is_platform_guardrail: _guardrail, ...shown } = item;
+  return shown;
+}

@@ -24,6 +24,12 @@ export interface EmulatorOptions {
   readonly platform?: Partial<PlatformConfig> | undefined;
   /** Called for every injected fault (they are also kept in `faultLog`). */
   readonly onFault?: ((event: FaultEvent) => void) | undefined;
+  /**
+   * Also serve the emulator's additions to the spec's response fields (docs/emulator.md: scorecard
+   * `seat_index`, `role`, `version`, `created_at`; coaching item `type`, `is_platform_guardrail`).
+   * Default false: only the fields the spec shows, so a client tested here relies on nothing else.
+   */
+  readonly extraFields?: boolean | undefined;
 }
 
 export interface FaultTiming {
@@ -47,6 +53,7 @@ export interface ResolvedOptions {
   readonly timing: FaultTiming;
   readonly platform: PlatformConfig;
   readonly onFault: ((event: FaultEvent) => void) | undefined;
+  readonly extraFields: boolean;
 }
 
 export const MAX_RUNS = 1_000_000;
@@ -72,6 +79,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       agentExportLimitCap: whole("platform.agentExportLimitCap", options.platform?.agentExportLimitCap ?? 200, 1, 100_000),
     },
     onFault: options.onFault,
+    extraFields: options.extraFields ?? false,
   };
 }
 

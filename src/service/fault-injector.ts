@@ -11,8 +11,8 @@ export interface AimedFault {
   /** How many matching requests it hits; 1 when absent. */
   readonly times?: number | undefined;
   /**
-   * `reset`/`cut` on a stream: whole lines written before the cut (default 1; a shorter stream is cut in
-   * its last line). `partial`: the run_index that fails (default 0).
+   * `reset`/`cut`/`end` on a stream: whole lines written before the cut (default 1; a shorter stream is
+   * cut in its last line, or for `end` left whole). `partial`: the run_index that fails (default 0).
    */
   readonly at?: number | undefined;
 }
@@ -95,7 +95,7 @@ export class FaultInjector {
     for (const kind of REQUEST_FAULTS) {
       const rate = this.rates[kind] ?? 0;
       if (u < rate) {
-        if (kind === "cut" && !route.ndjson) break;
+        if ((kind === "cut" || kind === "end") && !route.ndjson) break;
         return { ...this.decided(kind, hashOf(this.seed, "fault-at", line, count) % 4, method, path, false), partialAt };
       }
       u -= rate;
@@ -104,7 +104,7 @@ export class FaultInjector {
   }
 
   private decided(kind: RequestFaultKind, at: number, method: string, path: string, aimed: boolean): RequestFaults {
-    const event = kind === "reset" || kind === "cut" ? { kind, method, path, aimed, at } : { kind, method, path, aimed };
+    const event = kind === "reset" || kind === "cut" || kind === "end" ? { kind, method, path, aimed, at } : { kind, method, path, aimed };
     this.record(event);
     return { kind, at, partialAt: () => false };
   }

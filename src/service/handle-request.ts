@@ -16,6 +16,7 @@ export interface HandlerDeps {
   readonly router: Router;
   readonly faults: FaultInjector;
   readonly timing: FaultTiming;
+  readonly extraFields: boolean;
   /** Aborted when the emulator closes: fault delays (a 504's wait, a slow body's pauses) end at once. */
   readonly closing: AbortSignal;
 }
@@ -47,6 +48,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     authorization: req.headers.authorization,
     body: () => readJson(req),
     faults,
+    extraFields: deps.extraFields,
     advance: () => {
       deps.world.epoch++;
     },
@@ -57,7 +59,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   } catch (error) {
     reply = errorReply(error);
   }
-  const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" ? faults.kind : null;
+  const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" || faults.kind === "end" ? faults.kind : null;
   await sendReply(res, reply, { kind: writeFault, at: faults.at }, { slowDelayMs: deps.timing.slowDelayMs, signal: deps.closing });
 }
 

@@ -14,6 +14,8 @@ export interface RequestContext {
   /** The parsed JSON body (400 when it is not JSON). */
   readonly body: () => Promise<unknown>;
   readonly faults: RequestFaults;
+  /** Serve the emulator's documented additions to the spec's fields (`EmulatorOptions.extraFields`). */
+  readonly extraFields: boolean;
   /** Moves the world one epoch (the emulator's own control route). */
   readonly advance: () => void;
 }

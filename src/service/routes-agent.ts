@@ -1,7 +1,7 @@
 import { requireKey } from "./auth.js";
 import { batchBody } from "./batch-body.js";
 import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.js";
-import { SAFETY_PREAMBLE, coachingFor } from "./coaching.js";
+import { SAFETY_PREAMBLE, coachingFor, coachingItemBody } from "./coaching.js";
 import { notFound } from "./http-errors.js";
 import { ID_PARAM_MAX, queryInt, queryString } from "./query.js";
 import { json } from "./reply.js";
@@ -59,7 +59,7 @@ function scorecard(ctx: RequestContext) {
   const version = queryInt(ctx.url, "version", { min: 1 }, 0);
   const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
   const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent")];
+  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent", ctx.extraFields)];
   return json({ scorecards, versions: view.state.versions });
 }
 
@@ -68,7 +68,7 @@ function coaching(ctx: RequestContext) {
   const caller = requireKey(ctx, ["read:scores"]);
   const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
   const item = view.state.scored ? coachingFor(ctx.world.seed, seatScore(ctx.world, view.plan, view.seat.seatIndex, view.state.version)) : null;
-  return json({ coaching: item === null ? [SAFETY_PREAMBLE] : [SAFETY_PREAMBLE, item] });
+  return json({ coaching: item === null ? [SAFETY_PREAMBLE] : [SAFETY_PREAMBLE, coachingItemBody(item, ctx.extraFields)] });
 }
 
 function listBatches(ctx: RequestContext) {

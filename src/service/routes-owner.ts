@@ -1,5 +1,5 @@
 import { requireOwner } from "./auth.js";
-import { SAFETY_PREAMBLE, coachingFor, type CoachingItem } from "./coaching.js";
+import { SAFETY_PREAMBLE, coachingFor, coachingItemBody, type CoachingItem } from "./coaching.js";
 import { queryInt } from "./query.js";
 import { json, jsonArrayField } from "./reply.js";
 import { ownedRun, pinVersion } from "./run-access.js";
@@ -37,18 +37,18 @@ function scorecard(ctx: RequestContext) {
   const view = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
   const { plan, state } = view;
   const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : runScores(ctx.world, plan, pinned).map((s) => scorecardBody(s, "owner"));
+  const scorecards = pinned === 0 ? [] : runScores(ctx.world, plan, pinned).map((s) => scorecardBody(s, "owner", ctx.extraFields));
   return json({ scorecards, manifest: manifest(plan), versions: state.versions });
 }
 
 function coaching(ctx: RequestContext) {
   const account = requireOwner(ctx);
   const { plan, state } = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
-  const items: CoachingItem[] = [];
+  const items: Partial<CoachingItem>[] = [];
   if (state.scored) {
     for (const score of runScores(ctx.world, plan, state.version)) {
       const item = coachingFor(ctx.world.seed, score);
-      if (item !== null) items.push(item);
+      if (item !== null) items.push(coachingItemBody(item, ctx.extraFields));
     }
   }
   return json({ coaching: [SAFETY_PREAMBLE, ...items] });

@@ -5,15 +5,19 @@ import { iso } from "./world-clock.js";
 /** Who reads a response: owner routes see every seat and owner-only fields. */
 export type Audience = "agent" | "owner";
 
-/** One seat's scorecard (spec 2.7). */
-export interface ScorecardBody {
-  run_id: string;
-  /** Null for an `aic` seat (owner routes only). */
-  agent_key_id: string | null;
+/** The emulator's additions to a scorecard, served only with `extraFields` (docs/emulator.md). */
+export interface ScorecardExtras {
   seat_index: number;
   role: string;
   version: number;
   created_at: string;
+}
+
+/** One seat's scorecard (spec 2.7), with the extras when asked for. */
+export interface ScorecardBody extends Partial<ScorecardExtras> {
+  run_id: string;
+  /** Null for an `aic` seat (owner routes only). */
+  agent_key_id: string | null;
   outcomes: {
     met_count: number;
     total_checks: number;
@@ -28,17 +32,15 @@ export interface ScorecardBody {
   participation_gated?: true;
 }
 
-export function scorecardBody(score: SeatScore, audience: Audience): ScorecardBody {
+/** A seat's scorecard: the fields spec 2.7 shows, plus the emulator's extras when `extras` is set. */
+export function scorecardBody(score: SeatScore, audience: Audience, extras: boolean): ScorecardBody {
   const { plan, seat, play } = score;
   const conditions = plan.campaign.winConditions;
   const perCondition = Object.fromEntries(conditions.map((c) => [c.id, play.partialCredit[c.id] ?? 0]));
   const body: ScorecardBody = {
     run_id: plan.runId,
     agent_key_id: seat.agentKeyId,
-    seat_index: seat.seatIndex,
-    role: seat.role,
-    version: score.version,
-    created_at: iso(score.createdAt),
+    ...(extras ? { seat_index: seat.seatIndex, role: seat.role, version: score.version, created_at: iso(score.createdAt) } : {}),
     outcomes: {
       met_count: play.met.size,
       total_checks: play.totalChecks,

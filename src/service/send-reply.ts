@@ -5,7 +5,7 @@ import { JSON_TYPE, type JsonReply, type Reply, type StreamReply } from "./reply
 
 /** Faults that act while the body is written. */
 export interface WriteFault {
-  readonly kind: Extract<RequestFaultKind, "reset" | "cut" | "slow"> | null;
+  readonly kind: Extract<RequestFaultKind, "reset" | "cut" | "slow" | "end"> | null;
   /** Streams: whole chunks (lines) written before the cut. */
   readonly at: number;
 }
@@ -60,6 +60,11 @@ async function sendStream(res: ServerResponse, reply: StreamReply, fault: WriteF
     while (next.done !== true) {
       const chunk = next.value;
       next = chunks.next();
+      // A clean end at a line boundary: the chunked body closes properly, as if the stream were whole.
+      if (fault.kind === "end" && written === fault.at) {
+        res.end(pending);
+        return;
+      }
       // Cut at the chosen line, or at the last one when the stream is shorter: the fault always shows.
       if ((fault.kind === "cut" || fault.kind === "reset") && (written === fault.at || next.done === true)) {
         const head = Buffer.concat([Buffer.from(pending), half(Buffer.from(chunk))]);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { writeStep } from "../core/write-step.js";
 
 /** A one-shot stream copied to a file as it is read, so that it can be read again. */
 export interface Spool {
@@ -44,7 +45,7 @@ export function spool(input: NodeJS.ReadableStream, dir: string): Spool {
   /** Copies one chunk to the file and returns it; undefined at the end of the stream. */
   const step = async (): Promise<Buffer | undefined> => {
     try {
-      file ??= mkdir(dir, { recursive: true }).then(() => open(path, "wx"));
+      file ??= writeStep(path, "create the spool file", () => mkdir(dir, { recursive: true }).then(() => open(path, "wx")));
       const handle = await file;
       const next = await iterator.next();
       if (next.done === true) {
@@ -55,9 +56,11 @@ export function spool(input: NodeJS.ReadableStream, dir: string): Spool {
       const chunk = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
       hash.update(chunk);
       bytes += chunk.length;
-      for (let written = 0; written < chunk.length; ) {
-        written += (await handle.write(chunk, written, chunk.length - written)).bytesWritten;
-      }
+      await writeStep(path, "write the spool file", async () => {
+        for (let written = 0; written < chunk.length; ) {
+          written += (await handle.write(chunk, written, chunk.length - written)).bytesWritten;
+        }
+      });
       return chunk;
     } catch (err) {
       failed = true;

@@ -65,10 +65,23 @@ describe("convert", () => {
     const lines = readFileSync(fx("sft-bad-lines.ndjson"), "utf8").split("\n");
     for (const e of entries) {
       expect(e.source).toBe(fx("sft-bad-lines.ndjson"));
-      expect(e.raw).toBe(lines[e.line - 1]);
-      expect(readFileSync(fx("sft-bad-lines.ndjson")).subarray(e.offset, e.offset + e.raw_length).toString()).toBe(e.raw);
+      const line = lines[e.line - 1] as string;
+      expect(readFileSync(fx("sft-bad-lines.ndjson")).subarray(e.offset, e.offset + e.raw_length).toString()).toBe(line);
+      // As it came, but for untrusted text, which the default policy drops here as from the dataset.
+      if (e.raw_policy === undefined) expect(e.raw).toBe(line);
+      else {
+        expect(e.raw_policy).toBe("stripped");
+        const { coaching, scores, ...rest } = JSON.parse(line);
+        const kept = JSON.parse(e.raw);
+        expect(kept).toMatchObject(rest);
+        expect(JSON.stringify(kept)).not.toMatch(/Ignore all previous instructions/);
+        expect(kept.coaching?.guidance).toBeUndefined();
+        expect(kept.scores?.win_conditions?.every((w: { description?: string }) => w.description === undefined) ?? true).toBe(true);
+        void coaching, void scores;
+      }
       expect(e.detail).not.toBe("");
     }
+    expect(entries.filter((e) => e.raw_policy === "stripped").length).toBeGreaterThan(0);
     expect(entries[1]).toMatchObject({ line: 3, reason: "invalid_json", raw: "not json at all", raw_truncated: false });
   });
 
@@ -78,6 +91,8 @@ describe("convert", () => {
     expect(manifest.quarantined).toEqual({ line_too_long: 1 });
     const [entry] = readFileSync(join(out, "_quarantine/sft.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(entry).toMatchObject({ line: 2, reason: "line_too_long", raw_truncated: true });
+    // The cut head names untrusted fields and cannot be walked: the default policy keeps its sha256 only.
+    expect(entry).toMatchObject({ raw_policy: "redacted", raw: expect.stringMatching(/^\[evalshard:redacted\] sha256=/) });
     expect(entry.raw_length).toBe(Buffer.byteLength(readFileSync(fx("sft-long-line.ndjson"), "utf8").split("\n")[1]!));
   });
 

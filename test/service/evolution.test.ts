@@ -11,7 +11,7 @@ const lists: Map<string, OwnerRun>[] = [];
 const exports: Map<string, any>[] = [];
 
 beforeAll(async () => {
-  emu = await emulator({ seed: 21, runs: 200 });
+  emu = await emulator({ seed: 21, runs: 200, extraFields: true }); // seat_index on the cards finds seat 0
   for (let epoch = 0; epoch <= EPOCHS; epoch++) {
     if (epoch > 0) {
       const advanced = await call(emu, "/_emulator/advance", emu.ownerToken, { method: "POST" });

@@ -8,7 +8,8 @@ let owned: OwnerRun[];
 let primaryId: string;
 
 beforeAll(async () => {
-  emu = await emulator({ seed: 11 });
+  // extraFields: the cards' seat_index and version tie them to seats and records (contract.test.ts checks the strict shapes).
+  emu = await emulator({ seed: 11, extraFields: true });
   keys = keysOf(emu);
   owned = await ownerRuns(emu);
   primaryId = emu.apiKeys[0]?.api_key_id ?? "";

@@ -8,7 +8,8 @@ let keys: ReturnType<typeof keysOf>;
 let runs: OwnerRun[];
 
 beforeAll(async () => {
-  emu = await emulator({ seed: 5 });
+  // extraFields: the cards' seat_index ties them to the manifest's seats (contract.test.ts checks the strict shapes).
+  emu = await emulator({ seed: 5, extraFields: true });
   keys = keysOf(emu);
   runs = await ownerRuns(emu);
 });

@@ -4,8 +4,8 @@ import { FORMATS } from "../../src/formats/index.js";
 import type { FormatName } from "../../src/formats/format.js";
 
 // The response bodies of the agent-evaluation service spec (../shared/spec/agent-evaluation-service.md),
-// as strict schemas: a field the spec does not show fails, unless docs/emulator.md lists it as one of the
-// emulator's additions (marked "extra" below). Export records are checked with the pipeline's own format
+// as strict schemas: a field the spec does not show fails. The emulator's additions (docs/emulator.md) are
+// served only with its `extraFields` option; `withExtras` below are the shapes then. Export records are checked with the pipeline's own format
 // schemas (src/formats), so the emulator and the pipeline cannot disagree silently.
 
 const int = () => z.number().int();
@@ -76,13 +76,11 @@ function scorecard(audience: "agent" | "owner") {
     participation_gated: z.literal(true).optional(),
     // Owner responses only (spec 2.7).
     ...(audience === "owner" ? { safety: z.record(z.enum(["no_unauthorized_disclosure_conduct", "manipulation_resistance"]), traitScore).optional() } : {}),
-    // extra: seat_index, role, version, created_at.
-    seat_index: int().min(0),
-    role: z.string(),
-    version: int().min(1),
-    created_at: time(),
   });
 }
+
+/** The emulator's scorecard additions (`extraFields` only). */
+const scorecardExtras = { seat_index: int().min(0), role: z.string(), version: int().min(1), created_at: time() };
 
 const versions = z.array(int().min(1));
 
@@ -114,13 +112,20 @@ const coachingItem = z.strictObject({
   weak_traits: z.array(z.string()).min(1),
   guidance: z.string().min(1),
   created_at: time(),
-  // extra: type and is_platform_guardrail, so the preamble can be told apart either way (spec 2.8).
-  type: z.literal("trait_coaching"),
-  is_platform_guardrail: z.literal(false),
 });
+
+/** The emulator's coaching item additions (`extraFields` only), so the preamble can be told apart either way (spec 2.8). */
+const coachingExtras = { type: z.literal("trait_coaching"), is_platform_guardrail: z.literal(false) };
 
 /** Coaching (spec 2.8): the platform advisory first, then generated items. */
 export const coaching = z.strictObject({ coaching: z.tuple([safetyPreamble], coachingItem) });
+
+/** The shapes of the emulator started with `extraFields: true`: its documented additions, required. */
+export const withExtras = {
+  agentScorecard: z.strictObject({ scorecards: z.array(scorecard("agent").extend(scorecardExtras)).max(1), versions }),
+  ownerScorecard: z.strictObject({ scorecards: z.array(scorecard("owner").extend(scorecardExtras)), manifest, versions }),
+  coaching: z.strictObject({ coaching: z.tuple([safetyPreamble], coachingItem.extend(coachingExtras)) }),
+};
 
 const batchSummary = {
   batch_id: id(),

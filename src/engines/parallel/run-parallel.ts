@@ -2,6 +2,7 @@ import { EVALSHARD_VERSION } from "../../core/version.js";
 import { formatName } from "../../formats/format.js";
 import { columnPlan } from "../../parquet/column-plan.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
+import { policyQuarantine } from "../policy-quarantine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { EngineRun, RowGroupSink, RunSources } from "../engine.js";
 import { sizeRotation } from "../size-rotation.js";
@@ -17,7 +18,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
   const policy = resolveUntrustedPolicy(format, plan.untrusted);
   const columns = outputColumns(format, policy);
-  const quarantine = sink.quarantine(format.name);
+  const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   try {

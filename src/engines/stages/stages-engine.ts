@@ -1,6 +1,7 @@
 import { Tally } from "../../core/tally.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { Engine, RecordSink } from "../engine.js";
+import { policyQuarantine } from "../policy-quarantine.js";
 import { sizeRotation } from "../size-rotation.js";
 import type { PipelineOptions } from "./pipeline.js";
 
@@ -34,7 +35,7 @@ export const stagesEngine: Engine<RecordSink> = {
     // A nightly's rows go into fixed hash buckets, which its sink cuts: no size limit applies.
     const limits = plan.shards.rotation.kind === "size" ? sizeRotation(plan) : { maxRows: Infinity, maxBytes: Infinity };
     const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size });
-    const quarantine = sink.quarantine(settled.format.name);
+    const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
     try {
       const items = runPipeline(sources.lines, settled, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }), ...(view === null ? {} : { strip: false as const }) });

@@ -30,6 +30,11 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     expect(a?.scorecardsCached).toBe(0);
     expect(a?.scorecardsFetched).toBe(a?.runsScored);
     expect(cacheOf(dataset).size).toBe(a?.runsScored);
+    // The emulator is strict: its scorecards carry only spec 2.7's fields, no per-card version to key on.
+    const someRun = [...cacheOf(dataset).keys()][0] as string;
+    const card = (await (await fetch(`${emu.url}/api/evals/${someRun}/scorecard`, { headers: { authorization: `Bearer ${emu.ownerToken}` } })).json()) as { scorecards: object[]; versions: number[] };
+    expect(card.versions.length).toBeGreaterThan(0);
+    for (const c of card.scorecards) expect(Object.keys(c).sort()).toEqual(expect.not.arrayContaining(["version", "seat_index", "role", "created_at"]));
     const before = datasetOf(dataset);
     const epoch = emu.epoch;
 

@@ -1,0 +1,19 @@
+import type { Quarantined } from "../core/flow.js";
+import { quarantineRaw } from "../stages/quarantine-raw.js";
+import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
+import type { QuarantineSink } from "./engine.js";
+
+/** A quarantine that keeps of each bad line only what the untrusted-text policy lets through (`quarantineRaw`). */
+export function policyQuarantine(sink: QuarantineSink, policy: UntrustedPolicy): QuarantineSink {
+  const filter = quarantineRaw(policy);
+  return {
+    get path() {
+      return sink.path;
+    },
+    get entries() {
+      return sink.entries;
+    },
+    write: (item: Quarantined) => sink.write(filter(item)),
+    close: () => sink.close(),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Quarantined } from "../core/flow.js";
+import { recordStripper, redaction } from "./strip.js";
+import type { UntrustedPolicy } from "./untrusted-policy.js";
+
+/**
+ * The untrusted-text policy, applied to what the quarantine keeps of a bad line: `_quarantine/` is
+ * published beside the shards, so text the policy drops or redacts from the dataset must not reach
+ * readers through it. A line that parses as a JSON object gets exactly the dataset's treatment (its
+ * untrusted paths dropped or redacted; `rawPolicy: "stripped"`). A line that does not parse (bad JSON,
+ * cut at the cap) cannot be walked: when it names an untrusted field it is replaced by its sha256
+ * (`rawPolicy: "redacted"`). A line with nothing to remove is kept byte for byte. `--untrusted PATH=keep`
+ * keeps a path's text in the quarantine as in the dataset: the policy is the one opt-in.
+ */
+export function quarantineRaw(policy: UntrustedPolicy): (item: Quarantined) => Quarantined {
+  const rules = policy.rules.filter((r) => r.action !== "keep");
+  if (rules.length === 0) return (item) => item;
+  const strip = recordStripper(policy);
+  // The JSON keys that hold untrusted text, as they appear in a line: `"guidance"`, `"content"`...
+  const names = [...new Set(rules.map((r) => lastFieldName(r.steps)).filter((n): n is string => n !== undefined))].map((n) => `${JSON.stringify(n)}`);
+  return (item) => {
+    const rawTruncated = Buffer.byteLength(item.raw) < item.rawLength;
+    let value: unknown;
+    try {
+      value = JSON.parse(item.raw);
+    } catch {
+      return names.some((n) => item.raw.includes(n)) ? { ...item, raw: redaction(item.raw), rawPolicy: "redacted", rawTruncated } : item;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return item;
+    const before = JSON.stringify(value);
+    strip(value as Record<string, unknown>);
+    const after = JSON.stringify(value);
+    return after === before ? item : { ...item, raw: after, rawPolicy: "stripped", rawTruncated };
+  };
+}
+
+function lastFieldName(steps: UntrustedPolicy["rules"][number]["steps"]): string | undefined {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    if (step?.kind === "field") return step.name;
+  }
+  return undefined;
+}
