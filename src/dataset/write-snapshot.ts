@@ -6,6 +6,7 @@ import type { Format } from "../formats/format.js";
 import { LocalStorage } from "../output/local-storage.js";
 import type { PublishHook, Staging, Storage, StoredFile } from "../output/storage.js";
 import { writeText } from "../output/write-text.js";
+import { rejectStaging } from "../output/reject-staging.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "./bucket.js";
@@ -45,6 +46,11 @@ export interface SnapshotOptions {
    * staging and returns their top-level names (a folder's with a trailing "/"). Called only when the dataset changed.
    */
   readonly stageExtras?: (result: SnapshotResult, staging: Staging) => Promise<readonly string[]>;
+  /**
+   * Asked once the new version is staged, before it is published: a `_rejected/<name>/` folder keeps the
+   * attempt there instead and leaves the dataset as it was (the publish guards, issue 20); null publishes.
+   */
+  readonly rejectTo?: () => string | null;
   /** The caller already holds the storage's lock, taken before its own work began. */
   readonly locked?: boolean;
 }
@@ -80,7 +86,9 @@ export async function writeSnapshot(
     const staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
     try {
       const { result, extraNames } = await build(records, options, storage, staging);
-      if (result.changed) await staging.publish(["data/", STATE_DIR, ...extraNames]);
+      const rejectedTo = result.changed ? (options.rejectTo?.() ?? null) : null;
+      if (rejectedTo !== null) await rejectStaging(storage, staging, ["data/", STATE_DIR, ...extraNames], rejectedTo);
+      else if (result.changed) await staging.publish(["data/", STATE_DIR, ...extraNames]);
       else await staging.abort();
       return result;
     } catch (error) {

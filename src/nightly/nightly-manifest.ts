@@ -1,4 +1,5 @@
 import type { Counts } from "../core/tally.js";
+import type { PublishFacts } from "../output/manifest.js";
 import type { InputInfo } from "../sources/line-source.js";
 import type { ShardInfo } from "../sinks/shard-writer.js";
 import type { PullReport } from "../pull/index.js";
@@ -6,7 +7,7 @@ import type { ViewManifest } from "../views/view-manifest.js";
 import type { PathAudit } from "../views/text-audit.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
-export interface NightlyManifest extends Counts {
+export interface NightlyManifest extends Counts, PublishFacts {
   readonly evalshard_version: string;
   readonly pipeline: string;
   readonly started_at: string;

@@ -15,6 +15,8 @@ import { LocalFiles } from "../output/local-files.js";
 import { LocalStorage } from "../output/local-storage.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
 import { writeText } from "../output/write-text.js";
+import { decidePublish } from "../output/publish-guard.js";
+import type { PublishDecision } from "../output/publish-guard.js";
 import { shardFormatFor } from "../sinks/shard-format-for.js";
 import { Tally } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
@@ -30,8 +32,10 @@ const SPOOL_PREFIX = ".evalshard-spool-";
 export interface NightlyResult {
   /** The manifest of this night (published only when the dataset changed). */
   readonly manifest: NightlyManifest;
+  /** The dataset was replaced tonight (false when nothing changed or the publish guards refused the night). */
   readonly changed: boolean;
-  readonly quarantineExceeded: boolean;
+  /** The publish guards' verdict (issue 20). */
+  readonly decision: PublishDecision;
   readonly outDir: string;
 }
 
@@ -97,6 +101,9 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     }
     let manifest: NightlyManifest | undefined;
+    // Judged once every record is counted, before anything is published (issue 20).
+    let decision: PublishDecision | undefined;
+    const judge = (): PublishDecision => (decision ??= decidePublish(run.guards, { ...tally.counts(), quarantined_share: tally.quarantinedShare() }));
     const buildManifest = async (night: SnapshotResult): Promise<NightlyManifest> => {
       const counts = tally.counts();
       if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
@@ -108,6 +115,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         format: { name: plan.format.name, version_field: plan.format.versionField, version: plan.format.version },
         output: { to: spec.output.to, compression: spec.output.compression, layout: "huggingface-buckets", buckets: spec.output.buckets },
         ...counts,
+        stream_error_runs: tally.streamErrorRuns(),
         night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
         shards: night.shards,
         inputs: await Promise.all(opened.sources.map((s) => s.info())),
@@ -119,6 +127,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         warnings: filterWarnings(spec.filters, gatedRuns),
         ...(textAudit === null ? {} : { text_audit: textAudit.summary() }),
         ...(view === null ? {} : { view: view.manifest() }),
+        publish: judge(),
       };
     };
     const night = await writeSnapshot(kept(), {
@@ -129,6 +138,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       shardFormat,
       buckets: spec.output.buckets,
       locked: true,
+      rejectTo: () => (judge().published ? null : judge().rejected_to),
       stageExtras: async (result, staging) => {
         manifest = await buildManifest(result);
         if (quarantine.entries > 0) await copyFile(spool, staging, quarantinePath);
@@ -141,7 +151,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     });
     manifest ??= await buildManifest(night);
     environment.onPhase?.({ phase: "published", changed: night.changed, added: night.added, replaced: night.replaced, removed: night.removed });
-    return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > run.guards.maxQuarantined, outDir };
+    return { manifest, changed: night.changed && judge().published, decision: night.changed ? judge() : { ...judge(), rejected_to: null }, outDir };
   } finally {
     await shardFormat.dispose();
     await rm(spoolDir, { recursive: true, force: true });

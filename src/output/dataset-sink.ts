@@ -8,6 +8,8 @@ import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { writeText } from "./write-text.js";
+import type { PublishDecision } from "./publish-guard.js";
+import { rejectStaging } from "./reject-staging.js";
 
 /** Options of {@link DatasetSink.open}. */
 export interface DatasetSinkOptions {
@@ -80,13 +82,21 @@ export class DatasetSink {
     return new QuarantineWriter(this.staging, `_quarantine/${format}.ndjson`);
   }
 
-  /** Writes the card and the manifest, then publishes the dataset whole and releases the lock. */
-  async publish(files: DatasetFiles): Promise<void> {
+  /**
+   * Writes the card and the manifest, then publishes the dataset whole and releases the lock; or, when
+   * the publish guards refused the run (`decision.published` false), keeps it under `decision.rejected_to`
+   * instead and leaves the dataset as it was. Returns where the files went.
+   */
+  async publish(files: DatasetFiles, decision?: Pick<PublishDecision, "published" | "rejected_to">): Promise<string> {
     await writeText(this.staging, "README.md", files.card);
     await writeText(this.staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
-    await this.staging.publish(["data", "_quarantine/", "README.md", "manifest.json"]);
+    const entries = ["data", "_quarantine/", "README.md", "manifest.json"];
+    let where = this.storage.location;
+    if (decision === undefined || decision.published) await this.staging.publish(entries);
+    else where = await rejectStaging(this.storage, this.staging, entries, decision.rejected_to);
     this.#done = true;
     await this.lock.release();
+    return where;
   }
 
   /** Drops what was staged (the previous dataset stays) and releases the lock. */

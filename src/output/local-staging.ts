@@ -5,6 +5,7 @@ import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFiles } from "./local-files.js";
 import type { PublishHook, Staging } from "./storage.js";
 import { ioStep } from "./io-step.js";
+import { REJECTED_DIR } from "./publish-guard.js";
 
 const TMP_PREFIX = ".evalshard-tmp-";
 const OLD_PREFIX = ".evalshard-old-";
@@ -82,6 +83,15 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       await step("journal");
       await rollForward(outDir, dir, journal, step);
       await cleanUp(outDir, dir, id, step);
+    },
+    async reject(entries, name) {
+      const target = join(outDir, REJECTED_DIR, name);
+      await ioStep(target, "create the folder for a rejected attempt", () => mkdir(target, { recursive: true }));
+      for (const entry of checkEntries(entries.map((n) => n.replace(/\/$/, "")))) {
+        if (await exists(join(dir, entry))) await ioStep(join(target, entry), "keep the rejected", () => rename(join(dir, entry), join(target, entry)));
+      }
+      await ioStep(dir, "delete the staging directory", () => rm(dir, { recursive: true, force: true }));
+      return target;
     },
     async abort() {
       if (!journaled) {
