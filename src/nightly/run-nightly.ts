@@ -103,7 +103,10 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     let manifest: NightlyManifest | undefined;
     // Judged once every record is counted, before anything is published (issue 20).
     let decision: PublishDecision | undefined;
-    const judge = (): PublishDecision => (decision ??= decidePublish(run.guards, { ...tally.counts(), quarantined_share: tally.quarantinedShare() }));
+    // A pull fetches the run of each partial_stream line of its bulk streams on its own: those are recovered,
+    // and only the rest (an input file's) count against --max-stream-errors.
+    const unrecovered = (): number => Math.max(0, tally.counts().stream_errors - (opened.http?.report().streamErrors ?? 0));
+    const judge = (): PublishDecision => (decision ??= decidePublish(run.guards, { ...tally.counts(), stream_errors: unrecovered(), quarantined_share: tally.quarantinedShare() }));
     const buildManifest = async (night: SnapshotResult): Promise<NightlyManifest> => {
       const counts = tally.counts();
       if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import { sftRecord } from "../helpers/records.js";
-import { S3RVER_KEY, startS3rver } from "../helpers/s3rver.js";
+import { S3RVER_KEY, s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -22,16 +22,8 @@ beforeAll(async () => {
 afterAll(async () => server.stop());
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    PATH: process.env.PATH ?? "",
-    AWS_ACCESS_KEY_ID: S3RVER_KEY,
-    AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
-    AWS_REGION: "us-east-1",
-    AWS_ENDPOINT_URL_S3: server.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-  };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env, maxBuffer: 1 << 26 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: s3rverCliEnv(server), maxBuffer: 1 << 26 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -33,14 +33,14 @@ function file(name: string, lines: readonly string[]): string {
 }
 const GOOD = file("good-65.ndjson", sftLines(65));
 
-/** Every file of the dataset (outside _rejected/ and the lock) with its sha256: what a reader could see. */
+/** Every file a reader of the dataset opens (links followed; _rejected/ and evalshard's hidden entries aside) with its sha256. */
 function snapshotOf(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (rel: string) => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      if (path === "_rejected" || entry.name.startsWith(".evalshard-lock")) continue;
-      if (entry.isDirectory()) walk(path);
+    for (const name of readdirSync(join(dir, rel))) {
+      const path = rel === "" ? name : `${rel}/${name}`;
+      if (path === "_rejected" || (rel === "" && name.startsWith(".evalshard"))) continue;
+      if (statSync(join(dir, path)).isDirectory()) walk(path);
       else out[path] = createHash("sha256").update(readFileSync(join(dir, path))).digest("hex");
     }
   };

@@ -11,6 +11,7 @@ import { reconciles } from "../../src/output/manifest.js";
 import { lockOutput } from "../../src/output/lock-output.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { readParquetRows } from "../helpers/read-parquet.js";
+import { visibleEntries } from "../helpers/local-layout.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const fx = (name: string) => `${FIXTURES}records/${name}`;
@@ -144,7 +145,7 @@ describe("convert", () => {
     await expect(convert({ inputs: [fx("sft-valid.ndjson")], out, scorecards: join(root, "missing.ndjson") })).rejects.toThrow(/missing\.ndjson/);
     expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
     for (const s of first.manifest.shards) expect(sha256(join(out, s.path))).toBe(s.sha256);
-    expect(readdirSync(out).sort()).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
+    expect(visibleEntries(out)).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
   });
 
   it("replaces the earlier output whole, leaving no stale shard", async () => {
