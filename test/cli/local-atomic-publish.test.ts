@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -7,12 +7,12 @@ import { KILL_AT_STEP } from "../../src/output/local-storage.js";
 import { evalshardLeftovers } from "../helpers/local-layout.js";
 import { PYTHON } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 20: a local publish is atomic for readers. `convert` is SIGKILLed right after every step of its
 // publish; before any recovery, manifest.json, pyarrow, DuckDB and datasets.load_dataset each see the whole
 // old dataset (65 rows, 4 shards) or the whole new one (40 rows, 3 shards), never a mix or nothing.
-const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const READ = new URL("./read_dataset_dirs.py", import.meta.url).pathname;
 const root = tempDir("evalshard-atomic-");
 const STEPS = ["in:data", "in:_quarantine", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "done"];
@@ -25,15 +25,7 @@ function input(name: string, n: number, tag: string): string {
 const OLD = input("old.ndjson", 65, "old");
 const NEW = input("new.ndjson", 40, "new");
 
-/** Runs the CLI; resolves with its exit code, or its signal when killed. */
-function cli(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("exit", (code, signal) => resolve({ code, signal, stderr }));
-  });
-}
+const cli = (args: readonly string[], env: Record<string, string> = {}) => runCli(args, { env });
 
 interface Seen {
   dir: string;

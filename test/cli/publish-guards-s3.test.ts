@@ -1,18 +1,16 @@
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import { sftRecord } from "../helpers/records.js";
 import { S3RVER_KEY, s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The publish guards on object storage: a refused run leaves the current snapshot current and keeps its
 // attempt under s3://BUCKET/PREFIX/_rejected/<name>/. Async spawn only: s3rver runs in this process.
-const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const root = tempDir("evalshard-guards-s3-");
 let server: S3Server;
 
@@ -21,15 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server.stop());
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: s3rverCliEnv(server), maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args, { env: s3rverCliEnv(server), replaceEnv: true });
 
 describe("publish guards on object storage", () => {
   it("a wrong --format run over a good 65-row dataset publishes nothing; the attempt is kept under _rejected/", { timeout: 120_000 }, async () => {

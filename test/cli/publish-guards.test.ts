@@ -7,22 +7,14 @@ import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
 import { PYTHON } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 20's publish guards through the built CLI: judged before publishing, the previous dataset untouched,
 // the refused attempt kept under _rejected/, the exit code naming the guard.
-const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const root = tempDir("evalshard-guards-");
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { maxBuffer: 1 << 26 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args);
 
 /** `n` distinct valid SFT records, as NDJSON lines. */
 const sftLines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => JSON.stringify(sftRecord({ run_id: `run_${String(from + i).padStart(4, "0")}` })));
