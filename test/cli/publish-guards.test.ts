@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import type { Manifest } from "../../src/output/manifest.js";
 import { PYTHON } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
+import { readerFiles } from "../helpers/local-layout.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 20's publish guards through the built CLI: judged before publishing, the previous dataset untouched,
@@ -25,20 +25,6 @@ function file(name: string, lines: readonly string[]): string {
 }
 const GOOD = file("good-65.ndjson", sftLines(65));
 
-/** Every file a reader of the dataset opens (links followed; _rejected/ and evalshard's hidden entries aside) with its sha256. */
-function snapshotOf(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(dir, rel))) {
-      const path = rel === "" ? name : `${rel}/${name}`;
-      if (path === "_rejected" || (rel === "" && name.startsWith(".evalshard"))) continue;
-      if (statSync(join(dir, path)).isDirectory()) walk(path);
-      else out[path] = createHash("sha256").update(readFileSync(join(dir, path))).digest("hex");
-    }
-  };
-  walk("");
-  return out;
-}
 const pyarrowRows = async (dir: string) =>
   Number((await promisify(execFile)(PYTHON, ["-c", "import sys, pyarrow.dataset as ds; print(ds.dataset(sys.argv[1] + '/data', format='parquet').count_rows())", dir])).stdout.trim());
 
@@ -48,7 +34,7 @@ describe("publish guards (convert)", () => {
       const out = join(root, `wrong-format-${engine}`);
       const good = await cli("convert", GOOD, "--out", out, "--engine", engine);
       expect(good.code, good.stderr).toBe(0);
-      const before = snapshotOf(out);
+      const before = readerFiles(out);
       const wrong = await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", engine, "--json");
       expect(wrong.code, wrong.stderr).toBe(3);
       expect(wrong.stderr).toMatch(/not published: 100\.00% of records were quarantined .*previous dataset is untouched; this attempt is kept in .*_rejected\/\d{8}T\d{6}Z-[0-9a-f]{6}\//);
@@ -56,7 +42,7 @@ describe("publish guards (convert)", () => {
       expect(attempt.records_out).toBe(0);
       expect(attempt.publish).toMatchObject({ published: false, tripped: [{ guard: "max_quarantined", limit: 0.05, actual: 1 }] });
       // The dataset is byte for byte the good one; readers still get 65 rows.
-      expect(snapshotOf(out)).toEqual(before);
+      expect(readerFiles(out)).toEqual(before);
       expect(await pyarrowRows(out)).toBe(65);
       expect((await cli("verify", out)).code).toBe(0);
       // The attempt is kept whole for inspection, where the manifest says.
@@ -107,17 +93,17 @@ describe("publish guards (convert)", () => {
   it("--min-records refuses a run writing fewer records (exit 7); the first guard tripped names the code", { timeout: 60_000 }, async () => {
     const out = join(root, "min-records");
     expect((await cli("convert", GOOD, "--out", out)).code).toBe(0);
-    const before = snapshotOf(out);
+    const before = readerFiles(out);
     const few = file("few.ndjson", sftLines(3));
     const r = await cli("convert", few, "--out", out, "--min-records", "10");
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/3 record\(s\) to write \(under --min-records 10\)/);
-    expect(snapshotOf(out)).toEqual(before);
+    expect(readerFiles(out)).toEqual(before);
     // Quarantine over its limit and too few records: exit 3, both listed in the kept manifest.
     const both = await cli("convert", GOOD, "--out", out, "--format", "dpo", "--min-records", "1", "--json");
     expect(both.code).toBe(3);
     expect((JSON.parse(both.stdout) as Manifest).publish.tripped.map((t) => t.guard)).toEqual(["max_quarantined", "min_records"]);
-    expect(snapshotOf(out)).toEqual(before);
+    expect(readerFiles(out)).toEqual(before);
   });
 
   it("keeps the newest five refused attempts", { timeout: 120_000 }, async () => {
@@ -135,13 +121,13 @@ describe("publish guards (nightly run)", () => {
     const out = join(root, "nightly");
     const first = await cli("run", pipeline("good", out, [GOOD]), "--json");
     expect(first.code, first.stderr).toBe(0);
-    const before = snapshotOf(out);
+    const before = readerFiles(out);
     const cut = file("night-cut.ndjson", [...sftLines(60), '{"error":"partial_stream","run_index":61}']);
     const refused = await cli("run", pipeline("cut", out, [cut]), "--json");
     expect(refused.code, refused.stderr).toBe(6);
     expect(JSON.parse(refused.stdout)).toMatchObject({ changed: false, stream_errors: 1 });
     expect(refused.stderr).toMatch(/not published: 1 partial_stream line\(s\).*_rejected\//);
-    expect(snapshotOf(out)).toEqual(before);
+    expect(readerFiles(out)).toEqual(before);
     const [name] = readdirSync(join(out, "_rejected"));
     const kept = JSON.parse(readFileSync(join(out, "_rejected", name ?? "-", "manifest.json"), "utf8")) as Manifest;
     expect(kept).toMatchObject({ records_out: 60, stream_error_runs: [61], publish: { published: false, rejected_to: `_rejected/${name}/` } });

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CURRENT, SNAPSHOTS_DIR } from "../../src/output/local-snapshots.js";
 
@@ -16,4 +17,19 @@ export function evalshardLeftovers(dir: string): string[] {
 /** The entries a reader of the dataset sees: every top-level name but evalshard's hidden layout. */
 export function visibleEntries(dir: string): string[] {
   return readdirSync(dir).filter((n) => n !== CURRENT && n !== SNAPSHOTS_DIR).sort();
+}
+
+/** Every file a reader of the dataset opens (links followed; `_rejected/` and evalshard's hidden entries aside), with its sha256. */
+export function readerFiles(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel))) {
+      const path = rel === "" ? name : `${rel}/${name}`;
+      if (path === "_rejected" || (rel === "" && name.startsWith(".evalshard"))) continue;
+      if (statSync(join(dir, path)).isDirectory()) walk(path);
+      else out[path] = createHash("sha256").update(readFileSync(join(dir, path))).digest("hex");
+    }
+  };
+  walk("");
+  return out;
 }
