@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { NightlyManifest } from "../../src/nightly/nightly-manifest.js";
+import type { NightlyManifest } from "../../src/jobs/nightly/nightly-manifest.js";
 import { emulator } from "../pull/support.js";
 import { runCli } from "../helpers/run-cli.js";
 import { readerFiles } from "../helpers/local-layout.js";
