@@ -71,6 +71,7 @@ export type { ValidateInputsOptions, ValidateInputsResult } from "./jobs/validat
 export type { InspectResult } from "./jobs/inspect.js";
 export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js";
 export type { Manifest } from "./output/manifest.js";
+export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publish-guard.js";
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
 export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
 export type { Counts } from "./core/tally.js";

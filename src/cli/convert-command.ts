@@ -2,7 +2,8 @@ import { Command } from "commander";
 import { prepareEngine } from "../engines/choose-engine.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
-import { EXIT } from "./exit-codes.js";
+import { describeDecision } from "../output/publish-guard.js";
+import { exitOfDecision } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { printSummary } from "./shared-flags.js";
 import { runAction } from "./run-action.js";
@@ -23,15 +24,10 @@ export function convertCommand(): Command {
       // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).
       if (plan.out !== "-") {
         if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
-        else printSummary(result.manifest, result.outDir);
+        else printSummary(result.manifest, result.writtenTo);
       }
-      if (result.quarantineExceeded) {
-        process.stderr.write(
-          `evalshard: published, but ${(result.manifest.quarantined_share * 100).toFixed(2)}% of records were quarantined (over --max-quarantined ${plan.guards.maxQuarantined}); see ${result.manifest.quarantine?.path ?? "_quarantine/"}\n`,
-        );
-        return EXIT.quarantineExceeded;
-      }
-      return EXIT.ok;
+      if (result.decision.tripped.length > 0) process.stderr.write(`evalshard: ${describeDecision(result.decision, result.outDir)}\n`);
+      return exitOfDecision(result.decision);
     }),
   );
 }

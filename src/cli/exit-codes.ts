@@ -1,3 +1,5 @@
+import type { PublishDecision, PublishGuard } from "../output/publish-guard.js";
+
 /** Process exit codes: what a scheduler alerts on. */
 export const EXIT = {
   ok: 0,
@@ -5,10 +7,26 @@ export const EXIT = {
   failure: 1,
   /** A flag, option, path or pipeline value is wrong. */
   usage: 2,
-  /** Published, but the quarantined share exceeded --max-quarantined. */
+  /** The quarantined share exceeded --max-quarantined: not published (published with --publish-anyway). */
   quarantineExceeded: 3,
   /** The service refused the credentials: 401 (missing, malformed or revoked) or 403 (scope, entitlement, seat). */
   credentialsRefused: 4,
   /** `verify` found a published dataset that differs from its manifest (a shard changed, missing or unlisted, ...). */
   verifyFailed: 5,
+  /** More `partial_stream` lines than --max-stream-errors: not published (published with --publish-anyway). */
+  streamErrorsExceeded: 6,
+  /** Fewer records than --min-records: not published (published with --publish-anyway). */
+  tooFewRecords: 7,
 } as const;
+
+const GUARD_EXIT: Readonly<Record<PublishGuard, number>> = {
+  max_quarantined: EXIT.quarantineExceeded,
+  max_stream_errors: EXIT.streamErrorsExceeded,
+  min_records: EXIT.tooFewRecords,
+};
+
+/** The exit code of a run the publish guards judged: the first tripped guard's, published anyway or not. */
+export function exitOfDecision(decision: Pick<PublishDecision, "tripped">): number {
+  const first = decision.tripped[0];
+  return first === undefined ? EXIT.ok : GUARD_EXIT[first.guard];
+}

@@ -2,7 +2,8 @@ import type { SourceEnvironment } from "../jobs/nightly/open-source.js";
 import type { NightlyResult } from "../jobs/nightly/run-nightly.js";
 import { createProgress } from "./progress.js";
 import { formatReasons } from "./shared-flags.js";
-import { EXIT } from "./exit-codes.js";
+import { describeDecision } from "../output/publish-guard.js";
+import { exitOfDecision } from "./exit-codes.js";
 
 /** The process environment, with progress on stderr. */
 export function nightlyEnvironment(pipeline: string): SourceEnvironment {
@@ -47,9 +48,8 @@ export function reportNight(result: NightlyResult, json: boolean): number {
       ].join("\n") + "\n",
     );
   }
-  if (result.quarantineExceeded) {
-    process.stderr.write(`evalshard: ${(m.quarantined_share * 100).toFixed(2)}% of records were quarantined; see ${m.quarantine?.path ?? "_quarantine/"}\n`);
-    return EXIT.quarantineExceeded;
+  if (result.decision.tripped.length > 0) {
+    process.stderr.write(`evalshard: ${describeDecision(result.decision, result.outDir)}\n`);
   }
-  return EXIT.ok;
+  return exitOfDecision(result.decision);
 }

@@ -9,6 +9,8 @@ export const QUARANTINE_REASONS = [
   "invalid_pair",
   /** A training view's row matched a prompt-injection pattern and `--on-injection quarantine` was asked. */
   "injection",
+  /** An `{"error": ...}` line other than `partial_stream`: the service wrote an error where a record belongs. */
+  "service_error_line",
 ] as const;
 export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 

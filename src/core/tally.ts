@@ -14,6 +14,7 @@ export interface Counts {
 export class Tally {
   #out = 0;
   #streamErrors = 0;
+  readonly #streamErrorRuns = new Set<number>();
   readonly #dropped = new Map<DropReason, number>();
   readonly #quarantined = new Map<QuarantineReason, number>();
 
@@ -30,6 +31,7 @@ export class Tally {
         break;
       case "stream_error":
         this.#streamErrors++;
+        if (item.runIndex !== null) this.#streamErrorRuns.add(item.runIndex);
         break;
     }
   }
@@ -64,6 +66,11 @@ export class Tally {
       quarantined: sorted(this.#quarantined),
       stream_errors: this.#streamErrors,
     };
+  }
+
+  /** The `run_index` values of the stream-error lines, ascending: the runs a dataset misses (issue 20). */
+  streamErrorRuns(): number[] {
+    return [...this.#streamErrorRuns].sort((a, b) => a - b);
   }
 
   /** Share of `records_in` that was quarantined (0 for an empty input). */

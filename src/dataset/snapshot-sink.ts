@@ -1,5 +1,6 @@
 import type { RecordShards, RecordSink, RowOrigin, SettledInput } from "../engines/engine.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
+import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import type { Lock, PublishHook, Staging, Storage } from "../output/storage.js";
@@ -93,8 +94,11 @@ export class SnapshotSink implements RecordSink {
     return new QuarantineWriter(this.staging, `_quarantine/${format}.ndjson`);
   }
 
-  /** Publishes the staged snapshot with `files` when the dataset changed, else drops it; releases the lock. */
-  async publish(files: SnapshotFiles): Promise<void> {
+  /**
+   * Publishes the staged snapshot with `files` when the dataset changed, else drops it; releases the lock.
+   * When the publish guards refused the night, the staged snapshot goes under `decision.rejected_to` instead.
+   */
+  async publish(files: SnapshotFiles, decision?: Pick<PublishDecision, "published" | "rejected_to">): Promise<void> {
     if (!this.night.changed) return this.abort();
     const extra = files.extra ?? {};
     const names = new Set(["_quarantine/"]);
@@ -104,7 +108,7 @@ export class SnapshotSink implements RecordSink {
       names.add(path.includes("/") ? `${top}/` : top);
       await writeText(this.staging, path, text);
     }
-    await publishLockedStaging(this, files, ["data/", STATE_DIR, ...names]);
+    await publishLockedStaging(this, files, ["data/", STATE_DIR, ...names], decision);
     this.#done = true;
   }
 

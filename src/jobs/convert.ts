@@ -6,6 +6,8 @@ import { DatasetSink } from "../output/dataset-sink.js";
 import { storageFor } from "../output/storage-for.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
+import { decidePublish } from "../output/publish-guard.js";
+import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
@@ -14,9 +16,11 @@ import { openSources } from "./open-sources.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
-  /** The output was published, but the quarantined share is over `maxQuarantined`. */
-  readonly quarantineExceeded: boolean;
+  /** The publish guards' verdict (also `manifest.publish`): what tripped, and whether the dataset was replaced. */
+  readonly decision: PublishDecision;
   readonly outDir: string;
+  /** Where the files went: the dataset, or the refused attempt's folder under `_rejected/`. */
+  readonly writtenTo: string;
 }
 
 const SPLIT = "train";
@@ -35,22 +39,27 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   try {
     const sources = await openSources(plan, sink.scratch);
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
-    const manifest = await manifestOf(plan, sources, run, startedAt);
+    // Judged before anything is published: over a guard, the previous dataset stays (issue 20).
+    const counts = run.tally.counts();
+    const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
+    const manifest = await manifestOf(plan, sources, run, startedAt, decision);
     const card = datasetCard({ format: run.format, columns: run.columns, shards: run.shards, splitName: SPLIT, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) });
-    await sink.publish({ card, manifest });
-    return { manifest, quarantineExceeded: manifest.quarantined_share > plan.guards.maxQuarantined, outDir: out };
+    const writtenTo = await sink.publish({ card, manifest }, decision);
+    return { manifest, decision, outDir: out, writtenTo };
   } catch (error) {
     await sink.abort();
     throw error;
   }
 }
 
-function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedAt: string): Promise<Manifest> {
+function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
   const gatedRuns = sources.gatedRuns();
   const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
   const rotation = sizeRotation(plan);
   const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(plan.filters, gatedRuns) };
-  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view">>(facts, {
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish">>(facts, {
+    stream_error_runs: run.tally.streamErrorRuns(),
+    publish,
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),

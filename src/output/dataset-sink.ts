@@ -8,6 +8,7 @@ import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
+import type { PublishDecision } from "./publish-guard.js";
 
 /** Options of {@link DatasetSink.open}. */
 export interface DatasetSinkOptions {
@@ -73,10 +74,14 @@ export class DatasetSink {
     return new QuarantineWriter(this.staging, `_quarantine/${format}.ndjson`);
   }
 
-  /** Writes the card and the manifest, then publishes the dataset whole and releases the lock. */
-  async publish(files: DatasetFiles): Promise<void> {
-    await publishLockedStaging(this, files, ["data", "_quarantine/"]);
+  /**
+   * Writes the card and the manifest, then publishes the dataset whole and releases the lock; or keeps it
+   * under `_rejected/` when the publish guards refused the run. Returns where the files went.
+   */
+  async publish(files: DatasetFiles, decision?: Pick<PublishDecision, "published" | "rejected_to">): Promise<string> {
+    const where = await publishLockedStaging(this, files, ["data", "_quarantine/"], decision);
     this.#done = true;
+    return where;
   }
 
   /** Drops what was staged (the previous dataset stays) and releases the lock. */

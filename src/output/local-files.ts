@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat as fsStat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
@@ -31,7 +31,8 @@ export class LocalFiles implements Files {
 
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
     const local = this.at(path);
-    const stat = await lstat(local).catch((error: NodeJS.ErrnoException) => {
+    // stat, not lstat: a published entry is a link into the current snapshot, and a dangling one is absent.
+    const stat = await fsStat(local).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
       throw new IoError(`Cannot read ${local}: ${error.message}`, local, { cause: error });
     });
@@ -49,10 +50,13 @@ export class LocalFiles implements Files {
       });
       for (const entry of entries) {
         const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
-        if (entry.isDirectory()) {
+        // A published top-level entry is a link into the current snapshot: followed (dangling: absent).
+        const kind = entry.isSymbolicLink() ? await fsStat(this.at(path)).catch(() => null) : entry;
+        if (kind === null) continue;
+        if (kind.isDirectory()) {
           if (path.startsWith(prefix) || prefix.startsWith(`${path}/`)) await walk(path);
-        } else if (entry.isFile() && path.startsWith(prefix)) {
-          out.push({ path, bytes: (await lstat(this.at(path))).size });
+        } else if (kind.isFile() && path.startsWith(prefix)) {
+          out.push({ path, bytes: (await fsStat(this.at(path))).size });
         }
       }
     };

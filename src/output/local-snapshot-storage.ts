@@ -1,4 +1,4 @@
-import { link, lstat, mkdir, readdir, rename, rm } from "node:fs/promises";
+import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
@@ -65,11 +65,12 @@ export class LocalSnapshotStorage extends LocalStorage {
 
   /** A pending folder whose manifest is the published one was committed (rename it); any other is dropped. */
   async #recover(root: string): Promise<void> {
-    const current = await lstat(join(this.location, "manifest.json")).catch(() => null);
+    // Followed: the published manifest is a link into the current snapshot folder (local-snapshots.ts).
+    const current = await stat(join(this.location, "manifest.json")).catch(() => null);
     for (const name of await readdir(root).catch(() => [] as string[])) {
       if (!name.endsWith(PENDING)) continue;
       const folder = join(root, name);
-      const manifest = await lstat(join(folder, "manifest.json")).catch(() => null);
+      const manifest = await stat(join(folder, "manifest.json")).catch(() => null);
       if (current !== null && manifest !== null && manifest.ino === current.ino && manifest.dev === current.dev) await rename(folder, join(root, name.slice(0, -PENDING.length)));
       else await rm(folder, { recursive: true, force: true });
     }
@@ -84,14 +85,17 @@ export class LocalSnapshotStorage extends LocalStorage {
   }
 }
 
-/** Hard-links the file or folder `from` to `to`, recursively; nothing at `from` links nothing. */
+/**
+ * Hard-links the file or folder `from` to `to`, recursively; nothing at `from` links nothing. Symbolic
+ * links are followed: the dataset's top-level entries are links into its current snapshot folder.
+ */
 async function linkTree(from: string, to: string): Promise<void> {
-  const stat = await lstat(from).catch(() => null);
-  if (stat === null) return;
-  if (stat.isDirectory()) {
+  const found = await stat(from).catch(() => null);
+  if (found === null) return;
+  if (found.isDirectory()) {
     await mkdir(to, { recursive: true });
     for (const name of await readdir(from)) await linkTree(join(from, name), join(to, name));
-  } else if (stat.isFile()) {
+  } else if (found.isFile()) {
     await ioStep(to, "link into the snapshot", () => link(from, to));
   }
 }

@@ -1,4 +1,6 @@
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
+import type { PublishDecision } from "./publish-guard.js";
+import { rejectStaging } from "./reject-staging.js";
 import { writeText } from "./write-text.js";
 
 /** A storage's lock and a staging opened under it: what a dataset being written holds until publish. */
@@ -33,10 +35,23 @@ export async function abortLockedStaging({ lock, staging }: LockedStaging): Prom
   }
 }
 
-/** Writes the card (README.md) and the manifest (manifest.json, last), publishes `entries` with them, releases the lock. */
-export async function publishLockedStaging({ lock, staging }: LockedStaging, files: { readonly card: string; readonly manifest: unknown }, entries: readonly string[]): Promise<void> {
+/**
+ * Writes the card (README.md) and the manifest (manifest.json, last), publishes `entries` with them and
+ * releases the lock; or, when the publish guards refused the run (`decision.published` false), keeps them
+ * under `decision.rejected_to` instead and leaves the dataset as it was. Returns where the files went.
+ */
+export async function publishLockedStaging(
+  { storage, lock, staging }: LockedStaging & { readonly storage: Storage },
+  files: { readonly card: string; readonly manifest: unknown },
+  entries: readonly string[],
+  decision?: Pick<PublishDecision, "published" | "rejected_to">,
+): Promise<string> {
   await writeText(staging, "README.md", files.card);
   await writeText(staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
-  await staging.publish([...entries, "README.md", "manifest.json"]);
+  const all = [...entries, "README.md", "manifest.json"];
+  let where = storage.location;
+  if (decision === undefined || decision.published) await staging.publish(all);
+  else where = await rejectStaging(storage, staging, all, decision.rejected_to);
   await lock.release();
+  return where;
 }

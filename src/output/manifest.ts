@@ -4,6 +4,7 @@ import type { FormatBasics } from "../formats/format.js";
 import type { InputInfo, LineSource } from "../sources/line-source.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
+import type { PublishDecision } from "./publish-guard.js";
 import type { ShardInfo } from "./shard-format.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
@@ -20,8 +21,15 @@ export interface ManifestBase extends Counts {
   readonly warnings: readonly string[];
 }
 
+/** What every publishing job's manifest adds (issue 20): the runs a stream missed, and the publish guards' verdict. */
+export interface PublishFacts {
+  /** The `run_index` values of the `{"error": "partial_stream"}` lines, ascending. */
+  readonly stream_error_runs: readonly number[];
+  readonly publish: PublishDecision;
+}
+
 /** `OUT/manifest.json` of a conversion: written last, it is what schedulers and alerts read. */
-export interface Manifest extends ManifestBase {
+export interface Manifest extends ManifestBase, PublishFacts {
   readonly output: {
     readonly to: string;
     readonly compression: string;
@@ -64,7 +72,7 @@ export interface ManifestFacts {
 
 /** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
 const BEFORE_COUNTS = ["evalshard_version", "pipeline", "snapshot", "started_at", "finished_at", "format", "output"];
-const AFTER_COUNTS = ["night", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings"];
+const AFTER_COUNTS = ["stream_error_runs", "night", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings", "publish"];
 
 /**
  * A job's manifest: the part every job shares, from `facts`, and the job's own sections (`output`,

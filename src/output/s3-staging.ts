@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import { S3Files } from "./s3-files.js";
 import { finishSnapshot } from "./s3-finish-snapshot.js";
+import { REJECTED_DIR } from "./publish-guard.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
 import type { FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
@@ -103,6 +104,15 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
       await finishSnapshot(root, pointer, step);
       await rm(scratch, { recursive: true, force: true });
       await step("done");
+    },
+    async reject(entries, name) {
+      const names = checkEntries(entries);
+      const to = `${REJECTED_DIR}/${name}/`;
+      for (const f of await files.list("")) {
+        if (names.includes(f.path.split("/")[0] as string)) await root.copy(files.key(f.path), `${to}${f.path}`);
+      }
+      await dropFolder();
+      return `${root.location}/${to}`;
     },
     async abort() {
       if (committed === null) {

@@ -68,6 +68,11 @@ export class StdoutStorage implements Storage {
       remove: () => this.remove(),
       reuse: (path) => Promise.reject(new ConfigError(`Cannot reuse ${path} on standard output: it keeps nothing`)),
       publish: done,
+      // The rows already went down the pipe: a refused run can only say so (exit code, manifest), not take them back.
+      reject: async () => {
+        await done();
+        return this.location;
+      },
       abort: done,
     };
   }

@@ -80,6 +80,11 @@ export interface Staging extends Files {
    * the storage has folders.
    */
   publish(entries: readonly string[]): Promise<void>;
+  /**
+   * Instead of {@link publish}: keeps the listed entries of this staging under `_rejected/<name>/` for
+   * inspection, drops the rest, and leaves the dataset as it was. Returns where they went, for messages.
+   */
+  reject(entries: readonly string[], name: string): Promise<string>;
   /** Drops the staging; after a publish that failed half-way, finishes it instead. */
   abort(): Promise<void>;
 }

@@ -98,11 +98,37 @@ export const OPTIONS = defineOptions({
   maxQuarantined: {
     kind: ratio(),
     default: 0.05,
-    help: "exit 3 when more than this share of records is quarantined",
+    help: "do not publish (exit 3) when more than this share of records is quarantined",
     helpIn: { validate: "exit 3 when more than this share of records would be quarantined" },
     takenBy: ["convert", "validate", "pull"],
     flag: "--max-quarantined <ratio>",
     yaml: { key: "max_quarantined" },
+  },
+  // Publish guards (issue 20): checked before publishing; over one, the previous dataset stays and the attempt
+  // goes to _rejected/ (src/output/publish-guard.ts).
+  maxStreamErrors: {
+    kind: wholeNumber(),
+    default: 0,
+    help: "do not publish (exit 6) when more {error: partial_stream} lines than this arrive",
+    takenBy: ["convert", "pull"],
+    flag: "--max-stream-errors <n>",
+    yaml: { key: "max_stream_errors" },
+  },
+  minRecords: {
+    kind: wholeNumber(),
+    default: 0,
+    help: "do not publish (exit 7) when fewer records than this would be written",
+    takenBy: ["convert", "pull"],
+    flag: "--min-records <n>",
+    yaml: { key: "min_records" },
+  },
+  publishAnyway: {
+    kind: flag(),
+    default: false,
+    help: "publish even over --max-quarantined, --max-stream-errors or --min-records (the exit code still says which)",
+    takenBy: ["convert", "pull"],
+    flag: "--publish-anyway",
+    yaml: { key: "publish_anyway" },
   },
   maxLineBytes: {
     kind: bytes(),

@@ -33,8 +33,14 @@ export interface ShardPlan {
 
 /** What stops a run or a line: checked by the job, not the stages. */
 export interface Guards {
-  /** Share of quarantined records above which the run still publishes but reports failure (exit 3). */
+  /** Share of quarantined records above which the run does not publish (exit 3). */
   readonly maxQuarantined: number;
+  /** `partial_stream` lines above which the run does not publish (exit 6). */
+  readonly maxStreamErrors: number;
+  /** Records written below which the run does not publish (exit 7). */
+  readonly minRecords: number;
+  /** Publish even when a guard above trips (its exit code stays). */
+  readonly publishAnyway: boolean;
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: number;
 }

@@ -64,6 +64,9 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
     if ("error" in object) {
       const streamError = streamErrorLine.safeParse(object);
       if (streamError.success) return { kind: "stream_error", provenance, runIndex: streamError.data.run_index ?? null };
+      // Still a run the stream missed, whatever its run_index holds: it must count against --max-stream-errors.
+      if (object.error === "partial_stream") return { kind: "stream_error", provenance, runIndex: null };
+      if (formats.detect(object) === null) return bad("service_error_line", `the service wrote an error line, not a record: error ${JSON.stringify(object.error)?.slice(0, 200)}`);
     }
     const detected = options.forced === true && format !== undefined ? format : formats.detect(object);
     if (detected === null) return bad("unsupported_format_version", "no format_version, rl_format_version or dpo_format_version field");

@@ -54,11 +54,15 @@ describe("evalshard CLI", () => {
     expect(run("convert", fx("sft-valid.ndjson"), "--out", join(root, "engine-bad"), "--engine", "fast").code).toBe(2);
   });
 
-  it("exit 3 when the quarantined share is over --max-quarantined, after publishing", () => {
+  it("exit 3 when the quarantined share is over --max-quarantined, publishing only with --publish-anyway", () => {
     const out = join(root, "c");
     const r = run("convert", fx("sft-bad-lines.ndjson"), "--out", out, "--max-quarantined", "0.5");
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/quarantined/);
+    expect(r.stderr).toMatch(/not published: .*quarantined/);
+    expect(existsSync(join(out, "manifest.json"))).toBe(false);
+    const anyway = run("convert", fx("sft-bad-lines.ndjson"), "--out", out, "--max-quarantined", "0.5", "--publish-anyway");
+    expect(anyway.code).toBe(3);
+    expect(anyway.stderr).toMatch(/published anyway/);
     expect(existsSync(join(out, "manifest.json"))).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import { sft } from "../../src/formats/sft.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import type { SnapshotOptions } from "../../src/dataset/write-snapshot.js";
+import { evalshardLeftovers } from "../helpers/local-layout.js";
 import type { SnapshotRecord } from "../../src/dataset/incoming.js";
 
 /** Small records with a typed column list, enough to exercise Parquet. */
@@ -54,7 +55,7 @@ export function jsonlRows(dir: string): string[] {
 
 /** What evalshard left behind: staging, old-entry and lock files in the output directory. */
 export function leftovers(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.startsWith(".evalshard"));
+  return evalshardLeftovers(dir);
 }
 
 export async function* iterate<T>(items: Iterable<T>): AsyncGenerator<T> {

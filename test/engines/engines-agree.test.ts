@@ -51,6 +51,8 @@ const comparable = (m: Manifest) => ({
   dropped: m.dropped,
   quarantined: m.quarantined,
   stream_errors: m.stream_errors,
+  stream_error_runs: m.stream_error_runs,
+  publish: { ...m.publish, rejected_to: null },
   shards: m.shards.map((s) => ({ path: s.path, rows: s.rows })),
   quarantine: m.quarantine,
   untrusted: m.untrusted,
@@ -60,8 +62,9 @@ const comparable = (m: Manifest) => ({
 async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ parallel: Manifest; stages: Manifest }> {
   const n = runs++;
   const [parallel, stages] = [join(root, `${n}-parallel`), join(root, `${n}-stages`)];
-  const a = await convert({ ...options, out: parallel, engine: "parallel", workers: 2 });
-  const b = await convert({ ...options, out: stages, engine: "stages" });
+  // Fixtures full of bad lines: published over the publish guards (issue 20); both engines must judge alike.
+  const a = await convert({ ...options, out: parallel, engine: "parallel", workers: 2, publishAnyway: true });
+  const b = await convert({ ...options, out: stages, engine: "stages", publishAnyway: true });
   expect(a.manifest.output.engine).toBe("parallel");
   expect(b.manifest.output.engine).toBe("stages");
   expect(comparable(a.manifest)).toEqual(comparable(b.manifest));

@@ -36,7 +36,8 @@ const CASES: Record<string, () => Omit<ConvertOptions, "out">> = {
 
 async function shardHashes(name: string, options: Omit<ConvertOptions, "out">): Promise<Record<string, string>> {
   const out = join(root, name);
-  await convert({ ...options, out, engine: "parallel", workers: 2 });
+  // Fixtures full of bad lines: published over the publish guards (issue 20), which the shard bytes do not depend on.
+  await convert({ ...options, out, engine: "parallel", workers: 2, publishAnyway: true });
   const data = join(out, "data");
   const hashes: Record<string, string> = {};
   for (const file of readdirSync(data).sort()) hashes[file] = createHash("sha256").update(readFileSync(join(data, file))).digest("hex");

@@ -51,3 +51,15 @@ export function useS3rverEnvironment(server: S3Server): void {
   process.env["AWS_REGION"] = "us-east-1";
   process.env["AWS_ENDPOINT_URL_S3"] = server.endpoint;
 }
+
+/** The whole environment of a CLI child process that reaches `server` through the SDK's default chain. */
+export function s3rverCliEnv(server: S3Server): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    AWS_ACCESS_KEY_ID: S3RVER_KEY,
+    AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
+    AWS_REGION: "us-east-1",
+    AWS_ENDPOINT_URL_S3: server.endpoint,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  };
+}

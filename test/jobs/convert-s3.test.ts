@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
 import type { VerifyReport } from "../../src/jobs/verify-report.js";
-import { S3RVER_KEY, startS3rver } from "../helpers/s3rver.js";
+import { S3RVER_KEY, s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 
 // `convert --out s3://…` and `verify s3://…` through the CLI, against a real S3 REST server on loopback,
@@ -25,16 +25,8 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 async function cliIn(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = {
-    PATH: process.env.PATH ?? "",
-    AWS_ACCESS_KEY_ID: S3RVER_KEY,
-    AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
-    AWS_REGION: "us-east-1",
-    AWS_ENDPOINT_URL_S3: server.endpoint,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-  };
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env, cwd });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: s3rverCliEnv(server), cwd });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -11,6 +11,7 @@ import { reconciles } from "../../src/output/manifest.js";
 import { lockOutput } from "../../src/output/lock-output.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { readParquetRows } from "../helpers/read-parquet.js";
+import { visibleEntries } from "../helpers/local-layout.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const fx = (name: string) => `${FIXTURES}records/${name}`;
@@ -24,8 +25,9 @@ const outDir = () => join(root, `out-${n++}`);
 describe("convert", () => {
   it("publishes validated, de-duplicated, filtered, stripped shards with a reconciling manifest", async () => {
     const out = outDir();
-    const { manifest, quarantineExceeded } = await convert({ inputs: EXAMPLE, out, scorecards: fx("scorecards-gated.ndjson"), maxQuarantined: 1 });
-    expect(quarantineExceeded).toBe(false);
+    const { manifest, decision } = await convert({ inputs: EXAMPLE, out, scorecards: fx("scorecards-gated.ndjson"), maxQuarantined: 1, maxStreamErrors: 2 });
+    expect(decision).toMatchObject({ tripped: [], published: true, rejected_to: null });
+    expect(manifest.stream_error_runs).toEqual([1, 3]);
     expect(manifest).toMatchObject({
       records_in: 28,
       records_out: 11,
@@ -96,10 +98,10 @@ describe("convert", () => {
     expect(entry.raw_length).toBe(Buffer.byteLength(readFileSync(fx("sft-long-line.ndjson"), "utf8").split("\n")[1]!));
   });
 
-  it("reports a quarantined share over the limit, still publishing", async () => {
+  it("reports a quarantined share over the limit, publishing only with publishAnyway", async () => {
     const out = outDir();
-    const result = await convert({ inputs: [fx("sft-bad-lines.ndjson")], out });
-    expect(result.quarantineExceeded).toBe(true);
+    const result = await convert({ inputs: [fx("sft-bad-lines.ndjson")], out, publishAnyway: true });
+    expect(result.decision).toMatchObject({ tripped: [{ guard: "max_quarantined", limit: 0.05 }], published: true, publish_anyway: true });
     expect(result.manifest.quarantined_share).toBeCloseTo(9 / 11);
     expect(existsSync(join(out, "manifest.json"))).toBe(true);
   });
@@ -158,7 +160,7 @@ describe("convert", () => {
     await expect(convert({ inputs: [fx("sft-valid.ndjson")], out, scorecards: join(root, "missing.ndjson") })).rejects.toThrow(/missing\.ndjson/);
     expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
     for (const s of first.manifest.shards) expect(sha256(join(out, s.path))).toBe(s.sha256);
-    expect(readdirSync(out).sort()).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
+    expect(visibleEntries(out)).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
   });
 
   it("replaces the earlier output whole, leaving no stale shard", async () => {

@@ -29,7 +29,7 @@ async function verifyJson(dir: string): Promise<{ code: number; report: VerifyRe
 /** A copy of `template`, to tamper with. */
 function copyOf(template: string): string {
   const dir = join(root, `copy-${counter++}`);
-  cpSync(template, dir, { recursive: true });
+  cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
   return dir;
 }
 

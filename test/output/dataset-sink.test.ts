@@ -11,6 +11,7 @@ import { shredRecord } from "../../src/parquet/shred-record.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import { readParquetRows } from "../helpers/read-parquet.js";
+import { visibleEntries } from "../helpers/local-layout.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const root = tempDir("evalshard-dataset-sink-");
@@ -34,7 +35,7 @@ describe("the dataset sink", () => {
     expect(shards.map((s) => s.path)).toEqual(NAMES.map((n) => `data/${n}.jsonl`));
     expect(existsSync(join(out, "data"))).toBe(false);
     await sink.publish({ card: "card\n", manifest: { shards } });
-    expect(readdirSync(out).sort()).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
+    expect(visibleEntries(out)).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
     expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"))).toEqual({ shards });
   });
 

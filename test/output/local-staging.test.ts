@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
@@ -7,18 +7,20 @@ import { lockOutput } from "../../src/output/lock-output.js";
 import { openStaging, recoverStaging } from "../../src/output/local-staging.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { linkBuiltModules } from "../helpers/built-modules.js";
+import { evalshardLeftovers } from "../helpers/local-layout.js";
 
 const root = tempDir("evalshard-staging-");
 let counter = 0;
 const freshOut = () => join(root, `out-${counter++}`);
 
-/** Every file under dir (dot-entries of evalshard left out) with its content. */
+/** Every file under dir (dot-entries of evalshard left out) with its content, as a reader finds them (links followed). */
 function visible(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (d === dir && name.startsWith(".evalshard")) continue;
+      if (!existsSync(p)) continue; // a dangling link: absent for a reader
       if (statSync(p).isDirectory()) walk(p);
       else out[relative(dir, p)] = readFileSync(p, "utf8");
     }
@@ -26,8 +28,6 @@ function visible(dir: string): Record<string, string> {
   if (existsSync(dir)) walk(dir);
   return out;
 }
-
-const evalshardLeftovers = (dir: string) => readdirSync(dir).filter((n) => n.startsWith(".evalshard-"));
 
 const OLD = {
   "data/train-00000-of-00001.jsonl": "old rows\n",
@@ -45,6 +45,7 @@ const NEW = {
 };
 // The new run has no quarantine: listing it removes the old one.
 const ENTRIES = ["data", "_quarantine", "README.md", "manifest.json"];
+const withoutNotes = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([p]) => p !== "notes.txt"));
 
 function writeTree(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
@@ -53,16 +54,27 @@ function writeTree(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** An output directory holding OLD, and a staging directory holding NEW. */
-async function prepare(onStep?: (step: string) => void) {
+/**
+ * An output directory holding OLD (published by a first staging, or, `legacy`, written as plain entries as
+ * evalshard wrote them before snapshot folders), and a staging directory holding NEW.
+ */
+async function prepare(onStep?: (step: string) => void, legacy = false) {
   const out = freshOut();
-  writeTree(out, OLD);
+  writeTree(out, { "notes.txt": OLD["notes.txt"] });
+  if (legacy) writeTree(out, OLD);
+  else {
+    const first = await openStaging(out);
+    writeTree(first.dir, withoutNotes(OLD));
+    await first.publish(ENTRIES);
+  }
   const staging = await openStaging(out, onStep === undefined ? {} : { onStep });
-  writeTree(staging.dir, Object.fromEntries(Object.entries(NEW).filter(([p]) => p !== "notes.txt")));
+  writeTree(staging.dir, withoutNotes(NEW));
   return { out, staging };
 }
 
 class Crash extends Error {}
+
+const STEPS = ["in:data", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "done"];
 
 describe("openStaging", () => {
   it("creates the output directory and a fresh hidden staging directory inside it", async () => {
@@ -82,30 +94,20 @@ describe("publish", () => {
     await staging.publish(ENTRIES);
     expect(visible(out)).toEqual(NEW);
     expect(evalshardLeftovers(out)).toEqual([]);
+    // Readers open the same paths as ever: links through the one current-snapshot link.
+    expect(lstatSync(join(out, "data")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(out, "manifest.json"))).toBe(".evalshard-current/manifest.json");
+    expect(existsSync(join(out, "_quarantine"))).toBe(false);
   });
 
-  it("moves the manifest out first and in last, so it never sits next to data it does not describe", async () => {
+  it("a reader sees the whole old or the whole new output at every step, switching at one rename", async () => {
     const seen: string[] = [];
     const { out, staging } = await prepare((step) => {
-      const now = visible(out);
-      if ("manifest.json" in now) expect([OLD, NEW]).toContainEqual(now);
+      expect(visible(out), `at ${step}`).toEqual(STEPS.indexOf(step) < STEPS.indexOf("switched") ? OLD : NEW);
       seen.push(step);
     });
     await staging.publish(ENTRIES);
-    expect(seen).toEqual([
-      "synced",
-      "journal",
-      "aside:manifest.json",
-      "aside:README.md",
-      "aside:_quarantine",
-      "aside:data",
-      "in:data",
-      "in:README.md",
-      "in:manifest.json",
-      "moved",
-      "old-removed",
-      "done",
-    ]);
+    expect(seen).toEqual(STEPS);
   });
 
   it("rejects entries that are not top-level names", async () => {
@@ -113,42 +115,76 @@ describe("publish", () => {
     for (const bad of ["../x", "a/b", "", ".evalshard-tmp-x", ".."]) await expect(staging.publish([bad])).rejects.toThrow(ConfigError);
     await staging.abort();
   });
+
+  it("carries over the current version's entries a publish does not list", async () => {
+    const { out, staging } = await prepare();
+    await staging.publish(["data", "manifest.json"]);
+    expect(visible(out)).toEqual({ ...NEW, "README.md": "old card", "_quarantine/sft.ndjson": "old quarantine\n" });
+    expect(evalshardLeftovers(out)).toEqual([]);
+  });
 });
 
-describe("a crash at any point of publish recovers to the old or the new output, never a mix", () => {
-  const STEPS = ["synced", "journal", "aside:manifest.json", "aside:README.md", "aside:_quarantine", "aside:data", "in:data", "in:README.md", "in:manifest.json", "moved", "old-removed"];
-
-  it.each(STEPS)("crash after %s", async (crashAt) => {
+describe("a crash at any step of publish leaves the old or the new output, never a mix, even before any recovery", () => {
+  it.each(STEPS.slice(0, -1))("crash after %s", async (crashAt) => {
     const { out, staging } = await prepare((step) => {
       if (step === crashAt) throw new Crash(step);
     });
     await expect(staging.publish(ENTRIES)).rejects.toThrow(Crash);
-    // The process is gone: nothing else runs until the next job opens the directory.
+    // The process is gone: what a reader sees until the next job is already whole.
+    const expected = STEPS.indexOf(crashAt) < STEPS.indexOf("switched") ? OLD : NEW;
+    expect(visible(out)).toEqual(expected);
     const recovery = await recoverStaging(out);
-    expect(visible(out)).toEqual(crashAt === "synced" ? OLD : NEW);
+    expect(visible(out)).toEqual(expected);
     expect(evalshardLeftovers(out)).toEqual([]);
-    expect(recovery[crashAt === "synced" ? "discarded" : "rolledForward"]).toEqual([staging.dir]);
-  });
-
-  it("a recovery that itself crashes can be run again", async () => {
-    const { out, staging } = await prepare((step) => {
-      if (step === "aside:data") throw new Crash(step);
-    });
-    await expect(staging.publish(ENTRIES)).rejects.toThrow(Crash);
-    // Half of a roll-forward: the new data moved in, nothing else.
-    const { renameSync } = await import("node:fs");
-    renameSync(join(staging.dir, "data"), join(out, "data"));
-    await recoverStaging(out);
-    expect(visible(out)).toEqual(NEW);
-    expect(evalshardLeftovers(out)).toEqual([]);
+    expect(recovery.discarded).toEqual([staging.dir]);
   });
 
   it("abort after a failed publish finishes it rather than leave a mix", async () => {
     const { out, staging } = await prepare((step) => {
-      if (step === "in:data") throw new Crash(step);
+      if (step === "switched") throw new Crash(step);
     });
     await expect(staging.publish(ENTRIES)).rejects.toThrow(Crash);
     await staging.abort();
+    expect(visible(out)).toEqual(NEW);
+    expect(evalshardLeftovers(out)).toEqual([]);
+  });
+});
+
+describe("an output of the layout before snapshot folders (plain entries)", () => {
+  it("is converted by its first publish", async () => {
+    const { out, staging } = await prepare(undefined, true);
+    await staging.publish(ENTRIES);
+    expect(visible(out)).toEqual(NEW);
+    expect(evalshardLeftovers(out)).toEqual([]);
+  });
+
+  it.each(STEPS.slice(0, -1))("crash after %s: recovered to the old or the new output", async (crashAt) => {
+    const { out, staging } = await prepare((step) => {
+      if (step === crashAt) throw new Crash(step);
+    }, true);
+    await expect(staging.publish(ENTRIES)).rejects.toThrow(Crash);
+    // Before the switch nothing visible changed; converting the plain entries after it is finished by recovery.
+    if (STEPS.indexOf(crashAt) < STEPS.indexOf("switched")) expect(visible(out)).toEqual(OLD);
+    await recoverStaging(out);
+    expect(visible(out)).toEqual(STEPS.indexOf(crashAt) < STEPS.indexOf("switched") ? OLD : NEW);
+    expect(evalshardLeftovers(out)).toEqual([]);
+  });
+
+  it("a publish journal an older evalshard left half done is still rolled forward", async () => {
+    const out = freshOut();
+    writeTree(out, OLD);
+    const dir = join(out, ".evalshard-tmp-legacy");
+    writeTree(dir, withoutNotes(NEW));
+    const entries = ENTRIES.map((name) => ({ name, present: existsSync(join(dir, name)) }));
+    writeFileSync(join(dir, "journal.json"), JSON.stringify({ version: 1, id: "legacy", entries }));
+    // Half of a roll-forward: the old manifest and data moved aside, the new data moved in.
+    mkdirSync(join(out, ".evalshard-old-legacy"));
+    const { renameSync } = await import("node:fs");
+    renameSync(join(out, "manifest.json"), join(out, ".evalshard-old-legacy", "manifest.json"));
+    renameSync(join(out, "data"), join(out, ".evalshard-old-legacy", "data"));
+    renameSync(join(dir, "data"), join(out, "data"));
+    const recovery = await recoverStaging(out);
+    expect(recovery.rolledForward).toEqual([dir]);
     expect(visible(out)).toEqual(NEW);
     expect(evalshardLeftovers(out)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { SnapshotResult } from "../../dataset/staged-snapshot.js";
 import type { EngineRun, RunSources } from "../../engines/engine.js";
 import { buildManifest } from "../../output/manifest.js";
+import type { PublishDecision } from "../../output/publish-guard.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import type { PullReport } from "../../pull/index.js";
 import { filterSettings, filterWarnings } from "../../stages/filter.js";
@@ -16,10 +17,12 @@ export interface NightFacts {
   readonly pull: PullReport | null;
   /** The number this night publishes as. */
   readonly snapshot: number | null;
+  /** The publish guards' verdict. */
+  readonly publish: PublishDecision;
 }
 
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
-export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot }: NightFacts): Promise<NightlyManifest> {
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish }: NightFacts): Promise<NightlyManifest> {
   const gatedRuns = sources.gatedRuns();
   const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
@@ -29,6 +32,8 @@ export function nightlyManifest({ spec, startedAt, run, night, sources, pull, sn
     night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
     pull,
     filters: filterSettings(spec.filters),
+    stream_error_runs: run.tally.streamErrorRuns(),
+    publish,
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
   }) as Promise<NightlyManifest>;

@@ -4,9 +4,10 @@ import type { ShardInfo } from "../../sinks/shard-writer.js";
 import type { PullReport } from "../../pull/index.js";
 import type { ViewManifest } from "../../views/view-manifest.js";
 import type { PathAudit } from "../../views/text-audit.js";
+import type { PublishFacts } from "../../output/manifest.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
-export interface NightlyManifest extends Counts {
+export interface NightlyManifest extends Counts, PublishFacts {
   readonly evalshard_version: string;
   readonly pipeline: string;
   /**

@@ -7,6 +7,8 @@ import { outputLocation, storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
+import { decidePublish } from "../../output/publish-guard.js";
+import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
 import { openSource, parsePartition } from "./open-source.js";
@@ -18,8 +20,10 @@ const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 export interface NightlyResult {
   /** The manifest of this night (published only when the dataset changed). */
   readonly manifest: NightlyManifest;
+  /** The dataset was replaced tonight (false when nothing changed or the publish guards refused the night). */
   readonly changed: boolean;
-  readonly quarantineExceeded: boolean;
+  /** The publish guards' verdict (issue 20). */
+  readonly decision: PublishDecision;
   /** Where the dataset is: a directory or `s3://BUCKET/PREFIX`. */
   readonly outDir: string;
 }
@@ -49,15 +53,25 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const run = await stagesEngine.run(plan, sources, sink);
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
+    // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run
+    // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest
+    // (an input file's) count against --max-stream-errors.
+    const unrecovered = Math.max(0, counts.stream_errors - (opened.http?.report().streamErrors ?? 0));
+    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: night.changed ? sink.number : null });
-    await sink.publish({
-      card: datasetCard({ format: run.format, columns: run.columns, shards: night.shards, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) }),
-      manifest,
-      ...(opened.http === null ? {} : { extra: { [SCORE_CACHE]: formatScoreCache(opened.http.scoreCacheOut()) } }),
-    });
-    environment.onPhase?.({ phase: "published", changed: night.changed, added: night.added, replaced: night.replaced, removed: night.removed });
-    return { manifest, changed: night.changed, quarantineExceeded: manifest.quarantined_share > plan.guards.maxQuarantined, outDir: out };
+    const published = night.changed && judged.published;
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: published ? sink.number : null, publish: judged });
+    await sink.publish(
+      {
+        card: datasetCard({ format: run.format, columns: run.columns, shards: night.shards, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) }),
+        manifest,
+        ...(opened.http === null ? {} : { extra: { [SCORE_CACHE]: formatScoreCache(opened.http.scoreCacheOut()) } }),
+      },
+      judged,
+    );
+    environment.onPhase?.({ phase: "published", changed: published, added: night.added, replaced: night.replaced, removed: night.removed });
+    // A night that changed nothing publishes nothing and keeps no refused attempt either.
+    return { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out };
   } catch (error) {
     await sink.abort();
     throw error;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../helpers/temp-dir.js";
+import { evalshardLeftovers } from "../../helpers/local-layout.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
 
 // The nightly job as cron runs it: the built CLI (npm test builds first), secrets only in the environment.
@@ -83,6 +84,6 @@ describe("evalshard run / pull (CLI)", () => {
     const rerun = await run(["run", join(PIPELINES, "nightly-sft.yaml")], envFor(emu, out));
     expect(rerun.status, rerun.stderr).toBe(0);
     expect(datasetOf(join(out, "nightly-sft"))).toEqual(datasetOf(join(reference, "nightly-sft")));
-    expect(readdirSync(join(out, "nightly-sft")).filter((f) => f.startsWith("."))).toEqual([]);
+    expect(evalshardLeftovers(join(out, "nightly-sft"))).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
@@ -368,7 +368,8 @@ class Pass {
         const { line, offset: lineOffset, ...q } = o.quarantined[quarantined++] as QuarantineOutcome;
         this.#quarantine(tally, { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q });
       } else {
-        tally.add({ kind: "stream_error", provenance: at(o.streamErrors[streamErrors++] as LineAt), runIndex: null });
+        const error = o.streamErrors[streamErrors++] as StreamErrorAt;
+        tally.add({ kind: "stream_error", provenance: at(error), runIndex: error.runIndex });
       }
     }
     return rules;

@@ -85,6 +85,10 @@ export interface LineAt {
   readonly offset: number;
 }
 
+export interface StreamErrorAt extends LineAt {
+  readonly runIndex: number | null;
+}
+
 export interface QuarantineOutcome extends LineAt {
   readonly reason: QuarantineReason;
   readonly detail: string;
@@ -105,7 +109,8 @@ export interface OutcomesMessage {
    */
   readonly columns: OutcomeColumns | null;
   readonly layout: SlotLayout | null;
-  readonly streamErrors: readonly LineAt[];
+  /** `partial_stream` lines, with their `run_index` (issue 20: the manifest lists the runs a stream missed). */
+  readonly streamErrors: readonly StreamErrorAt[];
   /** Filtered lines: the rule. */
   readonly filtered: readonly FilterRule[];
   readonly quarantined: readonly QuarantineOutcome[];

@@ -16,7 +16,7 @@ import type { Provenance } from "../../../core/provenance.js";
 import type { FilterRule } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { LineAt, OutcomesMessage, QuarantineOutcome, WorkerConfig } from "./protocol.js";
+import type { LineAt, OutcomesMessage, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
@@ -140,7 +140,7 @@ export class UnitConverter {
     } else if (outcome.kind === LINE_QUARANTINED) {
       g.quarantined.push({ line, offset: start, ...outcome.quarantine });
     } else {
-      g.streamErrors.push({ line, offset: start });
+      g.streamErrors.push({ line, offset: start, runIndex: outcome.runIndex });
     }
   }
 
@@ -258,7 +258,7 @@ export class UnitConverter {
       case "quarantined":
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
       case "stream_error":
-        return { kind: LINE_STREAM_ERROR };
+        return { kind: LINE_STREAM_ERROR, runIndex: item.runIndex };
       case "kept":
         return this.#decided(builder, item.value.facts, item.value.record);
       default:
@@ -297,14 +297,14 @@ interface Gathered {
   readonly rowBytes: number[];
   readonly filtered: FilterRule[];
   readonly quarantined: QuarantineOutcome[];
-  readonly streamErrors: LineAt[];
+  readonly streamErrors: StreamErrorAt[];
 }
 
 type LineOutcome =
   | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts }
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: FilterRule }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
-  | { readonly kind: typeof LINE_STREAM_ERROR };
+  | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };
 
 function outcomeOf(item: { reason: QuarantineOutcome["reason"]; detail: string; raw: string; rawLength: number }): Omit<QuarantineOutcome, keyof LineAt> {
   return { reason: item.reason, detail: item.detail, raw: item.raw, rawLength: item.rawLength };

@@ -1,0 +1,140 @@
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import type { Manifest } from "../../src/output/manifest.js";
+import { PYTHON } from "../helpers/python.js";
+import { sftRecord } from "../helpers/records.js";
+import { runCli } from "../helpers/run-cli.js";
+import { readerFiles } from "../helpers/local-layout.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// Issue 20's publish guards through the built CLI: judged before publishing, the previous dataset untouched,
+// the refused attempt kept under _rejected/, the exit code naming the guard.
+const root = tempDir("evalshard-guards-");
+
+const cli = (...args: string[]) => runCli(args);
+
+/** `n` distinct valid SFT records, as NDJSON lines. */
+const sftLines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => JSON.stringify(sftRecord({ run_id: `run_${String(from + i).padStart(4, "0")}` })));
+function file(name: string, lines: readonly string[]): string {
+  const path = join(root, name);
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
+}
+const GOOD = file("good-65.ndjson", sftLines(65));
+
+const pyarrowRows = async (dir: string) =>
+  Number((await promisify(execFile)(PYTHON, ["-c", "import sys, pyarrow.dataset as ds; print(ds.dataset(sys.argv[1] + '/data', format='parquet').count_rows())", dir])).stdout.trim());
+
+describe("publish guards (convert)", () => {
+  it("a wrong --format run whose records are all quarantined does not publish 0 rows over a good 65-row dataset", { timeout: 120_000 }, async () => {
+    for (const engine of ["parallel", "stages"]) {
+      const out = join(root, `wrong-format-${engine}`);
+      const good = await cli("convert", GOOD, "--out", out, "--engine", engine);
+      expect(good.code, good.stderr).toBe(0);
+      const before = readerFiles(out);
+      const wrong = await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", engine, "--json");
+      expect(wrong.code, wrong.stderr).toBe(3);
+      expect(wrong.stderr).toMatch(/not published: 100\.00% of records were quarantined .*previous dataset is untouched; this attempt is kept in .*_rejected\/\d{8}T\d{6}Z-[0-9a-f]{6}\//);
+      const attempt = JSON.parse(wrong.stdout) as Manifest;
+      expect(attempt.records_out).toBe(0);
+      expect(attempt.publish).toMatchObject({ published: false, tripped: [{ guard: "max_quarantined", limit: 0.05, actual: 1 }] });
+      // The dataset is byte for byte the good one; readers still get 65 rows.
+      expect(readerFiles(out)).toEqual(before);
+      expect(await pyarrowRows(out)).toBe(65);
+      expect((await cli("verify", out)).code).toBe(0);
+      // The attempt is kept whole for inspection, where the manifest says.
+      const kept = join(out, attempt.publish.rejected_to ?? "-");
+      expect(JSON.parse(readFileSync(join(kept, "manifest.json"), "utf8"))).toMatchObject({ records_out: 0, publish: { published: false } });
+      expect(readFileSync(join(kept, "_quarantine", "rl.ndjson"), "utf8").split("\n").filter(Boolean)).toHaveLength(65);
+      // --publish-anyway overrides, and the exit code still says which guard tripped.
+      const anyway = await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", engine, "--publish-anyway");
+      expect(anyway.code).toBe(3);
+      expect(anyway.stderr).toMatch(/published anyway/);
+      expect(await pyarrowRows(out)).toBe(0);
+    }
+  });
+
+  it("partial_stream lines: their run_index values in the manifest, refused by default (exit 6), published within --max-stream-errors", { timeout: 120_000 }, async () => {
+    const input = file("cut.ndjson", [...sftLines(3), '{"error":"partial_stream","run_index":7}', ...sftLines(2, 10), '{"error":"partial_stream","run_index":2}', '{"error":"partial_stream"}']);
+    const manifests: Manifest[] = [];
+    for (const engine of ["parallel", "stages"]) {
+      const out = join(root, `stream-${engine}`);
+      const refused = await cli("convert", input, "--out", out, "--engine", engine, "--json");
+      expect(refused.code, refused.stderr).toBe(6);
+      expect(refused.stderr).toMatch(/3 partial_stream line\(s\) \(over --max-stream-errors 0\)/);
+      expect(existsSync(join(out, "manifest.json"))).toBe(false);
+      const attempt = JSON.parse(refused.stdout) as Manifest;
+      expect(attempt).toMatchObject({ stream_errors: 3, stream_error_runs: [2, 7], records_out: 5 });
+      expect(existsSync(join(out, attempt.publish.rejected_to ?? "-", "manifest.json"))).toBe(true);
+      const allowed = await cli("convert", input, "--out", out, "--engine", engine, "--max-stream-errors", "3", "--json");
+      expect(allowed.code, allowed.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as Manifest;
+      expect(manifest).toMatchObject({ stream_errors: 3, stream_error_runs: [2, 7], publish: { published: true, tripped: [], limits: { max_stream_errors: 3 } } });
+      manifests.push(manifest);
+    }
+    expect(manifests[0]?.output.engine).toBe("parallel");
+    expect(manifests[1]?.output.engine).toBe("stages");
+  });
+
+  it("other {error: ...} lines are quarantined as service_error_line, in both engines", { timeout: 60_000 }, async () => {
+    const input = file("service-error.ndjson", [...sftLines(20), '{"error":"internal","message":"db timeout"}', '{"error":{"code":503}}']);
+    for (const engine of ["parallel", "stages"]) {
+      const r = await cli("convert", input, "--out", join(root, `service-error-${engine}`), "--engine", engine, "--max-quarantined", "0.5", "--json");
+      expect(r.code, r.stderr).toBe(0);
+      const manifest = JSON.parse(r.stdout) as Manifest;
+      expect(manifest.quarantined).toEqual({ service_error_line: 2 });
+      expect(manifest.stream_errors).toBe(0);
+    }
+  });
+
+  it("--min-records refuses a run writing fewer records (exit 7); the first guard tripped names the code", { timeout: 60_000 }, async () => {
+    const out = join(root, "min-records");
+    expect((await cli("convert", GOOD, "--out", out)).code).toBe(0);
+    const before = readerFiles(out);
+    const few = file("few.ndjson", sftLines(3));
+    const r = await cli("convert", few, "--out", out, "--min-records", "10");
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/3 record\(s\) to write \(under --min-records 10\)/);
+    expect(readerFiles(out)).toEqual(before);
+    // Quarantine over its limit and too few records: exit 3, both listed in the kept manifest.
+    const both = await cli("convert", GOOD, "--out", out, "--format", "dpo", "--min-records", "1", "--json");
+    expect(both.code).toBe(3);
+    expect((JSON.parse(both.stdout) as Manifest).publish.tripped.map((t) => t.guard)).toEqual(["max_quarantined", "min_records"]);
+    expect(readerFiles(out)).toEqual(before);
+  });
+
+  it("keeps the newest five refused attempts", { timeout: 120_000 }, async () => {
+    const out = join(root, "prune");
+    for (let i = 0; i < 7; i++) expect((await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", "stages")).code).toBe(3);
+    expect(readdirSync(join(out, "_rejected"))).toHaveLength(5);
+  });
+});
+
+describe("publish guards (nightly run)", () => {
+  const pipeline = (name: string, out: string, inputs: readonly string[], extra = "") =>
+    file(`${name}.yaml`, [`version: 1`, `name: ${name}`, `source:`, `  kind: files`, `  inputs: [${inputs.map((i) => JSON.stringify(i)).join(", ")}]`, `output:`, `  dir: ${JSON.stringify(out)}`, extra]);
+
+  it("a night over a guard leaves the last published night untouched and keeps its attempt under _rejected/", { timeout: 120_000 }, async () => {
+    const out = join(root, "nightly");
+    const first = await cli("run", pipeline("good", out, [GOOD]), "--json");
+    expect(first.code, first.stderr).toBe(0);
+    const before = readerFiles(out);
+    const cut = file("night-cut.ndjson", [...sftLines(60), '{"error":"partial_stream","run_index":61}']);
+    const refused = await cli("run", pipeline("cut", out, [cut]), "--json");
+    expect(refused.code, refused.stderr).toBe(6);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ changed: false, stream_errors: 1 });
+    expect(refused.stderr).toMatch(/not published: 1 partial_stream line\(s\).*_rejected\//);
+    expect(readerFiles(out)).toEqual(before);
+    const [name] = readdirSync(join(out, "_rejected"));
+    const kept = JSON.parse(readFileSync(join(out, "_rejected", name ?? "-", "manifest.json"), "utf8")) as Manifest;
+    expect(kept).toMatchObject({ records_out: 60, stream_error_runs: [61], publish: { published: false, rejected_to: `_rejected/${name}/` } });
+    // publish_anyway in the pipeline file overrides; the exit code still names the guard.
+    const anyway = await cli("run", pipeline("cut-anyway", out, [cut], "publish_anyway: true"), "--json");
+    expect(anyway.code).toBe(6);
+    expect(JSON.parse(anyway.stdout)).toMatchObject({ changed: true, removed: 5 });
+    expect(await pyarrowRows(out)).toBe(60);
+  });
+});
