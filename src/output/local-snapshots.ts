@@ -1,6 +1,7 @@
 import { copyFile, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../core/errors.js";
+import { writeStep } from "../core/write-step.js";
 import { ioStep } from "./io-step.js";
 import { OLD_PREFIX } from "./local-journal.js";
 import { exists, syncDir, syncTree } from "./local-sync.js";
@@ -55,7 +56,7 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
     }
   }
   const record: SnapshotEntries = { entries: present, listed: [...names] };
-  await writeFile(join(folder, ENTRIES_FILE), JSON.stringify(record));
+  await writeStep(join(folder, ENTRIES_FILE), "write the snapshot's entries to", () => writeFile(join(folder, ENTRIES_FILE), JSON.stringify(record)));
   await syncTree(folder);
   await syncDir(join(outDir, SNAPSHOTS_DIR));
   await step("snapshot");
