@@ -5,8 +5,18 @@ export const QUARANTINE_REASONS = [
   "unsupported_format_version",
   "mixed_format",
   "schema",
+  /** The bytes of the line are not UTF-8 (spec: JSON text; decoding would silently put U+FFFD in their place). */
+  "invalid_utf8",
   "invalid_trajectory",
   "invalid_pair",
+  /** Semantic rules of the records (docs/rules.md): each a reason of its own, so the manifest says which broke. */
+  "scored_without_scores",
+  "scored_without_scorecard",
+  "count_out_of_range",
+  "action_step_without_action",
+  "dpo_tie",
+  "dpo_inverted",
+  "dpo_no_pairs",
   /** A training view's row matched a prompt-injection pattern and `--on-injection quarantine` was asked. */
   "injection",
 ] as const;
@@ -15,6 +25,8 @@ export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 /** Why a valid record was left out of the dataset on purpose. */
 export const DROP_REASONS = [
   "duplicate",
+  /** Same key and scorecard version as the copy kept, different content: the first copy read won. */
+  "conflicting_duplicate",
   "superseded",
   "flagged",
   "unscored",
@@ -26,3 +38,7 @@ export type DropReason = (typeof DROP_REASONS)[number];
 /** The switchable filter rules, in the order they are applied. */
 export const FILTER_RULES = ["flagged", "unscored", "no_trace", "participation_gated"] as const;
 export type FilterRule = (typeof FILTER_RULES)[number];
+
+/** Why a pair was left out of a DPO record that is kept (counted in the manifest's `dropped_pairs`). */
+export const PAIR_DROP_REASONS = ["unknown_alignment", "null_content", "chosen_equals_rejected"] as const;
+export type PairDropReason = (typeof PAIR_DROP_REASONS)[number];

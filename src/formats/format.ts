@@ -1,6 +1,21 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
+import type { PairDropReason, QuarantineReason } from "../core/reasons.js";
 import type { Field } from "../schema/column-type.js";
+
+/** The quarantine reasons of the semantic rules (src/formats/*-rules.ts; docs/rules.md). */
+export const SEMANTIC_REASONS = [
+  "invalid_trajectory",
+  "invalid_pair",
+  "scored_without_scores",
+  "scored_without_scorecard",
+  "count_out_of_range",
+  "action_step_without_action",
+  "dpo_tie",
+  "dpo_inverted",
+  "dpo_no_pairs",
+] as const satisfies readonly QuarantineReason[];
+export type SemanticReason = (typeof SEMANTIC_REASONS)[number];
 
 export type FormatName = "sft" | "rl" | "dpo";
 export const FORMAT_NAMES: readonly FormatName[] = ["sft", "rl", "dpo"];
@@ -36,7 +51,7 @@ export interface RecordFacts {
 
 /** A semantic fault the schema cannot express. */
 export interface SemanticFault {
-  readonly reason: "invalid_trajectory" | "invalid_pair";
+  readonly reason: SemanticReason;
   readonly detail: string;
 }
 
@@ -57,6 +72,8 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   readonly columns: readonly Field[];
   facts(record: z.output<S>): RecordFacts;
   check(record: z.output<S>): SemanticFault | null;
+  /** Removes, in place, the parts of a checked record that teach nothing (DPO pairs); how many by reason, or null. */
+  prune(record: z.output<S>): Partial<Record<PairDropReason, number>> | null;
 }
 
 /** A format without its zod schema: what setting up a run needs (the fast path's `FormatInfo` extends it). */
