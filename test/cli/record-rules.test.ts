@@ -1,55 +1,12 @@
-import { execFile } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
-import { readParquetRows } from "../helpers/read-parquet.js";
+import { convertBothCli } from "../helpers/convert-both-cli.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
-// Each semantic rule of docs/rules.md through the CLI as users run it (the built bin), in both engines: the
-// same lines quarantined for the same reason, the same pairs dropped, the same rows written.
-const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
-const root = tempDir("evalshard-rules-");
-const run = promisify(execFile);
-let n = 0;
-
-interface Outcome {
-  readonly manifest: Record<string, unknown> & { quarantined: Record<string, number>; dropped: Record<string, number>; records_out: number; dropped_pairs?: Record<string, number> };
-  /** Quarantine entries: reason and detail, in input order. */
-  readonly quarantine: { reason: string; detail: string; line: number }[];
-  readonly rows: Record<string, unknown>[];
-}
-
-async function convert(engine: "parallel" | "stages", file: string, extra: readonly string[]): Promise<Outcome> {
-  const out = join(root, `out-${n++}-${engine}`);
-  // --max-quarantined 1: a run of only bad lines still publishes, so the quarantine can be read back.
-  await run(process.execPath, [BIN, "convert", file, "--out", out, "--engine", engine, "--max-quarantined", "1", ...extra]).catch((error: { code?: number }) => {
-    if (error.code !== 3) throw error;
-  });
-  const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as Outcome["manifest"];
-  const q = manifest.quarantine as { path: string } | null;
-  const quarantine = q === null ? [] : readFileSync(join(out, q.path), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { reason: string; detail: string; line: number });
-  const data = join(out, "data");
-  const shards = readdirSync(data).filter((f) => f.endsWith(".parquet")).map((f) => join(data, f)).sort();
-  return { manifest, quarantine: quarantine.map(({ reason, detail, line }) => ({ reason, detail, line })), rows: shards.length === 0 ? [] : (await readParquetRows(shards)).rows };
-}
-
-/** Converts `lines` with both engines; they must agree on everything; returns the parallel engine's outcome. */
-async function both(lines: readonly string[], extra: readonly string[] = []): Promise<Outcome> {
-  const file = join(root, `in-${n++}.ndjson`);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  const [parallel, stages] = await Promise.all([convert("parallel", file, extra), convert("stages", file, extra)]);
-  const counts = (o: Outcome) => ({ records_out: o.manifest.records_out, quarantined: o.manifest.quarantined, dropped: o.manifest.dropped, dropped_pairs: o.manifest.dropped_pairs });
-  expect(counts(parallel)).toEqual(counts(stages));
-  expect(parallel.quarantine).toEqual(stages.quarantine);
-  expect(JSON.stringify(parallel.rows, big)).toEqual(JSON.stringify(stages.rows, big));
-  return parallel;
-}
-
-const big = (_: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
+// Each semantic rule of docs/rules.md through the CLI, in both engines: the same lines quarantined for the
+// same reason, the same pairs dropped, the same rows written.
+const both = convertBothCli;
 const line = (r: object) => JSON.stringify(r);
 
 /** One valid line, then `bad`: the bad line is quarantined for `reason` in both engines, the valid one kept. */
@@ -125,7 +82,7 @@ describe("records faulted at random are quarantined alike by both engines (prope
       [
         sftArb,
         (r, k) => {
-          const scores = r.scores as { outcomes: Record<string, number> } | null;
+          const scores = r.scores as { outcomes: { met_count: number; total_checks: number; total_actions: number } } | null;
           if (k === 0) r.scores = null;
           if (k === 1) r.scorecard_version = 0;
           if (k === 2 && scores !== null) scores.outcomes.met_count = scores.outcomes.total_checks + 1;
