@@ -35,8 +35,9 @@ export function pairDropReason(pair: PairShape): PairDropReason | null {
 /**
  * DPO 1.0 (spec 4.10, 7): a record the service cannot send. Both runs differ; a tie (both deltas 0) is
  * answered with 409, never a record; `chosen` must not be worse on every basis (both deltas at most 0, one
- * below: inverted), while deltas of opposite signs are kept (the spec does not say which basis decides); a
- * record has pairs. Single pairs that teach nothing are dropped from a kept record ({@link pairDropReason}).
+ * below: inverted), while deltas of opposite signs are kept (the spec does not say which basis decides).
+ * Single pairs that teach nothing are dropped from a kept record ({@link pairDropReason}); a record left with
+ * none is the `no_pairs` filter's (the bundled emulator sends `pairs: []` where no steps align).
  */
 export function checkDpoRecord(r: DpoShape): SemanticFault | null {
   if (r.run_chosen === r.run_rejected) return { reason: "invalid_pair", detail: `run_chosen and run_rejected are the same run ${JSON.stringify(r.run_chosen)}` };
@@ -44,11 +45,6 @@ export function checkDpoRecord(r: DpoShape): SemanticFault | null {
   if (composite === 0 && objective === 0) return { reason: "dpo_tie", detail: "scoring_basis.composite_delta and objective_delta are both 0: a tie, which the service answers with 409" };
   if (composite <= 0 && objective <= 0) {
     return { reason: "dpo_inverted", detail: `scoring_basis.composite_delta ${composite} and objective_delta ${objective}: run_chosen is not better than run_rejected on either` };
-  }
-  if (r.pairs.length === 0) return { reason: "dpo_no_pairs", detail: "pairs is empty" };
-  const dropped = droppedPairs(r.pairs);
-  if (dropped !== null && Object.values(dropped).reduce((a, b) => a + b, 0) === r.pairs.length) {
-    return { reason: "dpo_no_pairs", detail: `none of its ${r.pairs.length} pairs teaches a preference (${Object.entries(dropped).map(([k, n]) => `${n} ${k}`).join(", ")})` };
   }
   return null;
 }

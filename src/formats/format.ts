@@ -1,21 +1,9 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import type { PairDropReason, QuarantineReason } from "../core/reasons.js";
+import type { PairDropReason, SemanticReason } from "../core/reasons.js";
 import type { Field } from "../schema/column-type.js";
 
-/** The quarantine reasons of the semantic rules (src/formats/*-rules.ts; docs/rules.md). */
-export const SEMANTIC_REASONS = [
-  "invalid_trajectory",
-  "invalid_pair",
-  "scored_without_scores",
-  "scored_without_scorecard",
-  "count_out_of_range",
-  "action_step_without_action",
-  "dpo_tie",
-  "dpo_inverted",
-  "dpo_no_pairs",
-] as const satisfies readonly QuarantineReason[];
-export type SemanticReason = (typeof SEMANTIC_REASONS)[number];
+export { SEMANTIC_REASONS } from "../core/reasons.js";
 
 export type FormatName = "sft" | "rl" | "dpo";
 export const FORMAT_NAMES: readonly FormatName[] = ["sft", "rl", "dpo"];
@@ -47,6 +35,8 @@ export interface RecordFacts {
   readonly reconstruction: string | null;
   /** Runs whose scorecards decide participation gating. */
   readonly runIds: readonly string[];
+  /** Pairs that teach a preference (DPO: `pairDropReason` null); null where the format has no pairs. */
+  readonly usablePairs: number | null;
 }
 
 /** A semantic fault the schema cannot express. */

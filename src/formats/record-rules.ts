@@ -1,5 +1,6 @@
 import type { PairDropReason } from "../core/reasons.js";
-import { checkDpoRecord, prunePairs } from "./dpo-rules.js";
+import { checkDpoRecord, pairDropReason, prunePairs } from "./dpo-rules.js";
+import type { PairShape } from "./dpo-rules.js";
 import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
 import { checkRlRecord } from "./rl-rules.js";
 import { checkSftRecord } from "./sft-rules.js";
@@ -35,6 +36,7 @@ export function seatRecordFacts(r: {
     scored: r.scored,
     reconstruction: r.reconstruction,
     runIds: [r.run_id],
+    usablePairs: null,
   };
 }
 
@@ -43,6 +45,7 @@ interface PairKeyShape {
   readonly run_rejected: string;
   readonly seat_index: number;
   readonly flagged: boolean;
+  readonly pairs: readonly PairShape[];
 }
 
 export function pairFacts(r: PairKeyShape): RecordFacts {
@@ -53,6 +56,7 @@ export function pairFacts(r: PairKeyShape): RecordFacts {
     scored: null,
     reconstruction: null,
     runIds: [r.run_chosen, r.run_rejected],
+    usablePairs: r.pairs.reduce((n, pair) => (pairDropReason(pair) === null ? n + 1 : n), 0),
   };
 }
 

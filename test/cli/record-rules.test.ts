@@ -50,9 +50,15 @@ describe("DPO 1.0 (spec 4.10, 7: a tie is 409)", { timeout: 60_000 }, () => {
   it("deltas of opposite signs are kept (the spec does not say which basis decides)", async () => {
     expect((await both([line(dpo({ scoring_basis: { composite_delta: -0.2, objective_delta: 1 } }))])).manifest.records_out).toBe(1);
   });
-  it("dpo_no_pairs: pairs []", () => expectQuarantined(dpo(), dpo({ run_rejected: "bad", pairs: [] }), "dpo_no_pairs", /pairs is empty/));
-  it("dpo_no_pairs: no pair teaches anything", () =>
-    expectQuarantined(dpo(), dpo({ run_rejected: "bad", pairs: [{ ...goodPair(0), alignment: "turn_index" }] }), "dpo_no_pairs", /1 unknown_alignment/));
+  it("no_pairs (a filter): pairs [], or no pair that teaches anything, is dropped; --no-filter-no-pairs keeps it", async () => {
+    const lines = [line(dpo()), line(dpo({ run_rejected: "empty", pairs: [] })), line(dpo({ run_rejected: "useless", pairs: [{ ...goodPair(0), alignment: "turn_index" }] }))];
+    const o = await both(lines);
+    expect(o.manifest).toMatchObject({ records_out: 1, dropped: { no_pairs: 2 }, quarantined: {} });
+    expect(o.manifest.dropped_pairs).toBeUndefined();
+    const kept = await both(lines, ["--no-filter-no-pairs"]);
+    expect(kept.manifest).toMatchObject({ records_out: 3, dropped: {}, dropped_pairs: { unknown_alignment: 1 } });
+    expect(kept.rows.map((r) => (r.pairs as unknown[]).length)).toEqual([1, 0, 0]);
+  });
 
   it("drops single pairs with a null side, equal sides or an unknown alignment from kept records, counted in dropped_pairs", async () => {
     const pairs = [
