@@ -18,7 +18,7 @@ export { planPipeline, runPipeline, concatLines } from "./engines/stages/pipelin
 export { verify } from "./jobs/verify.js";
 export { Tally } from "./core/tally.js";
 export { reconciles } from "./output/manifest.js";
-export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES } from "./core/reasons.js";
+export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES, SEMANTIC_REASONS, PAIR_DROP_REASONS } from "./core/reasons.js";
 export { decide, mapKept } from "./core/flow.js";
 
 // Sources
@@ -77,7 +77,7 @@ export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewRes
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
 export type { Provenance } from "./core/provenance.js";
-export type { QuarantineReason, DropReason, FilterRule } from "./core/reasons.js";
+export type { QuarantineReason, DropReason, FilterRule, SemanticReason, PairDropReason } from "./core/reasons.js";
 export type { ValidRecord } from "./formats/valid-record.js";
 export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, InputInfo } from "./sources/line-source.js";
 export type { FilterOptions } from "./stages/filter.js";

@@ -1,3 +1,16 @@
+/** The reasons of the semantic rules (src/formats/*-rules.ts; docs/rules.md): each its own, so a manifest says which broke. */
+export const SEMANTIC_REASONS = [
+  "invalid_trajectory",
+  "invalid_pair",
+  "scored_without_scores",
+  "scored_without_scorecard",
+  "count_out_of_range",
+  "action_step_without_action",
+  "dpo_tie",
+  "dpo_inverted",
+] as const;
+export type SemanticReason = (typeof SEMANTIC_REASONS)[number];
+
 /** Why a line was quarantined: it did not fit, and a person should look at it. */
 export const QUARANTINE_REASONS = [
   "invalid_json",
@@ -5,8 +18,9 @@ export const QUARANTINE_REASONS = [
   "unsupported_format_version",
   "mixed_format",
   "schema",
-  "invalid_trajectory",
-  "invalid_pair",
+  /** The bytes of the line are not UTF-8 (spec: JSON text; decoding would silently put U+FFFD in their place). */
+  "invalid_utf8",
+  ...SEMANTIC_REASONS,
   /** A training view's row matched a prompt-injection pattern and `--on-injection quarantine` was asked. */
   "injection",
   /** An `{"error": ...}` line other than `partial_stream`: the service wrote an error where a record belongs. */
@@ -21,10 +35,16 @@ export const DROP_REASONS = [
   "flagged",
   "unscored",
   "no_trace",
+  /** A DPO record with no pair that teaches a preference (`pairs: []`, or every pair pruned): nothing to learn. */
+  "no_pairs",
   "participation_gated",
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
 /** The switchable filter rules, in the order they are applied. */
-export const FILTER_RULES = ["flagged", "unscored", "no_trace", "participation_gated"] as const;
+export const FILTER_RULES = ["flagged", "unscored", "no_trace", "no_pairs", "participation_gated"] as const;
 export type FilterRule = (typeof FILTER_RULES)[number];
+
+/** Why a pair was left out of a DPO record that is kept (counted in the manifest's `dropped_pairs`). */
+export const PAIR_DROP_REASONS = ["unknown_alignment", "null_content", "chosen_equals_rejected"] as const;
+export type PairDropReason = (typeof PAIR_DROP_REASONS)[number];

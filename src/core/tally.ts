@@ -1,5 +1,5 @@
 import type { Flow } from "./flow.js";
-import type { DropReason, QuarantineReason } from "./reasons.js";
+import type { DropReason, PairDropReason, QuarantineReason } from "./reasons.js";
 
 export interface Counts {
   /** Every non-blank line except stream-error lines. */
@@ -8,6 +8,8 @@ export interface Counts {
   readonly dropped: Readonly<Partial<Record<DropReason, number>>>;
   readonly quarantined: Readonly<Partial<Record<QuarantineReason, number>>>;
   readonly stream_errors: number;
+  /** Pairs left out of the DPO records written, by reason; only when some were (records stay whole otherwise). */
+  readonly dropped_pairs?: Readonly<Partial<Record<PairDropReason, number>>>;
 }
 
 /** The one place outcomes are counted, so `records_in = records_out + dropped + quarantined` holds by construction. */
@@ -17,12 +19,17 @@ export class Tally {
   readonly #streamErrorRuns = new Set<number>();
   readonly #dropped = new Map<DropReason, number>();
   readonly #quarantined = new Map<QuarantineReason, number>();
+  readonly #droppedPairs = new Map<PairDropReason, number>();
 
   add(item: Flow<unknown>): void {
     switch (item.kind) {
-      case "kept":
+      case "kept": {
         this.#out++;
+        // A record the prune stage took pairs out of (ValidRecord.droppedPairs): counted wherever it is written.
+        const pairs = (item.value as { droppedPairs?: Readonly<Partial<Record<PairDropReason, number>>> } | null)?.droppedPairs;
+        if (pairs !== undefined) this.pairsDropped(pairs);
         break;
+      }
       case "dropped":
         this.#dropped.set(item.reason, (this.#dropped.get(item.reason) ?? 0) + 1);
         break;
@@ -34,6 +41,11 @@ export class Tally {
         if (item.runIndex !== null) this.#streamErrorRuns.add(item.runIndex);
         break;
     }
+  }
+
+  /** Counts the pairs `prune` took out of a record that is written (see ValidRecord.droppedPairs). */
+  pairsDropped(counts: Readonly<Partial<Record<PairDropReason, number>>>): void {
+    for (const [reason, n] of Object.entries(counts) as [PairDropReason, number][]) this.#droppedPairs.set(reason, (this.#droppedPairs.get(reason) ?? 0) + n);
   }
 
   /** Counts a valid record's outcome without its flow item (the parallel engine decides them in bulk). */
@@ -59,13 +71,14 @@ export class Tally {
     // every run), and reason names are ASCII, where both orders agree.
     const sorted = <K extends string>(m: Map<K, number>) =>
       Object.fromEntries([...m].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as Partial<Record<K, number>>;
-    return {
+    const counts: Counts = {
       records_in: this.#out + sum(this.#dropped) + sum(this.#quarantined),
       records_out: this.#out,
       dropped: sorted(this.#dropped),
       quarantined: sorted(this.#quarantined),
       stream_errors: this.#streamErrors,
     };
+    return this.#droppedPairs.size === 0 ? counts : { ...counts, dropped_pairs: sorted(this.#droppedPairs) };
   }
 
   /** The `run_index` values of the stream-error lines, ascending: the runs a dataset misses (issue 20). */

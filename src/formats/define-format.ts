@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { parsePath, typeAt } from "../schema/field-path.js";
+import type { PairDropReason } from "../core/reasons.js";
 import type { Format, FormatName, RecordFacts, SemanticFault } from "./format.js";
 import { VERSION_FIELDS } from "./format.js";
 
@@ -11,6 +12,7 @@ export type RecordSchema<N extends FormatName, V extends string, F extends z.Zod
 export interface FormatRules<R> {
   facts(record: R): RecordFacts;
   check(record: R): SemanticFault | null;
+  prune?(record: R): Partial<Record<PairDropReason, number>> | null;
 }
 
 /** One format version, as its author states it: everything else a {@link Format} holds is derived. */
@@ -22,7 +24,7 @@ export interface FormatDefinition<N extends FormatName, V extends string, F exte
   readonly fields: F;
   /** Paths the spec calls untrusted (LLM-generated or operator text), in path syntax. */
   readonly untrustedPaths: readonly string[];
-  /** `facts` and `check`, kept zod-free in record-rules.ts so worker threads can run them without zod. */
+  /** `facts`, `check` and `prune`, kept zod-free in record-rules.ts so worker threads can run them without zod. */
   readonly rules: FormatRules<z.output<RecordSchema<N, V, F>>>;
 }
 
@@ -42,5 +44,5 @@ export function defineFormat<const N extends FormatName, const V extends string,
   // A misspelt untrusted path would leave that text in every dataset, unnoticed.
   const undeclared = untrustedPaths.filter((path) => typeAt(columns, parsePath(path)) === null);
   if (undeclared.length > 0) throw new Error(`Format ${name} ${version} calls untrusted the paths ${undeclared.join(", ")}, which its schema does not declare`);
-  return { name, versionField, version, schema, anyVersionSchema, untrustedPaths, columns, facts: rules.facts, check: rules.check };
+  return { name, versionField, version, schema, anyVersionSchema, untrustedPaths, columns, facts: rules.facts, check: rules.check, prune: rules.prune ?? (() => null) };
 }

@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
+import type { PairDropReason, SemanticReason } from "../core/reasons.js";
 import type { Field } from "../schema/column-type.js";
+
+export { SEMANTIC_REASONS } from "../core/reasons.js";
 
 export type FormatName = "sft" | "rl" | "dpo";
 export const FORMAT_NAMES: readonly FormatName[] = ["sft", "rl", "dpo"];
@@ -32,11 +35,13 @@ export interface RecordFacts {
   readonly reconstruction: string | null;
   /** Runs whose scorecards decide participation gating. */
   readonly runIds: readonly string[];
+  /** Pairs that teach a preference (DPO: `pairDropReason` null); null where the format has no pairs. */
+  readonly usablePairs: number | null;
 }
 
 /** A semantic fault the schema cannot express. */
 export interface SemanticFault {
-  readonly reason: "invalid_trajectory" | "invalid_pair";
+  readonly reason: SemanticReason;
   readonly detail: string;
 }
 
@@ -57,6 +62,8 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   readonly columns: readonly Field[];
   facts(record: z.output<S>): RecordFacts;
   check(record: z.output<S>): SemanticFault | null;
+  /** Removes, in place, the parts of a checked record that teach nothing (DPO pairs); how many by reason, or null. */
+  prune(record: z.output<S>): Partial<Record<PairDropReason, number>> | null;
 }
 
 /** A format without its zod schema: what setting up a run needs (the fast path's `FormatInfo` extends it). */

@@ -1,4 +1,9 @@
+import type { PairDropReason } from "../core/reasons.js";
+import { checkDpoRecord, pairDropReason, prunePairs } from "./dpo-rules.js";
+import type { PairShape } from "./dpo-rules.js";
 import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
+import { checkRlRecord } from "./rl-rules.js";
+import { checkSftRecord } from "./sft-rules.js";
 
 /**
  * Each format's `facts` and `check`, apart from its zod schema: worker threads of the parallel engine run
@@ -8,6 +13,11 @@ import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
 export interface RecordRules {
   facts(record: never): RecordFacts;
   check(record: never): SemanticFault | null;
+  /**
+   * Removes the parts of a record that passed `check` which teach nothing (DPO pairs), in place; returns how
+   * many went, by reason, or null when none did. Formats without such parts have none.
+   */
+  prune?(record: never): Partial<Record<PairDropReason, number>> | null;
 }
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
@@ -26,44 +36,19 @@ export function seatRecordFacts(r: {
     scored: r.scored,
     reconstruction: r.reconstruction,
     runIds: [r.run_id],
+    usablePairs: null,
   };
 }
 
-/** The part of an RL tuple the trajectory rules read. */
-export interface TupleShape {
-  readonly index: number;
-  readonly kind: string;
-  readonly reward: { readonly terminal_reward: number | null };
-}
-
-/** Indexes run 0..n-1 in order, and only the last action step may carry a terminal reward. */
-export function checkTrajectory(tuples: readonly TupleShape[]): SemanticFault | null {
-  let lastAction = -1;
-  for (const [i, t] of tuples.entries()) {
-    if (t.index !== i) {
-      return { reason: "invalid_trajectory", detail: `tuples[${i}].index is ${t.index}, expected ${i}` };
-    }
-    if (t.kind === "action") lastAction = i;
-  }
-  for (const [i, t] of tuples.entries()) {
-    if (t.reward.terminal_reward !== null && i !== lastAction) {
-      return {
-        reason: "invalid_trajectory",
-        detail: `tuples[${i}].reward.terminal_reward is ${t.reward.terminal_reward} but only the last action step (${lastAction < 0 ? "none" : `tuples[${lastAction}]`}) may carry one`,
-      };
-    }
-  }
-  return null;
-}
-
-interface PairShape {
+interface PairKeyShape {
   readonly run_chosen: string;
   readonly run_rejected: string;
   readonly seat_index: number;
   readonly flagged: boolean;
+  readonly pairs: readonly PairShape[];
 }
 
-export function pairFacts(r: PairShape): RecordFacts {
+export function pairFacts(r: PairKeyShape): RecordFacts {
   return {
     key: JSON.stringify([r.run_chosen, r.run_rejected, r.seat_index]),
     scorecardVersion: null,
@@ -71,15 +56,12 @@ export function pairFacts(r: PairShape): RecordFacts {
     scored: null,
     reconstruction: null,
     runIds: [r.run_chosen, r.run_rejected],
+    usablePairs: r.pairs.reduce((n, pair) => (pairDropReason(pair) === null ? n + 1 : n), 0),
   };
 }
 
-export function checkPair(r: PairShape): SemanticFault | null {
-  return r.run_chosen === r.run_rejected ? { reason: "invalid_pair", detail: `run_chosen and run_rejected are the same run ${JSON.stringify(r.run_chosen)}` } : null;
-}
-
 export const RECORD_RULES: Readonly<Record<FormatName, RecordRules>> = {
-  sft: { facts: seatRecordFacts, check: () => null },
-  rl: { facts: seatRecordFacts, check: (r: { tuples: readonly TupleShape[] }) => checkTrajectory(r.tuples) },
-  dpo: { facts: pairFacts, check: checkPair },
+  sft: { facts: seatRecordFacts, check: checkSftRecord },
+  rl: { facts: seatRecordFacts, check: checkRlRecord },
+  dpo: { facts: pairFacts, check: checkDpoRecord, prune: prunePairs },
 };

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { anyJson, int, outcome, reconstruction, scenarioRef, seat, winConditionText } from "./common.js";
 import { defineFormat } from "./define-format.js";
-import { RECORD_RULES, checkTrajectory } from "./record-rules.js";
+import { RECORD_RULES } from "./record-rules.js";
+import { checkTrajectory } from "./rl-rules.js";
 
 const tuple = z.object({
   index: int(),

@@ -1,3 +1,4 @@
+import type { PairDropReason } from "../core/reasons.js";
 import type { Format, RecordFacts } from "./format.js";
 
 /** A record that passed validation: its format, the record with undeclared fields removed, and its facts. */
@@ -9,4 +10,6 @@ export interface ValidRecord {
   readonly ordinal: number;
   /** Length of the input line in bytes: what shard rotation measures, the same in every engine. */
   readonly bytes: number;
+  /** Pairs the prune stage took out of the record, by reason (DPO): counted in the manifest when it is written. */
+  readonly droppedPairs?: Readonly<Partial<Record<PairDropReason, number>>>;
 }

@@ -7,6 +7,8 @@ export interface TextLine {
   readonly text: string;
   /** Length of the line in bytes, without its line end. */
   readonly bytes: number;
+  /** Where the line stops being UTF-8 (byte offset in the line), when it does: `text` then holds U+FFFD there. */
+  readonly invalidUtf8At?: number;
 }
 
 /** A line longer than `maxLineBytes`: never held whole; only its first bytes are kept for the quarantine. */

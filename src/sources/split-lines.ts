@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { invalidUtf8At } from "./first-invalid-utf8.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
 import { stripBom } from "./strip-bom.js";
 
@@ -95,7 +96,9 @@ export async function* splitLines(
       return { kind: "too_long", provenance, head: decodeHead(buf.subarray(start, headEnd), headEnd - start, bytes), bytes };
     }
     if (isBlank(buf, start, end)) return undefined;
-    return { kind: "line", provenance, text: buf.toString("utf8", start, end), bytes };
+    const text = buf.toString("utf8", start, end);
+    const invalidAt = invalidUtf8At(buf, start, end, text);
+    return invalidAt === undefined ? { kind: "line", provenance, text, bytes } : { kind: "line", provenance, text, bytes, invalidUtf8At: invalidAt };
   };
 
   for await (const buf of stripBom(chunks, (bomBytes) => (chunkOffset = lineOffset = bomBytes))) {

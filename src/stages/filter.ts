@@ -17,6 +17,7 @@ const tests: Record<FilterRule, (f: RecordFacts, gated: ReadonlySet<string>) => 
   unscored: (f) => f.scored === false,
   // Only a per-seat trace has steps to learn from.
   no_trace: (f) => f.reconstruction !== null && f.reconstruction !== "per_seat_trace",
+  no_pairs: (f) => f.usablePairs === 0,
   participation_gated: (f, gated) => f.runIds.some((id) => gated.has(id)),
 };
 
@@ -32,7 +33,7 @@ export function filterWarnings(rules: Partial<Record<FilterRule, boolean>>, gate
     : [];
 }
 
-/** Drops flagged, unscored, trace-less and participation-gated records, each rule switchable. */
+/** Drops flagged, unscored, trace-less, pair-less (DPO) and participation-gated records, each rule switchable. */
 export function filter(options: FilterOptions = {}) {
   const rule = filterRule(options);
   return decide<ValidRecord>((value): Decision => rule(value.facts));

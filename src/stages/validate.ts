@@ -7,6 +7,7 @@ import type { QuarantineReason } from "../core/reasons.js";
 import type { SourceLine } from "../sources/line-source.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import { describeIssues } from "./describe-issues.js";
+import { MAY_HOLD_PROTO, hideProtoKeys, restoreProtoKeys } from "./proto-keys.js";
 import { quarantine } from "./quarantine-item.js";
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
@@ -51,6 +52,7 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
     const { provenance } = line;
     if (line.kind === "too_long") return quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
     const bad = (reason: QuarantineReason, detail: string) => quarantine(provenance, reason, detail, line.text, line.bytes);
+    if (line.invalidUtf8At !== undefined) return bad("invalid_utf8", `the line is not UTF-8 from byte ${line.invalidUtf8At} on (quarantined as read, each bad byte shown as U+FFFD)`);
     let value: unknown;
     try {
       value = JSON.parse(line.text);
@@ -85,9 +87,10 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
       );
     }
     // A later minor (acceptLaterMinor) is read by the schema of the version judging it.
-    const parsed = (version === judge.version ? judge.schema : judge.anyVersionSchema).safeParse(object);
+    const protoKeys = MAY_HOLD_PROTO.test(line.text);
+    const parsed = (version === judge.version ? judge.schema : judge.anyVersionSchema).safeParse(protoKeys ? hideProtoKeys(object) : object);
     if (!parsed.success) return bad("schema", describeIssues(parsed.error.issues));
-    const record = parsed.data as Record<string, unknown>;
+    const record = (protoKeys ? restoreProtoKeys(parsed.data) : parsed.data) as Record<string, unknown>;
     // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
     if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
       return bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");

@@ -146,7 +146,7 @@ describe("convert", () => {
       filters: { flagged: false, no_trace: false },
     });
     expect(manifest.records_out).toBe(5);
-    expect(manifest.options.filters).toEqual({ flagged: false, unscored: true, no_trace: false, participation_gated: true });
+    expect(manifest.options.filters).toEqual({ flagged: false, unscored: true, no_trace: false, no_pairs: true, participation_gated: true });
     expect(manifest.untrusted["coaching.guidance"]).toBe("redact");
     expect(manifest.warnings.join(" ")).toMatch(/no scorecards/);
     const text = readFileSync(join(out, manifest.shards[0]!.path), "utf8");

@@ -23,7 +23,7 @@ describe("resolvePlan", () => {
   it("states the format as forced or detected, every filter rule, and the room for a view and a split", () => {
     const detected = resolvePlan("convert", { inputs: ["a"], out: "o", filters: { flagged: false } });
     expect(detected.format).toEqual({ detect: true });
-    expect(detected.filters).toEqual({ flagged: false, unscored: true, no_trace: true, participation_gated: true });
+    expect(detected.filters).toEqual({ flagged: false, unscored: true, no_trace: true, no_pairs: true, participation_gated: true });
     expect(detected.view).toBeUndefined();
     expect(detected.split).toBeUndefined();
     expect(resolvePlan("validate", { inputs: ["a"], format: "rl" }).format).toEqual({ forced: "rl" });

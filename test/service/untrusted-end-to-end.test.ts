@@ -84,7 +84,7 @@ describe("end to end: evalshard convert removes every injection the emulator exp
       out,
       to: "jsonl",
       compression: "none",
-      filters: { flagged: false, unscored: false, no_trace: false, participation_gated: false },
+      filters: { flagged: false, unscored: false, no_trace: false, no_pairs: false, participation_gated: false },
     });
     expect(manifest.quarantined).toEqual({});
     expect(manifest.records_out).toBe(ndjsonLines(exports[format]).length);

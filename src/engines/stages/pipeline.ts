@@ -7,6 +7,7 @@ import type { LineSource, ReadOptions, SourceLine } from "../../sources/line-sou
 import { dedup } from "../../stages/dedup.js";
 import { DedupIndex } from "../../stages/dedup-index.js";
 import { filter } from "../../stages/filter.js";
+import { prune } from "../../stages/prune.js";
 import { strip } from "../../stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
@@ -64,7 +65,7 @@ export async function planPipeline(sources: readonly LineSource[], options: Pipe
   return { format, forced, index, policy, columns: outputColumns(format, policy) };
 }
 
-/** Second read: validate, dedup, filter, strip. Every line comes out as exactly one flow item. */
+/** Second read: validate, dedup, filter, prune, strip. Every line comes out as exactly one flow item. */
 export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, options: PipelineOptions = {}): AsyncIterable<Flow<ValidRecord>> {
   const validated = validate({ format: plan.format, forced: plan.forced, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
   const filterOptions = {
@@ -72,5 +73,6 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
     ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
   };
   const kept = filter(filterOptions)(dedup(plan.index)(validated));
-  return options.strip === false ? kept : strip(plan.policy)(kept);
+  // A training view judges each pair itself (its own reasons, docs/views.md): the record reaches it whole.
+  return options.strip === false ? kept : strip(plan.policy)(prune()(kept));
 }

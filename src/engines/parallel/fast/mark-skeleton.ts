@@ -11,8 +11,7 @@ interface Reads {
 /**
  * Decides which values the skeleton carries. With `reads` (paths in field-path syntax: what the format's
  * `facts` and `check` read), just those values, whatever they are, and everything below a path that ends at
- * a struct or list. Without, everything but JSON-typed values, free-text strings inside lists and the text
- * the spec calls untrusted (enum and literal strings stay everywhere). A struct, list or map is kept when
+ * a struct or list. Without, everything but JSON-typed values and the text the spec calls untrusted (enum and literal strings stay everywhere). A struct, list or map is kept when
  * something below it is. What a policy drops from the output stays when the rules read it (`run_id`, say).
  * Every value in the skeleton is built into an object per record (SFT's `coaching.guidance`, ~600 bytes in
  * most records, was once decoded into a string per record for nothing). Returns whether the node is kept.
@@ -47,7 +46,8 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
   const step = (key: string): Reads | null | undefined => (below === null ? null : below.next.get(key));
   switch (node.kind) {
     case STRING:
-      node.skeleton = named || (reads === null && !inList && !untrusted);
+      // Strings in lists too: the rules read some (DPO pairs' `alignment` and `content`).
+      node.skeleton = named || (reads === null && !untrusted);
       break;
     case CHOICE:
     case NUMBER:

@@ -1,15 +1,16 @@
 import type { FormatName } from "../../../formats/format.js";
 
-/** What `seatRecordFacts` (formats/record-rules.ts) reads. */
+/** What `seatRecordFacts` (formats/record-rules.ts) and `scoringFault` read. */
 const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /**
- * The paths (field-path syntax) each format's `facts` and `check` (formats/record-rules.ts) read: the
+ * The paths (field-path syntax) each format's `facts`, `check` and `prune` (formats/*-rules.ts) read: the
  * parallel engine's fast parser builds only these into each record's skeleton. The fast path's business,
  * kept apart from the rules; the skeleton property tests fail when one is missing.
  */
 export const RECORD_READS: Readonly<Record<FormatName, readonly string[]>> = {
-  sft: SEAT_RECORD_READS,
-  rl: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].reward.terminal_reward"],
-  dpo: ["run_chosen", "run_rejected", "seat_index", "flagged"],
+  sft: [...SEAT_RECORD_READS, "scores.outcomes.met_count", "scores.outcomes.total_checks", "scores.outcomes.total_actions"],
+  // `action.action_type` only: the rule asks whether the action is null, and its content may be long.
+  rl: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].action.action_type", "tuples[].reward.checks_passed", "tuples[].reward.checks_failed", "tuples[].reward.terminal_reward"],
+  dpo: ["run_chosen", "run_rejected", "seat_index", "flagged", "scoring_basis.composite_delta", "scoring_basis.objective_delta", "pairs[].alignment", "pairs[].chosen.content", "pairs[].rejected.content"],
 };

@@ -15,7 +15,7 @@ import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
@@ -322,7 +322,7 @@ class Pass {
    */
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
-    const valid: (ValidRecords & { readonly rowBytes: Float64Array })[] = [];
+    const valid: (ValidRecords & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] })[] = [];
     for (const batch of unit.batches) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
@@ -336,7 +336,7 @@ class Pass {
         continue;
       }
       const columns = batch.columns as OutcomeColumns;
-      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes });
+      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, droppedPairs: (batch.outcomes as OutcomesMessage).droppedPairs });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
     const { keep, segments, shards } = this.#rowsToKeep(valid, this.decider.decide(valid));
@@ -376,23 +376,28 @@ class Pass {
   }
 
   /** Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). */
-  #rowsToKeep(valid: readonly (ValidRecords & { readonly rowBytes: Float64Array })[], stays: Uint8Array): { keep: Uint8Array; segments: number[]; shards: number[] } {
+  #rowsToKeep(valid: readonly (ValidRecords & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] })[], stays: Uint8Array): { keep: Uint8Array; segments: number[]; shards: number[] } {
     const keep = new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0));
     const segments: number[] = [];
     const shards: number[] = [];
     const rotation = this.#rotation;
     let row = 0;
     let record = 0;
-    for (const { rules, rowBytes } of valid) {
+    for (const { rules, rowBytes, droppedPairs } of valid) {
       let batchRow = 0;
+      let pruned = 0;
       for (const rule of rules) {
         const stay = stays[record++] === 1;
         if (rule !== null) continue;
         const r = row++;
+        const at = batchRow;
         const size = (rowBytes[batchRow++] as number) + 1;
+        // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
+        const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || this.decider.rewriteNeeded) continue;
         keep[r] = 1;
+        if (prunedRow !== null) this.decider.tally.pairsDropped(prunedRow.counts);
         const shard = rotation.place(size);
         if (shards.at(-1) !== shard) {
           shards.push(shard);

@@ -3,7 +3,7 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
-import type { FilterRule, QuarantineReason } from "../../../core/reasons.js";
+import type { FilterRule, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
@@ -114,6 +114,13 @@ export interface OutcomesMessage {
   /** Filtered lines: the rule. */
   readonly filtered: readonly FilterRule[];
   readonly quarantined: readonly QuarantineOutcome[];
+  /** Rows the prune rule took pairs out of (DPO; few): the row's place among the batch's rows, and the counts. */
+  readonly droppedPairs: readonly PrunedRow[];
+}
+
+export interface PrunedRow {
+  readonly row: number;
+  readonly counts: Readonly<Partial<Record<PairDropReason, number>>>;
 }
 
 /**

@@ -11,12 +11,13 @@ import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
+import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { FilterRule } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { LineAt, OutcomesMessage, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
@@ -99,6 +100,7 @@ export class UnitConverter {
       filtered: [],
       quarantined: [],
       streamErrors: [],
+      droppedPairs: [],
     };
     // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
     // through a synchronous loop, which V8 compiles without an async function's resume points.
@@ -107,7 +109,7 @@ export class UnitConverter {
       this.#gather(g, i, await this.#slowLine(g.builder, bytes, start, end));
     }
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -136,7 +138,10 @@ export class UnitConverter {
       this.#keys.add(outcome.facts.key);
       g.versions.push(outcome.facts.scorecardVersion ?? 0);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
-      else g.rowBytes.push(end - start);
+      else {
+        if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
+        g.rowBytes.push(end - start);
+      }
     } else if (outcome.kind === LINE_QUARANTINED) {
       g.quarantined.push({ line, offset: start, ...outcome.quarantine });
     } else {
@@ -247,13 +252,21 @@ export class UnitConverter {
       const text = bytes.toString("utf8", start, end);
       return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
     }
+    // A record that loses pairs is written from the slow path's record, pruned (the row shredded here has them all).
+    if (this.#rules.prune?.(skeleton as never) != null) {
+      builder.discardRow();
+      return null;
+    }
     return this.#decided(builder, this.#rules.facts(skeleton as never), null);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
   async #slowLine(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
-    const item = this.#slow.validate({ kind: "line", provenance: NO_PROVENANCE, text: bytes.toString("utf8", start, end), bytes: end - start });
+    const text = bytes.toString("utf8", start, end);
+    const invalidAt = invalidUtf8At(bytes, start, end, text);
+    const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
+    const item = this.#slow.validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
     switch (item.kind) {
       case "quarantined":
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
@@ -273,12 +286,12 @@ export class UnitConverter {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision as FilterRule };
     }
-    if (record !== null) {
-      this.#slow?.strip(record);
-      builder.beginRow();
-      shredRecord(this.plan, record, builder.leaves);
-    }
-    return { kind: LINE_ROW, facts };
+    if (record === null) return { kind: LINE_ROW, facts };
+    const droppedPairs = this.#rules.prune?.(record as never) ?? null;
+    this.#slow?.strip(record);
+    builder.beginRow();
+    shredRecord(this.plan, record, builder.leaves);
+    return droppedPairs === null ? { kind: LINE_ROW, facts } : { kind: LINE_ROW, facts, droppedPairs };
   }
 }
 
@@ -298,10 +311,11 @@ interface Gathered {
   readonly filtered: FilterRule[];
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: StreamErrorAt[];
+  readonly droppedPairs: PrunedRow[];
 }
 
 type LineOutcome =
-  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts }
+  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly droppedPairs?: PrunedRow["counts"] }
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: FilterRule }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };

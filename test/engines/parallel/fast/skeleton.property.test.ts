@@ -58,19 +58,29 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     });
   }
 
-  it("leaves out JSON-typed values and free text inside lists, keeps enums inside lists", () => {
+  // Strings inside lists were left out too until the DPO pair rules read `pairs[].alignment` and `content`.
+  it("leaves out JSON-typed values, keeps strings and enums inside lists", () => {
     const line = '{"rl_format_version":"1.0","run_id":"r","scenario":{"campaign_id":"c","seed":1,"win_conditions":[{"id":"w","description":"d"}]},"seat":{"seat_index":0,"role":"x","agent_key_id":null},"scored":true,"flagged":false,"scorecard_version":1,"reconstruction":"no_session","tuples":[{"index":0,"kind":"action","state":{"observation":{"a":1},"transcript_window":[{"role":"dm","content":"hi"}]},"action":{"action_type":"say","content":"x"},"reward":{"checks_passed":1,"checks_failed":0,"conditions_met":["w"],"scalar_reward":0.5,"progress_delta":0,"terminal_reward":1}}],"outcome":{"dm_messages":["m"]}}';
     const { parser } = subject(FORMATS.rl);
     expect(parser.parse(Buffer.from(line), 0, line.length, recorders(parser.plan.leaves.length))).toEqual({
       rl_format_version: "1.0",
       run_id: "r",
-      scenario: { campaign_id: "c", seed: 1 },
+      scenario: { campaign_id: "c", seed: 1, win_conditions: [{ id: "w" }] },
       seat: { seat_index: 0, role: "x", agent_key_id: null },
       scored: true,
       flagged: false,
       scorecard_version: 1,
       reconstruction: "no_session",
-      tuples: [{ index: 0, kind: "action", reward: { checks_passed: 1, checks_failed: 0, scalar_reward: 0.5, progress_delta: 0, terminal_reward: 1 } }],
+      tuples: [
+        {
+          index: 0,
+          kind: "action",
+          // `content` is untrusted: never in a skeleton.
+          state: { transcript_window: [{ role: "dm" }] },
+          action: { action_type: "say", content: "x" },
+          reward: { checks_passed: 1, checks_failed: 0, conditions_met: ["w"], scalar_reward: 0.5, progress_delta: 0, terminal_reward: 1 },
+        },
+      ],
     });
   });
 
@@ -85,6 +95,7 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
       flagged: record.flagged,
       scored: record.scored,
       reconstruction: record.reconstruction,
+      scores: { outcomes: { met_count: 1, total_checks: 4, total_actions: 12 } },
     });
     const rl = '{"rl_format_version":"1.0","run_id":"r","scenario":{"campaign_id":"c","seed":1,"win_conditions":[]},"seat":{"seat_index":0,"role":"x","agent_key_id":null},"scored":true,"flagged":false,"scorecard_version":1,"reconstruction":"no_session","tuples":[{"index":0,"kind":"action","state":{"observation":{},"transcript_window":[]},"action":null,"reward":{"checks_passed":1,"checks_failed":0,"conditions_met":[],"scalar_reward":0.5,"progress_delta":0,"terminal_reward":1}}],"outcome":{"dm_messages":[]}}';
     const rlParser = compileLineParser(FORMATS.rl, resolveUntrustedPolicy(FORMATS.rl, {}), RECORD_READS.rl);
@@ -95,7 +106,7 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
       flagged: false,
       scorecard_version: 1,
       reconstruction: "no_session",
-      tuples: [{ index: 0, kind: "action", reward: { terminal_reward: 1 } }],
+      tuples: [{ index: 0, kind: "action", action: null, reward: { checks_passed: 1, checks_failed: 0, terminal_reward: 1 } }],
     });
   });
 
@@ -109,8 +120,9 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     const line = JSON.stringify(sftRecord({ coaching: { weak_traits: ["t"], guidance: "untrusted advice" } }));
     for (const action of ["drop", "redact", "keep"]) {
       const { parser } = subject(FORMATS.sft, { "coaching.guidance": action });
-      // Nothing else of `coaching` is in a skeleton (weak_traits is free text inside a list).
-      expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)), action).not.toHaveProperty("coaching");
+      // `weak_traits` (a list of strings) is in the full skeleton; `guidance` never is.
+      expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)), action).toMatchObject({ coaching: { weak_traits: ["t"] } });
+      expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length)), action).not.toHaveProperty("coaching.guidance");
     }
   });
 

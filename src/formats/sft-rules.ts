@@ -1,0 +1,28 @@
+import type { SemanticFault } from "./format.js";
+import { scoringFault } from "./scoring-fault.js";
+
+/** The part of an SFT 1.1 record its rules read (listed for the fast path in `fast/record-reads.ts`). */
+export interface SftShape {
+  readonly scored: boolean;
+  readonly scorecard_version: number;
+  readonly scores: { readonly outcomes: { readonly met_count: number; readonly total_checks: number; readonly total_actions: number } } | null;
+}
+
+/**
+ * SFT 1.1 (spec 4.8, 2.7): a scored record has scores and a scorecard version (versions start at 1, spec 9);
+ * outcome counts are counts (never negative) and no more checks are met than there are.
+ */
+export function checkSftRecord(r: SftShape): SemanticFault | null {
+  const scoring = scoringFault(r.scored, r.scorecard_version);
+  if (scoring !== null) return scoring;
+  if (r.scored && r.scores === null) return { reason: "scored_without_scores", detail: "scored is true but scores is null" };
+  const outcomes = r.scores?.outcomes;
+  if (outcomes === undefined) return null;
+  for (const name of ["met_count", "total_checks", "total_actions"] as const) {
+    if (outcomes[name] < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.${name} is ${outcomes[name]}, a count below 0` };
+  }
+  if (outcomes.met_count > outcomes.total_checks) {
+    return { reason: "count_out_of_range", detail: `scores.outcomes.met_count ${outcomes.met_count} is over total_checks ${outcomes.total_checks}` };
+  }
+  return null;
+}
