@@ -32,6 +32,10 @@ export interface RecordFacts {
   readonly reconstruction: string | null;
   /** Runs whose scorecards decide participation gating. */
   readonly runIds: readonly string[];
+  /** The seat a one-seat record (SFT, RL) is about; null for a DPO pair, which names only a seat index. */
+  readonly seat: { readonly agentKeyId: string | null; readonly role: string } | null;
+  /** `scenario.campaign_id`: the scenario the record is of. */
+  readonly campaignId: string;
 }
 
 /** A semantic fault the schema cannot express. */

@@ -13,7 +13,8 @@ export interface RecordRules {
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {
   run_id: string;
-  seat: { seat_index: number };
+  scenario: { campaign_id: string };
+  seat: { seat_index: number; role: string; agent_key_id: string | null };
   scorecard_version: number;
   flagged: boolean;
   scored: boolean;
@@ -26,6 +27,8 @@ export function seatRecordFacts(r: {
     scored: r.scored,
     reconstruction: r.reconstruction,
     runIds: [r.run_id],
+    seat: { agentKeyId: r.seat.agent_key_id, role: r.seat.role },
+    campaignId: r.scenario.campaign_id,
   };
 }
 
@@ -57,6 +60,7 @@ export function checkTrajectory(tuples: readonly TupleShape[]): SemanticFault | 
 }
 
 interface PairShape {
+  readonly scenario: { readonly campaign_id: string };
   readonly run_chosen: string;
   readonly run_rejected: string;
   readonly seat_index: number;
@@ -71,6 +75,8 @@ export function pairFacts(r: PairShape): RecordFacts {
     scored: null,
     reconstruction: null,
     runIds: [r.run_chosen, r.run_rejected],
+    seat: null,
+    campaignId: r.scenario.campaign_id,
   };
 }
 

@@ -6,7 +6,7 @@ import { httpSource } from "../pull/index.js";
 import type { HttpSource, PullEvent, ScoreCache } from "../pull/index.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
-import { readGatedRuns } from "../sources/scorecard-file.js";
+import { readGatedRuns } from "../stages/read-scorecards.js";
 
 /** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
 export interface SourceEnvironment {

@@ -65,6 +65,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       acceptLaterMinor: run.acceptLaterMinor,
       read: { maxLineBytes: run.guards.maxLineBytes },
       filters: run.filters,
+      selection: run.selection, // issue 19
       untrusted: run.untrusted,
       ...(run.view === undefined ? {} : { strip: false as const }), // issue 18: a view emits its own sanitized texts
     };

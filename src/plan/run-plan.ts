@@ -59,6 +59,20 @@ export interface ViewPlan extends ViewRequest {
   readonly name: ViewName;
 }
 
+/**
+ * Issue 19: which seats to train on (src/stages/select.ts). null: the rule is not asked. The default keeps
+ * agent seats only.
+ */
+export interface SelectionPlan {
+  readonly seats: "agent" | "all";
+  readonly agentKeys: readonly string[] | null;
+  readonly roles: readonly string[] | null;
+  readonly campaigns: readonly string[] | null;
+  readonly minComposite: number | null;
+  readonly minObjectiveRate: number | null;
+  readonly topKPerScenario: number | null;
+}
+
 /** Room for issue 19: a leak-free split. Not resolved yet. */
 export interface SplitPlan {
   readonly fractions: Readonly<Record<string, number>>;
@@ -76,6 +90,9 @@ export interface RunPlan {
   readonly acceptLaterMinor: boolean;
   /** Every filter rule, on or off. */
   readonly filters: Readonly<Record<FilterRule, boolean>>;
+  readonly selection: SelectionPlan;
+  /** No scorecards while participation gating is on is an error, not a warning. */
+  readonly requireScorecards: boolean;
   /** The user's untrusted-path overrides (path -> action): the policy's input; the format's defaults apply to the rest. */
   readonly untrusted: Readonly<Record<string, string>>;
   readonly columns: ColumnsPlan;

@@ -1,7 +1,7 @@
 import type { FormatName } from "../../../formats/format.js";
 
 /** What `seatRecordFacts` (formats/record-rules.ts) reads. */
-const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "flagged", "scored", "reconstruction"];
+const SEAT_RECORD_READS = ["run_id", "scenario.campaign_id", "seat.seat_index", "seat.role", "seat.agent_key_id", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /**
  * The paths (field-path syntax) each format's `facts` and `check` (formats/record-rules.ts) read: the
@@ -11,5 +11,15 @@ const SEAT_RECORD_READS = ["run_id", "seat.seat_index", "scorecard_version", "fl
 export const RECORD_READS: Readonly<Record<FormatName, readonly string[]>> = {
   sft: SEAT_RECORD_READS,
   rl: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].reward.terminal_reward"],
-  dpo: ["run_chosen", "run_rejected", "seat_index", "flagged"],
+  dpo: ["run_chosen", "run_rejected", "scenario.campaign_id", "seat_index", "flagged"],
+};
+
+/**
+ * What `ownScoreOf` (formats/seat-score.ts) reads of an SFT record, added to the skeleton only when a score
+ * threshold is asked: the per-trait map is the costliest part of a record to build.
+ */
+export const OWN_SCORE_READS: Readonly<Record<FormatName, readonly string[]>> = {
+  sft: ["scores.per_trait.*.mean", "scores.outcomes.met_count", "scores.outcomes.total_checks"],
+  rl: [],
+  dpo: [],
 };

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, IoError } from "../../src/core/errors.js";
-import { readGatedRuns } from "../../src/sources/scorecard-file.js";
+import { readGatedRuns } from "../../src/stages/read-scorecards.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const dir = tempDir();
