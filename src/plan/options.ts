@@ -73,8 +73,8 @@ export const OPTIONS = defineOptions({
   // Selection (issue 19, docs/selection.md): which seats to train on; each rule's drops are counted by reason.
   seats: {
     kind: choice(["agent", "all"]),
-    default: "agent",
-    help: "agent: drop adversary (aic) seats, those without an agent_key_id (adversary_seat); all: keep them",
+    // No table default: a pipeline file's select group is optional (as view_options); the plan resolves it.
+    help: "agent: drop adversary (aic) seats, those without an agent_key_id (adversary_seat); all: keep them (default: agent)",
     takenBy: ["convert", "validate", "pull"],
     flag: "--seats <which>",
     yaml: { key: "select.seats" },

@@ -9,6 +9,7 @@ import { OPTIONS } from "./options.js";
 import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
+import { SELECT_DEFAULTS } from "./select-defaults.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -56,7 +57,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
     filters: allFilters(o.filters ?? {}),
     selection: {
-      seats: o.seats ?? OPTIONS.seats.default,
+      seats: o.seats ?? SELECT_DEFAULTS.seats,
       agentKeys: o.agentKeys ?? null,
       roles: o.roles ?? null,
       campaigns: o.campaigns ?? null,

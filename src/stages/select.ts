@@ -8,8 +8,7 @@ import type { SeatScore } from "../formats/seat-score.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import type { SelectionPlan } from "../plan/run-plan.js";
 
-/** The default: agent seats only, nothing else asked. */
-export const SELECT_DEFAULTS: SelectionPlan = { seats: "agent", agentKeys: null, roles: null, campaigns: null, minComposite: null, minObjectiveRate: null, topKPerScenario: null };
+export { SELECT_DEFAULTS } from "../plan/select-defaults.js";
 
 /** What a selection rule is given besides the plan. */
 export interface SelectContext {

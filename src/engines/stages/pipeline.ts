@@ -15,7 +15,8 @@ import type { ValidRecord } from "../../formats/valid-record.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
 import type { SelectionPlan } from "../../plan/run-plan.js";
 import { filterRule } from "../../stages/filter.js";
-import { scoreOf, select, selectRule, SELECT_DEFAULTS } from "../../stages/select.js";
+import { scoreOf, select, selectRule } from "../../stages/select.js";
+import { SELECT_DEFAULTS } from "../../plan/select-defaults.js";
 import { TopKRanking } from "../../stages/select-top-k.js";
 
 export interface PipelineOptions {
@@ -27,8 +28,8 @@ export interface PipelineOptions {
   readonly gatedRuns?: ReadonlySet<string>;
   /** Valid scorecards by seat: per-seat gating, and RL and DPO scores for the selection's thresholds. */
   readonly scores?: ScoreBook;
-  /** Which seats to keep (src/stages/select.ts); default: agent seats only. */
-  readonly selection?: SelectionPlan;
+  /** Which seats to keep (src/stages/select.ts); what is left out is the default (agent seats only). */
+  readonly selection?: Partial<SelectionPlan>;
   /** Untrusted-path overrides, path -> drop | redact | keep. */
   readonly untrusted?: Readonly<Record<string, string>>;
   /** false: leave records whole for a training view, which emits its own sanitized texts (issue 18). */
@@ -106,7 +107,7 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
     ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
     ...(options.scores === undefined ? {} : { scores: options.scores }),
   };
-  const selection = options.selection ?? SELECT_DEFAULTS;
+  const selection = { ...SELECT_DEFAULTS, ...options.selection };
   const context = { format: plan.format.name, scores: options.scores, ...topKeysOf(plan, selection, filterOptions, options.scores) };
   const kept = select(selection, context)(filter(filterOptions)(dedup(plan.index)(validated)));
   return options.strip === false ? kept : strip(plan.policy)(kept);
