@@ -2,7 +2,6 @@ import type { RunSources } from "../engines/engine.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
-import { readScorecardFile } from "../stages/read-scorecards.js";
 import type { Scorecards } from "../stages/read-scorecards.js";
 
 /** A job's sources, and the scorecards read (for the manifest's count of quarantined cards). */
@@ -18,7 +17,8 @@ export async function openSources(plan: RunPlan, spoolDir: string): Promise<Open
   let lines: LineSource[];
   if (inputs.every((i) => typeof i === "string")) lines = await expandInputs(inputs as string[], options);
   else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])))).flat();
-  const scorecards = path === undefined ? undefined : await readScorecardFile(path);
+  // Loaded only when asked: the scorecard schema brings zod, which the parallel engine's main thread does without.
+  const scorecards = path === undefined ? undefined : await (await import("../stages/read-scorecards.js")).readScorecardFile(path);
   const gatedRuns = scorecards?.book.gatedRuns();
   return { lines, gatedRuns: () => gatedRuns, scores: () => scorecards?.book, scorecards };
 }
