@@ -4,7 +4,7 @@ import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { EXIT } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
-import { printSummary } from "./shared-flags.js";
+import { printSummary, printWarnings } from "./shared-flags.js";
 import { runAction } from "./run-action.js";
 
 export function convertCommand(): Command {
@@ -20,6 +20,7 @@ export function convertCommand(): Command {
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);
+      printWarnings(result.manifest.warnings);
       if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
       else printSummary(result.manifest, result.outDir);
       if (result.quarantineExceeded) {

@@ -21,6 +21,10 @@ export function resolvePlan(command: "convert", options: ConvertOptions): RunPla
 export function resolvePlan(command: "validate", options: ValidateOptions): RunPlan;
 export function resolvePlan(command: "convert" | "validate", options: ConvertOptions | ValidateOptions): RunPlan {
   const o: Resolved = checkOptions(OPTIONS, command, withViewDefaults(options));
+  // Issue 20: without scorecards no record can be recognised as gated; asked to, that is an error, not a warning.
+  if (o.requireScorecards === true && o.scorecards === undefined && (o.filters as Partial<Record<FilterRule, boolean>> | undefined)?.participation_gated !== false) {
+    throw new ConfigError("--require-scorecards: participation gating is on and no --scorecards were given (or turn the rule off with --no-filter-participation-gated)");
+  }
   return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards });
 }
 

@@ -18,7 +18,7 @@ const root = tempDir();
 describe("evalshard CLI", () => {
   it("convert: exit 0 and a summary; the same code path as the library", () => {
     const out = join(root, "a");
-    const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--shard-rows", "2", "--seats", "all");
+    const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--shard-rows", "2", "--seats", "all", "--no-filter-participation-gated");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/records in 9, out 6/);
