@@ -1,7 +1,7 @@
 import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
-import type { SelectionPlan } from "../plan/run-plan.js";
+import type { SelectionPlan } from "../stages/select-plan.js";
 import type { InputInfo, LineSource } from "../sources/line-source.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";

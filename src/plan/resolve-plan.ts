@@ -9,7 +9,7 @@ import { OPTIONS } from "./options.js";
 import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
-import { SELECT_DEFAULTS } from "./select-defaults.js";
+import { SELECT_DEFAULTS } from "../stages/select-plan.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 

@@ -6,6 +6,9 @@ import type { CommandName } from "./option-spec.js";
 import type { Compression, Engine, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
 import type { ViewRequest } from "../views/open-view.js";
+import type { SelectionPlan } from "../stages/select-plan.js";
+
+export type { SelectionPlan };
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -57,20 +60,6 @@ export interface DedupPlan {
 /** Issue 18: a training view and its options, checked against the input format and the output (view-plan-of.ts). */
 export interface ViewPlan extends ViewRequest {
   readonly name: ViewName;
-}
-
-/**
- * Issue 19: which seats to train on (src/stages/select.ts). null: the rule is not asked. The default keeps
- * agent seats only.
- */
-export interface SelectionPlan {
-  readonly seats: "agent" | "all";
-  readonly agentKeys: readonly string[] | null;
-  readonly roles: readonly string[] | null;
-  readonly campaigns: readonly string[] | null;
-  readonly minComposite: number | null;
-  readonly minObjectiveRate: number | null;
-  readonly topKPerScenario: number | null;
 }
 
 /** Room for issue 19: a leak-free split. Not resolved yet. */

@@ -6,9 +6,9 @@ import type { ScoreBook } from "../formats/scorecard-book.js";
 import { ownScoreOf } from "../formats/seat-score.js";
 import type { SeatScore } from "../formats/seat-score.js";
 import type { ValidRecord } from "../formats/valid-record.js";
-import type { SelectionPlan } from "../plan/run-plan.js";
+import type { SelectionPlan } from "./select-plan.js";
 
-export { SELECT_DEFAULTS } from "../plan/select-defaults.js";
+export { SELECT_DEFAULTS } from "./select-plan.js";
 
 /** What a selection rule is given besides the plan. */
 export interface SelectContext {

@@ -13,10 +13,10 @@ import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";
 import type { ValidRecord } from "../../formats/valid-record.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
-import type { SelectionPlan } from "../../plan/run-plan.js";
+import type { SelectionPlan } from "../../stages/select-plan.js";
 import { filterRule } from "../../stages/filter.js";
 import { scoreOf, select, selectRule } from "../../stages/select.js";
-import { SELECT_DEFAULTS } from "../../plan/select-defaults.js";
+import { SELECT_DEFAULTS } from "../../stages/select-plan.js";
 import { TopKRanking } from "../../stages/select-top-k.js";
 
 export interface PipelineOptions {
