@@ -66,6 +66,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       read: { maxLineBytes: run.guards.maxLineBytes },
       filters: run.filters,
       selection: run.selection, // issue 19
+      ...(opened.scores === undefined ? {} : { scores: opened.scores }), // issue 20: per-seat gating
       untrusted: run.untrusted,
       ...(run.view === undefined ? {} : { strip: false as const }), // issue 18: a view emits its own sanitized texts
     };

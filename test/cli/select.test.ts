@@ -101,6 +101,15 @@ describe("scorecards: checked, gated per seat, missing ones said out loud", () =
   });
 });
 
+describe("a pipeline file with a files source", () => {
+  it("takes select: keys, and gates and scores RL seats by their own scorecards", async () => {
+    const out = outDir();
+    const text = `version: 1\nname: sel\nsource: {kind: files, inputs: ["${fx("rl-selection")}"], scorecards: "${fx("scorecards-selection")}"}\nselect: {min_composite: 0.5}\noutput: {dir: "${out}", to: jsonl, compression: none}\n`;
+    const result = await runNightly(parsePipeline(text, "sel.yaml", {}), { env: {} });
+    expect(result.manifest).toMatchObject({ records_in: 5, records_out: 2, dropped: { participation_gated: 1, no_scorecard: 2 } });
+  });
+});
+
 describe("the aic default on emulator data (a nightly pull)", () => {
   it("drops every aic seat as adversary_seat; select: {seats: all} keeps them", async () => {
     const emu = await emulator({ seed: 11, runs: 60 });
