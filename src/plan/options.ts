@@ -55,8 +55,8 @@ export const OPTIONS = defineOptions({
   to: { kind: choice(OUTPUT_KINDS), default: "parquet", help: "output format", helpIn: { pull: "shard format" }, takenBy: ["convert", "pull"], flag: "--to <kind>", yaml: { key: "output.to" } },
   scorecards: {
     kind: text("a path"),
-    help: "scorecards (NDJSON or JSON) used to drop participation-gated runs",
-    helpIn: { validate: "scorecards (NDJSON or JSON) used to recognise participation-gated runs" },
+    help: "scorecards (NDJSON or JSON, spec 2.7): drop participation-gated seats; RL and DPO scores for thresholds",
+    helpIn: { validate: "scorecards (NDJSON or JSON, spec 2.7) used to recognise participation-gated seats" },
     takenBy: ["convert", "validate"],
     flag: "--scorecards <file>",
     yaml: { key: "source.scorecards", sources: ["files"] },
