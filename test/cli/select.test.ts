@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
-import { runNightly } from "../../src/nightly/run-nightly.js";
+import { runNightly } from "../../src/jobs/nightly/run-nightly.js";
 import { emulator, fastClock } from "../pull/support.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
