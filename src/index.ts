@@ -26,7 +26,7 @@ export { fileSource } from "./sources/file-source.js";
 export { stdinSource } from "./sources/stdin-source.js";
 export { expandInputs } from "./sources/expand-inputs.js";
 export { splitLines } from "./sources/split-lines.js";
-export { readGatedRuns } from "./sources/scorecard-file.js";
+export { readGatedRuns, readScorecardFile } from "./stages/read-scorecards.js";
 
 // Stages
 export { validate } from "./stages/validate.js";

@@ -5,7 +5,7 @@ import { resolvePlan } from "../plan/resolve-plan.js";
 import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
-import { printSummary } from "./shared-flags.js";
+import { printSummary, printWarnings } from "./shared-flags.js";
 import { runAction } from "./run-action.js";
 
 export function convertCommand(): Command {
@@ -21,6 +21,7 @@ export function convertCommand(): Command {
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);
+      printWarnings(result.manifest.warnings);
       // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).
       if (plan.out !== "-") {
         if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);

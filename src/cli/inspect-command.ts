@@ -23,6 +23,7 @@ export function inspectCommand(): Command {
         if (m !== null) {
           out.push(`${m.format.name} ${m.format.version} dataset, written ${m.finished_at} by evalshard ${m.evalshard_version}`);
           out.push(`records in ${m.records_in}, out ${m.records_out}; dropped ${JSON.stringify(m.dropped)}; quarantined ${JSON.stringify(m.quarantined)}; stream errors ${m.stream_errors}`);
+          for (const warning of m.warnings) out.push(`warning: ${warning}`);
           out.push(`untrusted: ${Object.entries(m.untrusted).map(([p, a]) => `${p}=${a}`).join(", ")}`);
           for (const s of m.shards) out.push(`  ${s.path}  ${s.rows} rows  ${s.bytes} bytes  sha256 ${s.sha256}`);
         }

@@ -5,6 +5,11 @@ export function formatReasons(counts: Readonly<Record<string, number | undefined
   return Object.entries(counts).map(([k, v]) => `${k} ${v ?? 0}`).join(", ") || "none";
 }
 
+/** A run's warnings (no scorecards to gate with, scorecards quarantined), one line each on stderr. */
+export function printWarnings(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`evalshard: warning: ${warning}\n`);
+}
+
 /** A few human lines: what went in, what came out, and why the rest did not. */
 export function printSummary(counts: Counts & { shards?: readonly { path: string; rows: number }[] }, outDir?: string): void {
   const lines = [`records in ${counts.records_in}, out ${counts.records_out}, stream errors ${counts.stream_errors}`];

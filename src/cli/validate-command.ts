@@ -4,7 +4,7 @@ import { resolvePlan } from "../plan/resolve-plan.js";
 import { EXIT } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
-import { printSummary } from "./shared-flags.js";
+import { printSummary, printWarnings } from "./shared-flags.js";
 
 export function validateCommand(): Command {
   const command = new Command("validate").description("run convert's checks without writing: counts by reason and the first offending lines");
@@ -16,6 +16,7 @@ export function validateCommand(): Command {
       const plan = resolvePlan("validate", options);
       const { validateInputs } = await import("../jobs/validate.js");
       const result = await validateInputs(options);
+      printWarnings(result.warnings);
       if (json === true) {
         process.stdout.write(`${JSON.stringify(result)}\n`);
       } else {

@@ -38,6 +38,15 @@ export const DROP_REASONS = [
   /** A DPO record with no pair that teaches a preference (`pairs: []`, or every pair pruned): nothing to learn. */
   "no_pairs",
   "participation_gated",
+  // Selection (src/stages/select.ts), in the order its rules apply.
+  /** A seat without an `agent_key_id`: the platform's `aic` adversary (spec 2.4); kept with `--seats all`. */
+  "adversary_seat",
+  /** Not of an asked `--agent-key`, `--role` or `--campaign`. */
+  "not_selected",
+  /** A score threshold was asked, and no valid scorecard of the record's seat and version was given. */
+  "no_scorecard",
+  "below_threshold",
+  "not_top_k",
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 

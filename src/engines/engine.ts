@@ -1,6 +1,7 @@
 import type { Quarantined } from "../core/flow.js";
 import type { Tally } from "../core/tally.js";
 import type { FormatBasics } from "../formats/format.js";
+import type { ScoreBook } from "../formats/scorecard-book.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
 import type { RowGroupShards } from "../output/row-group-shards.js";
@@ -24,6 +25,11 @@ export interface RunSources {
    * learns them while it fetches.
    */
   readonly gatedRuns: () => ReadonlySet<string> | undefined;
+  /**
+   * Valid scorecards by seat (convert's `--scorecards`; undefined: none): gating is then per seat, and the
+   * selection's thresholds read RL and DPO scores from them.
+   */
+  readonly scores?: () => ScoreBook | undefined;
 }
 
 /**

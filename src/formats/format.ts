@@ -37,6 +37,10 @@ export interface RecordFacts {
   readonly runIds: readonly string[];
   /** Pairs that teach a preference (DPO: `pairDropReason` null); null where the format has no pairs. */
   readonly usablePairs: number | null;
+  /** The seat a one-seat record (SFT, RL) is about; null for a DPO pair, which names only a seat index. */
+  readonly seat: { readonly agentKeyId: string | null; readonly role: string } | null;
+  /** `scenario.campaign_id`: the scenario the record is of. */
+  readonly campaignId: string;
 }
 
 /** A semantic fault the schema cannot express. */

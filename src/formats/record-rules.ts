@@ -23,7 +23,8 @@ export interface RecordRules {
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {
   run_id: string;
-  seat: { seat_index: number };
+  scenario: { campaign_id: string };
+  seat: { seat_index: number; role: string; agent_key_id: string | null };
   scorecard_version: number;
   flagged: boolean;
   scored: boolean;
@@ -37,10 +38,13 @@ export function seatRecordFacts(r: {
     reconstruction: r.reconstruction,
     runIds: [r.run_id],
     usablePairs: null,
+    seat: { agentKeyId: r.seat.agent_key_id, role: r.seat.role },
+    campaignId: r.scenario.campaign_id,
   };
 }
 
 interface PairKeyShape {
+  readonly scenario: { readonly campaign_id: string };
   readonly run_chosen: string;
   readonly run_rejected: string;
   readonly seat_index: number;
@@ -57,6 +61,8 @@ export function pairFacts(r: PairKeyShape): RecordFacts {
     reconstruction: null,
     runIds: [r.run_chosen, r.run_rejected],
     usablePairs: r.pairs.reduce((n, pair) => (pairDropReason(pair) === null ? n + 1 : n), 0),
+    seat: null,
+    campaignId: r.scenario.campaign_id,
   };
 }
 

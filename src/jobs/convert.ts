@@ -1,5 +1,5 @@
 import { chooseEngine } from "../engines/choose-engine.js";
-import type { EngineRun, RunSources } from "../engines/engine.js";
+import type { EngineRun } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
 import { datasetCard } from "../output/dataset-card.js";
 import { DatasetSink } from "../output/dataset-sink.js";
@@ -11,8 +11,10 @@ import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
-import { filterSettings, filterWarnings } from "../stages/filter.js";
+import { filterSettings } from "../stages/filter.js";
 import { openSources } from "./open-sources.js";
+import type { OpenedSources } from "./open-sources.js";
+import { scorecardsSummary, selectionWarnings } from "./scorecards-summary.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
@@ -52,18 +54,17 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   }
 }
 
-function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
-  const gatedRuns = sources.gatedRuns();
-  const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
+function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
   const rotation = sizeRotation(plan);
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(plan.filters, gatedRuns) };
+  const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
   return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish">>(facts, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),
-      scorecards: scorecards === undefined || gatedRuns === undefined ? null : { path: scorecards, gated_runs: gatedRuns.size },
+      selection: plan.selection,
+      scorecards: scorecardsSummary(plan, sources.scorecards),
       shard_rows: rotation.maxRows,
       shard_bytes: rotation.maxBytes,
       max_line_bytes: plan.guards.maxLineBytes,

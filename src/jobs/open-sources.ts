@@ -2,16 +2,23 @@ import type { RunSources } from "../engines/engine.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
-import { readGatedRuns } from "../sources/scorecard-file.js";
+import type { Scorecards } from "../stages/read-scorecards.js";
 
-/** The plan's input files (and ready sources, kept where they were given), and its scorecards' gated runs. */
-export async function openSources(plan: RunPlan, spoolDir: string): Promise<RunSources> {
+/** A job's sources, and the scorecards read (for the manifest's count of quarantined cards). */
+export interface OpenedSources extends RunSources {
+  readonly scorecards: Scorecards | undefined;
+}
+
+/** The plan's input files (and ready sources, kept where they were given), and its scorecards. */
+export async function openSources(plan: RunPlan, spoolDir: string): Promise<OpenedSources> {
   if (plan.source.kind !== "files") throw new Error("Internal error: this job reads files");
-  const { inputs, stdin, scorecards } = plan.source;
+  const { inputs, stdin, scorecards: path } = plan.source;
   const options = { spoolDir, ...(stdin === undefined ? {} : { stdin }) };
   let lines: LineSource[];
   if (inputs.every((i) => typeof i === "string")) lines = await expandInputs(inputs as string[], options);
   else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])))).flat();
-  const gatedRuns = scorecards === undefined ? undefined : await readGatedRuns(scorecards);
-  return { lines, gatedRuns: () => gatedRuns };
+  // Loaded only when asked: the scorecard schema brings zod, which the parallel engine's main thread does without.
+  const scorecards = path === undefined ? undefined : await (await import("../stages/read-scorecards.js")).readScorecardFile(path);
+  const gatedRuns = scorecards?.book.gatedRuns();
+  return { lines, gatedRuns: () => gatedRuns, scores: () => scorecards?.book, scorecards };
 }

@@ -8,6 +8,8 @@ import { resolvePlan } from "../plan/resolve-plan.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import { FirstBadSink } from "./first-bad-sink.js";
 import { openSources } from "./open-sources.js";
+import { selectionWarnings } from "./scorecards-summary.js";
+import type { RunPlan } from "../plan/run-plan.js";
 
 /** Options of `validateInputs`, from the option table (src/plan/options.ts); inputs are paths or "-" here. */
 export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonly string[] };
@@ -16,6 +18,10 @@ export interface ValidateInputsResult extends Counts {
   readonly format: string;
   readonly quarantined_share: number;
   readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
+  /** What convert's manifest would warn about: no scorecards to gate with, scorecards quarantined (issue 20). */
+  readonly warnings: readonly string[];
+  /** Which seats the selection keeps (issue 19); its drops are counted in `dropped` by rule. */
+  readonly selection: RunPlan["selection"];
   /** With `view`: what the view would produce (rows, steps or pairs left out, text audit), as convert's manifest says. */
   readonly view?: ViewManifest;
 }
@@ -33,6 +39,8 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
       ...run.tally.counts(),
       quarantined_share: run.tally.quarantinedShare(),
       first_bad: sink.firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),
+      warnings: selectionWarnings(plan, sources.scorecards),
+      selection: plan.selection,
       ...(run.view === undefined ? {} : { view: run.view.manifest }),
     };
   } finally {

@@ -1,6 +1,7 @@
 import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
+import type { SelectionPlan } from "../stages/select-plan.js";
 import type { InputInfo, LineSource } from "../sources/line-source.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
@@ -40,7 +41,17 @@ export interface Manifest extends ManifestBase, PublishFacts {
   };
   readonly options: {
     readonly filters: Readonly<Record<string, boolean>>;
-    readonly scorecards: { readonly path: string; readonly gated_runs: number } | null;
+    /** Issue 19: which seats were kept (src/stages/select.ts); each rule's drops are in `dropped`. */
+    readonly selection?: SelectionPlan;
+    /** The scorecards read: valid cards, gated runs and seats, and the cards quarantined (issue 20, jobs/scorecards-summary.ts). */
+    readonly scorecards: {
+      readonly path: string;
+      readonly gated_runs: number;
+      readonly cards?: number;
+      readonly gated_seats?: number;
+      readonly quarantined_count?: number;
+      readonly quarantined?: readonly { readonly where: string; readonly reason: string; readonly detail: string }[];
+    } | null;
     readonly shard_rows: number;
     readonly shard_bytes: number;
     readonly max_line_bytes: number;

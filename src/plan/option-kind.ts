@@ -198,3 +198,29 @@ export function opaque<T>(expected: string): OptionKind<T> {
     show: () => expected,
   };
 }
+
+/** Any finite number, e.g. a score threshold (`--min-composite 3.5`). */
+export function finiteNumber(): OptionKind<number> {
+  return {
+    expected: "a number",
+    accepts: (v): v is number => typeof v === "number" && Number.isFinite(v),
+    fromText: (flag) => (t) => {
+      const n = Number(t);
+      if (t.trim() === "" || !Number.isFinite(n)) throw new ConfigError(`Expected ${flag} to be a number, got ${JSON.stringify(t)}`);
+      return n;
+    },
+    zod: (z) => z.number(),
+    show: String,
+  };
+}
+
+/** Opaque strings (identifiers, names), repeatable on the command line: `--role a --role b`. */
+export function textList(expected = "a non-empty list of non-empty strings"): OptionKind<readonly string[]> {
+  return {
+    expected,
+    accepts: (v): v is readonly string[] => Array.isArray(v) && v.length > 0 && v.every((p) => typeof p === "string" && p !== ""),
+    fromText: () => (t, previous) => [...(previous ?? []), t],
+    zod: (z) => z.array(z.string()),
+    show: (v) => v.join(" "),
+  };
+}

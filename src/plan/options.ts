@@ -4,7 +4,7 @@ import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
-import { bytes, choice, flag, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, url, wholeNumber } from "./option-kind.js";
+import { bytes, choice, finiteNumber, flag, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, textList, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";
 import { VIEW_NAMES } from "../views/view.js";
 import type { OptionsOf } from "./option-spec.js";
@@ -55,8 +55,8 @@ export const OPTIONS = defineOptions({
   to: { kind: choice(OUTPUT_KINDS), default: "parquet", help: "output format", helpIn: { pull: "shard format" }, takenBy: ["convert", "pull"], flag: "--to <kind>", yaml: { key: "output.to" } },
   scorecards: {
     kind: text("a path"),
-    help: "scorecards (NDJSON or JSON) used to drop participation-gated runs",
-    helpIn: { validate: "scorecards (NDJSON or JSON) used to recognise participation-gated runs" },
+    help: "scorecards (NDJSON or JSON, spec 2.7): drop participation-gated seats; RL and DPO scores for thresholds",
+    helpIn: { validate: "scorecards (NDJSON or JSON, spec 2.7) used to recognise participation-gated seats" },
     takenBy: ["convert", "validate"],
     flag: "--scorecards <file>",
     yaml: { key: "source.scorecards", sources: ["files"] },
@@ -70,6 +70,47 @@ export const OPTIONS = defineOptions({
     yaml: { key: "untrusted" },
   },
   filters: { kind: switches(FILTER_RULES, "filter"), default: {}, help: "keep {rule} records", takenBy: ["convert", "validate", "pull"], yaml: { key: "filters" } },
+  // Selection (issue 19, docs/selection.md): which seats to train on; each rule's drops are counted by reason.
+  seats: {
+    kind: choice(["agent", "all"]),
+    // No table default: a pipeline file's select group is optional (as view_options); the plan resolves it.
+    help: "agent: drop adversary (aic) seats, those without an agent_key_id (adversary_seat); all: keep them (default: agent)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--seats <which>",
+    yaml: { key: "select.seats" },
+  },
+  agentKeys: { kind: textList("a non-empty list of agent key ids"), help: "keep only seats of this agent key (repeatable; others: not_selected)", takenBy: ["convert", "validate", "pull"], flag: "--agent-key <id>", yaml: { key: "select.agent_keys" } },
+  roles: { kind: textList("a non-empty list of role names"), help: "keep only seats of this role (repeatable; others: not_selected)", takenBy: ["convert", "validate", "pull"], flag: "--role <name>", yaml: { key: "select.roles" } },
+  campaigns: { kind: textList("a non-empty list of campaign ids"), help: "keep only records of this campaign (scenario.campaign_id; repeatable; others: not_selected)", takenBy: ["convert", "validate", "pull"], flag: "--campaign <id>", yaml: { key: "select.campaigns" } },
+  minComposite: {
+    kind: finiteNumber(),
+    help: "keep seats whose composite (mean of per-trait means, safety traits excluded) is at least this (below_threshold)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--min-composite <x>",
+    yaml: { key: "select.min_composite" },
+  },
+  minObjectiveRate: {
+    kind: ratio(),
+    help: "keep seats whose met_count / total_checks is at least this (below_threshold)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--min-objective-rate <x>",
+    yaml: { key: "select.min_objective_rate" },
+  },
+  topKPerScenario: {
+    kind: wholeNumber(),
+    help: "keep the k best seats of each scenario by composite, ties by record key (not_top_k; stages engine)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--top-k-per-scenario <k>",
+    yaml: { key: "select.top_k_per_scenario" },
+  },
+  requireScorecards: {
+    kind: flag(),
+    default: false,
+    help: "fail (exit 2) when participation gating is on and no --scorecards are given (else a warning on stderr)",
+    takenBy: ["convert", "validate"],
+    flag: "--require-scorecards",
+    yaml: { key: "require_scorecards" },
+  },
   shardRows: { kind: wholeNumber(), default: 100_000, help: "rows per shard at most", takenBy: ["convert"], flag: "--shard-rows <n>" },
   shardBytes: { kind: bytes(), default: 512 * 1024 * 1024, help: "uncompressed record bytes per shard at most", takenBy: ["convert"], flag: "--shard-bytes <size>" },
   buckets: { kind: wholeNumber({ max: 4096 }), default: 16, help: "fixed number of shards", takenBy: ["pull"], flag: "--buckets <n>", yaml: { key: "output.buckets" } },

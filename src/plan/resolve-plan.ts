@@ -9,6 +9,7 @@ import { OPTIONS } from "./options.js";
 import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
+import { SELECT_DEFAULTS } from "../stages/select-plan.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -20,6 +21,10 @@ export function resolvePlan(command: "convert", options: ConvertOptions): RunPla
 export function resolvePlan(command: "validate", options: ValidateOptions): RunPlan;
 export function resolvePlan(command: "convert" | "validate", options: ConvertOptions | ValidateOptions): RunPlan {
   const o: Resolved = checkOptions(OPTIONS, command, withViewDefaults(options));
+  // Issue 20: without scorecards no record can be recognised as gated; asked to, that is an error, not a warning.
+  if (o.requireScorecards === true && o.scorecards === undefined && (o.filters as Partial<Record<FilterRule, boolean>> | undefined)?.participation_gated !== false) {
+    throw new ConfigError("--require-scorecards: participation gating is on and no --scorecards were given (or turn the rule off with --no-filter-participation-gated)");
+  }
   return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards });
 }
 
@@ -58,6 +63,16 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     format: o.format === undefined ? { detect: true } : { forced: o.format },
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
     filters: allFilters(o.filters ?? {}),
+    selection: {
+      seats: o.seats ?? SELECT_DEFAULTS.seats,
+      agentKeys: o.agentKeys ?? null,
+      roles: o.roles ?? null,
+      campaigns: o.campaigns ?? null,
+      minComposite: o.minComposite ?? null,
+      minObjectiveRate: o.minObjectiveRate ?? null,
+      topKPerScenario: o.topKPerScenario ?? null,
+    },
+    requireScorecards: o.requireScorecards ?? OPTIONS.requireScorecards.default,
     untrusted,
     columns: { from: "format", untrusted },
     dedup: { key: "format", keep: "latest-scorecard" },

@@ -6,6 +6,9 @@ import type { CommandName } from "./option-spec.js";
 import type { Compression, Engine, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
 import type { ViewRequest } from "../views/open-view.js";
+import type { SelectionPlan } from "../stages/select-plan.js";
+
+export type { SelectionPlan };
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -84,6 +87,9 @@ export interface RunPlan {
   readonly acceptLaterMinor: boolean;
   /** Every filter rule, on or off. */
   readonly filters: Readonly<Record<FilterRule, boolean>>;
+  readonly selection: SelectionPlan;
+  /** No scorecards while participation gating is on is an error, not a warning. */
+  readonly requireScorecards: boolean;
   /** The user's untrusted-path overrides (path -> action): the policy's input; the format's defaults apply to the rest. */
   readonly untrusted: Readonly<Record<string, string>>;
   readonly columns: ColumnsPlan;

@@ -2,56 +2,31 @@ import { readFile } from "node:fs/promises";
 import { ConfigError, IoError } from "../core/errors.js";
 
 /**
- * Reads scorecards for participation gating: NDJSON or JSON holding scorecard responses
- * `{scorecards, versions}`, bare scorecards, or arrays of either. Returns the runs any of whose
- * scorecards carries a truthy `participation_gated` stamp.
+ * The JSON values of a scorecards file, each with where it was: one JSON document, or NDJSON (blank lines
+ * skipped). Their meaning is the stages' business (`readScorecards`); a line that is not JSON is a
+ * ConfigError naming it: the file is not a scorecards file.
  */
-export async function readGatedRuns(path: string): Promise<Set<string>> {
+export async function readJsonValues(path: string): Promise<[unknown, string][]> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
     throw new IoError(`Cannot read scorecards file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
   }
-  const gated = new Set<string>();
-  for (const [value, where] of parseJsonOrNdjson(text, path)) collect(value, gated, path, where);
-  return gated;
-}
-
-function* parseJsonOrNdjson(text: string, path: string): Iterable<[unknown, string]> {
   const body = text.replace(/^\uFEFF/, "");
   try {
-    yield [JSON.parse(body), "the file"];
-    return;
+    return [[JSON.parse(body), "the file"]];
   } catch {
     // Not one JSON document: read it as NDJSON.
   }
-  const lines = body.split(/\r?\n/);
-  for (const [i, line] of lines.entries()) {
+  const values: [unknown, string][] = [];
+  for (const [i, line] of body.split(/\r?\n/).entries()) {
     if (line.trim() === "") continue;
     try {
-      yield [JSON.parse(line), `line ${i + 1}`];
+      values.push([JSON.parse(line), `line ${i + 1}`]);
     } catch (error) {
       throw new ConfigError(`Scorecards file ${JSON.stringify(path)} line ${i + 1} is not JSON: ${(error as Error).message}`);
     }
   }
-}
-
-function collect(value: unknown, gated: Set<string>, path: string, where: string): void {
-  if (Array.isArray(value)) {
-    for (const v of value) collect(v, gated, path, where);
-    return;
-  }
-  if (typeof value !== "object" || value === null) {
-    throw new ConfigError(`Scorecards file ${JSON.stringify(path)} ${where}: expected a scorecard or {scorecards, versions}, got ${JSON.stringify(value)?.slice(0, 80)}`);
-  }
-  const object = value as Record<string, unknown>;
-  if (Array.isArray(object.scorecards)) {
-    collect(object.scorecards, gated, path, where);
-    return;
-  }
-  if (typeof object.run_id !== "string") {
-    throw new ConfigError(`Scorecards file ${JSON.stringify(path)} ${where}: a scorecard without a string run_id`);
-  }
-  if (object.participation_gated) gated.add(object.run_id);
+  return values;
 }

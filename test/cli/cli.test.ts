@@ -18,7 +18,7 @@ const root = tempDir();
 describe("evalshard CLI", () => {
   it("convert: exit 0 and a summary; the same code path as the library", () => {
     const out = join(root, "a");
-    const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--shard-rows", "2");
+    const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--shard-rows", "2", "--seats", "all", "--no-filter-participation-gated");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/records in 9, out 6/);
@@ -103,7 +103,7 @@ describe("evalshard CLI", () => {
 
   it("inspect: manifest summary, schema and rows of an output or a shard", () => {
     const out = join(root, "f");
-    expect(run("convert", fx("sft-valid.ndjson"), "--out", out).code).toBe(0);
+    expect(run("convert", fx("sft-valid.ndjson"), "--out", out, "--seats", "all").code).toBe(0);
     const r = run("inspect", out, "--rows", "1");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/sft 1\.1 dataset/);

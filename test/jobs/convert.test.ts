@@ -25,7 +25,7 @@ const outDir = () => join(root, `out-${n++}`);
 describe("convert", () => {
   it("publishes validated, de-duplicated, filtered, stripped shards with a reconciling manifest", async () => {
     const out = outDir();
-    const { manifest, decision } = await convert({ inputs: EXAMPLE, out, scorecards: fx("scorecards-gated.ndjson"), maxQuarantined: 1, maxStreamErrors: 2 });
+    const { manifest, decision } = await convert({ inputs: EXAMPLE, out, scorecards: fx("scorecards-gated.ndjson"), maxQuarantined: 1, maxStreamErrors: 2, seats: "all" });
     expect(decision).toMatchObject({ tripped: [], published: true, rejected_to: null });
     expect(manifest.stream_error_runs).toEqual([1, 3]);
     expect(manifest).toMatchObject({
@@ -108,7 +108,7 @@ describe("convert", () => {
 
   it("rotates shards and names them in the Hugging Face layout", async () => {
     const out = outDir();
-    const { manifest } = await convert({ inputs: [fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson")], out, shardRows: 2 });
+    const { manifest } = await convert({ inputs: [fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson")], out, shardRows: 2, seats: "all" });
     expect(manifest.shards.map((s) => s.path)).toEqual(["data/train-00000-of-00003.parquet", "data/train-00001-of-00003.parquet", "data/train-00002-of-00003.parquet"]);
     expect(manifest.shards.map((s) => s.rows)).toEqual([2, 2, 2]);
     expect(readdirSync(join(out, "data")).sort()).toEqual(manifest.shards.map((s) => s.path.slice(5)));
@@ -117,7 +117,7 @@ describe("convert", () => {
   it("writes JSONL, gzip and zstd JSONL", async () => {
     for (const compression of ["none", "gzip", "zstd"] as const) {
       const out = outDir();
-      const { manifest } = await convert({ inputs: [fx("sft-valid.ndjson")], out, to: "jsonl", compression });
+      const { manifest } = await convert({ inputs: [fx("sft-valid.ndjson")], out, to: "jsonl", compression, seats: "all" });
       const ext = { none: ".jsonl", gzip: ".jsonl.gz", zstd: ".jsonl.zst" }[compression];
       expect(manifest.shards[0]?.path).toBe(`data/train-00000-of-00001${ext}`);
       if (compression === "gzip") {
@@ -130,7 +130,7 @@ describe("convert", () => {
 
   it("reads stdin", async () => {
     const out = outDir();
-    const { manifest } = await convert({ inputs: ["-"], out, stdin: Readable.from([readFileSync(fx("sft-valid.ndjson"))]) });
+    const { manifest } = await convert({ inputs: ["-"], out, stdin: Readable.from([readFileSync(fx("sft-valid.ndjson"))]), seats: "all" });
     expect(manifest.records_out).toBe(3);
     expect(manifest.inputs[0]).toMatchObject({ path: "-", sha256: sha256(fx("sft-valid.ndjson")) });
   });

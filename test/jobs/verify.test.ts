@@ -43,8 +43,8 @@ beforeAll(async () => {
   jsonl = join(root, "jsonl");
   const inputs = ["sft-valid.ndjson", "sft-bad-lines.ndjson", "sft-duplicates.ndjson", "sft-filters.ndjson"].map((f) => join(FIXTURES, f));
   // Small shards: several of them, with different row counts; the bad lines give a quarantine.
-  const a = await cli("convert", ...inputs, "--out", parquet, "--shard-bytes", "3000", "--max-quarantined", "1");
-  const b = await cli("convert", ...inputs, "--out", jsonl, "--to", "jsonl", "--compression", "gzip", "--shard-bytes", "3000", "--max-quarantined", "1");
+  const a = await cli("convert", ...inputs, "--out", parquet, "--shard-bytes", "3000", "--max-quarantined", "1", "--seats", "all", "--no-filter-participation-gated");
+  const b = await cli("convert", ...inputs, "--out", jsonl, "--to", "jsonl", "--compression", "gzip", "--shard-bytes", "3000", "--max-quarantined", "1", "--seats", "all", "--no-filter-participation-gated");
   expect([a.code, b.code, a.stderr, b.stderr]).toEqual([0, 0, "", ""]);
 }, 60_000);
 

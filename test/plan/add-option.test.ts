@@ -10,8 +10,10 @@ import { fromYamlKeys, toYamlKeys } from "../../src/plan/yaml-keys.js";
 import { pipelineSpecOf } from "../../src/pipeline-file/pipeline-spec.js";
 
 // Issue 19's `--seats`, added the way a newcomer would: one entry in the table. Everything below is derived.
+// The real table has it now (src/stages/select.ts): this test adds its first draft to the table without it.
+const { seats: _real, ...WITHOUT_SEATS } = OPTIONS;
 const TABLE = defineOptions({
-  ...OPTIONS,
+  ...WITHOUT_SEATS,
   seats: {
     kind: choice(["agent", "all"]),
     default: "agent",
@@ -52,7 +54,7 @@ describe("adding an option to the table", () => {
     expect(toYamlKeys(TABLE, "pull", { seats: "all", maxQuarantined: 0.1 })).toEqual({ select: { seats: "all" }, max_quarantined: 0.1 });
     expect(fromYamlKeys(TABLE, { select: { seats: "all" } }, "http")).toEqual({ seats: "all" });
     // The pipeline file takes the key with no edit of src/pipeline-file/pipeline-spec.ts.
-    const { pipelineSpec } = pipelineSpecOf(TABLE);
+    const { pipelineSpec } = pipelineSpecOf(TABLE as unknown as typeof OPTIONS);
     const base = { version: 1, name: "x", source: { kind: "files", inputs: ["a.ndjson"] }, output: { dir: "out" } };
     expect(pipelineSpec.parse(base)).not.toHaveProperty("select");
     expect(pipelineSpec.parse({ ...base, select: {} })).toMatchObject({ select: { seats: "agent" } });

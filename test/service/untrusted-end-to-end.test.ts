@@ -85,6 +85,7 @@ describe("end to end: evalshard convert removes every injection the emulator exp
       to: "jsonl",
       compression: "none",
       filters: { flagged: false, unscored: false, no_trace: false, no_pairs: false, participation_gated: false },
+      seats: "all", // every seat, aic ones too (issue 19's default keeps agent seats only)
     });
     expect(manifest.quarantined).toEqual({});
     expect(manifest.records_out).toBe(ndjsonLines(exports[format]).length);
@@ -93,13 +94,13 @@ describe("end to end: evalshard convert removes every injection the emulator exp
     expect(hasInjection(data)).toBe(false);
   });
 
-  it("gating from the emulator's own scorecards: runs stamped participation_gated are dropped", async () => {
+  it("gating from the emulator's own scorecards: seats stamped participation_gated are dropped (per seat, issue 20)", async () => {
     const runIds = [...new Set(ndjsonLines(exports.sft).filter((r) => r.scored).map((r) => r.run_id as string))];
     const cards: string[] = [];
     const gated = new Set<string>();
     for (const run of runIds) {
       const body = (await call(emu, `/api/evals/${run}/scorecard`, emu.ownerToken)).json();
-      if (body.scorecards.some((c: { participation_gated?: boolean }) => c.participation_gated === true)) gated.add(run);
+      for (const c of body.scorecards as { agent_key_id: string | null; participation_gated?: boolean }[]) if (c.participation_gated === true) gated.add(JSON.stringify([run, c.agent_key_id]));
       cards.push(JSON.stringify(body));
     }
     expect(gated.size).toBeGreaterThan(0);
@@ -109,6 +110,6 @@ describe("end to end: evalshard convert removes every injection the emulator exp
     expect(manifest.dropped.participation_gated ?? 0).toBeGreaterThan(0);
     const kept = readdirSync(join(out, "data")).flatMap((f) => ndjsonLines(readFileSync(join(out, "data", f), "utf8")));
     expect(kept.length).toBeGreaterThan(0);
-    for (const r of kept) expect(gated.has(r.run_id)).toBe(false);
+    for (const r of kept) expect(gated.has(JSON.stringify([r.run_id, r.seat.agent_key_id]))).toBe(false);
   });
 });

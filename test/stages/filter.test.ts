@@ -4,7 +4,7 @@ import { filter } from "../../src/stages/filter.js";
 import type { FilterOptions } from "../../src/stages/filter.js";
 import { validate } from "../../src/stages/validate.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
-import { readGatedRuns } from "../../src/sources/scorecard-file.js";
+import { readGatedRuns } from "../../src/stages/read-scorecards.js";
 import { collect, FIXTURES, fixtureLines, from, outcomes } from "../helpers/flow.js";
 
 const run = async (options: FilterOptions, name = "records/sft-filters.ndjson") =>

@@ -14,6 +14,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
     if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) return `it does not build training views (--view ${plan.view.name})`;
+    // Ranking needs every seat of a scenario before deciding one: a second read, which the stages engine has.
+    if (plan.selection.topKPerScenario !== null) return "it reads the inputs once and cannot rank seats (--top-k-per-scenario)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },

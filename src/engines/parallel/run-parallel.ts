@@ -6,6 +6,7 @@ import { policyQuarantine } from "../policy-quarantine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { EngineRun, RowGroupSink, RunSources } from "../engine.js";
 import { sizeRotation } from "../size-rotation.js";
+import { checkSelection } from "../../stages/select.js";
 import { detectInputFormat } from "./detect-input-format.js";
 import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
@@ -16,6 +17,9 @@ import { workerConfigOf } from "./run/worker-config-of.js";
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
   const read = { maxLineBytes: plan.guards.maxLineBytes };
   const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
+  const scores = sources.scores?.();
+  // A selection the format cannot answer is a usage error before any worker starts.
+  checkSelection(plan.selection, { format: format.name, scores });
   const policy = resolveUntrustedPolicy(format, plan.untrusted);
   const columns = outputColumns(format, policy);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
@@ -26,7 +30,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       sources: sources.lines,
       shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), columns, schema: parserSchemaFor(format, policy) }),
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema: parserSchemaFor(format, policy) }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,

@@ -13,6 +13,12 @@ import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-po
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";
 import type { ValidRecord } from "../../formats/valid-record.js";
+import type { ScoreBook } from "../../formats/scorecard-book.js";
+import type { SelectionPlan } from "../../stages/select-plan.js";
+import { filterRule } from "../../stages/filter.js";
+import { scoreOf, select, selectRule } from "../../stages/select.js";
+import { SELECT_DEFAULTS } from "../../stages/select-plan.js";
+import { TopKRanking } from "../../stages/select-top-k.js";
 
 export interface PipelineOptions {
   /** Force the format instead of detecting it from the first record. */
@@ -21,6 +27,10 @@ export interface PipelineOptions {
   readonly read?: ReadOptions;
   readonly filters?: Partial<Record<FilterRule, boolean>>;
   readonly gatedRuns?: ReadonlySet<string>;
+  /** Valid scorecards by seat: per-seat gating, and RL and DPO scores for the selection's thresholds. */
+  readonly scores?: ScoreBook;
+  /** Which seats to keep (src/stages/select.ts); what is left out is the default (agent seats only). */
+  readonly selection?: Partial<SelectionPlan>;
   /** Untrusted-path overrides, path -> drop | redact | keep. */
   readonly untrusted?: Readonly<Record<string, string>>;
   /** false: leave records whole for a training view, which emits its own sanitized texts (issue 18). */
@@ -36,6 +46,8 @@ export interface PipelinePlan {
   readonly policy: UntrustedPolicy;
   /** The dataset's columns once the policy's drops are applied. */
   readonly columns: readonly Field[];
+  /** With `--top-k-per-scenario`: each key's winning copy, noted by the first read. */
+  readonly ranking: TopKRanking | null;
 }
 
 /** Reads every source in order as one stream of lines. */
@@ -55,14 +67,37 @@ export async function planPipeline(sources: readonly LineSource[], options: Pipe
     acceptLaterMinor: options.acceptLaterMinor ?? false,
     onFormat: (f) => (format = f),
   })(concatLines(sources, options.read));
-  const index = await DedupIndex.build(validated);
+  const ranking = (options.selection?.topKPerScenario ?? null) === null ? null : new TopKRanking();
+  const index = await DedupIndex.build(ranking === null ? validated : noted(validated, ranking, options.scores));
   if (format === undefined) {
     throw new ConfigError(
       `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (format_version, rl_format_version or dpo_format_version): pass --format sft|rl|dpo`,
     );
   }
   const policy = resolveUntrustedPolicy(format, options.untrusted);
-  return { format, forced, index, policy, columns: outputColumns(format, policy) };
+  return { format, forced, index, policy, columns: outputColumns(format, policy), ranking };
+}
+
+/** Passes the first read on, noting each valid record in the top-k ranking. */
+async function* noted(items: AsyncIterable<Flow<ValidRecord>>, ranking: TopKRanking, scores: ScoreBook | undefined): AsyncIterable<Flow<ValidRecord>> {
+  for await (const item of items) {
+    if (item.kind === "kept") {
+      const { facts, record, format } = item.value;
+      ranking.note(facts, () => scoreOf(format.name, scores)(facts, record));
+    }
+    yield item;
+  }
+}
+
+/** Between the reads: the top k of each scenario among the seats every other rule keeps. */
+function topKeysOf(plan: PipelinePlan, selection: SelectionPlan, filterOptions: Parameters<typeof filterRule>[0], scores: ScoreBook | undefined): { topKeys?: ReadonlySet<string> } {
+  if (plan.ranking === null || selection.topKPerScenario === null) return {};
+  const filtered = filterRule(filterOptions);
+  const others = selectRule({ ...selection, topKPerScenario: null }, { format: plan.format.name, scores });
+  return { topKeys: plan.ranking.topKeys(selection.topKPerScenario, (facts, score) => {
+    const decision = filtered(facts);
+    return decision === "keep" ? others(facts, score) : decision;
+  }) };
 }
 
 /** Second read: validate, dedup, filter, prune, strip. Every line comes out as exactly one flow item. */
@@ -71,8 +106,11 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
   const filterOptions = {
     ...(options.filters === undefined ? {} : { rules: options.filters }),
     ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
+    ...(options.scores === undefined ? {} : { scores: options.scores }),
   };
-  const kept = filter(filterOptions)(dedup(plan.index)(validated));
+  const selection = { ...SELECT_DEFAULTS, ...options.selection };
+  const context = { format: plan.format.name, scores: options.scores, ...topKeysOf(plan, selection, filterOptions, options.scores) };
+  const kept = select(selection, context)(filter(filterOptions)(dedup(plan.index)(validated)));
   // A training view judges each pair itself (its own reasons, docs/views.md): the record reaches it whole.
   return options.strip === false ? kept : strip(plan.policy)(prune()(kept));
 }

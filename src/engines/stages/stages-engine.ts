@@ -21,9 +21,11 @@ export const stagesEngine: Engine<RecordSink> = {
       import("../../views/open-view-run.js"),
       import("../../views/record-text-audit.js"),
     ]);
+    const scores = sources.scores?.();
     const options: PipelineOptions = {
       ...("forced" in plan.format ? { format: formatByName(plan.format.forced) } : {}),
       ...pipelineOptionsOf(plan),
+      ...(scores === undefined ? {} : { scores }),
     };
     const settled = await planPipeline(sources.lines, options);
     const gatedRuns = sources.gatedRuns();
@@ -78,5 +80,5 @@ export const stagesEngine: Engine<RecordSink> = {
 
 /** The pipeline's options from the plan, but the forced format (the caller looks it up). */
 function pipelineOptionsOf(plan: RunPlan): PipelineOptions {
-  return { acceptLaterMinor: plan.acceptLaterMinor, read: { maxLineBytes: plan.guards.maxLineBytes }, filters: plan.filters, untrusted: plan.untrusted };
+  return { acceptLaterMinor: plan.acceptLaterMinor, read: { maxLineBytes: plan.guards.maxLineBytes }, filters: plan.filters, untrusted: plan.untrusted, selection: plan.selection };
 }

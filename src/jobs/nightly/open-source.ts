@@ -6,7 +6,8 @@ import { httpSource } from "../../pull/index.js";
 import type { HttpSource, PullEvent, ScoreCache } from "../../pull/index.js";
 import { expandInputs } from "../../sources/expand-inputs.js";
 import type { LineSource } from "../../sources/line-source.js";
-import { readGatedRuns } from "../../sources/scorecard-file.js";
+import { readScorecardFile } from "../../stages/read-scorecards.js";
+import type { ScoreBook } from "../../formats/scorecard-book.js";
 
 /** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
 export interface SourceEnvironment {
@@ -27,6 +28,8 @@ export interface OpenedSource {
   readonly sources: readonly LineSource[];
   /** Gated runs: known after the first read for the service, from the scorecards file otherwise. */
   gatedRuns(): ReadonlySet<string> | undefined;
+  /** A files source's valid scorecards (issue 20): gating per seat, RL and DPO scores for the selection. */
+  readonly scores?: ScoreBook;
   readonly http: HttpSource | null;
 }
 
@@ -38,8 +41,9 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
   const source = spec.source;
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
-    const gated = source.scorecards === undefined ? undefined : await readGatedRuns(source.scorecards);
-    return { sources, gatedRuns: () => gated, http: null };
+    const book = source.scorecards === undefined ? undefined : (await readScorecardFile(source.scorecards)).book;
+    const gated = book?.gatedRuns();
+    return { sources, gatedRuns: () => gated, ...(book === undefined ? {} : { scores: book }), http: null };
   }
   const credentials = credentialsFromEnv(source.auth, environment.env);
   let http: HttpSource | undefined;

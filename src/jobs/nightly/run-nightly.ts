@@ -49,7 +49,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // next night requests the scorecards it lacks again.
     const scoreCache = spec.source.kind === "http" ? parseScoreCache((await readText(sink.storage, SCORE_CACHE)) ?? "") : undefined;
     const opened = await openSource(spec, sink.scratch, environment, scoreCache);
-    const sources: RunSources = { lines: opened.sources, gatedRuns: () => opened.gatedRuns() };
+    const scores = opened.scores;
+    const sources: RunSources = { lines: opened.sources, gatedRuns: () => opened.gatedRuns(), ...(scores === undefined ? {} : { scores: () => scores }) };
     const run = await stagesEngine.run(plan, sources, sink);
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Quarantined } from "../../../core/flow.js";
-import type { FilterRule } from "../../../core/reasons.js";
+import type { DropReason } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
 import type { QuarantineSink } from "../../engine.js";
@@ -353,11 +353,11 @@ class Pass {
   }
 
   /** A batch's filter rule per valid record (null: a row); counts and quarantines its other lines. */
-  #rulesOf(batch: Batch, name: string, offset: number): (FilterRule | null)[] {
+  #rulesOf(batch: Batch, name: string, offset: number): (DropReason | null)[] {
     const tally = this.decider.tally;
     const o = batch.outcomes as OutcomesMessage;
     const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: offset + l.offset });
-    const rules: (FilterRule | null)[] = [];
+    const rules: (DropReason | null)[] = [];
     let filtered = 0;
     let quarantined = 0;
     let streamErrors = 0;

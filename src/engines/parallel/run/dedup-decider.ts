@@ -1,5 +1,5 @@
-import type { DropReason, FilterRule } from "../../../core/reasons.js";
-import { FILTER_RULES } from "../../../core/reasons.js";
+import type { DropReason } from "../../../core/reasons.js";
+import { DROP_REASONS } from "../../../core/reasons.js";
 import type { Tally } from "../../../core/tally.js";
 import { ChunkedColumn } from "./chunked-column.js";
 import { KeyIndex } from "./key-index.js";
@@ -12,11 +12,11 @@ export interface ValidRecords {
   readonly keys: PackedKeys;
   /** Their scorecard versions (0 where the format has none). */
   readonly versions: ArrayLike<number>;
-  /** The filter rule that drops each one; null for a record shredded as a row. */
-  readonly rules: readonly (FilterRule | null)[];
+  /** The filter or selection rule that drops each one; null for a record shredded as a row. */
+  readonly rules: readonly (DropReason | null)[];
 }
 
-/** How a winner was counted once its unit was decided: not yet, kept, or dropped by FILTER_RULES[code - 2]. */
+/** How a winner was counted once its unit was decided: not yet, kept, or dropped by DROP_REASONS[code - 2]. */
 const NOT_COUNTED = 0;
 const KEPT = 1;
 
@@ -61,7 +61,7 @@ export class DedupDecider {
         let outcome: "kept" | DropReason;
         if (this.#ordinal.get(w) === ordinal) {
           outcome = rule ?? "kept";
-          this.#counted.set(w, rule === null ? KEPT : FILTER_RULES.indexOf(rule) + 2);
+          this.#counted.set(w, rule === null ? KEPT : DROP_REASONS.indexOf(rule) + 2);
         } else if ((versions[i] as number) < this.#version.get(w)) {
           outcome = "superseded";
         } else {
@@ -118,7 +118,7 @@ export class DedupDecider {
         if (version <= this.#version.get(w)) continue;
         const counted = this.#counted.get(w);
         if (counted !== NOT_COUNTED) {
-          this.tally.reclassify(counted === KEPT ? "kept" : (FILTER_RULES[counted - 2] as FilterRule), "superseded");
+          this.tally.reclassify(counted === KEPT ? "kept" : (DROP_REASONS[counted - 2] as DropReason), "superseded");
           if (counted === KEPT) this.rewriteNeeded = true;
         }
         this.tally.reclassify("duplicate", "superseded", this.#duplicates.get(w));

@@ -3,7 +3,8 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
-import type { FilterRule, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
+import type { DropReason, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
+import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
@@ -15,11 +16,13 @@ import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
  * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
  */
-export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters"> {
+export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters" | "selection"> {
   readonly format: FormatName;
   /** The user forced the format: other formats' records are judged by its version field alone. */
   readonly forced: boolean;
   readonly gatedRuns: readonly string[] | null;
+  /** Valid scorecards (`ScoreBook` entries): per-seat gating and RL thresholds. */
+  readonly scores: readonly ScoreEntry[] | null;
   readonly codec: "zstd" | "gzip" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
@@ -112,7 +115,7 @@ export interface OutcomesMessage {
   /** `partial_stream` lines, with their `run_index` (issue 20: the manifest lists the runs a stream missed). */
   readonly streamErrors: readonly StreamErrorAt[];
   /** Filtered lines: the rule. */
-  readonly filtered: readonly FilterRule[];
+  readonly filtered: readonly DropReason[];
   readonly quarantined: readonly QuarantineOutcome[];
   /** Rows the prune rule took pairs out of (DPO; few): the row's place among the batch's rows, and the counts. */
   readonly droppedPairs: readonly PrunedRow[];

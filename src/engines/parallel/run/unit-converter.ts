@@ -1,7 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
-import { RECORD_READS } from "../fast/record-reads.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
@@ -14,8 +13,12 @@ import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
-import type { FilterRule } from "../../../core/reasons.js";
+import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
+import { ScoreBook } from "../../../formats/scorecard-book.js";
+import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
+import type { ScoreOf, SelectRule } from "../../../stages/select.js";
+import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
@@ -51,6 +54,8 @@ export class UnitConverter {
   readonly #rules: RecordRules;
   readonly #parser: LineParser;
   readonly #filter: (facts: RecordFacts) => Decision;
+  readonly #select: SelectRule;
+  readonly #score: ScoreOf;
   /** Each unit's rows, until it is encoded. */
   readonly #units = new Map<number, RowGroupBuilder>();
   readonly #spare: RowGroupBuilder[] = [];
@@ -76,9 +81,14 @@ export class UnitConverter {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
-    this.#parser = lineParserOf(config.schema, config.columns, RECORD_READS[config.format]);
+    // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
+    const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    this.#parser = lineParserOf(config.schema, config.columns, reads);
     this.plan = this.#parser.plan;
-    this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
+    const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
+    this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
+    this.#select = selectRule(config.selection, { format: config.format, scores });
+    this.#score = scoreOf(config.format, scores);
   }
 
   /**
@@ -257,7 +267,7 @@ export class UnitConverter {
       builder.discardRow();
       return null;
     }
-    return this.#decided(builder, this.#rules.facts(skeleton as never), null);
+    return this.#decided(builder, this.#rules.facts(skeleton as never), null, skeleton as Record<string, unknown>);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
@@ -273,18 +283,19 @@ export class UnitConverter {
       case "stream_error":
         return { kind: LINE_STREAM_ERROR, runIndex: item.runIndex };
       case "kept":
-        return this.#decided(builder, item.value.facts, item.value.record);
+        return this.#decided(builder, item.value.facts, item.value.record, item.value.record);
       default:
         throw new Error(`Internal error: validate answered ${item.kind}`);
     }
   }
 
   /** Applies the filters; a record that passes stays shredded (or is shredded now, from the slow path). */
-  #decided(builder: RowGroupBuilder, facts: RecordFacts, record: Record<string, unknown> | null): LineOutcome {
-    const decision = this.#filter(facts);
+  #decided(builder: RowGroupBuilder, facts: RecordFacts, record: Record<string, unknown> | null, read: Record<string, unknown>): LineOutcome {
+    const filtered = this.#filter(facts);
+    const decision = filtered !== "keep" ? filtered : this.#select(facts, () => this.#score(facts, read));
     if (decision !== "keep") {
       if (record === null) builder.discardRow();
-      return { kind: LINE_FILTERED, facts, rule: decision as FilterRule };
+      return { kind: LINE_FILTERED, facts, rule: decision };
     }
     if (record === null) return { kind: LINE_ROW, facts };
     const droppedPairs = this.#rules.prune?.(record as never) ?? null;
@@ -308,7 +319,7 @@ interface Gathered {
   readonly kinds: Uint8Array;
   readonly versions: number[];
   readonly rowBytes: number[];
-  readonly filtered: FilterRule[];
+  readonly filtered: DropReason[];
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: StreamErrorAt[];
   readonly droppedPairs: PrunedRow[];
@@ -316,7 +327,7 @@ interface Gathered {
 
 type LineOutcome =
   | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly droppedPairs?: PrunedRow["counts"] }
-  | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: FilterRule }
+  | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: DropReason }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };
 

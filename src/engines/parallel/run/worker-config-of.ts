@@ -3,11 +3,13 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
+import type { ScoreBook } from "../../../formats/scorecard-book.js";
 
 /** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
 export interface SettledRun {
   readonly format: FormatName;
   readonly gatedRuns: ReadonlySet<string> | undefined;
+  readonly scores: ScoreBook | undefined;
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
 }
@@ -22,7 +24,9 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     acceptLaterMinor: plan.acceptLaterMinor,
     untrusted: plan.untrusted,
     filters: plan.filters,
+    selection: plan.selection,
     gatedRuns: run.gatedRuns === undefined ? null : [...run.gatedRuns],
+    scores: run.scores === undefined ? null : run.scores.entries,
     codec,
     maxLineBytes: plan.guards.maxLineBytes,
     columns: run.columns,

@@ -25,7 +25,7 @@ describe("compileLineParser", () => {
     /** An SFT-like format whose record adds `field`. */
     const withField = (field: z.ZodType): Format => {
       const schema = z.object({ format_version: z.literal("1.1"), field });
-      const facts = () => ({ key: "k", scorecardVersion: null, flagged: false, scored: null, reconstruction: null, runIds: [], usablePairs: null });
+      const facts = () => ({ key: "k", scorecardVersion: null, flagged: false, scored: null, reconstruction: null, runIds: [], usablePairs: null, seat: null, campaignId: "" });
       return { ...FORMATS.sft, untrustedPaths: [], schema, anyVersionSchema: schema, columns: columnsOf(schema), facts, check: () => null } as Format;
     };
     const cases: [string, () => z.ZodType][] = [

@@ -86,11 +86,12 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
 
   it("with the rules' reads, holds just those paths", () => {
     const line = JSON.stringify(sftRecord({ run_id: "r", coaching: { weak_traits: ["t"], guidance: "g" } }));
-    const record = FORMATS.sft.schema.parse(JSON.parse(line)) as { seat: { seat_index: number }; scorecard_version: number; flagged: boolean; scored: boolean; reconstruction: string };
+    const record = FORMATS.sft.schema.parse(JSON.parse(line)) as { scenario: { campaign_id: string }; seat: { seat_index: number; role: string; agent_key_id: string | null }; scorecard_version: number; flagged: boolean; scored: boolean; reconstruction: string };
     const parser = compileLineParser(FORMATS.sft, resolveUntrustedPolicy(FORMATS.sft, { run_id: "drop" }), RECORD_READS.sft);
     expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length))).toEqual({
       run_id: "r",
-      seat: { seat_index: record.seat.seat_index },
+      scenario: { campaign_id: record.scenario.campaign_id },
+      seat: { seat_index: record.seat.seat_index, role: record.seat.role, agent_key_id: record.seat.agent_key_id },
       scorecard_version: record.scorecard_version,
       flagged: record.flagged,
       scored: record.scored,
@@ -101,7 +102,8 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     const rlParser = compileLineParser(FORMATS.rl, resolveUntrustedPolicy(FORMATS.rl, {}), RECORD_READS.rl);
     expect(rlParser.parse(Buffer.from(rl), 0, rl.length, recorders(rlParser.plan.leaves.length))).toEqual({
       run_id: "r",
-      seat: { seat_index: 0 },
+      scenario: { campaign_id: "c" },
+      seat: { seat_index: 0, role: "x", agent_key_id: null },
       scored: true,
       flagged: false,
       scorecard_version: 1,

@@ -11,7 +11,7 @@ const WATCH = new URL("../../../helpers/zod-watch.mjs", import.meta.url).pathnam
 const root = tempDir();
 
 const convert = (engine: string, out: string) =>
-  spawnSync(process.execPath, ["--import", WATCH, BIN, "convert", `${FIXTURES}records/sft-valid.ndjson`, `${FIXTURES}records/sft-duplicates.ndjson`, "--out", join(root, out), "--engine", engine], { encoding: "utf8" });
+  spawnSync(process.execPath, ["--import", WATCH, BIN, "convert", `${FIXTURES}records/sft-valid.ndjson`, `${FIXTURES}records/sft-duplicates.ndjson`, "--out", join(root, out), "--engine", engine, "--seats", "all"], { encoding: "utf8" });
 
 describe("the parallel engine's main thread", () => {
   it("converts without loading zod", () => {

@@ -1,0 +1,142 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
+import { runNightly } from "../../src/jobs/nightly/run-nightly.js";
+import { emulator, fastClock } from "../pull/support.js";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// Selection and scorecards (issues 19, 20) as users meet them: the built CLI, and nightly pulls from the
+// bundled emulator. Async spawn: an emulator runs in this process.
+const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const fx = (name: string) => `${FIXTURES}records/${name}.ndjson`;
+const root = tempDir();
+let n = 0;
+const outDir = () => join(root, `out-${n++}`);
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+const manifestOf = (out: string) => JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+
+describe("selection flags on convert and validate", () => {
+  it("--role and --campaign are repeatable; counts by rule in the summary and manifest", async () => {
+    const out = outDir();
+    const r = await cli("convert", fx("sft-selection"), "--out", out, "--role", "guard", "--role", "negotiator", "--campaign", "camp-2", "--engine", "parallel", "--no-filter-participation-gated");
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toMatch(/records in 7, out 3/);
+    expect(r.stdout).toMatch(/adversary_seat 1, not_selected 3/);
+    const m = manifestOf(out);
+    expect(m.options.selection).toMatchObject({ seats: "agent", roles: ["guard", "negotiator"], campaigns: ["camp-2"], minComposite: null });
+    expect(m.output.engine).toBe("parallel");
+  });
+
+  it("--top-k-per-scenario runs on the stages engine under auto, and parallel refuses it (exit 2)", async () => {
+    const out = outDir();
+    const r = await cli("convert", fx("sft-selection"), "--out", out, "--top-k-per-scenario", "1", "--seats", "all");
+    expect(r.code).toBe(0);
+    expect(manifestOf(out)).toMatchObject({ records_out: 2, dropped: { not_top_k: 5 }, output: { engine: "stages" } });
+    const refused = await cli("convert", fx("sft-selection"), "--out", outDir(), "--top-k-per-scenario", "1", "--engine", "parallel");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--top-k-per-scenario/);
+  });
+
+  it("a threshold without scores exits 2 and publishes nothing", async () => {
+    const out = outDir();
+    const r = await cli("convert", fx("rl-selection"), "--out", out, "--min-composite", "3");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--min-composite needs scores: RL records carry none; pass --scorecards/);
+    expect(existsSync(join(out, "manifest.json"))).toBe(false);
+    expect((await cli("validate", fx("rl-selection"), "--min-objective-rate", "0.5")).code).toBe(2);
+    expect((await cli("convert", fx("sft-selection"), "--out", outDir(), "--min-composite", "high")).code).toBe(2);
+  });
+
+  it("validate reports what a selection would keep", async () => {
+    const r = await cli("validate", fx("sft-selection"), "--min-composite", "0.65", "--json", "--no-filter-participation-gated");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ records_in: 7, records_out: 3, dropped: { adversary_seat: 1, below_threshold: 3 }, selection: { minComposite: 0.65 }, warnings: [] });
+  });
+});
+
+describe("scorecards: checked, gated per seat, missing ones said out loud", () => {
+  it("without --scorecards: a warning on stderr, in the manifest, from validate and inspect", async () => {
+    const out = outDir();
+    const r = await cli("convert", fx("rl-valid"), "--out", out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: participation_gated: no scorecards were given/);
+    expect(manifestOf(out).warnings).toEqual([expect.stringMatching(/no scorecards were given/)]);
+    const v = await cli("validate", fx("rl-valid"));
+    expect(v.stderr).toMatch(/warning: participation_gated: no scorecards/);
+    expect((await cli("inspect", out, "--rows", "0")).stdout).toMatch(/warning: participation_gated: no scorecards/);
+  });
+
+  it("--require-scorecards makes it an error (exit 2), unless gating is off", async () => {
+    const r = await cli("convert", fx("rl-valid"), "--out", outDir(), "--require-scorecards");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--require-scorecards/);
+    expect((await cli("validate", fx("rl-valid"), "--require-scorecards")).code).toBe(2);
+    expect((await cli("validate", fx("rl-valid"), "--require-scorecards", "--scorecards", fx("scorecards-selection"))).code).toBe(0);
+    expect((await cli("validate", fx("rl-valid"), "--require-scorecards", "--no-filter-participation-gated")).code).toBe(0);
+  });
+
+  it('a card not of spec 2.7 is quarantined with its reason; its "false" stamp gates nothing', async () => {
+    const out = outDir();
+    const r = await cli("convert", fx("rl-selection"), "--out", out, "--scorecards", fx("scorecards-invalid"));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: scorecards: 2 card\(s\) quarantined as invalid_scorecard/);
+    const m = manifestOf(out);
+    expect(m.options.scorecards).toMatchObject({ cards: 1, gated_runs: 1, gated_seats: 1, quarantined_count: 2 });
+    expect(m.options.scorecards.quarantined.map((q: { where: string; reason: string }) => `${q.where} ${q.reason}`)).toEqual(["line 1 invalid_scorecard", "line 2 invalid_scorecard"]);
+    // The one valid card stamps run-600's key-2 seat: that seat only is gated.
+    expect(m).toMatchObject({ records_out: 4, dropped: { participation_gated: 1 } });
+  });
+});
+
+describe("a pipeline file with a files source", () => {
+  it("takes select: keys, and gates and scores RL seats by their own scorecards", async () => {
+    const out = outDir();
+    const text = `version: 1\nname: sel\nsource: {kind: files, inputs: ["${fx("rl-selection")}"], scorecards: "${fx("scorecards-selection")}"}\nselect: {min_composite: 0.5}\noutput: {dir: "${out}", to: jsonl, compression: none}\n`;
+    const result = await runNightly(parsePipeline(text, "sel.yaml", {}), { env: {} });
+    expect(result.manifest).toMatchObject({ records_in: 5, records_out: 2, dropped: { participation_gated: 1, no_scorecard: 2 } });
+  });
+});
+
+describe("the aic default on emulator data (a nightly pull)", () => {
+  it("drops every aic seat as adversary_seat; select: {seats: all} keeps them", async () => {
+    const emu = await emulator({ seed: 11, runs: 60 });
+    const env = { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken };
+    const pull = async (select: string) => {
+      const out = outDir();
+      const text = `version: 1\nname: sel\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: sft\n${select}output: {dir: "${out}", to: jsonl, compression: none}\n`;
+      const result = await runNightly(parsePipeline(text, "sel.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 12, baseDelayMs: 1 } });
+      const rows = readdirSync(join(out, "data"))
+        .filter((f) => f.endsWith(".jsonl"))
+        .flatMap((f) => readFileSync(join(out, "data", f), "utf8").split("\n").filter((l) => l !== ""))
+        .map((l) => JSON.parse(l) as { seat: { agent_key_id: string | null }; scores: { per_trait: Record<string, { mean: number }> } | null });
+      return { manifest: result.manifest, rows };
+    };
+    const all = await pull("select: {seats: all}\n");
+    const aic = all.rows.filter((r) => r.seat.agent_key_id === null).length;
+    expect(aic).toBeGreaterThan(0);
+    const agent = await pull("");
+    expect(agent.rows.some((r) => r.seat.agent_key_id === null)).toBe(false);
+    expect(agent.manifest.dropped.adversary_seat).toBe(aic);
+    expect(agent.manifest.records_out).toBe(all.manifest.records_out - aic);
+    // SFT carries its own scores: a threshold works on pulls too, and every kept seat meets it.
+    const good = await pull("select: {min_composite: 3.5}\n");
+    expect(good.manifest.dropped.below_threshold).toBeGreaterThan(0);
+    for (const r of good.rows) {
+      const means = Object.values(r.scores?.per_trait ?? {}).map((t) => t.mean);
+      expect(means.reduce((s, m) => s + m, 0) / means.length).toBeGreaterThanOrEqual(3.5);
+    }
+  }, 120_000);
+});
