@@ -12,6 +12,7 @@ import type { LineSource } from "../sources/line-source.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
+import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** The engines, by the name `--engine` and the manifest give them. */
 export type EngineName = "parallel" | "stages";
@@ -26,9 +27,10 @@ export interface RunSources {
   readonly gatedRuns: () => ReadonlySet<string> | undefined;
 }
 
-/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`). */
+/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`, or its `SplitShards`). */
 export interface RecordShards {
-  write(record: Readonly<Record<string, unknown>>, inputBytes?: number): Promise<void>;
+  /** `split`: the row's split, when the shards were opened with splits. */
+  write(record: Readonly<Record<string, unknown>>, inputBytes?: number, split?: string): Promise<void>;
   finish(): Promise<ShardInfo[]>;
   abort(): Promise<void>;
 }
@@ -45,7 +47,7 @@ export interface QuarantineSink {
 export interface RecordSink {
   /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
   readonly scratch: string;
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): RecordShards;
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, splits?: readonly string[]): RecordShards;
   quarantine(format: string): QuarantineSink;
 }
 
@@ -72,6 +74,8 @@ export interface EngineRun {
   readonly quarantine: QuarantineSink;
   /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
   readonly textAudit?: Readonly<Record<string, PathAudit>>;
+  /** A split run (`--split`): rows and groups per split. */
+  readonly split?: SplitManifest;
   /** A training view's run: the manifest's `view` section and the card's paragraph. */
   readonly view?: { readonly manifest: ViewManifest; readonly card: { readonly name: string; readonly lines: readonly string[] } };
 }

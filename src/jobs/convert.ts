@@ -36,7 +36,15 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
     const sources = await openSources(plan, sink.scratch);
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
     const manifest = await manifestOf(plan, sources, run, startedAt);
-    const card = datasetCard({ format: run.format, columns: run.columns, shards: run.shards, splitName: SPLIT, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) });
+    const card = datasetCard({
+      format: run.format,
+      columns: run.columns,
+      shards: run.shards,
+      splitName: SPLIT,
+      base: sink.base,
+      ...(run.view === undefined ? {} : { view: run.view.card }),
+      ...(run.split === undefined ? {} : { split: run.split }),
+    });
     await sink.publish({ card, manifest });
     return { manifest, quarantineExceeded: manifest.quarantined_share > plan.guards.maxQuarantined, outDir: out };
   } catch (error) {
@@ -50,8 +58,8 @@ function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedA
   const scorecards = plan.source.kind === "files" ? plan.source.scorecards : undefined;
   const rotation = sizeRotation(plan);
   const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(plan.filters, gatedRuns) };
-  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view">>(facts, {
-    output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: run.engine },
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "split">>(facts, {
+    output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),
       scorecards: scorecards === undefined || gatedRuns === undefined ? null : { path: scorecards, gated_runs: gatedRuns.size },
@@ -63,5 +71,6 @@ function manifestOf(plan: RunPlan, sources: RunSources, run: EngineRun, startedA
     },
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
+    ...(run.split === undefined ? {} : { split: run.split }),
   });
 }

@@ -6,6 +6,7 @@ import { RowGroupShards } from "./row-group-shards.js";
 import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
+import { SplitShards } from "./split-shards.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { writeText } from "./write-text.js";
 
@@ -65,9 +66,13 @@ export class DatasetSink {
     return this.staging.base ?? "";
   }
 
-  /** Shards fed one record at a time (the stages engine), rotated at `limits`. */
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): ShardedWriter {
-    return new ShardedWriter({ dir: this.staging, format, columns, split: this.split, ...limits });
+  /**
+   * Shards fed one record at a time (the stages engine), rotated at `limits`. With `splits` (`--split`), each
+   * row names its split and every split has shards of its own.
+   */
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, splits?: readonly string[]): ShardedWriter | SplitShards {
+    const writerOf = (split: string) => new ShardedWriter({ dir: this.staging, format, columns, split, ...limits });
+    return splits === undefined ? writerOf(this.split) : new SplitShards(splits, writerOf);
   }
 
   /** Parquet shards fed encoded row groups (the parallel engine); the caller rotates with `ShardRotation`. */

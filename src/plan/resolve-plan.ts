@@ -9,6 +9,7 @@ import { OPTIONS } from "./options.js";
 import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
+import { splitPlanOf } from "./split-plan-of.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -48,6 +49,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     throw new ConfigError(`Output ${JSON.stringify(o.out)}: nightly pulls write local datasets only for now; object storage (s3://) is supported by convert`);
   }
   const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
+  const split = splitPlanOf(o);
   return {
     command,
     source,
@@ -63,6 +65,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     engine: { choice: engine, workers: o.workers ?? OPTIONS.workers.default() },
     firstBad: o.firstBad ?? OPTIONS.firstBad.default,
     ...(view === undefined ? {} : { view }),
+    ...(split === undefined ? {} : { split }),
   };
 }
 

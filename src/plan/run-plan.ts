@@ -6,6 +6,7 @@ import type { CommandName } from "./option-spec.js";
 import type { Compression, Engine, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
 import type { ViewRequest } from "../views/open-view.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -59,12 +60,8 @@ export interface ViewPlan extends ViewRequest {
   readonly name: ViewName;
 }
 
-/** Room for issue 19: a leak-free split. Not resolved yet. */
-export interface SplitPlan {
-  readonly fractions: Readonly<Record<string, number>>;
-  readonly by: "scenario" | "run";
-  readonly seed: string;
-}
+/** Issue 19: a leak-free split (src/splits/): names and fractions in order, what a group is, the hash's key. */
+export type SplitPlan = SplitRequest;
 
 /** One run, resolved from options however they came (library call, CLI flags, pipeline file). */
 export interface RunPlan {

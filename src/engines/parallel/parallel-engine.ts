@@ -14,6 +14,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
     if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) return `it does not build training views (--view ${plan.view.name})`;
+    // A split's rows would go to a shard set per split; not built yet (docs/decisions.md, issue 19).
+    if (plan.split !== undefined) return "it does not split rows (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },

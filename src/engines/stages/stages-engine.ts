@@ -2,6 +2,7 @@ import { Tally } from "../../core/tally.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { Engine, RecordSink } from "../engine.js";
 import { sizeRotation } from "../size-rotation.js";
+import { SplitAssigner } from "../../splits/split-assigner.js";
 import type { PipelineOptions } from "./pipeline.js";
 
 /**
@@ -31,7 +32,9 @@ export const stagesEngine: Engine<RecordSink> = {
     const textAudit = view === null ? new RecordTextAudit(settled.format) : null;
     const columns = view?.columns ?? settled.columns;
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
-    const writer = sink.records(shardFormat, columns, sizeRotation(plan));
+    // A split (issue 19): each row goes where its record's group goes, a view row too.
+    const splits = plan.split === undefined ? null : new SplitAssigner(plan.split, settled.format.name);
+    const writer = sink.records(shardFormat, columns, sizeRotation(plan), splits?.names);
     const quarantine = sink.quarantine(settled.format.name);
     const tally = new Tally();
     try {
@@ -44,10 +47,11 @@ export const stagesEngine: Engine<RecordSink> = {
         if ("rows" in value) {
           // Rotation measures input bytes: a record's are shared among its rows.
           const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
-          for (const row of value.rows) await writer.write(row, bytes);
+          const split = splits?.assign(value.record.record, value.rows.length);
+          for (const row of value.rows) await writer.write(row, bytes, split);
         } else {
           textAudit?.add(value.record);
-          await writer.write(value.record, value.bytes);
+          await writer.write(value.record, value.bytes, splits?.assign(value.record));
         }
       }
       const shards = await writer.finish();
@@ -60,6 +64,7 @@ export const stagesEngine: Engine<RecordSink> = {
         tally,
         quarantine,
         ...(textAudit === null ? {} : { textAudit: textAudit.summary() }),
+        ...(splits === null ? {} : { split: splits.summary() }),
         ...(view === null ? {} : { view: { manifest: view.manifest(), card: view.card() } }),
       };
     } catch (error) {
