@@ -14,6 +14,7 @@ import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
 import { LEDGER_VERSION, readDataset, STATE_DIR, writeLedger, writeState } from "./ledger.js";
 import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** Files published next to `data/`, by top-level name; or a function building them from the result. */
 export type ExtraFiles =
@@ -47,6 +48,12 @@ export interface SnapshotOptions {
   readonly stageExtras?: (result: SnapshotResult, staging: Staging) => Promise<readonly string[]>;
   /** The caller already holds the storage's lock, taken before its own work began. */
   readonly locked?: boolean;
+  /**
+   * A split dataset (`--split`): every record names its split, and each split has `buckets` shards of its own
+   * (`data/test-00003-of-00016.parquet`). Stored in the state: a night with another split (or none, against a
+   * split dataset) is a {@link ConfigError}, since rows would move between splits.
+   */
+  readonly split?: SplitRequest;
 }
 
 /** What {@link writeSnapshot} did. */
@@ -56,7 +63,10 @@ export interface SnapshotResult {
   readonly replaced: number;
   readonly removed: number;
   readonly unchanged: number;
-  /** Buckets whose shard was written anew or deleted (emptied); the others were hard-linked. */
+  /**
+   * Buckets whose shard was written anew or deleted (emptied); the others were hard-linked. In a split
+   * dataset, the split's index (in the asked order) times the bucket count, plus the bucket.
+   */
   readonly bucketsRewritten: number[];
   /** Every shard of the dataset after the run, by bucket. */
   readonly shards: ShardInfo[];
@@ -107,9 +117,12 @@ async function build(
   const stale = old !== null && JSON.stringify(configKey(old.state)) !== JSON.stringify(configKey(config));
 
   // Staged rows are local scratch: read back at random to write each bucket's shard in key order.
-  const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), buckets);
-  for await (const record of records) await incoming.add(record);
+  const splits = options.split === undefined ? ["train"] : Object.keys(options.split.fractions);
+  const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), buckets, splits.length);
+  for await (const record of records) await incoming.add(record, splitIndex(splits, record, options.split !== undefined));
   await incoming.finish();
+  // A slot is a split's bucket (see StagedEntry.bucket).
+  const splitOfSlot = (slot: number) => (options.split === undefined ? undefined : splits[Math.floor(slot / buckets)]);
 
   const keys = [...incoming.entries.keys()].sort(compareKeys);
   const byBucket = new Map<number, [string, StagedEntry][]>();
@@ -126,26 +139,27 @@ async function build(
   }
   counts.removed = (old?.ledger.size ?? 0) - counts.replaced - counts.unchanged;
 
-  const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.bucket, s]));
+  // By path: a bucket number alone does not say which split's it is.
+  const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.path, s]));
   const published = new Map(old === null ? [] : (await storage.list("data/")).map((f) => [f.path, f]));
   const plan: { bucket: number; path: string; setHash: string; entries: [string, StagedEntry][]; reuse: BucketState | null }[] = [];
   const rewritten: number[] = [];
-  for (let bucket = 0; bucket < buckets; bucket++) {
+  for (let bucket = 0; bucket < buckets * splits.length; bucket++) {
     const entries = byBucket.get(bucket);
-    const before = oldShards.get(bucket);
+    const path = shardPath(bucket % buckets, buckets, options.shardFormat.extension, splitOfSlot(bucket));
+    const before = oldShards.get(path);
     if (entries === undefined) {
       if (before !== undefined) rewritten.push(bucket);
       continue;
     }
     const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
-    const path = shardPath(bucket, buckets, options.shardFormat.extension);
     const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && intact(published.get(path), before);
     plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
     if (!reusable) rewritten.push(bucket);
   }
   const changed = old === null || stale || rewritten.length > 0 || counts.added + counts.replaced + counts.removed > 0;
   if (!changed) {
-    const shards = old.state.shards.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+    const shards = old.state.shards.map(shardInfo);
     return { result: { ...counts, bucketsRewritten: [], shards, changed: false }, extraNames: [] };
   }
 
@@ -165,21 +179,24 @@ async function build(
         columns: options.columns,
       });
     }
-    states.push({ bucket: step.bucket, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash });
+    const split = splitOfSlot(step.bucket);
+    const at = { bucket: step.bucket % buckets, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash };
+    states.push(split === undefined ? at : { split, ...at });
   }
   await rm(join(staging.scratch, "_incoming"), { recursive: true, force: true });
 
   const ledger = function* (): Generator<LedgerEntry> {
     for (const key of keys) {
       const { bucket, version, sha256 } = incoming.entries.get(key)!;
-      yield { key, bucket, version, sha256 };
+      const split = splitOfSlot(bucket);
+      yield { key, ...(split === undefined ? {} : { split }), bucket: bucket % buckets, version, sha256 };
     }
   };
   const ledgerSha256 = await writeLedger(staging, ledger());
   const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
   await writeState(staging, state);
 
-  const shards = states.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+  const shards = states.map(shardInfo);
   const result: SnapshotResult = { ...counts, bucketsRewritten: rewritten, shards, changed: true };
   const extra = typeof options.extraFiles === "function" ? await options.extraFiles(result) : (options.extraFiles ?? {});
   for (const [name, text] of Object.entries(extra)) {
@@ -191,7 +208,7 @@ async function build(
   return { result, extraNames: [...Object.keys(extra), ...staged] };
 }
 
-type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets">;
+type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets" | "split">;
 
 function configOf(options: SnapshotOptions, buckets: number): Config {
   return {
@@ -200,7 +217,21 @@ function configOf(options: SnapshotOptions, buckets: number): Config {
     shard_format: { description: options.shardFormat.description, extension: options.shardFormat.extension },
     columns_sha256: createHash("sha256").update(JSON.stringify(options.columns)).digest("hex"),
     buckets,
+    ...(options.split === undefined ? {} : { split: { fractions: options.split.fractions, by: options.split.by, seed: options.split.seed } }),
   };
+}
+
+/** A shard as manifests list it: a split dataset's shards say their split. */
+function shardInfo({ split, path, rows, bytes, sha256 }: BucketState): ShardInfo {
+  return split === undefined ? { path, rows, bytes, sha256 } : { path, rows, bytes, sha256, split };
+}
+
+/** The index of the record's split among `splits`; 0 in a dataset without splits. */
+function splitIndex(splits: readonly string[], record: SnapshotRecord, split: boolean): number {
+  if (!split) return 0;
+  const index = record.split === undefined ? -1 : splits.indexOf(record.split);
+  if (index < 0) throw new TypeError(`Expected the record of ${record.key} to name its split, one of ${splits.join(", ")}, got ${JSON.stringify(record.split)}`);
+  return index;
 }
 
 /** What decides whether an existing shard can be kept, apart from its records. */
@@ -214,9 +245,18 @@ function checkConfig(stored: DatasetState, config: Config): void {
       `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
     );
   }
+  if (JSON.stringify(stored.split ?? null) !== JSON.stringify(config.split ?? null)) {
+    throw new ConfigError(
+      `The dataset was written with split ${splitText(stored.split)}, got split ${splitText(config.split)}: rows would move between splits; keep the split or write into a new output directory`,
+    );
+  }
   if (stored.format.name !== config.format.name) {
     throw new ConfigError(`The dataset holds ${stored.format.name} records, got format ${config.format.name}: write into a new output directory`);
   }
+}
+
+function splitText(split: SplitRequest | undefined): string {
+  return split === undefined ? "none" : `${Object.entries(split.fractions).map(([n, f]) => `${n}=${f}`).join(",")} by ${split.by} with seed ${JSON.stringify(split.seed)}`;
 }
 
 /** Whether the published shard is there with the size the state gives it (a cheap check against tampering). */

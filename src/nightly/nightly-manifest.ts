@@ -4,6 +4,7 @@ import type { ShardInfo } from "../sinks/shard-writer.js";
 import type { PullReport } from "../pull/index.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { PathAudit } from "../views/text-audit.js";
+import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
 export interface NightlyManifest extends Counts {
@@ -28,4 +29,6 @@ export interface NightlyManifest extends Counts {
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's night (issue 18): `night` then counts rows, keyed by their record's key. */
   readonly view?: ViewManifest;
+  /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
+  readonly split?: SplitManifest;
 }

@@ -24,6 +24,7 @@ import { formatScoreCache, readScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } f
 import type { SourceEnvironment } from "./open-source.js";
 import { openNightView, snapshotRows } from "./night-view.js";
 import { RecordTextAudit } from "../views/record-text-audit.js";
+import { SplitAssigner } from "../splits/split-assigner.js";
 
 const SPOOL_PREFIX = ".evalshard-spool-";
 
@@ -71,6 +72,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const plan = await planPipeline(opened.sources, options);
     const view = await openNightView(run, plan.format.name, { scratch: spoolDir, read: options.read ?? {} }); // issue 18
     const textAudit = view === null ? new RecordTextAudit(plan.format) : null; // issue 18: plain outputs' texts
+    const splits = run.split === undefined ? null : new SplitAssigner(run.split, plan.format.name); // issue 19
     environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
     const gatedRuns = opened.gatedRuns();
     const tally = new Tally();
@@ -85,10 +87,12 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         if (item.kind === "kept") {
           const value = item.value;
           if ("rows" in value) {
-            yield* snapshotRows(value); // issue 18: a view's rows
+            const split = splits?.assign(value.record.record, value.rows.length); // issue 19: a row goes with its record
+            for (const row of snapshotRows(value)) yield split === undefined ? row : { ...row, split }; // issue 18: a view's rows
           } else {
             textAudit?.add(value.record); // issue 18
-            yield { key: value.facts.key, version: value.facts.scorecardVersion, record: value.record };
+            const split = splits?.assign(value.record); // issue 19
+            yield { key: value.facts.key, version: value.facts.scorecardVersion, record: value.record, ...(split === undefined ? {} : { split }) };
           }
         } else if (item.kind === "quarantined") await quarantine.write(item);
       }
@@ -119,6 +123,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         warnings: filterWarnings(spec.filters, gatedRuns),
         ...(textAudit === null ? {} : { text_audit: textAudit.summary() }),
         ...(view === null ? {} : { view: view.manifest() }),
+        ...(splits === null ? {} : { split: splits.summary() }),
       };
     };
     const night = await writeSnapshot(kept(), {
@@ -128,11 +133,13 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       columns: view?.columns ?? plan.columns,
       shardFormat,
       buckets: spec.output.buckets,
+      ...(run.split === undefined ? {} : { split: run.split }),
       locked: true,
       stageExtras: async (result, staging) => {
         manifest = await buildManifest(result);
         if (quarantine.entries > 0) await copyFile(spool, staging, quarantinePath);
-        await writeText(staging, "README.md", datasetCard({ format: plan.format, columns: view?.columns ?? plan.columns, shards: result.shards, ...(view === null ? {} : { view: view.card() }) }));
+        const card = { ...(view === null ? {} : { view: view.card() }), ...(manifest.split === undefined ? {} : { split: manifest.split }) };
+        await writeText(staging, "README.md", datasetCard({ format: plan.format, columns: view?.columns ?? plan.columns, shards: result.shards, ...card }));
         await writeText(staging, "manifest.json", `${JSON.stringify(manifest, null, 2)}\n`);
         if (opened.http === null) return ["_quarantine/", "README.md", "manifest.json"];
         await writeText(staging, `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`, formatScoreCache(opened.http.scoreCacheOut()));

@@ -42,7 +42,8 @@ const TITLES: Readonly<Record<FormatName, string>> = {
  */
 export function datasetCard(options: DatasetCardOptions): string {
   const split = options.splitName ?? "train";
-  const names = options.split === undefined ? [split] : Object.keys(options.split.fractions);
+  // A split no row fell in has no shard in a nightly dataset: left out, as `datasets` fails on a pattern matching nothing.
+  const names = options.split === undefined ? [split] : Object.keys(options.split.fractions).filter((name) => options.shards.some((s) => s.split === name));
   const shardsOf = (name: string) => (options.split === undefined ? options.shards : options.shards.filter((s) => s.split === name));
   const parquet = options.shards.every((s) => s.path.endsWith(".parquet"));
   const rows = options.shards.reduce((n, s) => n + s.rows, 0);
