@@ -42,8 +42,9 @@ const TITLES: Readonly<Record<FormatName, string>> = {
  */
 export function datasetCard(options: DatasetCardOptions): string {
   const split = options.splitName ?? "train";
-  // A split no row fell in has no shard in a nightly dataset: left out, as `datasets` fails on a pattern matching nothing.
-  const names = options.split === undefined ? [split] : Object.keys(options.split.fractions).filter((name) => options.shards.some((s) => s.split === name));
+  // A split no row fell in is left out: `datasets` refuses to load an empty split (and a nightly one has no
+  // file to match). The paragraph below still names it, with its 0 rows.
+  const names = options.split === undefined ? [split] : nonEmpty(Object.keys(options.split.fractions), options.shards);
   const shardsOf = (name: string) => (options.split === undefined ? options.shards : options.shards.filter((s) => s.split === name));
   const parquet = options.shards.every((s) => s.path.endsWith(".parquet"));
   const rows = options.shards.reduce((n, s) => n + s.rows, 0);
@@ -102,10 +103,17 @@ function dataFiles(options: DatasetCardOptions, split: string, shards: readonly 
   return base === "" ? `data/${split}-*` : shards.map((s) => `${base}${s.path}`);
 }
 
+/** The splits holding rows, in order; the first split when none does (an empty dataset still loads as one). */
+function nonEmpty(names: readonly string[], shards: readonly ShardInfo[]): string[] {
+  const kept = names.filter((name) => shards.some((s) => s.split === name && s.rows > 0));
+  return kept.length > 0 ? kept : names.slice(0, 1);
+}
+
 /** The card's paragraph on a split: what keeps rows together, the seed, and asked against realised fractions. */
 function splitLines(split: SplitManifest): string[] {
   const group = split.by === "scenario" ? "scenario (`scenario.campaign_id`)" : "run (`run_id`)";
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const empty = Object.entries(split.splits).filter(([, c]) => c.rows === 0).map(([name]) => name);
   return [
     `Split by ${group}: every row of a ${split.by} is in one split, chosen by a keyed hash of its id (HMAC-SHA256, seed \`${split.seed}\`), so a ${split.by} never moves between splits as the dataset grows.`,
     "",
@@ -113,6 +121,7 @@ function splitLines(split: SplitManifest): string[] {
     "|---|---|---|---|---|---|",
     ...Object.entries(split.splits).map(([name, c]) => `| ${name} | ${pct(split.fractions[name] ?? 0)} | ${c.rows} | ${pct(c.row_fraction)} | ${c.groups} | ${pct(c.group_fraction)} |`),
     "",
+    ...(empty.length === 0 ? [] : [`No group fell in ${empty.map((n) => `\`${n}\``).join(", ")}: with few groups the realised fractions stray from the asked ones. An empty split is left out of \`configs\`, as \`datasets\` cannot load one.`, ""]),
   ];
 }
 
