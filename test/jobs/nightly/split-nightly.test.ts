@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parsePipeline, runNightly } from "../../src/index.js";
-import type { NightlyResult } from "../../src/index.js";
-import { PYTHON } from "../helpers/python.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { ConfigError, parsePipeline, runNightly } from "../../../src/index.js";
+import type { NightlyResult } from "../../../src/index.js";
+import { PYTHON } from "../../helpers/python.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
 const root = tempDir("evalshard-split-nightly-");
