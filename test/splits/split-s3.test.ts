@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/index.js";
 import { PYTHON } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
-import { S3RVER_KEY, startS3rver } from "../helpers/s3rver.js";
+import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -28,14 +28,9 @@ describe("a split dataset on object storage", () => {
     const input = join(root, "in.ndjson");
     const lines = Array.from({ length: 90 }, (_, i) => JSON.stringify(sftRecord({ run_id: `run-${i}`, scenario: { campaign_id: `camp-${i % 30}`, seed: 1 } })));
     writeFileSync(input, lines.join("\n") + "\n");
-    const env = {
-      PATH: process.env.PATH ?? "",
-      AWS_ACCESS_KEY_ID: S3RVER_KEY,
-      AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
-      AWS_REGION: "us-east-1",
-      AWS_ENDPOINT_URL_S3: server.endpoint,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
-    };
+    // Credentials and endpoint only in the standard AWS environment, as a user's.
+    useS3rverEnvironment(server);
+    const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, [BIN, "convert", input, "--out", "s3://datasets/split", "--split", "train=0.6,validation=0.2,test=0.2", "--shard-rows", "10", "--json"], { env });
     const manifest = JSON.parse(stdout) as Manifest;
