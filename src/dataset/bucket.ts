@@ -28,9 +28,9 @@ export function recordHash(json: string): string {
   return createHash("sha256").update(json).digest("hex");
 }
 
-/** The shard file of a bucket, relative to the dataset: `data/train-00003-of-00016.parquet`. */
-export function shardPath(bucket: number, buckets: number, extension: string): string {
-  return `data/${shardName("train", bucket, buckets, extension)}`;
+/** The shard file of a bucket, relative to the dataset: `data/train-00003-of-00016.parquet` (a split's: `data/test-…`). */
+export function shardPath(bucket: number, buckets: number, extension: string, split = "train"): string {
+  return `data/${shardName(split, bucket, buckets, extension)}`;
 }
 
 /**

@@ -8,6 +8,8 @@ export interface SnapshotRecord {
   readonly key: string;
   readonly version: number | null;
   readonly record: Readonly<Record<string, unknown>>;
+  /** Its split, in a split dataset (`SnapshotOptions.split`). */
+  readonly split?: string;
 }
 
 /** A key appears twice in one snapshot: the caller did not de-duplicate. */
@@ -21,6 +23,7 @@ export class DuplicateKeyError extends EvalshardError {
 
 /** Where a staged record is and what it is; the record itself stays on disk. */
 export interface StagedEntry {
+  /** The bucket's slot: in a split dataset, the split's index times the bucket count, plus the bucket. */
   readonly bucket: number;
   readonly version: number | null;
   readonly sha256: string;
@@ -48,16 +51,17 @@ export class IncomingBuckets {
   readonly #offsets: number[];
   #buffered = 0;
 
-  private constructor(dir: string, buckets: number) {
+  private constructor(dir: string, buckets: number, splits: number) {
     this.#dir = dir;
     this.#buckets = buckets;
-    this.#sizes = new Array<number>(buckets).fill(0);
-    this.#offsets = new Array<number>(buckets).fill(0);
+    this.#sizes = new Array<number>(buckets * splits).fill(0);
+    this.#offsets = new Array<number>(buckets * splits).fill(0);
   }
 
-  static async create(dir: string, buckets: number): Promise<IncomingBuckets> {
+  /** `splits`: how many splits share the buckets (each has `buckets` of its own). */
+  static async create(dir: string, buckets: number, splits = 1): Promise<IncomingBuckets> {
     await mkdir(dir, { recursive: true });
-    return new IncomingBuckets(dir, buckets);
+    return new IncomingBuckets(dir, buckets, splits);
   }
 
   /** The staged file of a bucket. */
@@ -65,13 +69,14 @@ export class IncomingBuckets {
     return join(this.#dir, `bucket-${String(bucket).padStart(5, "0")}.ndjson`);
   }
 
-  async add({ key, version, record }: SnapshotRecord): Promise<void> {
+  /** Stages a record in its bucket of the split at `splitIndex`. */
+  async add({ key, version, record }: SnapshotRecord, splitIndex = 0): Promise<void> {
     if (typeof key !== "string") throw new TypeError(`Expected a record's \`key\` to be a string, got ${typeof key}`);
     if (version !== null && !Number.isFinite(version)) throw new TypeError(`Expected the \`version\` of ${key} to be a number or null, got ${version}`);
     if (this.entries.has(key)) throw new DuplicateKeyError(key);
     const json = JSON.stringify(record);
     if (typeof json !== "string" || !json.startsWith("{")) throw new TypeError(`Expected the record of ${key} to be an object, got ${json}`);
-    const bucket = bucketOf(key, this.#buckets);
+    const bucket = splitIndex * this.#buckets + bucketOf(key, this.#buckets);
     const length = Buffer.byteLength(json);
     const offset = this.#offsets[bucket] ?? 0;
     this.entries.set(key, { bucket, version, sha256: recordHash(json), offset, length });

@@ -5,6 +5,7 @@ import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
 import { readText, writeText } from "../output/write-text.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** Folder of the ledger and the state, published together with `data/`. */
 export const STATE_DIR = "_state";
@@ -15,6 +16,8 @@ export const LEDGER_VERSION = 1;
 /** One line of `_state/ledger.ndjson`: a record the dataset holds. */
 export interface LedgerEntry {
   readonly key: string;
+  /** Its split, in a split dataset; a row never changes split (the state's `split` is fixed). */
+  readonly split?: string;
   readonly bucket: number;
   readonly version: number | null;
   /** sha256 of the record's JSON text. */
@@ -23,6 +26,8 @@ export interface LedgerEntry {
 
 /** A bucket that has a shard. Buckets without records have no file and no entry. */
 export interface BucketState {
+  /** Its split, in a split dataset. */
+  readonly split?: string;
   readonly bucket: number;
   /** Relative to the dataset, "/" separated. */
   readonly path: string;
@@ -42,6 +47,8 @@ export interface DatasetState {
   readonly shard_format: { readonly description: string; readonly extension: string };
   readonly columns_sha256: string;
   readonly buckets: number;
+  /** A split dataset's split (`--split`): kept for the dataset's life, as changing it would move rows between splits. */
+  readonly split?: SplitRequest;
   readonly rows: number;
   /** Ties the ledger to this state: a ledger that does not match is refused. */
   readonly ledger_sha256: string;
@@ -107,8 +114,8 @@ export async function writeLedger(to: string | Files, entries: Iterable<LedgerEn
   const file = await LocalFiles.of(to).create(LEDGER_FILE);
   try {
     let chunk = "";
-    for (const { key, bucket, version, sha256 } of entries) {
-      chunk += `${JSON.stringify({ key, bucket, version, sha256 })}\n`;
+    for (const { key, split, bucket, version, sha256 } of entries) {
+      chunk += `${JSON.stringify(split === undefined ? { key, bucket, version, sha256 } : { key, split, bucket, version, sha256 })}\n`;
       if (chunk.length >= 1 << 16) {
         await file.write(Buffer.from(chunk));
         chunk = "";

@@ -6,6 +6,7 @@ import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import type { Lock, PublishHook, Staging, Storage } from "../output/storage.js";
 import { writeText } from "../output/write-text.js";
 import type { Field } from "../schema/column-type.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 import { STATE_DIR } from "./ledger.js";
 import { StagedSnapshot } from "./staged-snapshot.js";
 import type { SnapshotResult } from "./staged-snapshot.js";
@@ -15,6 +16,8 @@ import { checkExtraName } from "./write-snapshot.js";
 export interface SnapshotSinkOptions {
   /** Fixed number of shards; see {@link StagedSnapshot.open}. */
   readonly buckets?: number;
+  /** A split dataset (`--split`): each split has its buckets; see {@link StagedSnapshot.open}. */
+  readonly split?: SplitRequest;
   /** Test hook, passed to the storage's publish. */
   readonly onStep?: PublishHook;
   /** Hears the first read's outcome, when the engine starts writing. */
@@ -52,7 +55,7 @@ export class SnapshotSink implements RecordSink {
   /** Locks `storage`, opens a staging in it (after recovering a crashed run) and reads the current dataset. */
   static open(storage: Storage, options: SnapshotSinkOptions = {}): Promise<SnapshotSink> {
     return openLockedStaging(storage, options.onStep, async ({ lock, staging }) => {
-      const snapshot = await StagedSnapshot.open(storage, staging, options.buckets);
+      const snapshot = await StagedSnapshot.open(storage, staging, options.buckets, options.split);
       return new SnapshotSink(storage, staging, snapshot, lock, options);
     });
   }
@@ -81,7 +84,7 @@ export class SnapshotSink implements RecordSink {
   records(format: ShardFormat, columns: readonly Field[], _limits: unknown, input: SettledInput): RecordShards {
     this.options.onSettled?.(input);
     return {
-      write: (record, _inputBytes, origin) => this.snapshot.add({ key: rowKey(origin), version: origin.version, record }),
+      write: (record, _inputBytes, origin) => this.snapshot.add({ key: rowKey(origin), version: origin.version, record, ...(origin.split === undefined ? {} : { split: origin.split }) }),
       finish: async (): Promise<ShardInfo[]> => {
         this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
         return this.#night.shards;

@@ -13,6 +13,7 @@ import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
 import { LEDGER_VERSION, readDataset, writeLedger, writeState } from "./ledger.js";
 import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** What the shards of a snapshot are made as: a change to any of it makes every existing shard stale. */
 export interface SnapshotShape {
@@ -30,7 +31,10 @@ export interface SnapshotResult {
   readonly replaced: number;
   readonly removed: number;
   readonly unchanged: number;
-  /** Buckets whose shard was written anew or deleted (emptied); the others were carried over unchanged. */
+  /**
+   * Buckets whose shard was written anew or deleted (emptied); the others were carried over unchanged. In a
+   * split dataset, the split's index (in the asked order) times the bucket count, plus the bucket.
+   */
   readonly bucketsRewritten: number[];
   /** Every shard of the dataset after the run, by bucket. */
   readonly shards: ShardInfo[];
@@ -51,32 +55,39 @@ export class StagedSnapshot {
     private readonly old: Awaited<ReturnType<typeof readDataset>>,
     private readonly incoming: IncomingBuckets,
     private readonly buckets: number,
+    private readonly split: SplitRequest | undefined,
   ) {}
 
   /**
    * `buckets`: the fixed number of shards, stored in the state; default the stored count, or 16 for a new
-   * dataset. A count other than the stored one is a {@link ConfigError}.
+   * dataset. A count other than the stored one is a {@link ConfigError}. `split`: a split dataset
+   * (`--split`): every record names its split, and each split has `buckets` shards of its own
+   * (`data/test-00003-of-00016.parquet`). Stored in the state: a night with another split (or none, against
+   * a split dataset) is a {@link ConfigError}, since rows would move between splits.
    */
-  static async open(storage: Storage, staging: Staging, buckets?: number): Promise<StagedSnapshot> {
+  static async open(storage: Storage, staging: Staging, buckets?: number, split?: SplitRequest): Promise<StagedSnapshot> {
     if (buckets !== undefined) checkBuckets(buckets);
     const old = await readDataset(storage);
     const count = buckets ?? old?.state.buckets ?? DEFAULT_BUCKETS;
     if (old !== null && old.state.buckets !== count) {
       throw new ConfigError(`The dataset was written with buckets=${old.state.buckets}, got buckets=${count}: keep ${old.state.buckets} or write into a new output directory`);
     }
-    const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), count);
-    return new StagedSnapshot(storage, staging, old, incoming, count);
+    const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), count, splitNames(split).length);
+    return new StagedSnapshot(storage, staging, old, incoming, count, split);
   }
 
   add(record: SnapshotRecord): Promise<void> {
-    return this.incoming.add(record);
+    return this.incoming.add(record, splitIndex(splitNames(this.split), record, this.split !== undefined));
   }
 
   /** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
   async build(shape: SnapshotShape): Promise<SnapshotResult> {
-    const { storage, staging, old, incoming, buckets } = this;
+    const { storage, staging, old, incoming, buckets, split } = this;
     const options = shape;
-    const config = configOf(shape, buckets);
+    const config = configOf(shape, buckets, split);
+    const splits = splitNames(split);
+    // A slot is a split's bucket (see StagedEntry.bucket).
+    const splitOfSlot = (slot: number) => (split === undefined ? undefined : splits[Math.floor(slot / buckets)]);
     if (old !== null) checkConfig(old.state, config);
     // A new format version, shard format or column list makes every existing shard stale.
     const stale = old !== null && JSON.stringify(configKey(old.state)) !== JSON.stringify(configKey(config));
@@ -97,26 +108,27 @@ export class StagedSnapshot {
     }
     counts.removed = (old?.ledger.size ?? 0) - counts.replaced - counts.unchanged;
 
-    const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.bucket, s]));
+    // By path: a bucket number alone does not say which split's it is.
+    const oldShards = new Map((old?.state.shards ?? []).map((s) => [s.path, s]));
     const published = new Map(old === null ? [] : (await storage.list("data/")).map((f) => [f.path, f]));
     const plan: { bucket: number; path: string; setHash: string; entries: [string, StagedEntry][]; reuse: BucketState | null }[] = [];
     const rewritten: number[] = [];
-    for (let bucket = 0; bucket < buckets; bucket++) {
+    for (let bucket = 0; bucket < buckets * splits.length; bucket++) {
       const entries = byBucket.get(bucket);
-      const before = oldShards.get(bucket);
+      const path = shardPath(bucket % buckets, buckets, options.shardFormat.extension, splitOfSlot(bucket));
+      const before = oldShards.get(path);
       if (entries === undefined) {
         if (before !== undefined) rewritten.push(bucket);
         continue;
       }
       const hash = setHash(entries.map(([key, e]) => [key, e.sha256] as const));
-      const path = shardPath(bucket, buckets, options.shardFormat.extension);
       const reusable = !stale && before !== undefined && before.set_hash === hash && before.path === path && (await shardIntact(storage, published.get(path), before));
       plan.push({ bucket, path, setHash: hash, entries, reuse: reusable ? before : null });
       if (!reusable) rewritten.push(bucket);
     }
     const changed = old === null || stale || rewritten.length > 0 || counts.added + counts.replaced + counts.removed > 0;
     if (!changed) {
-      const shards = old.state.shards.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+      const shards = old.state.shards.map(shardInfo);
       return { ...counts, bucketsRewritten: [], shards, changed: false };
     }
 
@@ -136,35 +148,61 @@ export class StagedSnapshot {
           columns: options.columns,
         });
       }
-      states.push({ bucket: step.bucket, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash });
+      const splitName = splitOfSlot(step.bucket);
+      const at = { bucket: step.bucket % buckets, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash };
+      states.push(splitName === undefined ? at : { split: splitName, ...at });
     }
     await rm(join(staging.scratch, "_incoming"), { recursive: true, force: true });
 
     const ledger = function* (): Generator<LedgerEntry> {
       for (const key of keys) {
         const { bucket, version, sha256 } = incoming.entries.get(key)!;
-        yield { key, bucket, version, sha256 };
+        const splitName = splitOfSlot(bucket);
+        yield { key, ...(splitName === undefined ? {} : { split: splitName }), bucket: bucket % buckets, version, sha256 };
       }
     };
     const ledgerSha256 = await writeLedger(staging, ledger());
     const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
     await writeState(staging, state);
 
-    const shards = states.map(({ path, rows, bytes, sha256 }) => ({ path, rows, bytes, sha256 }));
+    const shards = states.map(shardInfo);
     return { ...counts, bucketsRewritten: rewritten, shards, changed: true };
   }
 }
 
-type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets">;
+type Config = Pick<DatasetState, "ledger_version" | "format" | "shard_format" | "columns_sha256" | "buckets" | "split">;
 
-function configOf(options: SnapshotShape, buckets: number): Config {
+function configOf(options: SnapshotShape, buckets: number, split: SplitRequest | undefined): Config {
   return {
     ledger_version: LEDGER_VERSION,
     format: { name: options.format.name, version: options.format.version },
     shard_format: { description: options.shardFormat.description, extension: options.shardFormat.extension },
     columns_sha256: createHash("sha256").update(JSON.stringify(options.columns)).digest("hex"),
     buckets,
+    ...(split === undefined ? {} : { split: { fractions: split.fractions, by: split.by, seed: split.seed } }),
   };
+}
+
+/** The split names in the asked order; one "train" in a dataset without splits. */
+function splitNames(split: SplitRequest | undefined): string[] {
+  return split === undefined ? ["train"] : Object.keys(split.fractions);
+}
+
+/** A shard as manifests list it: a split dataset's shards say their split. */
+function shardInfo({ split, path, rows, bytes, sha256 }: BucketState): ShardInfo {
+  return split === undefined ? { path, rows, bytes, sha256 } : { path, rows, bytes, sha256, split };
+}
+
+/** The index of the record's split among `splits`; 0 in a dataset without splits. */
+function splitIndex(splits: readonly string[], record: SnapshotRecord, split: boolean): number {
+  if (!split) return 0;
+  const index = record.split === undefined ? -1 : splits.indexOf(record.split);
+  if (index < 0) throw new TypeError(`Expected the record of ${record.key} to name its split, one of ${splits.join(", ")}, got ${JSON.stringify(record.split)}`);
+  return index;
+}
+
+function splitText(split: SplitRequest | undefined): string {
+  return split === undefined ? "none" : `${Object.entries(split.fractions).map(([n, f]) => `${n}=${f}`).join(",")} by ${split.by} with seed ${JSON.stringify(split.seed)}`;
 }
 
 /** What decides whether an existing shard can be kept, apart from its records. */
@@ -176,6 +214,11 @@ function checkConfig(stored: DatasetState, config: Config): void {
   if (stored.buckets !== config.buckets) {
     throw new ConfigError(
       `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
+    );
+  }
+  if (JSON.stringify(stored.split ?? null) !== JSON.stringify(config.split ?? null)) {
+    throw new ConfigError(
+      `The dataset was written with split ${splitText(stored.split)}, got split ${splitText(config.split)}: rows would move between splits; keep the split or write into a new output directory`,
     );
   }
   if (stored.format.name !== config.format.name) {

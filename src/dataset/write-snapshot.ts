@@ -11,6 +11,7 @@ import { StagedSnapshot } from "./staged-snapshot.js";
 import type { SnapshotResult } from "./staged-snapshot.js";
 
 export type { SnapshotResult } from "./staged-snapshot.js";
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** Files published next to `data/`, by top-level name; or a function building them from the result. */
 export type ExtraFiles =
@@ -44,6 +45,12 @@ export interface SnapshotOptions {
   readonly stageExtras?: (result: SnapshotResult, staging: Staging) => Promise<readonly string[]>;
   /** The caller already holds the storage's lock, taken before its own work began. */
   readonly locked?: boolean;
+  /**
+   * A split dataset (`--split`): every record names its split, and each split has `buckets` shards of its own
+   * (`data/test-00003-of-00016.parquet`). Stored in the state: a night with another split (or none, against a
+   * split dataset) is a {@link ConfigError}, since rows would move between splits.
+   */
+  readonly split?: SplitRequest;
 }
 
 /**
@@ -60,7 +67,7 @@ export async function writeSnapshot(
   try {
     const staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
     try {
-      const snapshot = await StagedSnapshot.open(storage, staging, options.buckets);
+      const snapshot = await StagedSnapshot.open(storage, staging, options.buckets, options.split);
       for await (const record of records) await snapshot.add(record);
       const result = await snapshot.build(options);
       if (result.changed) await staging.publish(["data/", STATE_DIR, ...(await stageExtras(result, options, staging))]);

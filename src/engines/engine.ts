@@ -13,6 +13,7 @@ import type { LineSource } from "../sources/line-source.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
+import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** The engines, by the name `--engine` and the manifest give them. */
 export type EngineName = "parallel" | "stages";
@@ -42,6 +43,8 @@ export interface RowOrigin {
   readonly version: number | null;
   /** Absent for a plain output, whose record is its one row. */
   readonly row?: number;
+  /** The row's split, when the plan splits (`--split`): its record's group decides it. */
+  readonly split?: string;
 }
 
 /** What the engine's first read settled, before any row is written. */
@@ -49,9 +52,11 @@ export interface SettledInput {
   readonly format: FormatBasics;
   /** Distinct record keys in the inputs. */
   readonly keys: number;
+  /** The split names, in order, when the plan splits (`--split`): every row's origin names one. */
+  readonly splits?: readonly string[];
 }
 
-/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`). */
+/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`, or its `SplitShards`). */
 export interface RecordShards {
   /** `inputBytes`: what rotation measures; `origin`: for sinks that key rows, others ignore it. */
   write(record: Readonly<Record<string, unknown>>, inputBytes: number, origin: RowOrigin): Promise<void>;
@@ -98,6 +103,8 @@ export interface EngineRun {
   readonly quarantine: QuarantineSink;
   /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
   readonly textAudit?: Readonly<Record<string, PathAudit>>;
+  /** A split run (`--split`): rows and groups per split. */
+  readonly split?: SplitManifest;
   /** A training view's run: the manifest's `view` section and the card's paragraph. */
   readonly view?: { readonly manifest: ViewManifest; readonly card: { readonly name: string; readonly lines: readonly string[] } };
 }

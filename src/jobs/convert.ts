@@ -45,7 +45,15 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
     const counts = run.tally.counts();
     const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
     const manifest = await manifestOf(plan, sources, run, startedAt, decision);
-    const card = datasetCard({ format: run.format, columns: run.columns, shards: run.shards, splitName: SPLIT, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) });
+    const card = datasetCard({
+      format: run.format,
+      columns: run.columns,
+      shards: run.shards,
+      splitName: SPLIT,
+      base: sink.base,
+      ...(run.view === undefined ? {} : { view: run.view.card }),
+      ...(run.split === undefined ? {} : { split: run.split }),
+    });
     const writtenTo = await sink.publish({ card, manifest }, decision);
     return { manifest, decision, outDir: out, writtenTo };
   } catch (error) {
@@ -57,10 +65,10 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
 function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
   const rotation = sizeRotation(plan);
   const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
-  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish">>(facts, {
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split">>(facts, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,
-    output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: SPLIT, engine: run.engine },
+    output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),
       selection: plan.selection,
@@ -73,5 +81,6 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     },
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
+    ...(run.split === undefined ? {} : { split: run.split }),
   });
 }

@@ -40,7 +40,9 @@ export async function verifyLedger(
     return 0;
   }
   const hash = createHash("sha256");
-  const perBucket = new Map<number, number>();
+  // By shard path: in a split dataset each split has its own bucket numbers.
+  const perBucket = new Map<string, number>();
+  const extension = state.shard_format?.extension ?? "";
   let keys = 0;
   let wrongBucket = 0;
   let firstWrong = "";
@@ -50,7 +52,8 @@ export async function verifyLedger(
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       const entry = JSON.parse(line) as LedgerEntry;
       keys++;
-      perBucket.set(entry.bucket, (perBucket.get(entry.bucket) ?? 0) + 1);
+      const at = shardPath(entry.bucket, state.buckets, extension, entry.split);
+      perBucket.set(at, (perBucket.get(at) ?? 0) + 1);
       if (bucketOf(String(entry.key), state.buckets) !== entry.bucket && wrongBucket++ === 0) firstWrong = String(entry.key);
     }
   } catch (error) {
@@ -68,7 +71,7 @@ export async function verifyLedger(
     findings.push({ kind: "ledger_wrong_bucket", path: LEDGER_FILE, message: `${wrongBucket} ledger keys are not in the bucket their hash gives, e.g. ${JSON.stringify(firstWrong)}`, actual: wrongBucket });
   }
 
-  const stateShards = new Map(state.shards.map((s) => [s.bucket, s]));
+  const stateShards = new Map(state.shards.map((s) => [shardPath(s.bucket, state.buckets, extension, s.split), s]));
   for (const shard of state.shards) {
     const manifest = listed.get(shard.path);
     if (manifest === undefined || manifest.sha256 !== shard.sha256 || manifest.rows !== shard.rows || manifest.bytes !== shard.bytes) {
@@ -76,10 +79,10 @@ export async function verifyLedger(
     }
   }
   const buckets = new Set([...perBucket.keys(), ...stateShards.keys()]);
-  for (const bucket of [...buckets].sort((a, b) => a - b)) {
+  for (const bucket of [...buckets].sort()) {
     const count = perBucket.get(bucket) ?? 0;
     const shard = stateShards.get(bucket);
-    const path = shard?.path ?? shardPath(bucket, state.buckets, state.shard_format?.extension ?? "");
+    const path = shard?.path ?? bucket;
     if (shard === undefined || !listed.has(shard.path)) {
       findings.push({ kind: "ledger_bucket_missing", path, message: `the ledger puts ${count} keys in bucket ${bucket}, which has no shard` });
       continue;

@@ -6,6 +6,8 @@ import { RowGroupShards } from "./row-group-shards.js";
 import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
+import { SplitShards } from "./split-shards.js";
+import type { SettledInput } from "../engines/engine.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
 import type { PublishDecision } from "./publish-guard.js";
@@ -59,9 +61,13 @@ export class DatasetSink {
     return this.staging.base ?? "";
   }
 
-  /** Shards fed one record at a time (the stages engine), rotated at `limits`. */
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits): ShardedWriter {
-    return new ShardedWriter({ dir: this.staging, format, columns, split: this.split, ...limits });
+  /**
+   * Shards fed one record at a time (the stages engine), rotated at `limits`. With splits (`--split`), each
+   * row's origin names its split and every split has shards of its own.
+   */
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: Pick<SettledInput, "splits">): ShardedWriter | SplitShards {
+    const writerOf = (split: string) => new ShardedWriter({ dir: this.staging, format, columns, split, ...limits });
+    return input?.splits === undefined ? writerOf(this.split) : new SplitShards(input.splits, writerOf);
   }
 
   /** Parquet shards fed encoded row groups (the parallel engine); the caller rotates with `ShardRotation`. */

@@ -7,6 +7,7 @@ import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { PublishDecision } from "./publish-guard.js";
 import type { ShardInfo } from "./shard-format.js";
+import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
 export interface ManifestBase extends Counts {
@@ -35,7 +36,8 @@ export interface Manifest extends ManifestBase, PublishFacts {
     readonly to: string;
     readonly compression: string;
     readonly layout: "huggingface";
-    readonly split: string;
+    /** "train"; a split dataset's split names (`--split`), in order. */
+    readonly split: string | readonly string[];
     /** Which engine wrote it: "parallel" (worker threads, one read) or "stages" (the library's stages). */
     readonly engine: string;
   };
@@ -62,6 +64,8 @@ export interface Manifest extends ManifestBase, PublishFacts {
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's run: what the view made of the kept records. */
   readonly view?: ViewManifest;
+  /** A split dataset (`--split`): the split asked for, and the rows and groups each split got. */
+  readonly split?: SplitManifest;
 }
 
 /** What a run settled and wrote, as {@link buildManifest} reads it. */
@@ -83,7 +87,7 @@ export interface ManifestFacts {
 
 /** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
 const BEFORE_COUNTS = ["evalshard_version", "pipeline", "snapshot", "started_at", "finished_at", "format", "output"];
-const AFTER_COUNTS = ["stream_error_runs", "night", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings", "publish"];
+const AFTER_COUNTS = ["stream_error_runs", "night", "split", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings", "publish"];
 
 /**
  * A job's manifest: the part every job shares, from `facts`, and the job's own sections (`output`,

@@ -41,6 +41,8 @@ export interface ShardInfo {
   readonly rows: number;
   readonly bytes: number;
   readonly sha256: string;
+  /** The split it belongs to, in a split dataset (`--split`); absent in a dataset of one `train` split. */
+  readonly split?: string;
 }
 
 /** The writer of a shard target: the one given, or a new local file at the path given. */

@@ -131,6 +131,47 @@ export function partition(): OptionKind<string | undefined> {
   };
 }
 
+/** A split name: a letter, then letters, digits and "_" (dot-separated parts), as Hugging Face split names are. */
+const SPLIT_NAME = /^[A-Za-z]\w*(\.\w+)*$/;
+
+/**
+ * Named fractions that sum to 1, in the order given (`--split train=0.9,validation=0.05,test=0.05`; an object
+ * in library calls and pipeline files). The order matters: it lays the fractions out along [0, 1).
+ */
+export function fractions(): OptionKind<Readonly<Record<string, number>>> {
+  const problem = (v: unknown): string | null => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return "not an object of name -> fraction";
+    const entries = Object.entries(v);
+    if (entries.length === 0) return "no split named";
+    const badName = entries.find(([name]) => !SPLIT_NAME.test(name));
+    if (badName !== undefined) return `split name ${JSON.stringify(badName[0])} is not a letter followed by letters, digits and "_"`;
+    const badShare = entries.find(([, f]) => typeof f !== "number" || !(f > 0 && f <= 1));
+    if (badShare !== undefined) return `the fraction of ${JSON.stringify(badShare[0])} is ${shown(badShare[1])}, not above 0 and at most 1`;
+    const sum = entries.reduce((n, [, f]) => n + (f as number), 0);
+    return Math.abs(sum - 1) > 1e-9 ? `the fractions sum to ${sum}, not 1` : null;
+  };
+  return {
+    expected: "split names with fractions that sum to 1, e.g. train=0.9,validation=0.05,test=0.05",
+    accepts: (v): v is Readonly<Record<string, number>> => problem(v) === null,
+    fromText: (flag) => (text) => {
+      const out: Record<string, number> = {};
+      for (const part of text.split(",")) {
+        const m = /^\s*([^=\s]+)\s*=\s*([^=\s]+)\s*$/.exec(part);
+        if (m === null || !SPLIT_NAME.test(m[1] as string) || Object.hasOwn(out, m[1] as string) || Number.isNaN(Number(m[2]))) {
+          throw new ConfigError(`Expected ${flag} to be NAME=FRACTION pairs, each name a letter followed by letters, digits and "_", once (e.g. train=0.9,validation=0.05,test=0.05), got ${JSON.stringify(text)}`);
+        }
+        out[m[1] as string] = Number(m[2]);
+      }
+      const why = problem(out);
+      if (why !== null) throw new ConfigError(`Expected ${flag} to be split names with fractions that sum to 1: ${why}, in ${JSON.stringify(text)}`);
+      return out;
+    },
+    zod: (z) => z.record(z.string(), z.number()),
+    show: (v) => Object.entries(v).map(([name, f]) => `${name}=${f}`).join(","),
+    message: (name, value) => `Expected ${name} to be split names with fractions that sum to 1: ${problem(value) ?? "invalid"}, got ${shown(value)}`,
+  };
+}
+
 /** `path -> action` for untrusted paths; repeatable `--untrusted PATH=ACTION` on the command line. */
 export function pathPolicies(actions: readonly [string, ...string[]]): OptionKind<Readonly<Record<string, string>>> {
   return {

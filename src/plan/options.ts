@@ -4,9 +4,10 @@ import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
-import { bytes, choice, finiteNumber, flag, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, textList, url, wholeNumber } from "./option-kind.js";
+import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, textList, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";
 import { VIEW_NAMES } from "../views/view.js";
+import { DEFAULT_SPLIT_SEED, SPLIT_BY } from "../splits/split-by.js";
 import type { OptionsOf } from "./option-spec.js";
 
 export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
@@ -294,6 +295,29 @@ export const OPTIONS = defineOptions({
     takenBy: ["convert", "validate", "pull"],
     flag: "--gamma <x>",
     yaml: { key: "output.view_options.gamma" },
+  },
+  // Leak-free splits (issue 19, docs/decisions.md): a group's split is a keyed hash of its id, never a row's.
+  split: {
+    kind: fractions(),
+    help: "split rows by scenario (or run) into named fractions, e.g. train=0.9,validation=0.05,test=0.05",
+    takenBy: ["convert", "pull"],
+    flag: "--split <name=fraction,...>",
+    yaml: { key: "output.split" },
+  },
+  splitBy: {
+    kind: choice(SPLIT_BY),
+    // No table default: given without --split it is a usage error, which a filled-in default would hide.
+    help: "what a split keeps together: scenario (scenario.campaign_id) or run (run_id) (default: scenario)",
+    takenBy: ["convert", "pull"],
+    flag: "--split-by <group>",
+    yaml: { key: "output.split_by" },
+  },
+  splitSeed: {
+    kind: text(),
+    help: `the key of the split's hash; another seed deals the groups anew (default: ${DEFAULT_SPLIT_SEED})`,
+    takenBy: ["convert", "pull"],
+    flag: "--split-seed <seed>",
+    yaml: { key: "output.split_seed" },
   },
   json: { kind: flag(), help: "print the manifest as JSON instead of a summary", helpIn: { validate: "print the result as JSON", pull: "print the night's summary as one JSON line" }, takenBy: ["convert", "validate", "pull"], flag: "--json", library: false },
 });

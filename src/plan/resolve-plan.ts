@@ -10,6 +10,7 @@ import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
 import { SELECT_DEFAULTS } from "../stages/select-plan.js";
+import { splitPlanOf } from "./split-plan-of.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -55,6 +56,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   }
   if (o.manifestFile !== undefined && o.out !== "-") throw new ConfigError(`--manifest ${JSON.stringify(o.manifestFile)} goes with --out - (a dataset directory holds its manifest.json)`);
   const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
+  const split = splitPlanOf(o);
   return {
     command,
     source,
@@ -87,6 +89,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     engine: { choice: engine, workers: o.workers ?? OPTIONS.workers.default() },
     firstBad: o.firstBad ?? OPTIONS.firstBad.default,
     ...(view === undefined ? {} : { view }),
+    ...(split === undefined ? {} : { split }),
   };
 }
 

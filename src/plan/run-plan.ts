@@ -9,6 +9,7 @@ import type { ViewRequest } from "../views/open-view.js";
 import type { SelectionPlan } from "../stages/select-plan.js";
 
 export type { SelectionPlan };
+import type { SplitRequest } from "../splits/split-assigner.js";
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -68,12 +69,8 @@ export interface ViewPlan extends ViewRequest {
   readonly name: ViewName;
 }
 
-/** Room for issue 19: a leak-free split. Not resolved yet. */
-export interface SplitPlan {
-  readonly fractions: Readonly<Record<string, number>>;
-  readonly by: "scenario" | "run";
-  readonly seed: string;
-}
+/** Issue 19: a leak-free split (src/splits/): names and fractions in order, what a group is, the hash's key. */
+export type SplitPlan = SplitRequest;
 
 /** One run, resolved from options however they came (library call, CLI flags, pipeline file). */
 export interface RunPlan {

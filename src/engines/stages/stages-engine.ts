@@ -3,6 +3,7 @@ import type { RunPlan } from "../../plan/run-plan.js";
 import type { Engine, RecordSink } from "../engine.js";
 import { policyQuarantine } from "../policy-quarantine.js";
 import { sizeRotation } from "../size-rotation.js";
+import { SplitAssigner } from "../../splits/split-assigner.js";
 import type { PipelineOptions } from "./pipeline.js";
 
 /**
@@ -36,7 +37,9 @@ export const stagesEngine: Engine<RecordSink> = {
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);
     // A nightly's rows go into fixed hash buckets, which its sink cuts: no size limit applies.
     const limits = plan.shards.rotation.kind === "size" ? sizeRotation(plan) : { maxRows: Infinity, maxBytes: Infinity };
-    const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size });
+    // A split (issue 19): each row goes where its record's group goes, a view row too.
+    const splits = plan.split === undefined ? null : new SplitAssigner(plan.split, settled.format.name);
+    const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size, ...(splits === null ? {} : { splits: splits.names }) });
     const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
     try {
@@ -50,10 +53,12 @@ export const stagesEngine: Engine<RecordSink> = {
           // Rotation measures input bytes: a record's are shared among its rows.
           const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
           const { key, scorecardVersion: version } = value.record.facts;
-          for (const [row, rowRecord] of value.rows.entries()) await writer.write(rowRecord, bytes, { key, version, row });
+          const split = splits?.assign(value.record.record, value.rows.length);
+          for (const [row, rowRecord] of value.rows.entries()) await writer.write(rowRecord, bytes, { key, version, row, ...(split === undefined ? {} : { split }) });
         } else {
           textAudit?.add(value.record);
-          await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion });
+          const split = splits?.assign(value.record);
+          await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion, ...(split === undefined ? {} : { split }) });
         }
       }
       const shards = await writer.finish();
@@ -66,6 +71,7 @@ export const stagesEngine: Engine<RecordSink> = {
         tally,
         quarantine,
         ...(textAudit === null ? {} : { textAudit: textAudit.summary() }),
+        ...(splits === null ? {} : { split: splits.summary() }),
         ...(view === null ? {} : { view: { manifest: view.manifest(), card: view.card() } }),
       };
     } catch (error) {

@@ -36,5 +36,6 @@ export function nightlyManifest({ spec, startedAt, run, night, sources, pull, sn
     publish,
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
+    ...(run.split === undefined ? {} : { split: run.split }),
   }) as Promise<NightlyManifest>;
 }

@@ -5,6 +5,7 @@ import type { PullReport } from "../../pull/index.js";
 import type { ViewManifest } from "../../views/view-manifest.js";
 import type { PathAudit } from "../../views/text-audit.js";
 import type { PublishFacts } from "../../output/manifest.js";
+import type { SplitManifest } from "../../splits/split-assigner.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
 export interface NightlyManifest extends Counts, PublishFacts {
@@ -35,4 +36,6 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's night (issue 18): `night` then counts rows, keyed by their record's key. */
   readonly view?: ViewManifest;
+  /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
+  readonly split?: SplitManifest;
 }

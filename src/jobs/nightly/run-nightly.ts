@@ -42,6 +42,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
+    ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: ({ keys, format }) => environment.onPhase?.({ phase: "fetched", keys, format: format.name }),
   });
   try {
@@ -64,7 +65,14 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: published ? sink.number : null, publish: judged });
     await sink.publish(
       {
-        card: datasetCard({ format: run.format, columns: run.columns, shards: night.shards, base: sink.base, ...(run.view === undefined ? {} : { view: run.view.card }) }),
+        card: datasetCard({
+          format: run.format,
+          columns: run.columns,
+          shards: night.shards,
+          base: sink.base,
+          ...(run.view === undefined ? {} : { view: run.view.card }),
+          ...(run.split === undefined ? {} : { split: run.split }),
+        }),
         manifest,
         ...(opened.http === null ? {} : { extra: { [SCORE_CACHE]: formatScoreCache(opened.http.scoreCacheOut()) } }),
       },

@@ -1,0 +1,89 @@
+import type { FormatName } from "../formats/format.js";
+import { groupKeyOf } from "./split-by.js";
+import type { GroupKeyOf, SplitBy } from "./split-by.js";
+import { splitOf } from "./split-of.js";
+import type { SplitRule } from "./split-of.js";
+
+/** A split as a run asks for it (the plan's `split`). */
+export interface SplitRequest extends SplitRule {
+  readonly by: SplitBy;
+}
+
+/** What one split of a dataset holds, and its share of the rows and of the groups. */
+export interface SplitCount {
+  readonly rows: number;
+  readonly groups: number;
+  readonly row_fraction: number;
+  readonly group_fraction: number;
+}
+
+/**
+ * The manifest's (and the card's) `split` section: what was asked and what came out. With few groups the
+ * realised fractions can be far from the asked ones; they are reported, never forced.
+ */
+export interface SplitManifest {
+  readonly by: SplitBy;
+  readonly seed: string;
+  /** As asked, in order. */
+  readonly fractions: Readonly<Record<string, number>>;
+  /** Every split, in the asked order, empty ones too. */
+  readonly splits: Readonly<Record<string, SplitCount>>;
+}
+
+/**
+ * Gives each row its split (its record's group's: a view row inherits its record's) and counts rows and
+ * groups per split. Groups repeat (every seat and step of a run), so each group's split is hashed once.
+ */
+export class SplitAssigner {
+  readonly names: readonly string[];
+  readonly #keyOf: GroupKeyOf;
+  readonly #of = new Map<string, string>();
+  readonly #rows = new Map<string, number>();
+  readonly #groups = new Map<string, number>();
+  /** Groups with a row written. */
+  readonly #counted = new Set<string>();
+
+  constructor(
+    readonly request: SplitRequest,
+    format: FormatName,
+  ) {
+    this.names = Object.keys(request.fractions);
+    this.#keyOf = groupKeyOf(request.by, format);
+    for (const name of this.names) {
+      this.#rows.set(name, 0);
+      this.#groups.set(name, 0);
+    }
+  }
+
+  /** The split of `rows` rows made of `record` (an export record as validated), counted. */
+  assign(record: Readonly<Record<string, unknown>>, rows = 1): string {
+    const key = this.#keyOf(record);
+    let split = this.#of.get(key);
+    if (split === undefined) {
+      split = splitOf(this.request, key);
+      this.#of.set(key, split);
+    }
+    // A record whose view made no rows puts nothing in its split, and neither does its group on its own.
+    if (rows > 0) {
+      this.#rows.set(split, (this.#rows.get(split) ?? 0) + rows);
+      if (!this.#counted.has(key)) {
+        this.#counted.add(key);
+        this.#groups.set(split, (this.#groups.get(split) ?? 0) + 1);
+      }
+    }
+    return split;
+  }
+
+  summary(): SplitManifest {
+    const rows = [...this.#rows.values()].reduce((a, b) => a + b, 0);
+    const groups = [...this.#groups.values()].reduce((a, b) => a + b, 0);
+    const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
+    const splits: Record<string, SplitCount> = {};
+    for (const name of this.names) {
+      const r = this.#rows.get(name) ?? 0;
+      const g = this.#groups.get(name) ?? 0;
+      splits[name] = { rows: r, groups: g, row_fraction: share(r, rows), group_fraction: share(g, groups) };
+    }
+    return { by: this.request.by, seed: this.request.seed, fractions: this.request.fractions, splits };
+  }
+}

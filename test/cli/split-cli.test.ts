@@ -1,0 +1,54 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// The CLI as users run it: the built bin.
+const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const run = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const fx = (name: string) => `${FIXTURES}records/${name}`;
+const root = tempDir("evalshard-split-cli-");
+
+describe("evalshard convert --split", () => {
+  it("writes one shard set per split in the Hugging Face layout, on the stages engine (the parallel one refuses)", () => {
+    const out = join(root, "ok");
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", out, "--split", "train=0.5,test=0.5", "--split-by", "run", "--split-seed", "abc", "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const manifest = JSON.parse(r.stdout);
+    expect(manifest.output).toMatchObject({ split: ["train", "test"], engine: "stages" });
+    expect(manifest.split).toMatchObject({ by: "run", seed: "abc", fractions: { train: 0.5, test: 0.5 } });
+    expect(readdirSync(join(out, "data")).sort()).toEqual(["test-00000-of-00001.parquet", "train-00000-of-00001.parquet"]);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toMatch(/Split by run \(`run_id`\)/);
+  });
+
+  it("--engine parallel says why it cannot split", () => {
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "parallel"), "--split", "train=1", "--engine", "parallel");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/does not split rows \(--split\)/);
+  });
+
+  it.each([
+    [["--split", "train=0.9,test=0.2"], /fractions sum to 1.1/],
+    [["--split", "train=0.5,train=0.5"], /each name a letter/],
+    [["--split", "9lives=1"], /each name a letter/],
+    [["--split-by", "run"], /--split-by needs --split/],
+    [["--split-seed", "x"], /--split-seed needs --split/],
+    [["--split", "train=1", "--split-by", "run", "--format", "dpo"], /--split-by run cannot split dpo records/],
+  ])("exits 2 on %j", (args, message) => {
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "bad"), ...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it("refuses --split-by run once the records turn out to be DPO pairs", () => {
+    const r = run("convert", fx("dpo-valid.ndjson"), "--out", join(root, "dpo"), "--split", "train=0.8,test=0.2", "--split-by", "run");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/each pairs two runs \(run_chosen, run_rejected\) of one scenario; split them by scenario/);
+  });
+});
