@@ -135,3 +135,38 @@ describe("the parallel engine publishes what the stages publish", () => {
     }
   });
 });
+
+describe("the parallel engine builds the training views the stages build (issue 18)", () => {
+  const RL_VIEWS = records("views-rl");
+  /** Both engines, and their view sections equal too (rows, steps left out, trimmed prompts, text audit). */
+  async function bothViews(options: Omit<ConvertOptions, "out">): Promise<Manifest> {
+    const { parallel, stages } = await bothEngines(options);
+    expect(parallel.view).toEqual(stages.view);
+    return parallel;
+  }
+
+  it("on the view fixtures: every step view, drop reasons, superseded and flagged copies, injected windows", async () => {
+    for (const view of ["trl-prompt-completion", "trl-kto", "rl-steps"] as const) {
+      const m = await bothViews({ inputs: [RL_VIEWS], view, shardRows: 2 });
+      expect(m.view?.rows_out).toBeGreaterThan(2);
+      expect(m.dropped.superseded).toBeGreaterThan(0);
+    }
+    const m = await bothViews({ inputs: [RL_VIEWS], view: "trl-prompt-completion", onInjection: "drop", systemPrompt: "Play fair.", shardRows: 3 });
+    expect(m.view?.steps_dropped?.injection).toBeGreaterThan(0);
+    await bothViews({ inputs: [RL_VIEWS], view: "trl-kto", ktoLabel: "return-to-go", gamma: 0.5 });
+  });
+
+  it("on random RL records across many units and shards, with duplicates, superseded copies and a second pass", { timeout: 120_000 }, async () => {
+    const dir = join(root, "random-views");
+    mkdirSync(dir, { recursive: true });
+    const sample = fc.sample(rlArb, { numRuns: 400, seed: 11 }) as Record<string, unknown>[];
+    const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
+    lines.splice(100, 0, '{"broken": ');
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const view of ["rl-steps", "trl-prompt-completion"] as const) {
+      const m = await bothViews({ inputs: [file], view, shardRows: 97 });
+      expect(m.dropped.superseded).toBeGreaterThan(0);
+    }
+  });
+});

@@ -11,6 +11,7 @@ import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
+import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { FilterRule } from "../../../core/reasons.js";
@@ -23,14 +24,19 @@ import { PackedKeysWriter } from "./packed-keys.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
+import type { UnitView, UnitViewCounts } from "./unit-view.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
   readonly groups: RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
+  /** A view's run: what the unit's kept records gave the view. */
+  readonly view: UnitViewCounts | null;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
+const NO_LEAVES: readonly LeafWriter[] = [];
 /**
  * The priming lines are walked before the first line and again after this many: V8 records type feedback
  * for a function only once it has run a few times (8 calls). The first walk reaches the struct walker,
@@ -54,6 +60,8 @@ export class UnitConverter {
   readonly #units = new Map<number, RowGroupBuilder>();
   readonly #spare: RowGroupBuilder[] = [];
   #slow: SlowPath | null = null;
+  /** The training view, loaded with the first batch of a view's run; null otherwise. */
+  #view: UnitView | null = null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -85,6 +93,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
+    if (this.#config.view !== null) this.#view ??= new (await import("./unit-view.js")).UnitView(this.#config.view);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -92,10 +101,12 @@ export class UnitConverter {
       bytes,
       lines,
       utf8: isUtf8(bytes),
+      unit,
       builder: this.#builder(unit),
       kinds: new Uint8Array(lines.length),
       versions: [],
       rowBytes: [],
+      rowCounts: [],
       filtered: [],
       quarantined: [],
       streamErrors: [],
@@ -104,10 +115,11 @@ export class UnitConverter {
     // through a synchronous loop, which V8 compiles without an async function's resume points.
     for (let i = this.#walk(g, 0); i < lines.length; i = this.#walk(g, i + 1)) {
       const { start, end } = lines[i] as WholeLine;
-      this.#gather(g, i, await this.#slowLine(g.builder, bytes, start, end));
+      this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined };
+    const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -121,7 +133,7 @@ export class UnitConverter {
         g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const outcome = this.#fast(g.builder, g.bytes, at.start, at.end, g.utf8);
+      const outcome = this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
       if (outcome === null) return i;
       this.#gather(g, i, outcome);
     }
@@ -136,7 +148,10 @@ export class UnitConverter {
       this.#keys.add(outcome.facts.key);
       g.versions.push(outcome.facts.scorecardVersion ?? 0);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
-      else g.rowBytes.push(end - start);
+      else {
+        g.rowBytes.push(end - start);
+        g.rowCounts.push(outcome.rows);
+      }
     } else if (outcome.kind === LINE_QUARANTINED) {
       g.quarantined.push({ line, offset: start, ...outcome.quarantine });
     } else {
@@ -149,9 +164,14 @@ export class UnitConverter {
    * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
    * from its first rows, which are then dropped, all in place.
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
+    const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
     const builder = this.#units.get(unit);
-    if (builder === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
+    if (builder === undefined) {
+      // A view's unit whose lines gave no row never had a row group.
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
+      throw new Error(`Internal error: no unit ${unit} to decide`);
+    }
     this.#units.delete(unit);
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
@@ -166,7 +186,7 @@ export class UnitConverter {
         builder.withFirstRows(count, encode);
         if (i < segments.length - 1) builder.retain((row) => row >= count);
       }
-      return { groups, bytes: encoded.copied() };
+      return { groups, bytes: encoded.copied(), view };
     } finally {
       builder.clear();
       this.#spare.push(builder);
@@ -192,9 +212,11 @@ export class UnitConverter {
       // Walked where the batch's lines are (the wasm walk, once this thread has a scan region), so the paths
       // primed are the ones the batches take.
       const line = spareLine(primer) ?? primer;
-      this.#fast(builder, line, 0, line.length, isUtf8(line));
+      // A view's run primes the walk alone: its rows are the view's, which the priming lines do not make.
+      if (this.#config.view !== null) this.#parser.parse(line, 0, line.length, NO_LEAVES);
+      else this.#fast(null, builder, line, 0, line.length, isUtf8(line));
     }
-    encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+    if (this.#config.view === null) encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
     if (this.#primed === 2) this.#priming = null;
   }
 
@@ -233,25 +255,30 @@ export class UnitConverter {
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
-  #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
+  #fast(g: Gathered | null, builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
     if (!utf8 && !isUtf8(bytes.subarray(start, end))) return null;
-    builder.beginRow();
-    const skeleton = this.#parser.parse(bytes, start, end, builder.leaves);
+    // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
+    const plain = this.#view === null;
+    if (plain) builder.beginRow();
+    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES);
     if (skeleton === null) {
-      builder.discardRow();
+      if (plain) builder.discardRow();
       return null;
     }
     const fault = this.#rules.check(skeleton as never);
     if (fault !== null) {
-      builder.discardRow();
+      if (plain) builder.discardRow();
       const text = bytes.toString("utf8", start, end);
       return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
     }
-    return this.#decided(builder, this.#rules.facts(skeleton as never), null);
+    const facts = this.#rules.facts(skeleton as never);
+    // The view reads the whole record: the line parsed again, as the stages engine parses it (the parser
+    // vouched that zod accepts it, and the views read only fields zod passes through as parsed).
+    return this.#decided(g, builder, facts, plain ? null : () => JSON.parse(bytes.toString("utf8", start, end)) as Record<string, unknown>);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
-  async #slowLine(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
+  async #slowLine(g: Gathered, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
     const item = this.#slow.validate({ kind: "line", provenance: NO_PROVENANCE, text: bytes.toString("utf8", start, end), bytes: end - start });
     switch (item.kind) {
@@ -259,26 +286,39 @@ export class UnitConverter {
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
       case "stream_error":
         return { kind: LINE_STREAM_ERROR };
-      case "kept":
-        return this.#decided(builder, item.value.facts, item.value.record);
+      case "kept": {
+        const { record } = item.value;
+        return this.#decided(g, g.builder, item.value.facts, () => record);
+      }
       default:
         throw new Error(`Internal error: validate answered ${item.kind}`);
     }
   }
 
-  /** Applies the filters; a record that passes stays shredded (or is shredded now, from the slow path). */
-  #decided(builder: RowGroupBuilder, facts: RecordFacts, record: Record<string, unknown> | null): LineOutcome {
+  /**
+   * Applies the filters; a record that passes stays shredded (or is shredded now, from the slow path), or,
+   * in a view's run, its view rows are. `record`: the whole record, when the fast parser did not shred it.
+   */
+  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null): LineOutcome {
     const decision = this.#filter(facts);
     if (decision !== "keep") {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision as FilterRule };
     }
-    if (record !== null) {
-      this.#slow?.strip(record);
-      builder.beginRow();
-      shredRecord(this.plan, record, builder.leaves);
+    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
+    if (this.#view !== null && g !== null) {
+      const rows = this.#view.rowsOf(g.unit, record());
+      for (const row of rows) {
+        builder.beginRow();
+        shredRecord(this.plan, row, builder.leaves);
+      }
+      return { kind: LINE_ROW, facts, rows: rows.length };
     }
-    return { kind: LINE_ROW, facts };
+    const whole = record();
+    this.#slow?.strip(whole);
+    builder.beginRow();
+    shredRecord(this.plan, whole, builder.leaves);
+    return { kind: LINE_ROW, facts, rows: 1 };
   }
 }
 
@@ -288,6 +328,7 @@ type WholeLine = Extract<BatchLine, { kind: "line" }>;
 /** A batch's lines and what they came to so far. */
 interface Gathered {
   readonly bytes: Buffer;
+  readonly unit: number;
   readonly lines: readonly BatchLine[];
   /** The whole batch is valid UTF-8 (else each line is checked). */
   readonly utf8: boolean;
@@ -295,13 +336,15 @@ interface Gathered {
   readonly kinds: Uint8Array;
   readonly versions: number[];
   readonly rowBytes: number[];
+  /** The rows each LINE_ROW line gave (a view's run). */
+  readonly rowCounts: number[];
   readonly filtered: FilterRule[];
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: LineAt[];
 }
 
 type LineOutcome =
-  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts }
+  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number }
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: FilterRule }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR };

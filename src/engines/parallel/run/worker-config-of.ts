@@ -3,6 +3,7 @@ import type { SchemaNode } from "../fast/schema-node.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
+import type { ViewSetup } from "./unit-view.js";
 
 /** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
 export interface SettledRun {
@@ -10,6 +11,7 @@ export interface SettledRun {
   readonly gatedRuns: ReadonlySet<string> | undefined;
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
+  readonly view: ViewSetup | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -27,5 +29,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     maxLineBytes: plan.guards.maxLineBytes,
     columns: run.columns,
     schema: run.schema,
+    view: run.view,
   };
 }
