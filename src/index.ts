@@ -46,7 +46,7 @@ export { LocalStorage, DatasetSink, ShardedWriter, ShardRotation, QuarantineWrit
 export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
 export { httpSource } from "./pull/index.js";
 export { writeSnapshot, readDataset } from "./dataset/index.js";
-export { runNightly, outputDirOf } from "./nightly/run-nightly.js";
+export { runNightly, outputDirOf } from "./jobs/nightly/run-nightly.js";
 export { loadPipeline, parsePipeline } from "./pipeline-file/load-pipeline.js";
 export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
 
@@ -87,9 +87,9 @@ export type { QuarantineEntry, Storage, Staging, Files, FileWriter, WrittenFile,
 export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode } from "./http/index.js";
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";
-export type { NightlyResult } from "./nightly/run-nightly.js";
-export type { NightlyManifest } from "./nightly/nightly-manifest.js";
-export type { SourceEnvironment, NightPhase } from "./nightly/open-source.js";
+export type { NightlyResult } from "./jobs/nightly/run-nightly.js";
+export type { NightlyManifest } from "./jobs/nightly/nightly-manifest.js";
+export type { SourceEnvironment, NightPhase } from "./jobs/nightly/open-source.js";
 export type { PipelineSpec } from "./pipeline-file/pipeline-spec.js";
 export type {
   RunningEmulator,

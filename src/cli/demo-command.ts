@@ -18,7 +18,7 @@ export function demoCommand(): Command {
     .option("--runs <n>", "runs in the emulated world", wholeNumber("--runs"), 600)
     .action(
       runAction(async (flags: { out: string; seed: number; runs: number }) => {
-        const [{ runNightly }, { loadPipeline }, { startEmulator }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js"), import("../service/index.js")]);
+        const [{ runNightly }, { loadPipeline }, { startEmulator }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js"), import("../service/index.js")]);
         const emulator = await startEmulator({ seed: flags.seed, runs: flags.runs });
         let code: number = EXIT.ok;
         try {

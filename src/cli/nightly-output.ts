@@ -1,5 +1,5 @@
-import type { SourceEnvironment } from "../nightly/open-source.js";
-import type { NightlyResult } from "../nightly/run-nightly.js";
+import type { SourceEnvironment } from "../jobs/nightly/open-source.js";
+import type { NightlyResult } from "../jobs/nightly/run-nightly.js";
 import { createProgress } from "./progress.js";
 import { formatReasons } from "./shared-flags.js";
 import { EXIT } from "./exit-codes.js";

@@ -1,4 +1,4 @@
-import type { NightPhase } from "../nightly/open-source.js";
+import type { NightPhase } from "../jobs/nightly/open-source.js";
 import type { PullEvent } from "../pull/index.js";
 
 /** Where a night's progress goes: a redrawn bar on a terminal, one JSON line per phase otherwise (cron, Kubernetes). */

@@ -15,7 +15,7 @@ export function pullCommand(): Command {
     runAction(async (...args: unknown[]) => {
       const { json, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
       const given = withViewDefaults(flags); // issue 18: an OpenAI view is plain JSON Lines unless --to says otherwise
-      const [{ runNightly }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
+      const [{ runNightly }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       // The flags as the pipeline file a `run` would read: one validation, one code path.
       const doc = toYamlKeys(OPTIONS, "pull", given) as { source?: Record<string, unknown> };
       const source: Record<string, unknown> = { kind: "http", ...doc.source };

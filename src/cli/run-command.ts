@@ -9,7 +9,7 @@ export function runCommand(): Command {
     .option("--json", "print the night's summary as one JSON line")
     .action(
       runAction(async (path: string, flags: { json?: boolean }) => {
-        const [{ runNightly }, { loadPipeline }] = await Promise.all([import("../nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
+        const [{ runNightly }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
         const spec = await loadPipeline(path);
         return reportNight(await runNightly(spec, nightlyEnvironment(spec.name)), flags.json === true || !process.stdout.isTTY);
       }),

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { emulator, envFor } from "../nightly/support.js";
+import { emulator, envFor } from "../jobs/nightly/support.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The built CLI (npm test builds first): flags, exit codes and messages of `--view`.

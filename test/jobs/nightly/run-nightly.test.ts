@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LockedError } from "../../src/core/errors.js";
-import { lockOutput } from "../../src/output/lock-output.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { LockedError } from "../../../src/core/errors.js";
+import { lockOutput } from "../../../src/output/lock-output.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, night } from "./support.js";
 
 const root = tempDir("evalshard-nightly-");

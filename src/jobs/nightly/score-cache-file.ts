@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { CachedScore, ScoreCache } from "../pull/index.js";
+import type { CachedScore, ScoreCache } from "../../pull/index.js";
 
 /** Where a dataset keeps the scores of its runs' scorecards, relative to its directory. */
 export const SCORE_CACHE_DIR = "_cache";

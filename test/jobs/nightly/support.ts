@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runNightly } from "../../src/nightly/run-nightly.js";
-import type { NightlyResult } from "../../src/nightly/run-nightly.js";
-import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
-import type { RunningEmulator } from "../../src/service/index.js";
-import { emulator, fastClock } from "../pull/support.js";
+import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
+import type { NightlyResult } from "../../../src/jobs/nightly/run-nightly.js";
+import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
+import type { RunningEmulator } from "../../../src/service/index.js";
+import { emulator, fastClock } from "../../pull/support.js";
 
 export { emulator, fastClock };
 
-export const PIPELINES = new URL("../../pipelines/", import.meta.url).pathname;
+export const PIPELINES = new URL("../../../pipelines", import.meta.url).pathname;
 
 /** The environment the shipped pipelines read. */
 export function envFor(emu: RunningEmulator, out: string, extra: Record<string, string> = {}): Record<string, string> {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runNightly } from "../../src/nightly/run-nightly.js";
-import type { NightlyResult } from "../../src/nightly/run-nightly.js";
-import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
+import type { NightlyResult } from "../../../src/jobs/nightly/run-nightly.js";
+import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
 const root = tempDir("evalshard-view-nightly-");

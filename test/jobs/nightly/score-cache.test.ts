@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatScoreCache, readScoreCache } from "../../src/nightly/score-cache-file.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { formatScoreCache, readScoreCache } from "../../../src/jobs/nightly/score-cache-file.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, night } from "./support.js";
 
 const root = tempDir("evalshard-score-cache-");

@@ -1,12 +1,12 @@
-import { ConfigError } from "../core/errors.js";
-import { createServiceClient, credentialsFromEnv } from "../http/index.js";
-import type { Clock, RetryPolicy } from "../http/index.js";
-import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
-import { httpSource } from "../pull/index.js";
-import type { HttpSource, PullEvent, ScoreCache } from "../pull/index.js";
-import { expandInputs } from "../sources/expand-inputs.js";
-import type { LineSource } from "../sources/line-source.js";
-import { readGatedRuns } from "../sources/scorecard-file.js";
+import { ConfigError } from "../../core/errors.js";
+import { createServiceClient, credentialsFromEnv } from "../../http/index.js";
+import type { Clock, RetryPolicy } from "../../http/index.js";
+import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
+import { httpSource } from "../../pull/index.js";
+import type { HttpSource, PullEvent, ScoreCache } from "../../pull/index.js";
+import { expandInputs } from "../../sources/expand-inputs.js";
+import type { LineSource } from "../../sources/line-source.js";
+import { readGatedRuns } from "../../sources/scorecard-file.js";
 
 /** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
 export interface SourceEnvironment {

@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/temp-dir.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
 
 // The nightly job as cron runs it: the built CLI (npm test builds first), secrets only in the environment.
-const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
+const BIN = new URL("../../../dist/cli/main.js", import.meta.url).pathname;
 const root = tempDir("evalshard-nightly-cli-");
 // Asynchronous: the emulator runs in this process and must keep answering while the CLI works.
 function run(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {

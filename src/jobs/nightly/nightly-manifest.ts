@@ -1,9 +1,9 @@
-import type { Counts } from "../core/tally.js";
-import type { InputInfo } from "../sources/line-source.js";
-import type { ShardInfo } from "../sinks/shard-writer.js";
-import type { PullReport } from "../pull/index.js";
-import type { ViewManifest } from "../views/view-manifest.js";
-import type { PathAudit } from "../views/text-audit.js";
+import type { Counts } from "../../core/tally.js";
+import type { InputInfo } from "../../sources/line-source.js";
+import type { ShardInfo } from "../../sinks/shard-writer.js";
+import type { PullReport } from "../../pull/index.js";
+import type { ViewManifest } from "../../views/view-manifest.js";
+import type { PathAudit } from "../../views/text-audit.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
 export interface NightlyManifest extends Counts {

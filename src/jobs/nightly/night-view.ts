@@ -1,10 +1,10 @@
-import type { SnapshotRecord } from "../dataset/index.js";
-import type { FormatName } from "../formats/format.js";
-import type { RunPlan } from "../plan/run-plan.js";
-import type { ReadOptions } from "../sources/line-source.js";
-import { openViewRun } from "../views/open-view-run.js";
-import type { ViewRun } from "../views/open-view-run.js";
-import type { ViewedRecord } from "../views/view-records.js";
+import type { SnapshotRecord } from "../../dataset/index.js";
+import type { FormatName } from "../../formats/format.js";
+import type { RunPlan } from "../../plan/run-plan.js";
+import type { ReadOptions } from "../../sources/line-source.js";
+import { openViewRun } from "../../views/open-view-run.js";
+import type { ViewRun } from "../../views/open-view-run.js";
+import type { ViewedRecord } from "../../views/view-records.js";
 
 /** The plan's view (issue 18), opened for a night whose format is settled; null without one. */
 export async function openNightView(run: RunPlan, format: FormatName, o: { readonly scratch: string; readonly read: ReadOptions }): Promise<ViewRun | null> {
