@@ -47,7 +47,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   if (o.out !== undefined && outputLocation(o.out).kind === "s3" && command === "pull") {
     throw new ConfigError(`Output ${JSON.stringify(o.out)}: nightly pulls write local datasets only for now; object storage (s3://) is supported by convert`);
   }
-  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, format: o.format });
+  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, format: o.format, source: source.kind });
   return {
     command,
     source,

@@ -14,6 +14,8 @@ import { viewNamed } from "./views.js";
 export interface ViewRequest {
   readonly name: string;
   readonly context: readonly string[];
+  /** How the manifest names the context inputs, when not by their paths (a pull's spool of fetched records). */
+  readonly contextNames?: readonly string[];
   readonly systemPrompt: string | undefined;
   readonly systemPromptFile: string | undefined;
   readonly controlTokens: string | undefined;
@@ -63,7 +65,7 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
         context.add(item.value.record as unknown as RlRecord);
       } else if (item.kind === "quarantined") invalid++;
     }
-    counts = { inputs: sources.map((s) => s.name), records, trajectories: context.size, invalid };
+    counts = { inputs: plan.contextNames ?? sources.map((s) => s.name), records, trajectories: context.size, invalid };
   }
   const resolved: ViewOptions = {
     ...(controlTokens === undefined ? {} : { controlTokens }),

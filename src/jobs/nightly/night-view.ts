@@ -5,11 +5,21 @@ import type { ReadOptions } from "../../sources/line-source.js";
 import { openViewRun } from "../../views/open-view-run.js";
 import type { ViewRun } from "../../views/open-view-run.js";
 import type { ViewedRecord } from "../../views/view-records.js";
+import { VIEW_TRAITS } from "../../views/view-traits.js";
 
-/** The plan's view (issue 18), opened for a night whose format is settled; null without one. */
-export async function openNightView(run: RunPlan, format: FormatName, o: { readonly scratch: string; readonly read: ReadOptions }): Promise<ViewRun | null> {
+/**
+ * The plan's view (issue 18), opened for a night whose format is settled; null without one. `context`: the
+ * RL records a DPO view joins against, as the pull fetched them (a pipeline file names none).
+ */
+export async function openNightView(run: RunPlan, format: FormatName, o: { readonly scratch: string; readonly read: ReadOptions; readonly context: { readonly path: string; readonly name: string } | null }): Promise<ViewRun | null> {
   if (run.view === undefined) return null;
-  return openViewRun(run.view, format, { ...o, acceptLaterMinor: run.acceptLaterMinor, inputs: "this pipeline" });
+  const request = o.context === null ? run.view : { ...run.view, context: [o.context.path], contextNames: [o.context.name] };
+  return openViewRun(request, format, { scratch: o.scratch, read: o.read, acceptLaterMinor: run.acceptLaterMinor, inputs: "this pipeline" });
+}
+
+/** Whether the plan's view joins against RL records, which the pull must then fetch too. */
+export function viewNeedsContext(run: RunPlan): boolean {
+  return run.view !== undefined && VIEW_TRAITS[run.view.name].needsContext;
 }
 
 /**

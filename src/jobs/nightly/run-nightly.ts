@@ -22,7 +22,8 @@ import type { NightlyManifest } from "./nightly-manifest.js";
 import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, readScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import type { SourceEnvironment } from "./open-source.js";
-import { openNightView, snapshotRows } from "./night-view.js";
+import { openNightView, snapshotRows, viewNeedsContext } from "./night-view.js";
+import type { HttpSource } from "../../pull/index.js";
 import { RecordTextAudit } from "../../views/record-text-audit.js";
 
 const SPOOL_PREFIX = ".evalshard-spool-";
@@ -59,7 +60,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const scoreCache = spec.source.kind === "http" ? await readScoreCache(join(outDir, SCORE_CACHE_DIR, SCORE_CACHE_FILE)) : undefined;
-    const opened = await openSource(spec, spoolDir, environment, scoreCache);
+    const opened = await openSource(spec, spoolDir, environment, scoreCache, { rlContext: viewNeedsContext(run) });
     const options: PipelineOptions = {
       ...(format === undefined ? {} : { format }),
       acceptLaterMinor: run.acceptLaterMinor,
@@ -69,7 +70,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       ...(run.view === undefined ? {} : { strip: false as const }), // issue 18: a view emits its own sanitized texts
     };
     const plan = await planPipeline(opened.sources, options);
-    const view = await openNightView(run, plan.format.name, { scratch: spoolDir, read: options.read ?? {} }); // issue 18
+    const view = await openNightView(run, plan.format.name, { scratch: spoolDir, read: options.read ?? {}, context: contextOf(opened.http) }); // issue 18
     const textAudit = view === null ? new RecordTextAudit(plan.format) : null; // issue 18: plain outputs' texts
     environment.onPhase?.({ phase: "fetched", keys: plan.index.size, format: plan.format.name });
     const gatedRuns = opened.gatedRuns();
@@ -154,4 +155,10 @@ export function outputDirOf(spec: PipelineSpec): string {
   if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
   const { index, count } = parsePartition(spec.source.partition);
   return join(spec.output.dir, `part-${index}-of-${count}`);
+}
+
+/** Issue 18: the paired runs' RL records a DPO pull fetched for its view, named for the manifest. */
+function contextOf(http: HttpSource | null): { path: string; name: string } | null {
+  const path = http?.contextFile() ?? null;
+  return http === null || path === null ? null : { path, name: `RL records of the paired runs, from ${http.name}` };
 }
