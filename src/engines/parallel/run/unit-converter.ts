@@ -2,6 +2,7 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
 import { RECORD_READS } from "../fast/record-reads.js";
+import { VIEW_READS } from "../fast/view-reads.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
@@ -83,7 +84,10 @@ export class UnitConverter {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
-    this.#parser = lineParserOf(config.schema, config.columns, RECORD_READS[config.format]);
+    // A view's run builds what the view reads too: the skeleton is then the record the view reads.
+    const reads = RECORD_READS[config.format];
+    const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
     this.plan = this.#parser.plan;
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }) });
   }
@@ -272,9 +276,8 @@ export class UnitConverter {
       return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
     }
     const facts = this.#rules.facts(skeleton as never);
-    // The view reads the whole record: the line parsed again, as the stages engine parses it (the parser
-    // vouched that zod accepts it, and the views read only fields zod passes through as parsed).
-    return this.#decided(g, builder, facts, plain ? null : () => JSON.parse(bytes.toString("utf8", start, end)) as Record<string, unknown>);
+    // A view reads the skeleton, which holds what it reads as zod would give it (VIEW_READS).
+    return this.#decided(g, builder, facts, plain ? null : () => skeleton);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
