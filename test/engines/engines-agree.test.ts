@@ -169,4 +169,24 @@ describe("the parallel engine builds the training views the stages build (issue 
       expect(m.dropped.superseded).toBeGreaterThan(0);
     }
   });
+
+  it("on ~12 MiB of RL: many batches and units per worker, duplicates and superseded copies across units, a second pass", { timeout: 240_000 }, async () => {
+    const dir = join(root, "large-views");
+    mkdirSync(dir, { recursive: true });
+    const sample = fc.sample(rlArb, { numRuns: 300, seed: 5 }) as Record<string, unknown>[];
+    const lines: string[] = [];
+    // Copies of the sample under new run ids until the file spans several units; every 7th copy is a duplicate
+    // of the one before (a later unit), and the last copy supersedes the first after it was written.
+    for (let copy = 0; lines.join("\n").length < 12 << 20; copy++) {
+      const id = copy % 7 === 6 ? copy - 1 : copy;
+      for (const r of sample) lines.push(JSON.stringify({ ...r, run_id: `${String(r.run_id)}-${id}` }));
+    }
+    for (const r of sample.slice(0, 40)) lines.push(JSON.stringify({ ...r, run_id: `${String(r.run_id)}-0`, scorecard_version: 99 }));
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const m = await bothViews({ inputs: [file], view: "rl-steps", shardRows: 300 });
+    expect(m.shards.length).toBeGreaterThan(2);
+    expect(m.dropped.duplicate).toBeGreaterThan(0);
+    expect(m.dropped.superseded).toBeGreaterThan(0);
+  });
 });
