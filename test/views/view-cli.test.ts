@@ -113,10 +113,22 @@ describe("pull --view (CLI)", () => {
     }
   });
 
-  it("exit 2 for a DPO view", async () => {
-    const r = await run(["pull", "dpo", "--base-url", "http://127.0.0.1:9", "--out", out(), "--view", "openai-dpo"], { EVAL_OWNER_TOKEN: "t" });
-    expect(r.stderr).toMatch(/which a pull does not fetch yet/);
-    expect(r.status).toBe(2);
+  it("pulls DPO pairs as OpenAI DPO lines, their prompts from the paired runs' RL records it fetches", async () => {
+    const emu = await emulator({ seed: 37, runs: 60 });
+    try {
+      const dir = out();
+      const r = await run(["pull", "dpo", "--base-url", emu.url, "--out", dir, "--view", "openai-dpo", "--json"], envFor(emu, dir));
+      expect(r.status, r.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { output: { to: string }; view: { rows_out: number; context: { records: number }; pairs_dropped: Record<string, number> }; shards: { path: string }[] };
+      expect(manifest.output.to).toBe("jsonl");
+      expect(manifest.view.context.records).toBeGreaterThan(0);
+      expect(manifest.view.rows_out).toBeGreaterThan(0);
+      expect(manifest.view.pairs_dropped.no_context ?? 0).toBe(0);
+      const line = readFileSync(join(dir, manifest.shards[0]?.path ?? ""), "utf8").split("\n")[0] ?? "";
+      expect(Object.keys(JSON.parse(line) as object)).toEqual(["input", "preferred_output", "non_preferred_output"]);
+    } finally {
+      await emu.close().catch(() => undefined);
+    }
   });
 });
 
