@@ -172,7 +172,7 @@ export class UnitConverter {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
     const builder = this.#units.get(unit);
     if (builder === undefined) {
-      // A view's unit whose lines gave no row never had a row group.
+      // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
       if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
