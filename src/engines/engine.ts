@@ -31,6 +31,11 @@ export interface RunSources {
    * selection's thresholds read RL and DPO scores from them.
    */
   readonly scores?: () => ScoreBook | undefined;
+  /**
+   * The RL records a DPO view joins against when the plan names no `--context` (a pull fetches the paired
+   * runs' records itself), asked for once the first read is done; null: none.
+   */
+  readonly viewContext?: () => { readonly path: string; readonly name: string } | null;
 }
 
 /**

@@ -55,7 +55,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     if (to !== "jsonl") throw new ConfigError(`Output "-" writes JSON Lines to standard output: add --to jsonl (and --compression none for plain text), got --to ${to}`);
   }
   if (o.manifestFile !== undefined && o.out !== "-") throw new ConfigError(`--manifest ${JSON.stringify(o.manifestFile)} goes with --out - (a dataset directory holds its manifest.json)`);
-  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, engine, format: o.format });
+  const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, format: o.format, source: source.kind });
   const split = splitPlanOf(o);
   return {
     command,

@@ -3,7 +3,7 @@ import type { FormatName } from "../formats/format.js";
 import type { ViewName } from "../views/view.js";
 import { VIEW_TRAITS, viewsReading } from "../views/view-traits.js";
 import type { CommandName } from "./option-spec.js";
-import type { Engine, OutputKind } from "./options.js";
+import type { OutputKind } from "./options.js";
 import type { ViewPlan } from "./run-plan.js";
 
 /** The view options as the table names them, checked one by one already. */
@@ -41,7 +41,7 @@ export function withViewDefaults<O extends object>(options: O): O {
 }
 
 /** What the plan says about views, or a ConfigError naming the option that does not fit the others. */
-export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind | undefined; readonly engine: Engine; readonly format: FormatName | undefined }): ViewPlan | undefined {
+export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind | undefined; readonly format: FormatName | undefined; readonly source: "files" | "http" }): ViewPlan | undefined {
   if (o.view === undefined) {
     const stray = VIEW_ONLY.find((name) => o[name] !== undefined);
     if (stray !== undefined) throw new ConfigError(`${FLAGS[stray]} applies to training views only: add --view (${Object.keys(VIEW_TRAITS).join(", ")})`);
@@ -54,12 +54,12 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   }
   // `validate` writes nothing: no output to check.
   if (at.to !== undefined && !traits.outputs.includes(at.to)) throw new ConfigError(`The view ${name} is written as JSON Lines only, as the OpenAI API reads it: use --to jsonl (or leave --to out)`);
-  if (at.engine === "parallel") throw new ConfigError(`The parallel engine cannot run this conversion: it does not build training views (--view ${name}); use --engine stages or auto`);
   const context = o.context ?? [];
-  if (traits.needsContext && command === "pull") {
-    throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pull does not fetch yet: convert the service's DPO export with --view ${name} --context <its RL export>`);
+  // A pull from the service fetches the paired runs' RL records itself; export files come with none.
+  if (traits.needsContext && command === "pull" && at.source !== "http") {
+    throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pipeline of export files does not have: pull from the service, or convert the DPO export with --view ${name} --context <its RL export>`);
   }
-  if (traits.needsContext && context.length === 0) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
+  if (traits.needsContext && context.length === 0 && command !== "pull") throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
   if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined) throw new ConfigError("Give the system prompt once: --system-prompt or --system-prompt-file, not both");
   return {

@@ -37,6 +37,8 @@ export interface HttpSourceOptions {
   readonly scoreCache?: ScoreCache;
   /** Progress and counts, for logging. */
   readonly onEvent?: (event: PullEvent) => void;
+  /** DPO: also fetch the RL records of the paired runs, which a DPO view takes its prompts from (issue 18). */
+  readonly rlContext?: boolean;
 }
 
 /** The service as a LineSource. */
@@ -48,6 +50,8 @@ export interface HttpSource extends LineSource {
    * pull whose scorecard version is known, whether it came from `scoreCache` or was fetched.
    */
   scoreCacheOut(): ScoreCache;
+  /** After the first full read, DPO with `rlContext`: a file in `spoolDir` of the paired runs' RL record lines. */
+  contextFile(): string | null;
   /** After the first full read: what the pull did (see PullReport). Throws before. */
   report(): PullReport;
   /**
@@ -79,14 +83,14 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>() };
+  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>(), context: null as string | null };
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;
 
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending: string[] = [];
     let size = 0;
-    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache };
+    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache, rlContext: options.rlContext === true && format === "dpo" };
     for await (const line of pullLines(plan, tally, found)) {
       pending.push(line, "\n");
       size += line.length + 1;
@@ -141,6 +145,10 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     scoreCacheOut() {
       afterPull("scoreCacheOut()");
       return found.scores;
+    },
+    contextFile() {
+      afterPull("contextFile()");
+      return found.context;
     },
     report: () => afterPull("report()"),
     clientEvent: (event) => tally.clientEvent(event),

@@ -6,6 +6,7 @@ import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from
 import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
 import { noteVersion, scoresOf, type Scoring } from "./scorecards.js";
+import { fetchRlContext } from "./fetch-rl-context.js";
 
 /**
  * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
@@ -24,6 +25,7 @@ export async function* pullDpo(
   dpo: DpoOptions,
   gated: Set<string>,
   scoring: Scoring,
+  context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
 ): AsyncGenerator<string> {
   const { tally } = ctx;
   const unpairable = new Set<string>();
@@ -94,6 +96,7 @@ export async function* pullDpo(
     yield* lines;
   }
   tally.r.runsFetched = inPairs.size;
+  if (context !== null) context.found.context = await fetchRlContext(ctx, runs.filter((run) => inPairs.has(run.runId)), context.spoolDir);
 }
 
 async function fetchPair(ctx: FetchRecordsContext, pair: PlannedPair): Promise<string[]> {

@@ -19,12 +19,16 @@ export interface PullPlan {
   readonly skip: ReadonlySet<string> | undefined;
   /** Scores known from earlier pulls, by run id. */
   readonly scoreCache: ScoreCache | undefined;
+  /** DPO: also fetch the paired runs' RL records, a DPO view's prompts (issue 18), into `PullFindings.context`. */
+  readonly rlContext: boolean;
 }
 
 /** What a pull learns besides its lines: gated runs, and the score cache for the next pull. */
 export interface PullFindings {
   readonly gated: Set<string>;
   readonly scores: Map<string, CachedScore>;
+  /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
+  context: string | null;
 }
 
 /**
@@ -43,7 +47,8 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   }
 
   if (format === "dpo") {
-    yield* pullDpo(ctx, runs, partition, plan.dpo, found.gated, scoring);
+    const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
+    yield* pullDpo(ctx, runs, partition, plan.dpo, found.gated, scoring, context);
   } else {
     const share = runs.filter((run) => inPartition(run.runId, partition));
     tally.r.runsInPartition = share.length;

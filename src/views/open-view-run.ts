@@ -9,15 +9,25 @@ import type { ViewRequest } from "./open-view.js";
 import { viewCard } from "./view-card.js";
 import { viewManifest } from "./view-manifest.js";
 import type { ViewManifest } from "./view-manifest.js";
+import type { TextAudit } from "./text-audit.js";
+import type { AnyView } from "./view.js";
+import type { ViewOptions } from "./view-env.js";
 import { viewRecords } from "./view-records.js";
 import { viewsReading } from "./view-traits.js";
-import type { ViewedRecord } from "./view-records.js";
+import type { OnInjection, ViewedRecord } from "./view-records.js";
 import { ViewTally } from "./view-tally.js";
 
 /** A view opened for a run whose format is settled: its stage, columns, and what the manifest and card say. */
 export interface ViewRun {
+  readonly view: AnyView;
+  /** The options the view's env was resolved from (files read), for engines that resolve it again elsewhere. */
+  readonly options: ViewOptions;
+  readonly onInjection: OnInjection;
   readonly columns: readonly Field[];
   readonly stage: Stage<ValidRecord, ViewedRecord>;
+  /** What the manifest and card count: the stage adds to them, as may an engine that builds rows elsewhere. */
+  readonly tally: ViewTally;
+  readonly audit: TextAudit;
   manifest(): ViewManifest;
   card(): { readonly name: string; readonly lines: readonly string[] };
 }
@@ -26,7 +36,7 @@ export interface ViewRun {
 export async function openViewRun(
   request: ViewRequest,
   format: FormatName,
-  o: { readonly scratch: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean; readonly inputs?: string },
+  o: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean; readonly inputs?: string },
 ): Promise<ViewRun> {
   const opened = await openView(request, o);
   const { view, env } = opened;
@@ -36,8 +46,13 @@ export async function openViewRun(
   }
   const tally = new ViewTally();
   return {
+    view,
+    options: opened.options,
+    onInjection: opened.onInjection,
     columns: view.columns,
     stage: viewRecords(view, env, tally, opened.onInjection),
+    tally,
+    audit: env.audit,
     manifest: () =>
       viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context }),
     card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }) }),

@@ -1,15 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../core/errors.js";
-import { FORMATS } from "../formats/index.js";
 import type { RlRecord } from "../formats/rl.js";
-import { expandInputs } from "../sources/expand-inputs.js";
 import type { ReadOptions } from "../sources/line-source.js";
-import { validate } from "../stages/validate.js";
 import { parseControlTokens } from "./parse-control-tokens.js";
 import { RlContext } from "./rl-context.js";
 import type { AnyView } from "./view.js";
 import { viewEnv } from "./view-env.js";
-import type { ViewEnv } from "./view-env.js";
+import type { ViewEnv, ViewOptions } from "./view-env.js";
 import type { ContextCounts } from "./view-manifest.js";
 import { viewNamed } from "./views.js";
 
@@ -17,6 +14,8 @@ import { viewNamed } from "./views.js";
 export interface ViewRequest {
   readonly name: string;
   readonly context: readonly string[];
+  /** How the manifest names the context inputs, when not by their paths (a pull's spool of fetched records). */
+  readonly contextNames?: readonly string[];
   readonly systemPrompt: string | undefined;
   readonly systemPromptFile: string | undefined;
   readonly controlTokens: string | undefined;
@@ -29,6 +28,8 @@ export interface ViewRequest {
 export interface OpenedView {
   readonly view: AnyView;
   readonly env: ViewEnv;
+  /** What `env` was resolved from, files read: plain data, so a worker thread can resolve its own env. */
+  readonly options: ViewOptions;
   readonly onInjection: ViewRequest["onInjection"];
   readonly systemPrompt: boolean;
   readonly extraControlTokens: number;
@@ -41,13 +42,16 @@ export interface OpenedView {
  * records of one run and seat the later scorecard version is kept (`RlContext`); lines that are not valid RL
  * records are counted, not fatal: they only cost the pairs that needed them (`no_context`).
  */
-export async function openView(plan: ViewRequest, options: { readonly scratch: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
+export async function openView(plan: ViewRequest, options: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
   const view = viewNamed(plan.name);
   const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readText(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
   const controlTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
   let context: RlContext | null = null;
   let counts: ContextCounts | null = null;
   if (view.needsContext) {
+    if (options.scratch === undefined) throw new Error(`Internal error: the view ${view.name} reads context, but no scratch directory was given`);
+    // Loaded here: they bring zod, which the views without context (and the parallel engine's main) do without.
+    const [{ FORMATS }, { expandInputs }, { validate }] = await Promise.all([import("../formats/index.js"), import("../sources/expand-inputs.js"), import("../stages/validate.js")]);
     context = new RlContext();
     const sources = await expandInputs(plan.context, { spoolDir: options.scratch });
     let records = 0;
@@ -61,19 +65,17 @@ export async function openView(plan: ViewRequest, options: { readonly scratch: s
         context.add(item.value.record as unknown as RlRecord);
       } else if (item.kind === "quarantined") invalid++;
     }
-    counts = { inputs: sources.map((s) => s.name), records, trajectories: context.size, invalid };
+    counts = { inputs: plan.contextNames ?? sources.map((s) => s.name), records, trajectories: context.size, invalid };
   }
-  const env = viewEnv(
-    {
-      ...(controlTokens === undefined ? {} : { controlTokens }),
-      ...(systemPrompt === undefined ? {} : { systemPrompt }),
-      onInjection: plan.onInjection === "keep" ? "keep" : "drop",
-      gamma: plan.gamma,
-      ktoLabel: plan.ktoLabel,
-    },
-    context,
-  );
-  return { view, env, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts };
+  const resolved: ViewOptions = {
+    ...(controlTokens === undefined ? {} : { controlTokens }),
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
+    onInjection: plan.onInjection === "keep" ? "keep" : "drop",
+    gamma: plan.gamma,
+    ktoLabel: plan.ktoLabel,
+  };
+  const env = viewEnv(resolved, context);
+  return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts };
 }
 
 async function readText(path: string, flag: string): Promise<string> {

@@ -39,9 +39,14 @@ export class TextAudit {
     for (const p of patterns) audit.patterns[p] = (audit.patterns[p] ?? 0) + 1;
   }
 
-  /** Adds another audit's counts (a worker's, a shard's). */
+  /** Adds another audit's counts (a record's, a shard's). */
   merge(other: TextAudit): void {
-    for (const [path, a] of Object.entries(other.summary())) {
+    this.mergeSummary(other.summary());
+  }
+
+  /** Adds counts summarised elsewhere (a parallel engine worker's). */
+  mergeSummary(summary: Readonly<Record<string, PathAudit>>): void {
+    for (const [path, a] of Object.entries(summary)) {
       const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: {} };
       mine.values += a.values;
       mine.changed += a.changed;

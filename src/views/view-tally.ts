@@ -16,10 +16,15 @@ export class ViewTally {
   readonly #dropped = new Map<ViewDropReason, number>();
 
   add(result: ViewResult<unknown>): void {
-    this.#records++;
-    this.#rows += result.rows.length;
-    this.#trimmed += result.trimmed;
-    for (const [reason, n] of Object.entries(result.dropped) as [ViewDropReason, number][]) {
+    this.merge({ records_in: 1, rows_out: result.rows.length, dropped: result.dropped, prompts_trimmed: result.trimmed });
+  }
+
+  /** Adds counts made elsewhere (a parallel engine worker's, for the records main kept). */
+  merge(counts: ViewCounts): void {
+    this.#records += counts.records_in;
+    this.#rows += counts.rows_out;
+    this.#trimmed += counts.prompts_trimmed;
+    for (const [reason, n] of Object.entries(counts.dropped) as [ViewDropReason, number][]) {
       this.#dropped.set(reason, (this.#dropped.get(reason) ?? 0) + n);
     }
   }

@@ -138,3 +138,58 @@ describe("the parallel engine publishes what the stages publish", () => {
     }
   });
 });
+
+describe("the parallel engine builds the training views the stages build (issue 18)", () => {
+  const RL_VIEWS = records("views-rl");
+  /** Both engines, and their view sections equal too (rows, steps left out, trimmed prompts, text audit). */
+  async function bothViews(options: Omit<ConvertOptions, "out">): Promise<Manifest> {
+    const { parallel, stages } = await bothEngines(options);
+    expect(parallel.view).toEqual(stages.view);
+    return parallel;
+  }
+
+  it("on the view fixtures: every step view, drop reasons, superseded and flagged copies, injected windows", async () => {
+    for (const view of ["trl-prompt-completion", "trl-kto", "rl-steps"] as const) {
+      const m = await bothViews({ inputs: [RL_VIEWS], view, shardRows: 2 });
+      expect(m.view?.rows_out).toBeGreaterThan(2);
+      expect(m.dropped.superseded).toBeGreaterThan(0);
+    }
+    const m = await bothViews({ inputs: [RL_VIEWS], view: "trl-prompt-completion", onInjection: "drop", systemPrompt: "Play fair.", shardRows: 3 });
+    expect(m.view?.steps_dropped?.injection).toBeGreaterThan(0);
+    await bothViews({ inputs: [RL_VIEWS], view: "trl-kto", ktoLabel: "return-to-go", gamma: 0.5 });
+  });
+
+  it("on random RL records across many units and shards, with duplicates, superseded copies and a second pass", { timeout: 120_000 }, async () => {
+    const dir = join(root, "random-views");
+    mkdirSync(dir, { recursive: true });
+    const sample = fc.sample(rlArb, { numRuns: 400, seed: 11 }) as Record<string, unknown>[];
+    const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
+    lines.splice(100, 0, '{"broken": ');
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const view of ["rl-steps", "trl-prompt-completion"] as const) {
+      const m = await bothViews({ inputs: [file], view, shardRows: 97 });
+      expect(m.dropped.superseded).toBeGreaterThan(0);
+    }
+  });
+
+  it("on ~12 MiB of RL: many batches and units per worker, duplicates and superseded copies across units, a second pass", { timeout: 240_000 }, async () => {
+    const dir = join(root, "large-views");
+    mkdirSync(dir, { recursive: true });
+    const sample = fc.sample(rlArb, { numRuns: 300, seed: 5 }) as Record<string, unknown>[];
+    const lines: string[] = [];
+    // Copies of the sample under new run ids until the file spans several units; every 7th copy is a duplicate
+    // of the one before (a later unit), and the last copy supersedes the first after it was written.
+    for (let copy = 0; lines.join("\n").length < 12 << 20; copy++) {
+      const id = copy % 7 === 6 ? copy - 1 : copy;
+      for (const r of sample) lines.push(JSON.stringify({ ...r, run_id: `${String(r.run_id)}-${id}` }));
+    }
+    for (const r of sample.slice(0, 40)) lines.push(JSON.stringify({ ...r, run_id: `${String(r.run_id)}-0`, scorecard_version: 99 }));
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const m = await bothViews({ inputs: [file], view: "rl-steps", shardRows: 300 });
+    expect(m.shards.length).toBeGreaterThan(2);
+    expect(m.dropped.duplicate).toBeGreaterThan(0);
+    expect(m.dropped.superseded).toBeGreaterThan(0);
+  });
+});

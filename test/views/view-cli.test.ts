@@ -32,7 +32,8 @@ describe("convert --view (CLI)", () => {
     const r = await run(["convert", RL, "--out", dir, "--view", "trl-kto", "--kto-label", "return-to-go", "--system-prompt", "You negotiate.", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const manifest = JSON.parse(r.stdout) as { output: { engine: string }; view: { rows_out: number; system_prompt: boolean; trainer: string } };
-    expect(manifest.output.engine).toBe("stages");
+    // An RL view without context runs on the parallel engine's workers.
+    expect(manifest.output.engine).toBe("parallel");
     expect(manifest.view).toMatchObject({ rows_out: 7, system_prompt: true, trainer: "KTOTrainer" });
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/`trl-kto` view[\s\S]*KTOTrainer/);
   });
@@ -82,7 +83,8 @@ describe("convert --view (CLI)", () => {
     ["--context without a view", ["convert", RL, "--context", RL], /--context applies to training views only/],
     ["a DPO view without --context", ["convert", DPO, "--view", "trl-preference"], /give the RL export with --context/],
     ["an OpenAI view as Parquet", ["convert", RL, "--view", "openai-sft", "--to", "parquet"], /JSON Lines only/],
-    ["the parallel engine", ["convert", RL, "--view", "rl-steps", "--engine", "parallel"], /parallel engine cannot run this conversion: it does not build training views/],
+    ["the parallel engine and a DPO view", ["convert", DPO, "--view", "trl-preference", "--context", RL, "--engine", "parallel"], /parallel engine cannot run this conversion: it does not join views against --context records/],
+    ["the parallel engine and --on-injection quarantine", ["convert", RL, "--view", "rl-steps", "--on-injection", "quarantine", "--engine", "parallel"], /parallel engine cannot run this conversion: it does not quarantine records for their view rows/],
     ["two system prompts", ["convert", RL, "--view", "rl-steps", "--system-prompt", "a", "--system-prompt-file", RL], /--system-prompt or --system-prompt-file, not both/],
     ["a system prompt with a control token", ["convert", RL, "--view", "trl-kto", "--system-prompt", "<|im_start|>x"], /system prompt must be non-blank text without chat-template control tokens/],
     ["an unknown view", ["convert", RL, "--view", "chatml"], /Allowed choices are trl-prompt-completion/],
@@ -111,10 +113,22 @@ describe("pull --view (CLI)", () => {
     }
   });
 
-  it("exit 2 for a DPO view", async () => {
-    const r = await run(["pull", "dpo", "--base-url", "http://127.0.0.1:9", "--out", out(), "--view", "openai-dpo"], { EVAL_OWNER_TOKEN: "t" });
-    expect(r.stderr).toMatch(/which a pull does not fetch yet/);
-    expect(r.status).toBe(2);
+  it("pulls DPO pairs as OpenAI DPO lines, their prompts from the paired runs' RL records it fetches", async () => {
+    const emu = await emulator({ seed: 37, runs: 60 });
+    try {
+      const dir = out();
+      const r = await run(["pull", "dpo", "--base-url", emu.url, "--out", dir, "--view", "openai-dpo", "--json"], envFor(emu, dir));
+      expect(r.status, r.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { output: { to: string }; view: { rows_out: number; context: { records: number }; pairs_dropped: Record<string, number> }; shards: { path: string }[] };
+      expect(manifest.output.to).toBe("jsonl");
+      expect(manifest.view.context.records).toBeGreaterThan(0);
+      expect(manifest.view.rows_out).toBeGreaterThan(0);
+      expect(manifest.view.pairs_dropped.no_context ?? 0).toBe(0);
+      const line = readFileSync(join(dir, manifest.shards[0]?.path ?? ""), "utf8").split("\n")[0] ?? "";
+      expect(Object.keys(JSON.parse(line) as object)).toEqual(["input", "preferred_output", "non_preferred_output"]);
+    } finally {
+      await emu.close().catch(() => undefined);
+    }
   });
 });
 

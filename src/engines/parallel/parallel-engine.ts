@@ -1,4 +1,5 @@
 import type { Engine, RowGroupSink } from "../engine.js";
+import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
@@ -13,7 +14,12 @@ export const parallelEngine: Engine<RowGroupSink> = {
     if (to !== "parquet") return `it writes Parquet only, not ${to}`;
     if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
-    if (plan.view !== undefined) return `it does not build training views (--view ${plan.view.name})`;
+    if (plan.view !== undefined) {
+      // Workers build a view's rows record by record; a join against --context records, or a quarantine
+      // decided per record after dedup, would need main's help.
+      if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
+      if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
+    }
     // Ranking needs every seat of a scenario before deciding one: a second read, which the stages engine has.
     if (plan.selection.topKPerScenario !== null) return "it reads the inputs once and cannot rank seats (--top-k-per-scenario)";
     // A split's rows would go to a shard set per split; not built yet (docs/decisions.md, issue 19).

@@ -12,6 +12,7 @@ import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
+import { openViewRun } from "../../views/open-view-run.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
@@ -21,23 +22,32 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // A selection the format cannot answer is a usage error before any worker starts.
   checkSelection(plan.selection, { format: format.name, scores });
   const policy = resolveUntrustedPolicy(format, plan.untrusted);
-  const columns = outputColumns(format, policy);
+  // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
+  // the view's rows with the view's own code (src/views) and shred those.
+  const view = plan.view === undefined ? null : await openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor });
+  const columns = view?.columns ?? outputColumns(format, policy);
+  const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   try {
-    const { shards, tally } = await convertInParallel({
+    const { shards, tally, view: unitCounts } = await convertInParallel({
       sources: sources.lines,
       shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema: parserSchemaFor(format, policy) }),
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options } }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
       shardBytes: limits.maxBytes,
       quarantine,
     });
-    return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+    if (view === null) return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+    for (const unit of unitCounts) {
+      view.tally.merge(unit.counts);
+      view.audit.mergeSummary(unit.audit);
+    }
+    return { engine: "parallel", format, policy, columns, shards, tally, quarantine, view: { manifest: view.manifest(), card: view.card() } };
   } finally {
     await quarantine.close();
   }

@@ -37,7 +37,7 @@ export interface OpenedSource {
  * Opens a pipeline's source: the service (credentials from the environment only) or export files.
  * `scoreCache`: scores saved by an earlier night, so the service is asked only for new scorecards.
  */
-export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment, scoreCache?: ScoreCache): Promise<OpenedSource> {
+export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment, scoreCache?: ScoreCache, o: { readonly rlContext?: boolean } = {}): Promise<OpenedSource> {
   const source = spec.source;
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
@@ -64,6 +64,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     ...(source.dpo === undefined ? {} : { dpo: { strategy: source.dpo.strategy, maxPairsPerScenario: source.dpo.max_pairs_per_scenario } }),
     ...(environment.onPullEvent === undefined ? {} : { onEvent: environment.onPullEvent }),
     ...(scoreCache === undefined ? {} : { scoreCache }),
+    ...(o.rlContext === true ? { rlContext: true } : {}), // issue 18: a DPO view's prompts
   });
   const opened = http;
   return { sources: [opened], gatedRuns: () => opened.gatedRuns(), http: opened };

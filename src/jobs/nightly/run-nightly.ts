@@ -14,6 +14,8 @@ import { nightlyManifest } from "./nightly-manifest-of.js";
 import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import type { SourceEnvironment } from "./open-source.js";
+import type { HttpSource } from "../../pull/index.js";
+import { VIEW_TRAITS } from "../../views/view-traits.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 
@@ -49,9 +51,16 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const scoreCache = spec.source.kind === "http" ? parseScoreCache((await readText(sink.storage, SCORE_CACHE)) ?? "") : undefined;
-    const opened = await openSource(spec, sink.scratch, environment, scoreCache);
+    // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
+    const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
+    const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
     const scores = opened.scores;
-    const sources: RunSources = { lines: opened.sources, gatedRuns: () => opened.gatedRuns(), ...(scores === undefined ? {} : { scores: () => scores }) };
+    const sources: RunSources = {
+      lines: opened.sources,
+      gatedRuns: () => opened.gatedRuns(),
+      ...(scores === undefined ? {} : { scores: () => scores }),
+      viewContext: () => contextOf(opened.http),
+    };
     const run = await stagesEngine.run(plan, sources, sink);
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
@@ -93,4 +102,10 @@ export function outputDirOf(spec: PipelineSpec): string {
   const { index, count } = parsePartition(spec.source.partition);
   const part = `part-${index}-of-${count}`;
   return outputLocation(spec.output.dir).kind === "s3" ? `${spec.output.dir.replace(/\/+$/, "")}/${part}` : join(spec.output.dir, part);
+}
+
+/** Issue 18: the paired runs' RL records a DPO pull fetched for its view, named for the manifest. */
+function contextOf(http: HttpSource | null): { path: string; name: string } | null {
+  const path = http?.contextFile() ?? null;
+  return http === null || path === null ? null : { path, name: `RL records of the paired runs, from ${http.name}` };
 }

@@ -64,9 +64,50 @@ describe("a nightly dataset of view rows (output.view)", () => {
     expect(Object.keys(JSON.parse(line) as object)).toEqual(["prompt", "completion", "run_id", "seat_index", "step_index", "campaign_id"]);
   }, 300_000);
 
-  it("refuses a DPO view, whose context the pull does not fetch yet", () => {
-    const text = readFileSync(join(PIPELINES, "nightly-dpo.yaml"), "utf8").replace(/ {2}buckets: 16\n/, "  buckets: 16\n  view: trl-preference\n");
-    const env = { EVAL_BASE_URL: "http://127.0.0.1:9", EVAL_OWNER_TOKEN: "t", EVALSHARD_OUT: join(root, "dpo") };
-    expect(() => parsePipeline(text, "nightly-dpo.yaml", env)).toThrow(/trl-preference takes its prompts from RL records, which a pull does not fetch yet/);
+  it("a DPO view pulls the paired runs' RL records for its prompts; three nights hold each row once, as one fresh pull does", async () => {
+    /** One night of the shipped DPO pipeline with `output.view: trl-preference`, pairs of every strategy. */
+    const dpoNight = (env: Record<string, string>) => {
+      const text = readFileSync(join(PIPELINES, "nightly-dpo.yaml"), "utf8")
+        .replace("strategy: best-worst", "strategy: all")
+        .replace(/ {2}buckets: 16\n/, "  buckets: 16\n  view: trl-preference\n");
+      expect(text).toContain("view: trl-preference");
+      return runNightly(parsePipeline(text, "nightly-dpo.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 12, baseDelayMs: 1 } });
+    };
+    const emu = await emulator({ seed: 23, runs: 120 });
+    const nightly = join(root, "dpo-nightly");
+    const results: NightlyResult[] = [];
+    for (let i = 0; i < 3; i++) {
+      results.push(await dpoNight(envFor(emu, nightly)));
+      await emu.advance();
+    }
+    await emu.close().catch(() => undefined);
+    const again = await emulator({ seed: 23, runs: 120, epoch: 3 });
+    const last = await dpoNight(envFor(again, nightly));
+    const fresh = await dpoNight(envFor(again, join(root, "dpo-fresh")));
+    await again.close().catch(() => undefined);
+    const dir = join(nightly, "nightly-dpo");
+    expect(datasetOf(dir)).toEqual(datasetOf(join(root, "dpo-fresh", "nightly-dpo")));
+    const view = last.manifest.view;
+    // The pull fetched the paired runs' RL trajectories: prompts came from them, not from nowhere.
+    expect(view?.context?.records).toBeGreaterThan(0);
+    expect(view?.context?.trajectories).toBeGreaterThan(0);
+    expect(view?.context?.invalid).toBe(0);
+    expect(view?.rows_out).toBeGreaterThan(0);
+    expect(view?.pairs_dropped?.no_context ?? 0).toBeLessThan(view?.rows_out ?? 0);
+    expect(view?.context?.inputs).toEqual([expect.stringMatching(/^RL records of the paired runs, from http:\/\/127\.0\.0\.1:\d+\/api\/evals\/dpo \(owner\)$/)]);
+    expect(fresh.manifest.view).toEqual(view);
+    const keys = ledgerKeys(dir);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBe(view?.rows_out);
+    expect(last.manifest).toMatchObject({ view: { name: "trl-preference", trainer: "DPOTrainer" } });
+    expect(results.every((r) => (r.manifest.view?.context?.records ?? 0) > 0)).toBe(true);
+  }, 300_000);
+
+  it("refuses a DPO view on a pipeline of export files, which holds no RL records to take prompts from", () => {
+    const text = readFileSync(join(PIPELINES, "nightly-dpo.yaml"), "utf8")
+      .replace(/source:\n[\s\S]*?\nfilters:/, "source:\n  kind: files\n  inputs: [dpo.ndjson]\nfilters:")
+      .replace(/ {2}buckets: 16\n/, "  buckets: 16\n  view: trl-preference\n");
+    const env = { EVALSHARD_OUT: join(root, "dpo") };
+    expect(() => parsePipeline(text, "nightly-dpo.yaml", env)).toThrow(/trl-preference takes its prompts from RL records, which a pipeline of export files does not have/);
   });
 });

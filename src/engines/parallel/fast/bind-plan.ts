@@ -5,11 +5,12 @@ import type { SchemaNode } from "./schema-node.js";
 /**
  * Gives every compiled node that reaches the dataset its Parquet leaves and Dremel levels from the plan.
  * Nodes the policy drops, or the plan leaves out, stay unwritten (validated only). Throws when the plan
- * and the schema disagree, since writing into the wrong leaf would corrupt the file.
+ * and the schema disagree, since writing into the wrong leaf would corrupt the file. Without a plan (null:
+ * a training view's run, whose rows are the view's), nothing is written: the schema only validates.
  */
-export function bindPlan(root: SchemaNode, plan: ColumnPlan): void {
+export function bindPlan(root: SchemaNode, plan: ColumnPlan | null): void {
   root.written = true;
-  bindFields(root, plan.fields, "");
+  bindFields(root, plan?.fields ?? null, "");
 }
 
 function bindFields(node: SchemaNode, planFields: readonly PlanField[] | null, path: string): void {

@@ -11,7 +11,8 @@ interface Reads {
 /**
  * Decides which values the skeleton carries. With `reads` (paths in field-path syntax: what the format's
  * `facts` and `check` read), just those values, whatever they are, and everything below a path that ends at
- * a struct or list. Without, everything but JSON-typed values and the text the spec calls untrusted (enum and literal strings stay everywhere). A struct, list or map is kept when
+ * a struct or list (JSON-typed values only when named themselves). Without, everything but JSON-typed values, free-text strings inside lists and the text
+ * the spec calls untrusted (enum and literal strings stay everywhere). A struct, list or map is kept when
  * something below it is. What a policy drops from the output stays when the rules read it (`run_id`, say).
  * Every value in the skeleton is built into an object per record (SFT's `coaching.guidance`, ~600 bytes in
  * most records, was once decoded into a string per record for nothing). Returns whether the node is kept.
@@ -55,7 +56,8 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
       node.skeleton = true;
       break;
     case JSON_VALUE:
-      node.skeleton = false;
+      // Parsed into the skeleton only when named (a training view's `observation`): it costs a JSON.parse.
+      node.skeleton = named;
       break;
     case STRUCT: {
       if (below !== null) {

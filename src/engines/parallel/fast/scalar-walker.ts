@@ -99,6 +99,8 @@ export abstract class ScalarWalker extends JsonSkipper {
       if (node.redact) w.text(JSON.stringify(redaction(JSON.parse(this.utf8(i, end)))), rep);
       else w.bytes(this.b, i, end, rep);
     }
+    // Only a skeleton that names the value holds it (a training view's `observation`).
+    if (node.skeleton) this.sk = JSON.parse(this.utf8(i, end));
     return end;
   }
 

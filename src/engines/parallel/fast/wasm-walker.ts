@@ -124,8 +124,11 @@ export class WasmWalker {
           break;
         case OP_JSON:
           // strip replaces the value by its redaction string, which the JSON leaf then holds as JSON text.
-          if (!node.redact) bytesTo = node.leaf;
+          if (!node.written) {
+            // On the tape for the skeleton alone (a training view reads it): parsed as JSON.parse would.
+          } else if (!node.redact) bytesTo = node.leaf;
           else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
+          if ((skeleton = node.skeleton)) value = JSON.parse((mem as unknown as Slicer).utf8Slice(start, end));
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;

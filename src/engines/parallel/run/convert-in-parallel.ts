@@ -21,6 +21,7 @@ import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
+import type { UnitViewCounts } from "./unit-view.js";
 
 /** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
 const BATCH_BYTES = 1 << 20;
@@ -28,6 +29,12 @@ const BATCH_BYTES = 1 << 20;
 const SLOT_BYTES = 8 << 20;
 /** A unit (one row group, one worker) closes once it holds this many input bytes: two 4 MiB reads; larger units only cost memory (docs/benchmarks.md). */
 const UNIT_BYTES = 7 << 20;
+/**
+ * A training view's unit: half as much input. A view's rows hold more than their line (each prompt repeats its
+ * window; `rl-steps` writes windows and observations the plain output drops), and a unit's row group is held
+ * until it is encoded; `rl-steps`' peak RSS was 1.26x plain convert's with whole units (docs/benchmarks.md).
+ */
+const VIEW_UNIT_BYTES = UNIT_BYTES >> 1;
 /**
  * Batches sent to the workers and not yet walked, at most, per worker: one to walk, one queued, and one for
  * slack (a unit's batches all go to one worker, so the other may otherwise wait). More read ahead is only
@@ -54,6 +61,8 @@ export interface ParallelOptions {
 export interface ParallelResult {
   readonly shards: ShardInfo[];
   readonly tally: Tally;
+  /** A view's run (the workers were given a view): what each unit's kept records gave it. */
+  readonly view: readonly UnitViewCounts[];
 }
 
 /**
@@ -78,11 +87,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, tally };
+    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
-    return { shards: second.shards, tally: again };
+    return { shards: second.shards, tally: again, view: second.view };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -92,6 +101,9 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     }
   }
 }
+
+/** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
+type ValidBatch = ValidRecords & { readonly rowBytes: Float64Array; readonly rowCounts: Uint32Array | null; readonly droppedPairs: readonly PrunedRow[] };
 
 /** The run's shared memory: batches, encoded units, batches' outcome columns. */
 interface Pools {
@@ -145,6 +157,8 @@ class Pass {
   #quarantining: Promise<void> = Promise.resolve();
   readonly #toQuarantine: Quarantined[] = [];
   #failure: Error | null = null;
+  /** A view's run: what each unit's kept records gave the view, as its worker reported. */
+  readonly #view: UnitViewCounts[] = [];
   #wake: (() => void) | null = null;
   readonly #rotation: ShardRotation;
   // Line numbers, per input: the first line of the next batch to decide.
@@ -167,7 +181,7 @@ class Pass {
     this.#rotation = new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes });
   }
 
-  async run(): Promise<{ shards: ShardInfo[]; units: number }> {
+  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[] }> {
     const listener = (message: FromWorker) => this.#receive(message);
     const onError = (error: Error) => this.#fail(error);
     for (const w of this.workers) {
@@ -181,9 +195,9 @@ class Pass {
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit };
+        return { shards: [], units: this.#nextUnit, view: [] };
       }
-      return { shards: await this.#shards.finish(), units: this.#nextUnit };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -222,7 +236,7 @@ class Pass {
         const size = raw.kind === "lines" ? raw.bytes.length : 0;
         unit.bytes += size;
         this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
-        const last = unit.bytes >= UNIT_BYTES;
+        const last = unit.bytes >= (this.options.worker.view === null ? UNIT_BYTES : VIEW_UNIT_BYTES);
         const outcomeSlot = raw.kind === "lines" ? this.#outcomeSlots.takeSlot() : -1;
         const slot = raw.kind === "lines" ? this.#slots.slotOf(raw.bytes) : -1;
         unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
@@ -288,6 +302,7 @@ class Pass {
       } else {
         this.#release(unit);
         unit.groups = this.#groupsOf(unit, message);
+        if (message.view !== null) this.#view.push(message.view);
       }
       this.#pump();
     } catch (error) {
@@ -322,7 +337,7 @@ class Pass {
    */
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
-    const valid: (ValidRecords & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] })[] = [];
+    const valid: ValidBatch[] = [];
     for (const batch of unit.batches) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
@@ -336,19 +351,21 @@ class Pass {
         continue;
       }
       const columns = batch.columns as OutcomeColumns;
-      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, droppedPairs: (batch.outcomes as OutcomesMessage).droppedPairs });
+      const outcomes = batch.outcomes as OutcomesMessage;
+      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
-    const { keep, segments, shards } = this.#rowsToKeep(valid, this.decider.decide(valid));
+    const { keep, records, segments, shards } = this.#rowsToKeep(valid, this.decider.decide(valid));
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
-    if (segments.length === 0) {
+    if (segments.length === 0 && records === null) {
       // Nothing to encode: written (and forgotten) before the worker's empty answer may come back.
       unit.groups = [];
       this.#release(unit);
-    } else unit.out = this.#outSlots.takeSlot();
-    const message: ToWorker = { type: "decide", unit: id, keep, segments, out: unit.out };
+    } else if (segments.length > 0) unit.out = this.#outSlots.takeSlot();
+    // (A view's unit with nothing to encode still waits for its worker's answer: it brings the view's counts.)
+    const message: ToWorker = { type: "decide", unit: id, keep, records, segments, out: unit.out };
     unit.worker.postMessage(message);
   }
 
@@ -375,38 +392,53 @@ class Pass {
     return rules;
   }
 
-  /** Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). */
-  #rowsToKeep(valid: readonly (ValidRecords & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] })[], stays: Uint8Array): { keep: Uint8Array; segments: number[]; shards: number[] } {
-    const keep = new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0));
+  /**
+   * Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). A plain
+   * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes as the
+   * stages engine shares them, and `records` then says which records stay (their view counts count).
+   */
+  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array): { keep: Uint8Array; records: Uint8Array | null; segments: number[]; shards: number[] } {
+    const rowsOf = (v: ValidBatch): number => (v.rowCounts === null ? v.rowBytes.length : v.rowCounts.reduce((n, k) => n + k, 0));
+    const keep = new Uint8Array(valid.reduce((n, v) => n + rowsOf(v), 0));
+    const viewed = valid.some((v) => v.rowCounts !== null);
+    const records = viewed ? new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0)) : null;
     const segments: number[] = [];
     const shards: number[] = [];
     const rotation = this.#rotation;
     let row = 0;
     let record = 0;
-    for (const { rules, rowBytes, droppedPairs } of valid) {
+    let kept = 0;
+    for (const { rules, rowBytes, rowCounts, droppedPairs } of valid) {
       let batchRow = 0;
       let pruned = 0;
       for (const rule of rules) {
         const stay = stays[record++] === 1;
         if (rule !== null) continue;
-        const r = row++;
-        const at = batchRow;
-        const size = (rowBytes[batchRow++] as number) + 1;
+        const at = batchRow++;
+        const bytes = rowBytes[at] as number;
+        const count = rowCounts === null ? 1 : (rowCounts[at] as number);
+        const first = row;
+        row += count;
+        const k = kept++;
         // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
         const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || this.decider.rewriteNeeded) continue;
-        keep[r] = 1;
+        if (records !== null) records[k] = 1;
         if (prunedRow !== null) this.decider.tally.pairsDropped(prunedRow.counts);
-        const shard = rotation.place(size);
-        if (shards.at(-1) !== shard) {
-          shards.push(shard);
-          segments.push(0);
+        const size = (rowCounts === null ? bytes : bytes / count) + 1;
+        for (let r = first; r < row; r++) {
+          keep[r] = 1;
+          const shard = rotation.place(size);
+          if (shards.at(-1) !== shard) {
+            shards.push(shard);
+            segments.push(0);
+          }
+          segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
         }
-        segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
       }
     }
-    return { keep, segments, shards };
+    return { keep, records, segments, shards };
   }
 
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */

@@ -6,6 +6,7 @@ import type { RunPlan } from "../../../plan/run-plan.js";
 import type { DropReason, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
 import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
+import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -26,8 +27,10 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly codec: "zstd" | "gzip" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
-  /** The dataset's columns (after the untrusted policy). */
+  /** The dataset's columns (after the untrusted policy), or the view's. */
   readonly columns: readonly Field[];
+  /** The training view whose rows the dataset holds (the parser then only validates), or null. */
+  readonly view: ViewSetup | null;
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
   readonly schema: SchemaNode;
 }
@@ -58,6 +61,8 @@ export interface DecideMessage {
   readonly unit: number;
   /** 1 keeps the row, 0 drops it. */
   readonly keep: Uint8Array;
+  /** A view's run: 1 per record that gave rows (LINE_ROW, in order) that stays, whose view counts then count. */
+  readonly records: Uint8Array | null;
   readonly segments: readonly number[];
   /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
   readonly out: number;
@@ -112,6 +117,8 @@ export interface OutcomesMessage {
    */
   readonly columns: OutcomeColumns | null;
   readonly layout: SlotLayout | null;
+  /** A view's run: the rows each LINE_ROW line gave (0 or more; a plain run's give one each, and this is null). */
+  readonly rowCounts: Uint32Array | null;
   /** `partial_stream` lines, with their `run_index` (issue 20: the manifest lists the runs a stream missed). */
   readonly streamErrors: readonly StreamErrorAt[];
   /** Filtered lines: the rule. */
@@ -135,6 +142,8 @@ export interface EncodedMessage {
   readonly unit: number;
   readonly groups: readonly RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
+  /** A view's run: what the unit's kept records gave the view. */
+  readonly view: UnitViewCounts | null;
 }
 
 export interface FailedMessage {

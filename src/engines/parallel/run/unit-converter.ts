@@ -1,6 +1,7 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
+import { VIEW_READS } from "../fast/view-reads.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
@@ -11,6 +12,7 @@ import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
+import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
@@ -27,14 +29,19 @@ import { PackedKeysWriter } from "./packed-keys.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
+import type { UnitView, UnitViewCounts } from "./unit-view.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
   readonly groups: RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
+  /** A view's run: what the unit's kept records gave the view. */
+  readonly view: UnitViewCounts | null;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
+const NO_LEAVES: readonly LeafWriter[] = [];
 /**
  * The priming lines are walked before the first line and again after this many: V8 records type feedback
  * for a function only once it has run a few times (8 calls). The first walk reaches the struct walker,
@@ -60,6 +67,8 @@ export class UnitConverter {
   readonly #units = new Map<number, RowGroupBuilder>();
   readonly #spare: RowGroupBuilder[] = [];
   #slow: SlowPath | null = null;
+  /** The training view, loaded with the first batch of a view's run; null otherwise. */
+  #view: UnitView | null = null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -83,7 +92,9 @@ export class UnitConverter {
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
     const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
-    this.#parser = lineParserOf(config.schema, config.columns, reads);
+    // A view's run builds what the view reads too: the skeleton is then the record the view reads.
+    const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
     this.plan = this.#parser.plan;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
@@ -96,6 +107,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
+    if (this.#config.view !== null) this.#view ??= new (await import("./unit-view.js")).UnitView(this.#config.view);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -103,10 +115,12 @@ export class UnitConverter {
       bytes,
       lines,
       utf8: isUtf8(bytes),
+      unit,
       builder: this.#builder(unit),
       kinds: new Uint8Array(lines.length),
       versions: [],
       rowBytes: [],
+      rowCounts: [],
       filtered: [],
       quarantined: [],
       streamErrors: [],
@@ -116,10 +130,11 @@ export class UnitConverter {
     // through a synchronous loop, which V8 compiles without an async function's resume points.
     for (let i = this.#walk(g, 0); i < lines.length; i = this.#walk(g, i + 1)) {
       const { start, end } = lines[i] as WholeLine;
-      this.#gather(g, i, await this.#slowLine(g.builder, bytes, start, end));
+      this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
+    const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -133,7 +148,7 @@ export class UnitConverter {
         g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const outcome = this.#fast(g.builder, g.bytes, at.start, at.end, g.utf8);
+      const outcome = this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
       if (outcome === null) return i;
       this.#gather(g, i, outcome);
     }
@@ -151,6 +166,7 @@ export class UnitConverter {
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
         g.rowBytes.push(end - start);
+        g.rowCounts.push(outcome.rows);
       }
     } else if (outcome.kind === LINE_QUARANTINED) {
       g.quarantined.push({ line, offset: start, ...outcome.quarantine });
@@ -164,9 +180,14 @@ export class UnitConverter {
    * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
    * from its first rows, which are then dropped, all in place.
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null): EncodedUnit {
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
+    const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
     const builder = this.#units.get(unit);
-    if (builder === undefined) throw new Error(`Internal error: no unit ${unit} to decide`);
+    if (builder === undefined) {
+      // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
+      throw new Error(`Internal error: no unit ${unit} to decide`);
+    }
     this.#units.delete(unit);
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
@@ -181,7 +202,7 @@ export class UnitConverter {
         builder.withFirstRows(count, encode);
         if (i < segments.length - 1) builder.retain((row) => row >= count);
       }
-      return { groups, bytes: encoded.copied() };
+      return { groups, bytes: encoded.copied(), view };
     } finally {
       builder.clear();
       this.#spare.push(builder);
@@ -207,9 +228,11 @@ export class UnitConverter {
       // Walked where the batch's lines are (the wasm walk, once this thread has a scan region), so the paths
       // primed are the ones the batches take.
       const line = spareLine(primer) ?? primer;
-      this.#fast(builder, line, 0, line.length, isUtf8(line));
+      // A view's run primes the walk alone: its rows are the view's, which the priming lines do not make.
+      if (this.#config.view !== null) this.#parser.parse(line, 0, line.length, NO_LEAVES);
+      else this.#fast(null, builder, line, 0, line.length, isUtf8(line));
     }
-    encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
+    if (this.#config.view === null) encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
     if (this.#primed === 2) this.#priming = null;
   }
 
@@ -248,30 +271,34 @@ export class UnitConverter {
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
-  #fast(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
+  #fast(g: Gathered | null, builder: RowGroupBuilder, bytes: Buffer, start: number, end: number, utf8: boolean): LineOutcome | null {
     if (!utf8 && !isUtf8(bytes.subarray(start, end))) return null;
-    builder.beginRow();
-    const skeleton = this.#parser.parse(bytes, start, end, builder.leaves);
+    // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
+    const plain = this.#view === null;
+    if (plain) builder.beginRow();
+    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES);
     if (skeleton === null) {
-      builder.discardRow();
+      if (plain) builder.discardRow();
       return null;
     }
     const fault = this.#rules.check(skeleton as never);
     if (fault !== null) {
-      builder.discardRow();
+      if (plain) builder.discardRow();
       const text = bytes.toString("utf8", start, end);
       return { kind: LINE_QUARANTINED, quarantine: outcomeOf(quarantine(NO_PROVENANCE, fault.reason, fault.detail, text, end - start)) };
     }
     // A record that loses pairs is written from the slow path's record, pruned (the row shredded here has them all).
     if (this.#rules.prune?.(skeleton as never) != null) {
-      builder.discardRow();
+      if (plain) builder.discardRow();
       return null;
     }
-    return this.#decided(builder, this.#rules.facts(skeleton as never), null, skeleton as Record<string, unknown>);
+    const facts = this.#rules.facts(skeleton as never);
+    // A view reads the skeleton, which holds what it reads as zod would give it (VIEW_READS).
+    return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
-  async #slowLine(builder: RowGroupBuilder, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
+  async #slowLine(g: Gathered, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
     const text = bytes.toString("utf8", start, end);
     const invalidAt = invalidUtf8At(bytes, start, end, text);
@@ -282,27 +309,42 @@ export class UnitConverter {
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };
       case "stream_error":
         return { kind: LINE_STREAM_ERROR, runIndex: item.runIndex };
-      case "kept":
-        return this.#decided(builder, item.value.facts, item.value.record, item.value.record);
+      case "kept": {
+        const { record } = item.value;
+        return this.#decided(g, g.builder, item.value.facts, () => record, record);
+      }
       default:
         throw new Error(`Internal error: validate answered ${item.kind}`);
     }
   }
 
-  /** Applies the filters; a record that passes stays shredded (or is shredded now, from the slow path). */
-  #decided(builder: RowGroupBuilder, facts: RecordFacts, record: Record<string, unknown> | null, read: Record<string, unknown>): LineOutcome {
+  /**
+   * Applies the filters and the selection; a record that passes stays shredded (or is shredded now, from the
+   * slow path), or, in a view's run, its view rows are. `record`: the whole record, when the fast parser did
+   * not shred it; `read`: what the selection's scores are read from (the skeleton or the record).
+   */
+  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null, read: Record<string, unknown>): LineOutcome {
     const filtered = this.#filter(facts);
     const decision = filtered !== "keep" ? filtered : this.#select(facts, () => this.#score(facts, read));
     if (decision !== "keep") {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision };
     }
-    if (record === null) return { kind: LINE_ROW, facts };
-    const droppedPairs = this.#rules.prune?.(record as never) ?? null;
-    this.#slow?.strip(record);
+    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
+    if (this.#view !== null && g !== null) {
+      const rows = this.#view.rowsOf(g.unit, record());
+      for (const row of rows) {
+        builder.beginRow();
+        shredRecord(this.plan, row, builder.leaves);
+      }
+      return { kind: LINE_ROW, facts, rows: rows.length };
+    }
+    const whole = record();
+    const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
+    this.#slow?.strip(whole);
     builder.beginRow();
-    shredRecord(this.plan, record, builder.leaves);
-    return droppedPairs === null ? { kind: LINE_ROW, facts } : { kind: LINE_ROW, facts, droppedPairs };
+    shredRecord(this.plan, whole, builder.leaves);
+    return droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
   }
 }
 
@@ -312,6 +354,7 @@ type WholeLine = Extract<BatchLine, { kind: "line" }>;
 /** A batch's lines and what they came to so far. */
 interface Gathered {
   readonly bytes: Buffer;
+  readonly unit: number;
   readonly lines: readonly BatchLine[];
   /** The whole batch is valid UTF-8 (else each line is checked). */
   readonly utf8: boolean;
@@ -319,6 +362,8 @@ interface Gathered {
   readonly kinds: Uint8Array;
   readonly versions: number[];
   readonly rowBytes: number[];
+  /** The rows each LINE_ROW line gave (a view's run). */
+  readonly rowCounts: number[];
   readonly filtered: DropReason[];
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: StreamErrorAt[];
@@ -326,7 +371,7 @@ interface Gathered {
 }
 
 type LineOutcome =
-  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly droppedPairs?: PrunedRow["counts"] }
+  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] }
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: DropReason }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };

@@ -4,6 +4,7 @@ import type { RunPlan } from "../../../plan/run-plan.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
 import type { ScoreBook } from "../../../formats/scorecard-book.js";
+import type { ViewSetup } from "./unit-view.js";
 
 /** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
 export interface SettledRun {
@@ -12,6 +13,7 @@ export interface SettledRun {
   readonly scores: ScoreBook | undefined;
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
+  readonly view: ViewSetup | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -31,5 +33,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     maxLineBytes: plan.guards.maxLineBytes,
     columns: run.columns,
     schema: run.schema,
+    view: run.view,
   };
 }

@@ -256,7 +256,7 @@ function json(node: usize, flags: u32, p: usize, rep: i32): usize {
   const item = load<usize>(node, ITEM);
   const end = item == 0 ? skipValue(p, lineEnd) : value(item, p, 0);
   if (end == 0) return 0;
-  if ((flags & WRITTEN) != 0) emit(OP_JSON, rep, 0, node, p, end);
+  if ((flags & EMITS) != 0) emit(OP_JSON, rep, 0, node, p, end);
   return end;
 }
 

@@ -1,0 +1,72 @@
+import { TextAudit } from "../../../views/text-audit.js";
+import type { PathAudit } from "../../../views/text-audit.js";
+import type { AnyView, ViewName } from "../../../views/view.js";
+import { viewEnv } from "../../../views/view-env.js";
+import type { ViewEnv, ViewOptions } from "../../../views/view-env.js";
+import type { ViewResult } from "../../../views/view-result.js";
+import { ViewTally } from "../../../views/view-tally.js";
+import type { ViewCounts } from "../../../views/view-tally.js";
+import { viewNamed } from "../../../views/views.js";
+
+/** The view a run builds, as the workers are started with it: plain data, files already read in main. */
+export interface ViewSetup {
+  readonly name: ViewName;
+  readonly options: ViewOptions;
+}
+
+/** What a unit's kept records gave the view: added to the run's view tally and text audit in main. */
+export interface UnitViewCounts {
+  readonly counts: ViewCounts;
+  readonly audit: Readonly<Record<string, PathAudit>>;
+}
+
+/** A record's part of the counts, until main says whether the record stays. */
+interface RecordCounts {
+  readonly counts: ViewCounts;
+  readonly audit: TextAudit;
+}
+
+/**
+ * A worker's side of a training view (src/views, the same row builders the stages engine runs): a record
+ * in, its rows out. The view's counts (rows, steps or pairs left out, the text audit) are held per record
+ * until main has decided dedup, since a record that loses to another copy must count for nothing, as in
+ * the stages engine where the view runs after dedup.
+ */
+export class UnitView {
+  readonly #rows: (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
+  readonly #env: ViewEnv;
+  readonly #units = new Map<number, RecordCounts[]>();
+
+  constructor(setup: ViewSetup) {
+    const view: AnyView = viewNamed(setup.name);
+    if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
+    this.#rows = view.rows as (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
+    this.#env = viewEnv(setup.options);
+  }
+
+  /** The rows of a kept record (validated, past the filters) of `unit`. */
+  rowsOf(unit: number, record: unknown): readonly Record<string, unknown>[] {
+    const audit = new TextAudit();
+    const result = this.#rows(record, { ...this.#env, audit });
+    let records = this.#units.get(unit);
+    if (records === undefined) this.#units.set(unit, (records = []));
+    // Counts only: the rows themselves are shredded by now, and held here they would be a unit's worth of garbage.
+    records.push({ counts: { records_in: 1, rows_out: result.rows.length, dropped: result.dropped, prompts_trimmed: result.trimmed }, audit });
+    return result.rows;
+  }
+
+  /** The unit's counts over the records main kept (`kept`: 1 per record `rowsOf` saw, in order); forgets the unit. */
+  settle(unit: number, kept: Uint8Array): UnitViewCounts {
+    const records = this.#units.get(unit) ?? [];
+    this.#units.delete(unit);
+    if (records.length !== kept.length) throw new Error(`Internal error: unit ${unit} has ${records.length} viewed records, main decided ${kept.length}`);
+    const tally = new ViewTally();
+    const audit = new TextAudit();
+    records.forEach((r, i) => {
+      if (kept[i] !== 1) return;
+      tally.merge(r.counts);
+      audit.merge(r.audit);
+    });
+    return { counts: tally.counts(), audit: audit.summary() };
+  }
+}
