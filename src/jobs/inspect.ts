@@ -1,8 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
-import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
+import { previewJsonl } from "./preview-jsonl.js";
+import { previewParquet } from "./preview-parquet.js";
 
 export interface InspectResult {
   readonly path: string;
@@ -12,7 +13,10 @@ export interface InspectResult {
   readonly totalRows: number;
 }
 
-/** Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows). */
+/**
+ * Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows).
+ * Values are plain JSON: int64 as numbers, JSON columns as they were written.
+ */
 export async function inspect(path: string, options: { rows?: number } = {}): Promise<InspectResult> {
   const info = await stat(path).catch((error: Error) => {
     throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
@@ -29,25 +33,7 @@ export async function inspect(path: string, options: { rows?: number } = {}): Pr
   } else {
     files = [path];
   }
-  const { columns, rows, totalRows } = await readShards(files, options.rows ?? 5);
+  const limit = Math.max(0, Math.floor(options.rows ?? 5));
+  const { columns, rows, totalRows } = files.every((f) => f.endsWith(".parquet")) ? await previewParquet(files, limit) : await previewJsonl(files, limit);
   return { path, manifest, columns, rows, totalRows };
-}
-
-async function readShards(files: readonly string[], limit: number) {
-  const instance = await (await loadDuckDB()).DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  try {
-    const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")}]`;
-    const from = files.every((f) => f.endsWith(".parquet"))
-      ? `read_parquet(${list})`
-      : `read_json(${list}, format = 'newline_delimited')`;
-    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`);
-    const columns = described.getRowObjectsJson().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-    const rows = (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT ${Math.max(0, Math.floor(limit))}`)).getRowObjectsJson();
-    const count = (await connection.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM ${from}`)).getRowObjectsJson()[0]?.n;
-    return { columns, rows, totalRows: Number(count ?? 0) };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
 }

@@ -9,9 +9,8 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { to, compression, rotation } = plan.shards;
+    const { to, rotation } = plan.shards;
     if (to !== "parquet") return `it writes Parquet only, not ${to}`;
-    if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) return `it does not build training views (--view ${plan.view.name})`;
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -20,7 +20,7 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   /** The user forced the format: other formats' records are judged by its version field alone. */
   readonly forced: boolean;
   readonly gatedRuns: readonly string[] | null;
-  readonly codec: "zstd" | "gzip" | "none";
+  readonly codec: "zstd" | "gzip" | "snappy" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
   /** The dataset's columns (after the untrusted policy). */
