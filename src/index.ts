@@ -40,7 +40,16 @@ export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy
 export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
-export { LocalStorage, DatasetSink, ShardedWriter, ShardRotation, QuarantineWriter, datasetCard, openStaging, recoverStaging, lockOutput } from "./output/index.js";
+// From their own files, not output/index.js: its types name S3's, and the AWS SDK is an optional peer dependency,
+// so a project without it must still type-check against ours (test/package-pack.test.ts).
+export { LocalStorage } from "./output/local-storage.js";
+export { DatasetSink } from "./output/dataset-sink.js";
+export { ShardedWriter } from "./output/sharded-writer.js";
+export { ShardRotation } from "./output/shard-rotation.js";
+export { QuarantineWriter } from "./output/quarantine-writer.js";
+export { datasetCard } from "./output/dataset-card.js";
+export { openStaging, recoverStaging } from "./output/local-staging.js";
+export { lockOutput } from "./output/lock-output.js";
 
 // Nightly pulls: the service client, the service as a source, incremental datasets, pipeline files
 export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
@@ -84,7 +93,10 @@ export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
 export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./sinks/shard-writer.js";
-export type { QuarantineEntry, Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, PublishHook, DatasetSinkOptions, DatasetFiles, ShardLimits } from "./output/index.js";
+export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, PublishHook } from "./output/storage.js";
+export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
+export type { ShardLimits } from "./output/shard-rotation.js";
+export type { QuarantineEntry } from "./output/quarantine-writer.js";
 export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode } from "./http/index.js";
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";

@@ -84,8 +84,35 @@ describe("the packed package", () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
-  it("reports its size (installed with its dependencies)", () => {
-    const du = execFileSync("du", ["-sk", join(project, "node_modules")], { encoding: "utf8" });
-    console.info(`tarball: ${packed.entryCount} files, ${packed.size} bytes (${packed.unpackedSize} unpacked); installed node_modules: ${Math.round(Number(du.split("\t")[0]) / 1024)} MiB`);
+  it("installs under 30 MiB with its dependencies (no DuckDB; the AWS SDK only on demand)", () => {
+    const sizes = closureSizes(join(project, "node_modules/evalshard"));
+    const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+    const biggest = [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, kib]) => `${name} ${(kib / 1024).toFixed(1)}`);
+    console.info(`tarball: ${packed.entryCount} files, ${packed.size} bytes (${packed.unpackedSize} unpacked); installed: ${sizes.size} packages, ${(total / 1024).toFixed(1)} MiB (MiB: ${biggest.join(", ")})`);
+    expect([...sizes.keys()].filter((path) => /(^|\/)@(duckdb|aws-sdk)\//.test(path))).toEqual([]);
+    expect(total / 1024).toBeLessThan(30);
+  });
+
+  it("asks for the AWS SDK, an optional peer dependency, when told to write to s3://", () => {
+    const r = spawnSync(join(project, "node_modules/.bin/evalshard"), ["convert", `${FIXTURES}records/sft-valid.ndjson`, "--out", "s3://bucket/prefix"], { cwd: project, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain("npm install @aws-sdk/client-s3 @aws-sdk/lib-storage");
   });
 });
+
+/** KiB on disk of a package and every package it depends on (dependencies and optional ones), as npm laid them out. */
+function closureSizes(dir: string, sizes = new Map<string, number>()): Map<string, number> {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+  // Keyed by folder: two versions of one package both count.
+  const key = dir.slice(join(project, "node_modules/").length);
+  if (sizes.has(key)) return sizes;
+  sizes.set(key, Number(execFileSync("du", ["-sk", "--exclude=node_modules", dir], { encoding: "utf8" }).split("\t")[0]));
+  for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+    // Node's resolution: the nearest node_modules up from the dependent.
+    let at = dir;
+    while (!existsSync(join(at, "node_modules", name)) && at !== project) at = dirname(at);
+    const found = join(at, "node_modules", name);
+    if (existsSync(found)) closureSizes(found, sizes);
+  }
+  return sizes;
+}

@@ -1,9 +1,10 @@
 import { readFile, stat } from "node:fs/promises";
-import { loadDuckDB } from "../duckdb/load-duckdb.js";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
 import { snapshotPath } from "./snapshot-path.js";
+import { previewJsonl } from "./preview-jsonl.js";
+import { previewParquet } from "./preview-parquet.js";
 
 export interface InspectResult {
   readonly path: string;
@@ -15,7 +16,8 @@ export interface InspectResult {
 
 /**
  * Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows);
- * with `snapshot`, the kept snapshot of that number of a nightly directory.
+ * with `snapshot`, the kept snapshot of that number of a nightly directory. Values are plain JSON: int64 as
+ * numbers, JSON columns as they were written.
  */
 export async function inspect(path: string, options: { rows?: number; snapshot?: number } = {}): Promise<InspectResult> {
   if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
@@ -34,25 +36,7 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
   } else {
     files = [path];
   }
-  const { columns, rows, totalRows } = await readShards(files, options.rows ?? 5);
+  const limit = Math.max(0, Math.floor(options.rows ?? 5));
+  const { columns, rows, totalRows } = files.every((f) => f.endsWith(".parquet")) ? await previewParquet(files, limit) : await previewJsonl(files, limit);
   return { path, manifest, columns, rows, totalRows };
-}
-
-async function readShards(files: readonly string[], limit: number) {
-  const instance = await (await loadDuckDB()).DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  try {
-    const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(", ")}]`;
-    const from = files.every((f) => f.endsWith(".parquet"))
-      ? `read_parquet(${list})`
-      : `read_json(${list}, format = 'newline_delimited')`;
-    const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`);
-    const columns = described.getRowObjectsJson().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-    const rows = (await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT ${Math.max(0, Math.floor(limit))}`)).getRowObjectsJson();
-    const count = (await connection.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM ${from}`)).getRowObjectsJson()[0]?.n;
-    return { columns, rows, totalRows: Number(count ?? 0) };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
 }

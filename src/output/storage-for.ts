@@ -1,3 +1,4 @@
+import { ConfigError } from "../core/errors.js";
 import { LocalStorage } from "./local-storage.js";
 import { outputLocation } from "./output-location.js";
 import type { S3StorageOptions } from "./s3-storage.js";
@@ -24,6 +25,10 @@ export async function storageFor(location: string, options: S3StorageOptions & {
     return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7);
   }
   if (where.kind === "local") return new LocalStorage(where.path);
-  const { S3Storage } = await import("./s3-storage.js");
+  const { S3Storage } = await import("./s3-storage.js").catch((error: unknown) => {
+    // The AWS SDK is an optional peer dependency (22 MB of the install; docs/decisions.md).
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes("@aws-sdk/")) throw error;
+    throw new ConfigError(`Writing to ${location} needs the AWS SDK, an optional peer dependency: npm install @aws-sdk/client-s3 @aws-sdk/lib-storage`, { cause: error });
+  });
   return new S3Storage(where.url, options);
 }

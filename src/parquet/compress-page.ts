@@ -1,9 +1,10 @@
 import { gzipSync } from "node:zlib";
+import snappy from "snappyjs";
 import zstd from "zstd-napi/binding.js";
 import type { ByteWriter } from "./byte-writer.js";
 
 /** Page compression of the native encoder. */
-export type PageCodec = "zstd" | "gzip" | "none";
+export type PageCodec = "zstd" | "gzip" | "snappy" | "none";
 
 /**
  * One zstd context per thread (module state is per worker), reused for every page: creating a context
@@ -13,7 +14,8 @@ let context: zstd.CCtx | null = null;
 
 /**
  * Appends `src` compressed with `codec` to `out`. zstd compresses straight into `out` through the
- * binding's `ZSTD_compressCCtx`, so a page costs no allocation; gzip goes through node:zlib.
+ * binding's `ZSTD_compressCCtx`, so a page costs no allocation; gzip goes through node:zlib, snappy through
+ * snappyjs (pure JS: docs/decisions.md says why it replaced DuckDB for snappy shards).
  */
 export function compressPage(codec: PageCodec, level: number, src: Uint8Array, out: ByteWriter): void {
   switch (codec) {
@@ -25,6 +27,9 @@ export function compressPage(codec: PageCodec, level: number, src: Uint8Array, o
     }
     case "gzip":
       out.append(gzipSync(src, { level }));
+      return;
+    case "snappy":
+      out.append(snappy.compress(src));
       return;
     case "none":
       out.append(src);

@@ -22,7 +22,7 @@ export interface FooterOptions {
   readonly createdBy: string;
 }
 
-const CODECS: Readonly<Record<ChunkInfo["codec"], number>> = { none: 0, gzip: 2, zstd: 6 };
+const CODECS: Readonly<Record<ChunkInfo["codec"], number>> = { none: 0, snappy: 1, gzip: 2, zstd: 6 };
 const ENCODINGS: Readonly<Record<ChunkInfo["encodings"][number], number>> = { PLAIN: 0, RLE: 3 };
 /** Row group ordinals are i16. */
 const MAX_ORDINAL = 32767;

@@ -1,6 +1,9 @@
 import { ConfigError } from "../core/errors.js";
 import type { ColumnType, Field } from "./column-type.js";
 
+// DuckDB type text of our columns: used by the benchmark's DuckDB baseline (bench/duckdb-convert.mjs loads it
+// from dist/) and by the tests' DuckDB reference writer; evalshard itself no longer runs DuckDB.
+
 /** A DuckDB identifier in double quotes, so any name (reserved words, spaces, quotes) is taken literally. */
 export function sqlIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

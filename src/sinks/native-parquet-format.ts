@@ -13,7 +13,7 @@ import { fileWriterOf } from "../output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 
 /** Page compression of {@link nativeParquetFormat}. */
-export type NativeParquetCompression = "zstd" | "gzip" | "none";
+export type NativeParquetCompression = "zstd" | "gzip" | "snappy" | "none";
 
 /** Options of {@link nativeParquetFormat}. */
 export interface NativeParquetOptions {
@@ -26,7 +26,7 @@ export interface NativeParquetOptions {
   readonly rowGroupBytes?: number;
 }
 
-const COMPRESSIONS: readonly NativeParquetCompression[] = ["zstd", "gzip", "none"];
+const COMPRESSIONS: readonly NativeParquetCompression[] = ["zstd", "gzip", "snappy", "none"];
 
 /**
  * Parquet shards written by evalshard's own encoder: each record is shredded into column buffers, a row

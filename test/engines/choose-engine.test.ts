@@ -27,9 +27,12 @@ describe("--engine auto", () => {
     expect(chooseEngine(plan(), files).name).toBe("parallel");
   });
 
-  it("picks the stages engine where the parallel engine refuses: JSONL, snappy, an input without bytes", () => {
+  it("picks the parallel engine for snappy too: our encoder writes it (DuckDB used to, on the stages engine)", () => {
+    expect(chooseEngine(plan({ compression: "snappy" }), files).name).toBe("parallel");
+  });
+
+  it("picks the stages engine where the parallel engine refuses: JSONL, an input without bytes", () => {
     expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("stages");
-    expect(chooseEngine(plan({ compression: "snappy" }), files).name).toBe("stages");
     expect(chooseEngine(plan(), { lines: [source("-", false)], gatedRuns: () => undefined }).name).toBe("stages");
   });
 

@@ -151,7 +151,7 @@ describe("the encoded row group", () => {
 
   it("rejects an unknown codec and a level zstd does not have", () => {
     const { builder } = built([]);
-    expect(() => encodeRowGroup(builder, { codec: "snappy" as never })).toThrow(ConfigError);
+    expect(() => encodeRowGroup(builder, { codec: "lz4" as never })).toThrow(ConfigError);
     expect(() => encodeRowGroup(builder, { codec: "zstd", zstdLevel: 23 })).toThrow(/from -7 to 22, got 23/);
     expect(() => encodeRowGroup(builder, { codec: "zstd", pageBytes: 0 })).toThrow(ConfigError);
   });

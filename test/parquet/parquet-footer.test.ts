@@ -10,7 +10,7 @@ import { PARQUET_MAGIC, parquetFooter } from "../../src/parquet/parquet-footer.j
 import { RowGroupBuilder } from "../../src/parquet/row-group-builder.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { duckdbParquetFormat } from "../helpers/duckdb-parquet-format.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { EVERY_KIND } from "./helpers/column-arbitraries.js";
 import { compareSchemas, readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";
@@ -30,7 +30,7 @@ describe("a file without row groups", () => {
 
   beforeAll(async () => {
     writeFileSync(ours, Buffer.concat([PARQUET_MAGIC, parquetFooter(columnPlan(EVERY_KIND), [], { createdBy: "test" })]));
-    const format = parquetFormat({ compression: "zstd" });
+    const format = duckdbParquetFormat({ compression: "zstd" });
     const writer = await format.open(duckdb, EVERY_KIND);
     await writer.close();
     await format.dispose();

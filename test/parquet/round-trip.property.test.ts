@@ -21,7 +21,7 @@ interface Case {
 }
 
 const optionsArb: fc.Arbitrary<WriteOptions> = fc.record({
-  codec: fc.constantFrom("zstd" as const, "gzip" as const, "none" as const),
+  codec: fc.constantFrom("zstd" as const, "gzip" as const, "snappy" as const, "none" as const),
   rowGroupRows: fc.integer({ min: 1, max: 5 }),
   // 1 byte: a page per row; 1 MiB: one page per chunk.
   pageBytes: fc.constantFrom(1, 24, 200, 1 << 20),

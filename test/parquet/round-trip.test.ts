@@ -8,7 +8,7 @@ import { columnPlan } from "../../src/parquet/column-plan.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
 import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { duckdbParquetFormat } from "../helpers/duckdb-parquet-format.js";
 import type { ShardFormat } from "../../src/sinks/shard-writer.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { recordStripper } from "../../src/stages/strip.js";
@@ -120,7 +120,7 @@ describe.each(CASES)("$title", (c) => {
     mkdirSync(dir, { recursive: true });
     mkdirSync(duckdbDir, { recursive: true });
     files = await writeDataset(dir, nativeParquetFormat({ compression: "zstd", rowGroupRows: c.name === "dpo" ? 2 : 3 }), c);
-    duckdbFiles = await writeDataset(duckdbDir, parquetFormat({ compression: "zstd" }), c);
+    duckdbFiles = await writeDataset(duckdbDir, duckdbParquetFormat({ compression: "zstd" }), c);
   });
 
   it("writes two shards of several row groups, a chunk of over 1 MiB in several pages", () => {

@@ -10,9 +10,8 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { to, compression, rotation } = plan.shards;
+    const { to, rotation } = plan.shards;
     if (to !== "parquet") return `it writes Parquet only, not ${to}`;
-    if (compression === "snappy") return "it does not encode snappy";
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) {
       // Workers build a view's rows record by record; a join against --context records, or a quarantine

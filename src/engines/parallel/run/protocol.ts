@@ -24,7 +24,7 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly gatedRuns: readonly string[] | null;
   /** Valid scorecards (`ScoreBook` entries): per-seat gating and RL thresholds. */
   readonly scores: readonly ScoreEntry[] | null;
-  readonly codec: "zstd" | "gzip" | "none";
+  readonly codec: "zstd" | "gzip" | "snappy" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
   /** The dataset's columns (after the untrusted policy), or the view's. */

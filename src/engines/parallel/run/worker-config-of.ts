@@ -18,8 +18,6 @@ export interface SettledRun {
 
 /** The workers' config: the plan's options, and what main settled. */
 export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
-  const codec = plan.shards.compression;
-  if (codec === "snappy") throw new Error("Internal error: the parallel engine was given snappy, which it refuses");
   return {
     format: run.format,
     forced: "forced" in plan.format,
@@ -29,7 +27,7 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     selection: plan.selection,
     gatedRuns: run.gatedRuns === undefined ? null : [...run.gatedRuns],
     scores: run.scores === undefined ? null : run.scores.entries,
-    codec,
+    codec: plan.shards.compression,
     maxLineBytes: plan.guards.maxLineBytes,
     columns: run.columns,
     schema: run.schema,

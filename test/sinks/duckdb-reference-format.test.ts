@@ -1,3 +1,5 @@
+// The DuckDB writer the tests compare our encoder with (test/helpers/duckdb-parquet-format.ts): it must itself
+// write what it is trusted to, or the comparisons would prove nothing.
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -6,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { duckdbParquetFormat as parquetFormat } from "../helpers/duckdb-parquet-format.js";
 import type { ShardFormat } from "../../src/sinks/shard-writer.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

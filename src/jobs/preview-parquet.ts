@@ -1,0 +1,45 @@
+import { gunzipSync } from "node:zlib";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
+import type { Compressors } from "hyparquet";
+import zstd from "zstd-napi/binding.js";
+import { IoError } from "../core/errors.js";
+import { parquetTypeText } from "./parquet-type-text.js";
+import { plainValue } from "./plain-value.js";
+import type { ShardPreview } from "./preview-jsonl.js";
+
+/**
+ * hyparquet decodes snappy itself; zstd and gzip pages go through the libraries the writer already uses
+ * (zstd-napi, node:zlib), so reading adds no dependency beyond hyparquet.
+ */
+const COMPRESSORS: Compressors = {
+  ZSTD: (input, outputLength) => {
+    const out = new Uint8Array(outputLength);
+    const n = new zstd.DCtx().decompress(out, input);
+    return n === outputLength ? out : out.subarray(0, n);
+  },
+  GZIP: (input) => gunzipSync(input),
+};
+
+/** The schema of the first shard, the first `limit` rows of the shards in order, and their row count (from the footers). */
+export async function previewParquet(files: readonly string[], limit: number): Promise<ShardPreview> {
+  let columns: ShardPreview["columns"] = [];
+  const rows: Record<string, unknown>[] = [];
+  let totalRows = 0;
+  for (const [i, path] of files.entries()) {
+    try {
+      const file = await asyncBufferFromFile(path);
+      const metadata = await parquetMetadataAsync(file);
+      if (i === 0) columns = parquetSchema(metadata).children.map((c) => ({ name: c.element.name, type: parquetTypeText(c) }));
+      const fileRows = Number(metadata.num_rows);
+      const wanted = Math.min(limit - rows.length, fileRows);
+      if (wanted > 0) {
+        const read = await parquetReadObjects({ file, metadata, rowStart: 0, rowEnd: wanted, compressors: COMPRESSORS });
+        for (const row of read) rows.push(plainValue(row) as Record<string, unknown>);
+      }
+      totalRows += fileRows;
+    } catch (error) {
+      throw new IoError(`Cannot read the Parquet shard ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
+    }
+  }
+  return { columns, rows, totalRows };
+}
