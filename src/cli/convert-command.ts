@@ -21,7 +21,8 @@ export function convertCommand(): Command {
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       const result = await convert(options);
-      printWarnings(result.manifest.warnings);
+      // With --out - and no --manifest, stderr carries the manifest alone (its warnings are in it).
+      if (plan.out !== "-" || plan.manifestFile !== undefined) printWarnings(result.manifest.warnings);
       // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).
       if (plan.out !== "-") {
         if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);

@@ -6,7 +6,8 @@ import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 
 // Each semantic rule of docs/rules.md through the CLI, in both engines: the same lines quarantined for the
 // same reason, the same pairs dropped, the same rows written.
-const both = convertBothCli;
+// Every seat: the RL fixture's seat is an `aic` one, which the default `--seats agent` drops (issue 19).
+const both = (lines: readonly (string | Buffer)[], args: readonly string[] = []) => convertBothCli(lines, ["--seats", "all", ...args]);
 const line = (r: object) => JSON.stringify(r);
 
 /** One valid line, then `bad`: the bad line is quarantined for `reason` in both engines, the valid one kept. */

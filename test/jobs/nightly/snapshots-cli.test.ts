@@ -21,7 +21,7 @@ describe("pinned snapshots of a local nightly dataset", () => {
     const out = join(root, "sft");
     const manifests: NightlyManifest[] = [];
     for (let i = 0; i < 2; i++) {
-      const r = await run(["pull", "sft", "--base-url", emu.url, "--out", out, "--keep-snapshots", "3", "--json"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+      const r = await run(["pull", "sft", "--base-url", emu.url, "--out", out, "--keep-snapshots", "3", "--seats", "all", "--json"], { EVAL_OWNER_TOKEN: emu.ownerToken });
       expect(r.status, r.stderr).toBe(0);
       manifests.push(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as NightlyManifest);
       await emu.advance();
