@@ -23,9 +23,9 @@ export function convertCommand(): Command {
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       // Progress only where it cannot mix with the rows: with --out -, stderr may carry the manifest alone.
-      const hooks = plan.out === "-" ? {} : convertProgress();
+      const progress = plan.out === "-" ? undefined : convertProgress();
       // A failed convert leaves no empty --out folder it made (a refused one keeps its attempt under _rejected/).
-      const result = await leaveNothingCreated(plan.out, () => convert(options, hooks));
+      const result = await leaveNothingCreated(plan.out, () => convert(options, progress ?? {})).finally(() => progress?.end());
       // With --out - and no --manifest, stderr carries the manifest alone (its warnings are in it).
       if (plan.out !== "-" || plan.manifestFile !== undefined) printWarnings(result.manifest.warnings);
       // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).

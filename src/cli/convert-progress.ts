@@ -5,18 +5,26 @@ import type { ConvertPhase } from "../jobs/convert-phase.js";
  * line per phase otherwise (cron, CI logs). The engines report no per-record progress, so the line names the
  * phase under way and the time spent; the JSON lines carry each phase's counts.
  */
-export function convertProgress(stream: NodeJS.WriteStream = process.stderr): { readonly onPhase: (phase: ConvertPhase) => void } {
+export function convertProgress(stream: NodeJS.WriteStream = process.stderr): { readonly onPhase: (phase: ConvertPhase) => void; end(): void } {
   const started = Date.now();
   if (stream.isTTY !== true) {
-    return { onPhase: (e) => stream.write(`${JSON.stringify({ ts: new Date().toISOString(), command: "convert", ...e })}\n`) };
+    return { onPhase: (e) => stream.write(`${JSON.stringify({ ts: new Date().toISOString(), command: "convert", ...e })}\n`), end: () => undefined };
   }
+  let drawn = true;
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
   stream.write(`\r\x1b[2Kconvert  opening inputs`);
+  const clear = () => {
+    if (drawn) stream.write("\r\x1b[2K");
+    drawn = false;
+  };
   return {
     onPhase(e) {
+      if (e.phase === "published") return clear(); // the summary follows on stdout
+      drawn = true;
       if (e.phase === "opened") stream.write(`\r\x1b[2Kconvert  ${seconds()}s  converting ${e.inputs} input(s)`);
-      else if (e.phase === "converted") stream.write(`\r\x1b[2Kconvert  ${seconds()}s  ${e.records_in} records in, ${e.records_out} out (${e.engine} engine); publishing`);
-      else stream.write("\r\x1b[2K"); // the summary follows on stdout
+      else stream.write(`\r\x1b[2Kconvert  ${seconds()}s  ${e.records_in} records in, ${e.records_out} out (${e.engine} engine); publishing`);
     },
+    /** Clears the line (once) so an error message starts at the line's beginning. */
+    end: clear,
   };
 }

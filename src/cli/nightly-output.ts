@@ -6,10 +6,11 @@ import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { ERROR_PREFIX } from "./run-action.js";
 
-/** The process environment, with progress on stderr. */
-export function nightlyEnvironment(pipeline: string): SourceEnvironment {
+/** The process environment, with progress on stderr; `end` clears a terminal's bar (so an error starts its line). */
+export function nightlyEnvironment(pipeline: string): SourceEnvironment & { end(): void } {
   const progress = createProgress(pipeline);
   return {
+    end: () => progress.end(),
     env: process.env,
     onPullEvent: (e) => progress.pullEvent(e),
     onPhase: (e) => {

@@ -26,7 +26,8 @@ export function pullCommand(): Command {
       const parsed = pipelineSpec.safeParse({ ...doc, version: 1, name: `pull-${String(given.format)}`, source });
       if (!parsed.success) throw new ConfigError(`Invalid pull options: ${describeIssues(parsed.error.issues)}`);
       const dry = dryRun === true;
-      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, nightlyEnvironment(parsed.data.name), { dryRun: dry }), { always: dry });
+      const environment = nightlyEnvironment(parsed.data.name);
+      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry }), { always: dry }).finally(() => environment.end());
       return reportNight(night, json === true || !process.stdout.isTTY);
     }),
   );

@@ -17,7 +17,8 @@ export function runCommand(): Command {
         const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
         const spec = await loadPipeline(path);
         const dryRun = flags.dryRun === true;
-        const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, nightlyEnvironment(spec.name), { dryRun }), { always: dryRun });
+        const environment = nightlyEnvironment(spec.name);
+        const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun }), { always: dryRun }).finally(() => environment.end());
         return reportNight(night, flags.json === true || !process.stdout.isTTY);
       }),
     );

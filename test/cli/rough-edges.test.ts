@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -5,6 +6,7 @@ import { FORMATS } from "../../src/formats/index.js";
 import { FORMAT_NAMES } from "../../src/formats/format.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { logLines } from "../helpers/log-lines.js";
+import { CLI_BIN } from "../helpers/run-cli.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -134,5 +136,34 @@ describe("convert: JSON log lines off a terminal", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(logLines(r.stderr)).toEqual([]);
     expect(JSON.parse(r.stderr)).toMatchObject({ records_out: 2 });
+  });
+});
+
+// util-linux `script` gives the CLI a terminal (stdout and stderr both), as a user at a shell has.
+const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
+function onTerminal(args: readonly string[]): Promise<string> {
+  const command = [process.execPath, CLI_BIN, ...args].map((a) => `'${a}'`).join(" ");
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qec", command, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("close", () => resolve(out));
+  });
+}
+
+describe.skipIf(!HAS_SCRIPT)("convert: progress on a terminal", () => {
+  it("a redrawn status line, no JSON log lines, cleared before the summary", async () => {
+    const out = await onTerminal(["convert", SFT, "--out", fresh(), "--no-filter-participation-gated"]);
+    expect(out).toContain("\r\x1b[2Kconvert  opening inputs");
+    expect(out).toMatch(/\r\x1b\[2Kconvert {2}\d+\.\ds {2}3 records in, 2 out \((parallel|stages) engine\); publishing\r\x1b\[2Krecords in 3, out 2/);
+    expect(out).not.toContain('{"ts"');
+  });
+
+  it("a failure clears the line first, so the message starts at its beginning", async () => {
+    const dir = fresh();
+    mkdirSync(dir);
+    writeFileSync(join(dir, "export.json"), "[]\n");
+    const out = await onTerminal(["convert", join(dir, "export.json"), "--out", join(dir, "out")]);
+    expect(out).toMatch(/\r\x1b\[2Kevalshard: ".*export\.json" is a JSON array/);
   });
 });
