@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emulator, envFor, PIPELINES } from "../jobs/nightly/support.js";
+import { s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -99,5 +100,30 @@ describe("evalshard run --dry-run", () => {
     const real = await spawnCli([...pull, "--min-records", "100000"], env);
     expect(real.status).toBe(dry.status);
     expect(existsSync(join(out, "_rejected"))).toBe(true); // the real night keeps what it refused
+  });
+});
+
+describe("evalshard pull --dry-run on object storage", () => {
+  it("leaves every object as it was: no snapshot, no lease lock, no pointer or score cache written", { timeout: 120_000 }, async () => {
+    const server = await startS3rver("datasets");
+    try {
+      const emu = await emulator({ seed: 33, runs: 60 });
+      const env = { ...s3rverCliEnv(server), ...envFor(emu, "unused") };
+      const pull = ["pull", "sft", "--base-url", emu.url, "--out", "s3://datasets/nightly", "--json"];
+      const first = await spawnCli(pull, env);
+      expect(first.status, first.stderr).toBe(0);
+      await emu.advance();
+      const before = tree(server.dir);
+      const dry = await spawnCli([...pull, "--dry-run"], env);
+      expect(dry.status, dry.stderr).toBe(0);
+      const predicted = summaryOf(dry.stdout);
+      expect(predicted).toMatchObject({ event: "night_dry_run", would_publish: true });
+      expect(tree(server.dir)).toEqual(before);
+      const next = await spawnCli(pull, env);
+      expect(next.status, next.stderr).toBe(0);
+      expect(summaryOf(next.stdout)).toMatchObject({ changed: true, ...counts(predicted) });
+    } finally {
+      await server.stop();
+    }
   });
 });
