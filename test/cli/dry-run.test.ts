@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emulator, envFor, PIPELINES } from "../jobs/nightly/support.js";
+import { HAS_SCRIPT, onTerminal } from "../helpers/on-terminal.js";
 import { s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -125,5 +126,17 @@ describe("evalshard pull --dry-run on object storage", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe.skipIf(!HAS_SCRIPT)("evalshard run --dry-run on a terminal", () => {
+  it("says nothing was published and what a night would do, with its counts", async () => {
+    const emu = await emulator({ seed: 34, runs: 40 });
+    const out = join(root, "terminal");
+    const shown = await onTerminal(["run", SFT, "--dry-run"], envFor(emu, out));
+    expect(shown).toMatch(new RegExp(`nightly-sft: dry run, nothing published; a night would publish ${join(out, "nightly-sft")}`));
+    expect(shown).toMatch(/added [1-9]\d*, replaced 0, removed 0, unchanged 0/);
+    expect(shown).not.toContain('{"ts"');
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,7 +5,7 @@ import { FORMATS } from "../../src/formats/index.js";
 import { FORMAT_NAMES } from "../../src/formats/format.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { logLines } from "../helpers/log-lines.js";
-import { CLI_BIN } from "../helpers/run-cli.js";
+import { HAS_SCRIPT, onTerminal } from "../helpers/on-terminal.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -138,18 +137,6 @@ describe("convert: JSON log lines off a terminal", () => {
     expect(JSON.parse(r.stderr)).toMatchObject({ records_out: 2 });
   });
 });
-
-// util-linux `script` gives the CLI a terminal (stdout and stderr both), as a user at a shell has.
-const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
-function onTerminal(args: readonly string[]): Promise<string> {
-  const command = [process.execPath, CLI_BIN, ...args].map((a) => `'${a}'`).join(" ");
-  return new Promise((resolve) => {
-    const child = spawn("script", ["-qec", command, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("close", () => resolve(out));
-  });
-}
 
 describe.skipIf(!HAS_SCRIPT)("convert: progress on a terminal", () => {
   it("a redrawn status line, no JSON log lines, cleared before the summary", async () => {
