@@ -22,6 +22,7 @@ const NEEDS_SERVICE = new Map([
   ["npx evalshard run pipelines/nightly-sft.yaml", "pulls from EVAL_BASE_URL"],
   ['npx evalshard pull rl --base-url "$EVAL_BASE_URL" --out datasets/rl', "pulls from EVAL_BASE_URL"],
   ['npx evalshard pull dpo --base-url "$EVAL_BASE_URL" --out datasets/dpo --auth agent --dpo-strategy adjacent', "pulls from EVAL_BASE_URL"],
+  ["npx evalshard run pipelines/nightly-sft.yaml --dry-run", "pulls from EVAL_BASE_URL: test/cli/dry-run.test.ts covers it"],
   ["npx evalshard demo", "runs the emulator and two nights: test/cli/demo.test.ts covers it"],
 ]);
 

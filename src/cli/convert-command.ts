@@ -5,8 +5,10 @@ import { resolvePlan } from "../plan/resolve-plan.js";
 import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
+import { convertProgress } from "./convert-progress.js";
+import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
-import { runAction } from "./run-action.js";
+import { ERROR_PREFIX, runAction } from "./run-action.js";
 
 export function convertCommand(): Command {
   const command = new Command("convert").description("validate, de-duplicate, filter and strip export files into sharded Parquet or JSONL with a manifest");
@@ -20,7 +22,10 @@ export function convertCommand(): Command {
       prepareEngine(plan);
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
-      const result = await convert(options);
+      // Progress only where it cannot mix with the rows: with --out -, stderr may carry the manifest alone.
+      const progress = plan.out === "-" ? undefined : convertProgress();
+      // A failed convert leaves no empty --out folder it made (a refused one keeps its attempt under _rejected/).
+      const result = await leaveNothingCreated(plan.out, () => convert(options, progress ?? {})).finally(() => progress?.end());
       // With --out - and no --manifest, stderr carries the manifest alone (its warnings are in it).
       if (plan.out !== "-" || plan.manifestFile !== undefined) printWarnings(result.manifest.warnings);
       // With --out -, standard output holds the rows alone (the manifest went to stderr or --manifest).
@@ -28,7 +33,7 @@ export function convertCommand(): Command {
         if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
         else printSummary(result.manifest, result.writtenTo);
       }
-      if (result.decision.tripped.length > 0) process.stderr.write(`evalshard: ${describeDecision(result.decision, result.outDir)}\n`);
+      if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
       return exitOfDecision(result.decision);
     }),
   );

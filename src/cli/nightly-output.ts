@@ -4,16 +4,18 @@ import { createProgress } from "./progress.js";
 import { formatReasons } from "./shared-flags.js";
 import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
+import { ERROR_PREFIX } from "./run-action.js";
 
-/** The process environment, with progress on stderr. */
-export function nightlyEnvironment(pipeline: string): SourceEnvironment {
+/** The process environment, with progress on stderr; `end` clears a terminal's bar (so an error starts its line). */
+export function nightlyEnvironment(pipeline: string): SourceEnvironment & { end(): void } {
   const progress = createProgress(pipeline);
   return {
+    end: () => progress.end(),
     env: process.env,
     onPullEvent: (e) => progress.pullEvent(e),
     onPhase: (e) => {
       progress.phase(e);
-      if (e.phase === "published") progress.end();
+      if (e.phase === "published" || e.phase === "dry_run") progress.end();
     },
   };
 }
@@ -21,11 +23,13 @@ export function nightlyEnvironment(pipeline: string): SourceEnvironment {
 /** Prints a night's outcome (a JSON line when asked or when stdout is not a terminal) and picks the exit code. */
 export function reportNight(result: NightlyResult, json: boolean): number {
   const m = result.manifest;
+  const dry = result.dryRun;
   const summary = {
-    event: "night_finished",
+    event: dry === undefined ? "night_finished" : "night_dry_run",
     pipeline: m.pipeline,
     out: result.outDir,
     changed: result.changed,
+    ...(dry === undefined ? {} : { would_publish: dry.wouldPublish }),
     records_in: m.records_in,
     records_out: m.records_out,
     added: m.night.added,
@@ -42,14 +46,16 @@ export function reportNight(result: NightlyResult, json: boolean): number {
   } else {
     process.stdout.write(
       [
-        `${m.pipeline}: ${result.changed ? "published" : "unchanged"} ${result.outDir}`,
+        dry === undefined
+          ? `${m.pipeline}: ${result.changed ? "published" : "unchanged"} ${result.outDir}`
+          : `${m.pipeline}: dry run, nothing published; a night would ${dry.wouldPublish ? "publish" : "leave unchanged"} ${result.outDir}`,
         `  records in ${m.records_in}, out ${m.records_out}; added ${m.night.added}, replaced ${m.night.replaced}, removed ${m.night.removed}, unchanged ${m.night.unchanged}`,
         `  dropped: ${formatReasons(m.dropped)}; quarantined: ${formatReasons(m.quarantined)}; stream errors ${m.stream_errors}; deferred runs ${summary.deferred}`,
       ].join("\n") + "\n",
     );
   }
   if (result.decision.tripped.length > 0) {
-    process.stderr.write(`evalshard: ${describeDecision(result.decision, result.outDir)}\n`);
+    process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
   }
   return exitOfDecision(result.decision);
 }

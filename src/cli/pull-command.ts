@@ -5,6 +5,7 @@ import { OPTIONS } from "../plan/options.js";
 import { withViewDefaults } from "../plan/view-plan-of.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
+import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { runAction } from "./run-action.js";
 
 /** `evalshard pull`: the nightly job from flags instead of a pipeline file; the same code path as `run`. */
@@ -13,9 +14,9 @@ export function pullCommand(): Command {
   addOptionFlags(command, "pull");
   return command.action(
     runAction(async (...args: unknown[]) => {
-      const { json, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
+      const { json, dryRun, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
       const given = withViewDefaults(flags); // issue 18: an OpenAI view is plain JSON Lines unless --to says otherwise
-      const [{ runNightly }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
+      const [{ runNightly, outputDirOf }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       // The flags as the pipeline file a `run` would read: one validation, one code path.
       const doc = toYamlKeys(OPTIONS, "pull", given) as { source?: Record<string, unknown> };
       const source: Record<string, unknown> = { kind: "http", ...doc.source };
@@ -24,7 +25,10 @@ export function pullCommand(): Command {
       else source.dpo ??= {};
       const parsed = pipelineSpec.safeParse({ ...doc, version: 1, name: `pull-${String(given.format)}`, source });
       if (!parsed.success) throw new ConfigError(`Invalid pull options: ${describeIssues(parsed.error.issues)}`);
-      return reportNight(await runNightly(parsed.data, nightlyEnvironment(parsed.data.name)), json === true || !process.stdout.isTTY);
+      const dry = dryRun === true;
+      const environment = nightlyEnvironment(parsed.data.name);
+      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry }), { always: dry }).finally(() => environment.end());
+      return reportNight(night, json === true || !process.stdout.isTTY);
     }),
   );
 }

@@ -2,6 +2,9 @@ import { ConfigError } from "../core/errors.js";
 import { AuthError, ForbiddenError } from "../http/http-errors.js";
 import { EXIT } from "./exit-codes.js";
 
+/** Every line the CLI writes about a failure or warning starts with this, commander's usage errors too. */
+export const ERROR_PREFIX = "evalshard: ";
+
 /** Wraps a command's action: prints an error as one line naming what was wrong, and sets the exit code. */
 export function runAction<A extends unknown[]>(action: (...args: A) => Promise<number>) {
   return async (...args: A): Promise<void> => {
@@ -10,7 +13,7 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<n
     } catch (error) {
       process.exitCode = exitCodeOf(error);
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`evalshard: ${message}\n`);
+      process.stderr.write(`${ERROR_PREFIX}${message}\n`);
       if (process.env.EVALSHARD_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     }
   };

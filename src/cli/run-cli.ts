@@ -2,8 +2,9 @@ import { Command, CommanderError } from "commander";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import { convertCommand } from "./convert-command.js";
 import { EXIT } from "./exit-codes.js";
+import { addUntrustedHelp } from "./untrusted-help.js";
 import { inspectCommand } from "./inspect-command.js";
-import { exitCodeOf } from "./run-action.js";
+import { ERROR_PREFIX, exitCodeOf } from "./run-action.js";
 import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
 import { pullCommand } from "./pull-command.js";
@@ -35,7 +36,12 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   // Building a command costs ~1 ms (its flags, cold code): a run builds only its own, so `convert` does not
   // pay for seven others while its workers wait. Anything else (help, version, a typo) gets them all.
   const named = COMMANDS[argv[2] ?? ""];
-  for (const build of named === undefined ? Object.values(COMMANDS) : [named]) program.addCommand(build().exitOverride());
+  // Commander prints its usage errors as `error: ...`; ours say `evalshard: ...`: one prefix to grep for.
+  const output = { outputError: (text: string, write: (t: string) => void) => write(text.replace(/^error: /, ERROR_PREFIX)) };
+  program.configureOutput(output);
+  const commands = (named === undefined ? Object.values(COMMANDS) : [named]).map((build) => build().exitOverride().configureOutput(output));
+  for (const command of commands) program.addCommand(command);
+  if (argv.includes("--help") || argv.includes("-h") || argv[2] === "help") await addUntrustedHelp(commands);
 
   try {
     await program.parseAsync([...argv]);
@@ -44,7 +50,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
       // Help and version end in "errors" too; a wrong flag is a usage error.
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     } else {
-      process.stderr.write(`evalshard: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`${ERROR_PREFIX}${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = exitCodeOf(error);
     }
   }

@@ -1,4 +1,5 @@
 import type { Counts } from "../core/tally.js";
+import { ERROR_PREFIX } from "./run-action.js";
 
 /** Counts by reason as `flagged 3, no_trace 2`, or `none`. */
 export function formatReasons(counts: Readonly<Record<string, number | undefined>>): string {
@@ -7,7 +8,7 @@ export function formatReasons(counts: Readonly<Record<string, number | undefined
 
 /** A run's warnings (no scorecards to gate with, scorecards quarantined), one line each on stderr. */
 export function printWarnings(warnings: readonly string[]): void {
-  for (const warning of warnings) process.stderr.write(`evalshard: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`${ERROR_PREFIX}warning: ${warning}\n`);
 }
 
 /** A few human lines: what went in, what came out, and why the rest did not. */

@@ -15,6 +15,7 @@ import { filterSettings } from "../stages/filter.js";
 import { openSources } from "./open-sources.js";
 import type { OpenedSources } from "./open-sources.js";
 import { scorecardsSummary, selectionWarnings } from "./scorecards-summary.js";
+import type { ConvertHooks } from "./convert-phase.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
@@ -30,9 +31,9 @@ const SPLIT = "train";
 /**
  * Turns export files into a published dataset: validated, de-duplicated, filtered and stripped
  * records in sharded Parquet or JSONL, a quarantine of every bad line, a dataset card and a manifest.
- * The previous output stays untouched until the new one is complete.
+ * The previous output stays untouched until the new one is complete. `hooks` hear each phase as it ends.
  */
-export async function convert(options: ConvertOptions): Promise<ConvertResult> {
+export async function convert(options: ConvertOptions, hooks: ConvertHooks = {}): Promise<ConvertResult> {
   const plan = resolvePlan("convert", options);
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
@@ -40,9 +41,12 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
   const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);
+    hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
     // Judged before anything is published: over a guard, the previous dataset stays (issue 20).
     const counts = run.tally.counts();
+    const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
+    hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
     const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
     const manifest = await manifestOf(plan, sources, run, startedAt, decision);
     const card = datasetCard({
@@ -55,6 +59,7 @@ export async function convert(options: ConvertOptions): Promise<ConvertResult> {
       ...(run.split === undefined ? {} : { split: run.split }),
     });
     const writtenTo = await sink.publish({ card, manifest }, decision);
+    hooks.onPhase?.({ phase: "published", published: decision.published, shards: run.shards.length, records_out: counts.records_out, written_to: writtenTo });
     return { manifest, decision, outDir: out, writtenTo };
   } catch (error) {
     await sink.abort();

@@ -319,6 +319,13 @@ export const OPTIONS = defineOptions({
     flag: "--split-seed <seed>",
     yaml: { key: "output.split_seed" },
   },
+  dryRun: {
+    kind: flag(),
+    help: "fetch and validate, count what would change (added, replaced, removed, unchanged) and judge the publish guards; publish nothing",
+    takenBy: ["pull"],
+    flag: "--dry-run",
+    library: false,
+  },
   json: { kind: flag(), help: "print the manifest as JSON instead of a summary", helpIn: { validate: "print the result as JSON", pull: "print the night's summary as one JSON line" }, takenBy: ["convert", "validate", "pull"], flag: "--json", library: false },
 });
 

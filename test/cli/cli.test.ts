@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { withoutLogLines } from "../helpers/log-lines.js";
 
 // The CLI as users run it: the built bin (npm test builds first).
 const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
@@ -19,7 +20,7 @@ describe("evalshard CLI", () => {
   it("convert: exit 0 and a summary; the same code path as the library", () => {
     const out = join(root, "a");
     const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--shard-rows", "2", "--seats", "all", "--no-filter-participation-gated");
-    expect(r.stderr).toBe("");
+    expect(withoutLogLines(r.stderr)).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/records in 9, out 6/);
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createProgress } from "../../src/cli/progress.js";
+import { convertProgress } from "../../src/cli/convert-progress.js";
 
 function stream(isTTY: boolean) {
   const chunks: string[] = [];
@@ -31,5 +32,32 @@ describe("nightly progress", () => {
     expect(last).toMatch(/nightly-rl \[#+-+\] 1\/4 runs {2}3 records {2}\d+ rec\/s ETA \d+s {2}converted/);
     p.end();
     expect(chunks.at(-1)).toBe("\r\x1b[2K");
+  });
+});
+
+describe("convert progress", () => {
+  it("off a terminal: one JSON line per phase with its counts", () => {
+    const { chunks, s } = stream(false);
+    const p = convertProgress(s);
+    p.onPhase({ phase: "opened", inputs: 2 });
+    p.onPhase({ phase: "converted", engine: "parallel", records_in: 9, records_out: 6, quarantined: 1, stream_errors: 0 });
+    p.onPhase({ phase: "published", published: true, shards: 1, records_out: 6, written_to: "ds" });
+    const lines = chunks.join("").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.phase)).toEqual(["opened", "converted", "published"]);
+    expect(lines[1]).toMatchObject({ command: "convert", engine: "parallel", records_in: 9, records_out: 6, quarantined: 1 });
+    expect(Date.parse(lines[2].ts)).not.toBeNaN();
+  });
+
+  it("on a terminal: a redrawn status line naming the phase under way, cleared before the summary", () => {
+    const { chunks, s } = stream(true);
+    const p = convertProgress(s);
+    expect(chunks.at(-1)).toBe("\r\x1b[2Kconvert  opening inputs");
+    p.onPhase({ phase: "opened", inputs: 3 });
+    expect(chunks.at(-1)).toMatch(/^\r\x1b\[2Kconvert {2}\d+\.\ds {2}converting 3 input\(s\)$/);
+    p.onPhase({ phase: "converted", engine: "stages", records_in: 9, records_out: 6, quarantined: 0, stream_errors: 0 });
+    expect(chunks.at(-1)).toMatch(/9 records in, 6 out \(stages engine\); publishing$/);
+    p.onPhase({ phase: "published", published: true, shards: 1, records_out: 6, written_to: "ds" });
+    expect(chunks.at(-1)).toBe("\r\x1b[2K");
+    expect(chunks.join("")).not.toContain("\n"); // nothing but the one redrawn line
   });
 });

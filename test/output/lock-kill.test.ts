@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { withoutLogLines } from "../helpers/log-lines.js";
 
 // A real `evalshard convert`, SIGKILLed while it holds the lock: the next run must proceed, in the same
 // pid namespace at once, and from a new container (PID 1 again, another or the same hostname) once the
@@ -21,7 +22,7 @@ const canUnshare = spawnSync("unshare", ["-p", "-f", "-u", "--mount-proc", "true
 
 function run(command: string[], env: Record<string, string> = {}): { code: number | null; stderr: string } {
   const result = spawnSync(command[0]!, command.slice(1), { env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
-  return { code: result.status, stderr: result.stderr };
+  return { code: result.status, stderr: withoutLogLines(result.stderr) }; // convert's JSON log lines aside: nothing else may be printed
 }
 // No scorecards here, so gating is switched off: convert would otherwise warn on stderr (issue 20), which must stay empty.
 const convert = (input: string, out: string) => [process.execPath, BIN, "convert", input, "--out", out, "--engine", "stages", "--no-filter-participation-gated"];

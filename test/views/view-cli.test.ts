@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { emulator, envFor } from "../jobs/nightly/support.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
 
 // The built CLI (npm test builds first): flags, exit codes and messages of `--view`.
-const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
 const RL = join(FIXTURES, "views-rl.ndjson");
 const DPO = join(FIXTURES, "views-dpo.ndjson");
@@ -15,21 +14,10 @@ const root = tempDir("evalshard-view-cli-");
 let n = 0;
 const out = () => join(root, `o${n++}`);
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 describe("convert --view (CLI)", () => {
   it("writes the view's rows with --engine auto, the manifest's view section and the card's", async () => {
     const dir = out();
-    const r = await run(["convert", RL, "--out", dir, "--view", "trl-kto", "--kto-label", "return-to-go", "--system-prompt", "You negotiate.", "--json"]);
+    const r = await spawnCli(["convert", RL, "--out", dir, "--view", "trl-kto", "--kto-label", "return-to-go", "--system-prompt", "You negotiate.", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const manifest = JSON.parse(r.stdout) as { output: { engine: string }; view: { rows_out: number; system_prompt: boolean; trainer: string } };
     // An RL view without context runs on the parallel engine's workers.
@@ -40,7 +28,7 @@ describe("convert --view (CLI)", () => {
 
   it("an OpenAI view is plain .jsonl unless asked otherwise", async () => {
     const dir = out();
-    const r = await run(["convert", RL, "--out", dir, "--view", "openai-sft"]);
+    const r = await spawnCli(["convert", RL, "--out", dir, "--view", "openai-sft"]);
     expect(r.status, r.stderr).toBe(0);
     const files = readdirSync(join(dir, "data"));
     expect(files).toEqual(["train-00000-of-00001.jsonl"]);
@@ -52,12 +40,12 @@ describe("convert --view (CLI)", () => {
   });
 
   it("--on-injection drop and quarantine: counted by steps, or by records in the quarantine", async () => {
-    const dropped = await run(["convert", RL, "--out", out(), "--view", "trl-prompt-completion", "--on-injection", "drop", "--json"]);
+    const dropped = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-prompt-completion", "--on-injection", "drop", "--json"]);
     expect(dropped.status, dropped.stderr).toBe(0);
     // Every prompt of the fixture carries "Ignore all previous instructions" (but the trimmed ones' own part).
     expect(JSON.parse(dropped.stdout)).toMatchObject({ records_out: 2, view: { rows_out: 0, steps_dropped: { injection: 7 } } });
     const dir = out();
-    const quarantined = await run(["convert", RL, "--out", dir, "--view", "trl-prompt-completion", "--on-injection", "quarantine", "--max-quarantined", "1", "--json"]);
+    const quarantined = await spawnCli(["convert", RL, "--out", dir, "--view", "trl-prompt-completion", "--on-injection", "quarantine", "--max-quarantined", "1", "--json"]);
     expect(quarantined.status, quarantined.stderr).toBe(0);
     const m = JSON.parse(quarantined.stdout) as Record<string, unknown>;
     expect(m).toMatchObject({ records_in: 4, records_out: 0, quarantined: { injection: 2 }, view: { rows_out: 0, records_in: 0 } });
@@ -69,7 +57,7 @@ describe("convert --view (CLI)", () => {
   it("--control-tokens removes a tokenizer's own tokens", async () => {
     const tokens = join(root, "tokens.txt");
     writeFileSync(tokens, "Ignore all previous instructions\n");
-    const r = await run(["convert", RL, "--out", out(), "--view", "trl-prompt-completion", "--control-tokens", tokens, "--json"]);
+    const r = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-prompt-completion", "--control-tokens", tokens, "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const m = JSON.parse(r.stdout) as { view: { extra_control_tokens: number; text_audit: Record<string, { injected: number }> } };
     expect(m.view.extra_control_tokens).toBe(1);
@@ -91,7 +79,7 @@ describe("convert --view (CLI)", () => {
   ];
   for (const [what, args, message] of refusals) {
     it(`exit 2 for ${what}`, async () => {
-      const r = await run([...args, "--out", out()]);
+      const r = await spawnCli([...args, "--out", out()]);
       expect(r.stderr).toMatch(message);
       expect(r.status).toBe(2);
     });
@@ -103,7 +91,7 @@ describe("pull --view (CLI)", () => {
     const emu = await emulator({ seed: 31, runs: 30 });
     try {
       const dir = out();
-      const r = await run(["pull", "rl", "--base-url", emu.url, "--out", dir, "--view", "openai-sft", "--json"], envFor(emu, dir));
+      const r = await spawnCli(["pull", "rl", "--base-url", emu.url, "--out", dir, "--view", "openai-sft", "--json"], envFor(emu, dir));
       expect(r.status, r.stderr).toBe(0);
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { output: { to: string; compression: string }; view: { rows_out: number } };
       expect(manifest.output).toMatchObject({ to: "jsonl", compression: "none" });
@@ -117,7 +105,7 @@ describe("pull --view (CLI)", () => {
     const emu = await emulator({ seed: 37, runs: 60 });
     try {
       const dir = out();
-      const r = await run(["pull", "dpo", "--base-url", emu.url, "--out", dir, "--view", "openai-dpo", "--json"], envFor(emu, dir));
+      const r = await spawnCli(["pull", "dpo", "--base-url", emu.url, "--out", dir, "--view", "openai-dpo", "--json"], envFor(emu, dir));
       expect(r.status, r.stderr).toBe(0);
       const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { output: { to: string }; view: { rows_out: number; context: { records: number }; pairs_dropped: Record<string, number> }; shards: { path: string }[] };
       expect(manifest.output.to).toBe("jsonl");
@@ -134,10 +122,10 @@ describe("pull --view (CLI)", () => {
 
 describe("validate --view (CLI)", () => {
   it("counts what the view would produce, writing nothing", async () => {
-    const r = await run(["validate", DPO, "--view", "trl-preference", "--context", RL, "--json"]);
+    const r = await spawnCli(["validate", DPO, "--view", "trl-preference", "--context", RL, "--json"]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ records_out: 3, view: { rows_out: 4, pairs_dropped: { chosen_equals_rejected: 1, no_context: 2, no_prompt: 1, null_content: 1, unknown_alignment: 1 } } });
-    const text = await run(["validate", RL, "--view", "openai-sft"]);
+    const text = await spawnCli(["validate", RL, "--view", "openai-sft"]);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/view openai-sft: 7 rows; left out: \{"empty_content":1,"no_action":1,"no_prompt":1,"null_content":1\}/);
   });

@@ -1,7 +1,7 @@
-import { ConfigError } from "../../core/errors.js";
 import type { FormatName } from "../../formats/format.js";
 import { FORMAT_NAMES, VERSION_FIELDS, formatNameOf } from "../../formats/format.js";
 import type { LineSource, ReadOptions } from "../../sources/line-source.js";
+import { noFormatError } from "../../sources/no-format-error.js";
 
 /**
  * The format of the first line that names one (by its version field, as the validate stage settles it):
@@ -23,7 +23,5 @@ export async function detectInputFormat(sources: readonly LineSource[], read: Re
     }
   }
   const fields = FORMAT_NAMES.map((n) => VERSION_FIELDS[n]);
-  throw new ConfigError(
-    `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (${fields.slice(0, -1).join(", ")} or ${fields.at(-1)}): pass --format ${FORMAT_NAMES.join("|")}`,
-  );
+  throw await noFormatError(sources, fields, FORMAT_NAMES, read);
 }

@@ -1,9 +1,10 @@
 import type { Format } from "../../formats/format.js";
 import type { Flow } from "../../core/flow.js";
-import { ConfigError } from "../../core/errors.js";
+import { FORMAT_NAMES, VERSION_FIELDS } from "../../formats/format.js";
 import type { FilterRule } from "../../core/reasons.js";
 import type { Field } from "../../schema/column-type.js";
 import type { LineSource, ReadOptions, SourceLine } from "../../sources/line-source.js";
+import { noFormatError } from "../../sources/no-format-error.js";
 import { dedup } from "../../stages/dedup.js";
 import { DedupIndex } from "../../stages/dedup-index.js";
 import { filter } from "../../stages/filter.js";
@@ -70,9 +71,7 @@ export async function planPipeline(sources: readonly LineSource[], options: Pipe
   const ranking = (options.selection?.topKPerScenario ?? null) === null ? null : new TopKRanking();
   const index = await DedupIndex.build(ranking === null ? validated : noted(validated, ranking, options.scores));
   if (format === undefined) {
-    throw new ConfigError(
-      `No line of ${sources.map((s) => JSON.stringify(s.name)).join(", ") || "the inputs"} names its format (format_version, rl_format_version or dpo_format_version): pass --format sft|rl|dpo`,
-    );
+    throw await noFormatError(sources, FORMAT_NAMES.map((n) => VERSION_FIELDS[n]), FORMAT_NAMES, options.read);
   }
   const policy = resolveUntrustedPolicy(format, options.untrusted);
   return { format, forced, index, policy, columns: outputColumns(format, policy), ranking };

@@ -22,7 +22,8 @@ export interface SourceEnvironment {
 export type NightPhase =
   | { readonly phase: "fetched"; readonly keys: number; readonly format: string }
   | { readonly phase: "converted"; readonly records_in: number; readonly records_out: number }
-  | { readonly phase: "published"; readonly changed: boolean; readonly added: number; readonly replaced: number; readonly removed: number };
+  | { readonly phase: "published"; readonly changed: boolean; readonly added: number; readonly replaced: number; readonly removed: number }
+  | { readonly phase: "dry_run"; readonly would_publish: boolean; readonly added: number; readonly replaced: number; readonly removed: number };
 
 export interface OpenedSource {
   readonly sources: readonly LineSource[];

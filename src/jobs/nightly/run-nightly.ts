@@ -28,6 +28,13 @@ export interface NightlyResult {
   readonly decision: PublishDecision;
   /** Where the dataset is: a directory or `s3://BUCKET/PREFIX`. */
   readonly outDir: string;
+  /** A dry run: `changed` is false, and this says whether a real night would have published (the dataset changed and the guards let it). */
+  readonly dryRun?: { readonly wouldPublish: boolean };
+}
+
+export interface NightlyOptions {
+  /** Fetch, validate and count what would change, then drop everything staged: no snapshot, dataset and score cache as they were. */
+  readonly dryRun?: boolean;
 }
 
 /**
@@ -36,7 +43,7 @@ export interface NightlyResult {
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
  */
-export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }): Promise<NightlyResult> {
+export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
   // The plan first: a bad option must fail before anything is created.
   const plan = planOfSpec(spec);
@@ -71,7 +78,13 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
     const published = night.changed && judged.published;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: published ? sink.number : null, publish: judged });
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
+    if (options.dryRun === true) {
+      // Everything was fetched, validated, judged and counted; nothing is kept (abort also releases the lock).
+      await sink.abort();
+      environment.onPhase?.({ phase: "dry_run", would_publish: published, added: night.added, replaced: night.replaced, removed: night.removed });
+      return { manifest, changed: false, decision: { ...judged, rejected_to: null }, outDir: out, dryRun: { wouldPublish: published } };
+    }
     await sink.publish(
       {
         card: datasetCard({
