@@ -82,7 +82,7 @@ export function datasetCard(options: DatasetCardOptions): string {
     "",
   ];
   if (parquet && jsonPaths.length > 0) {
-    lines.push(`Values whose shape the service does not specify are stored as JSON text (Parquet JSON type): ${codeList(jsonPaths)}.`, "");
+    lines.push(`Values whose shape the service does not specify are stored as JSON text in plain string columns (parse them with \`json.loads\`): ${codeList(jsonPaths)}.`, "");
   }
   if (parquet && mapPaths.length > 0) {
     lines.push(`Maps are stored as lists of \`{key, value}\` entries, which \`datasets\` can load: ${codeList(mapPaths)}.`, "");
