@@ -72,6 +72,7 @@ export type { FormatDefinition, FormatRules, RecordSchema } from "./formats/defi
 export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
+export type { Stripped, RecordOf, StrippedRecordOf, StrippedSftRecord, StrippedRlRecord, StrippedDpoRecord } from "./formats/stripped.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
 export type { ConvertOptions, Compression, OutputKind, Engine } from "./plan/options.js";
 export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
