@@ -25,7 +25,7 @@ const CHUNK_BYTES = 64 << 10;
 
 /**
  * JSON Lines shards, optionally gzip or zstd compressed: one line per record, shaped as the Parquet row
- * ({@link tabularRow}: every column, maps as `{key, value}` lists, json values as JSON text).
+ * (`tabularRow`: every column, maps as `{key, value}` lists, json values as JSON text).
  */
 export function jsonlFormat(options: JsonlOptions): ShardFormat {
   const extension = EXTENSIONS[options.compression];
