@@ -72,6 +72,7 @@ export type { FormatDefinition, FormatRules, RecordSchema } from "./formats/defi
 export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
+export type { Stripped, RecordOf, StrippedRecordOf, StrippedSftRecord, StrippedRlRecord, StrippedDpoRecord } from "./formats/stripped.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
 export type { ConvertOptions, Compression, OutputKind, Engine } from "./plan/options.js";
 export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
@@ -119,3 +120,38 @@ export type {
   PlatformConfig,
   Scope,
 } from "./service/index.js";
+
+// Types the API's signatures name (options, results, events), so a caller can name them too; the API reference
+// (`npm run docs`) checks that every type a signature uses is exported.
+export type { CompleteNdjsonOptions } from "./http/complete-ndjson.js";
+export type { ConflictReason, HttpErrorInit, NetworkFailure, StreamCutReason } from "./http/http-errors.js";
+export type { ContextCounts } from "./views/view-manifest.js";
+export type { Credentials } from "./http/credentials.js";
+export type { DatasetCardOptions } from "./output/dataset-card.js";
+export type { DatasetState, LedgerEntry, BucketState } from "./dataset/ledger.js";
+export type { DeferredRun, PairError } from "./pull/pull-report.js";
+export type { DpoOptions, PairStrategy } from "./pull/dpo-pairs.js";
+export type { ExtraFiles } from "./dataset/write-snapshot.js";
+export type { FormatBasics } from "./formats/format.js";
+export type { InjectionPattern } from "./views/scan-injection.js";
+export type { JsonlOptions, JsonlCompression } from "./sinks/jsonl-format.js";
+export type { LockOptions } from "./output/lock-output.js";
+export type { NativeParquetCompression } from "./sinks/native-parquet-format.js";
+export type { OnInjection } from "./views/view-records.js";
+export type { ParquetOptions } from "./sinks/parquet-format.js";
+export type { PathStep } from "./schema/field-path.js";
+export type { PullFormat } from "./pull/routes.js";
+export type { Recovery, LocalStaging } from "./output/local-staging.js";
+export type { RequestOptions } from "./http/service-client.js";
+export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";
+export type { Sanitizer, Sanitized } from "./views/sanitize-text.js";
+export type { ScoreBook, ScoreEntry, CardScore, SeatRef } from "./formats/scorecard-book.js";
+export type { Scorecards, QuarantinedScorecard } from "./stages/read-scorecards.js";
+export type { SelectionPlan } from "./stages/select-plan.js";
+export type { ShardedWriterOptions } from "./output/sharded-writer.js";
+export type { SplitManifest, SplitRequest, SplitCount } from "./splits/split-assigner.js";
+export type { StdinOptions } from "./sources/stdin-source.js";
+export type { TextAudit } from "./views/text-audit.js";
+export type { TupleShape } from "./formats/rl-rules.js";
+export type { ViewInputs } from "./views/view.js";
+export type { RetryReason } from "./http/retry-policy.js";

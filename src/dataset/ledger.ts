@@ -35,7 +35,7 @@ export interface BucketState {
   readonly bytes: number;
   /** sha256 of the shard file. */
   readonly sha256: string;
-  /** See {@link setHash}: equal set hashes mean equal shards. */
+  /** See `setHash` (src/dataset/bucket.ts): equal set hashes mean equal shards. */
   readonly set_hash: string;
 }
 

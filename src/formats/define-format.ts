@@ -16,14 +16,14 @@ export interface FormatRules<R> {
 }
 
 /** One format version, as its author states it: everything else a {@link Format} holds is derived. */
-export interface FormatDefinition<N extends FormatName, V extends string, F extends z.ZodRawShape> {
+export interface FormatDefinition<N extends FormatName, V extends string, F extends z.ZodRawShape, U extends string = string> {
   readonly name: N;
   /** `major.minor`, e.g. "1.1". */
   readonly version: V;
   /** The record's fields, without the version field: defineFormat puts it first, as the literal `version`. */
   readonly fields: F;
   /** Paths the spec calls untrusted (LLM-generated or operator text), in path syntax. */
-  readonly untrustedPaths: readonly string[];
+  readonly untrustedPaths: readonly U[];
   /** `facts`, `check` and `prune`, kept zod-free in record-rules.ts so worker threads can run them without zod. */
   readonly rules: FormatRules<z.output<RecordSchema<N, V, F>>>;
 }
@@ -32,7 +32,9 @@ export interface FormatDefinition<N extends FormatName, V extends string, F exte
  * A format version from its definition: the schema with the version literal, the same schema accepting any
  * version string (a later minor, under `acceptLaterMinor`), and the typed columns derived from the schema.
  */
-export function defineFormat<const N extends FormatName, const V extends string, F extends z.ZodRawShape>(definition: FormatDefinition<N, V, F>): Format<RecordSchema<N, V, F>> {
+export function defineFormat<const N extends FormatName, const V extends string, F extends z.ZodRawShape, const U extends string = string>(
+  definition: FormatDefinition<N, V, F, U>,
+): Format<RecordSchema<N, V, F>, U> {
   const { name, version, fields, untrustedPaths, rules } = definition;
   const versionField = VERSION_FIELDS[name];
   if (!/^\d+\.\d+$/.test(version)) throw new Error(`Format ${name} version ${JSON.stringify(version)} is not major.minor`);

@@ -50,7 +50,7 @@ export interface SemanticFault {
 }
 
 /** Everything about one export format version, in one place (made by `defineFormat`). */
-export interface Format<S extends z.ZodType = z.ZodType> {
+export interface Format<S extends z.ZodType = z.ZodType, U extends string = string> {
   readonly name: FormatName;
   /** The field that carries the version, e.g. `format_version`. */
   readonly versionField: string;
@@ -61,7 +61,7 @@ export interface Format<S extends z.ZodType = z.ZodType> {
   /** The same schema accepting any version string; used only for a later minor (`acceptLaterMinor`). */
   readonly anyVersionSchema: z.ZodType<z.output<S>>;
   /** Paths the spec calls untrusted (LLM-generated or operator text), in path syntax. */
-  readonly untrustedPaths: readonly string[];
+  readonly untrustedPaths: readonly U[];
   /** Typed columns for Parquet/Arrow, derived from `schema` so the two never disagree. */
   readonly columns: readonly Field[];
   facts(record: z.output<S>): RecordFacts;

@@ -52,8 +52,9 @@ export function datasetCard(options: DatasetCardOptions): string {
   const meta = {
     configs: [{ config_name: "default", data_files: names.map((name) => ({ split: name, path: dataFiles(options, name, shardsOf(name)) })) }],
     dataset_info: {
-      // The features describe the Parquet layout; JSONL keeps json and map values as JSON, which they do not describe.
-      ...(parquet ? { features: hfFeatures(options.columns) } : {}),
+      // The features describe the Parquet layout, which the JSONL rows share (src/sinks/tabular-row.ts): both
+      // outputs of one input load with the same features.
+      features: hfFeatures(options.columns),
       // num_examples is checked by `datasets` on load; num_bytes is the shards' size on disk.
       splits: names.map((name) => {
         const of = shardsOf(name);
@@ -81,14 +82,11 @@ export function datasetCard(options: DatasetCardOptions): string {
     "```",
     "",
   ];
-  if (parquet && jsonPaths.length > 0) {
-    lines.push(`Values whose shape the service does not specify are stored as JSON text (Parquet JSON type): ${codeList(jsonPaths)}.`, "");
+  if (jsonPaths.length > 0) {
+    lines.push(`Values whose shape the service does not specify are stored as JSON text in plain string columns (parse them with \`json.loads\`): ${codeList(jsonPaths)}.`, "");
   }
-  if (parquet && mapPaths.length > 0) {
+  if (mapPaths.length > 0) {
     lines.push(`Maps are stored as lists of \`{key, value}\` entries, which \`datasets\` can load: ${codeList(mapPaths)}.`, "");
-  }
-  if (!parquet && (jsonPaths.length > 0 || mapPaths.length > 0)) {
-    lines.push("The JSON Lines shards keep free-form values as JSON, so `datasets` infers their types; prefer the Parquet output for typed loading.", "");
   }
   lines.push(
     "`manifest.json` lists every shard with its row count, size and SHA-256, the inputs, and how many records were dropped or quarantined and why.",

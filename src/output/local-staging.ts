@@ -14,7 +14,7 @@ const TMP_PREFIX = ".evalshard-tmp-";
 
 /**
  * A run's private directory inside the output directory, `outDir/.evalshard-tmp-<id>/`, published as an
- * immutable snapshot folder and one atomic switch ({@link publishSnapshot}); crash-safe, see
+ * immutable snapshot folder and one atomic switch (`publishSnapshot`); crash-safe, see
  * {@link recoverStaging}. Its scratch is the directory itself.
  */
 export interface LocalStaging extends Staging {

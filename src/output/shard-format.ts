@@ -20,7 +20,7 @@ export interface ShardWriter {
 
 /**
  * Where a shard's bytes go: a {@link FileWriter} the storage gave, or a local path (for tools and tests,
- * which then get a {@link LocalFileWriter} there).
+ * which then get a `LocalFileWriter` there).
  */
 export type ShardTarget = FileWriter | string;
 

@@ -20,7 +20,7 @@ export interface ShardedWriterOptions extends ShardLimits {
 
 /**
  * Writes records (the stages engine) into rotating shards under `data/`, rotated by {@link ShardRotation}
- * and named by {@link ShardFiles}: hidden until `finish()`, then `data/train-00000-of-00003.parquet`.
+ * and named by `ShardFiles`: hidden until `finish()`, then `data/train-00000-of-00003.parquet`.
  */
 export class ShardedWriter {
   readonly #options: ShardedWriterOptions;

@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { ColumnType, Field } from "../schema/column-type.js";
 
-/** The value kinds a Parquet leaf column holds. `json` is JSON text in a BYTE_ARRAY with the JSON logical type. */
+/** The value kinds a Parquet leaf column holds. `json` is JSON text in a BYTE_ARRAY, typed as a string. */
 export type LeafType = "string" | "int64" | "float64" | "bool" | "json";
 
 /** One leaf (primitive) column of the Parquet schema, in schema order. */

@@ -23,12 +23,14 @@ const REPEATED = 2;
 const UTF8 = 0;
 const LIST = 3;
 const INT_64 = 18;
-const JSON_TYPE = 19;
 
-/** Physical type, converted type and logical type of each leaf type, as DuckDB writes them. */
+/** Physical type, converted type and logical type of each leaf type, as DuckDB writes them (json aside). */
 const LEAVES: Readonly<Record<LeafType, Pick<SchemaElement, "type" | "convertedType" | "logicalType">>> = {
   string: { type: 6, convertedType: UTF8, logicalType: (t) => t.emptyStruct(1) },
-  json: { type: 6, convertedType: JSON_TYPE, logicalType: (t) => t.emptyStruct(12) },
+  // JSON text as a plain string, not the JSON logical type: readers disagreed on that one (pyarrow's arrow.json
+  // extension, DuckDB's JSON, polars' Binary, datasets' Json feature), while every reader reads a string as a
+  // string (docs/decisions.md).
+  json: { type: 6, convertedType: UTF8, logicalType: (t) => t.emptyStruct(1) },
   int64: { type: 2, convertedType: INT_64, logicalType: (t) => t.struct(10).byte(1, 64).bool(2, true).end() },
   float64: { type: 5 },
   bool: { type: 0 },

@@ -4,7 +4,7 @@ export type ColumnType =
   | { readonly kind: "int64" }
   | { readonly kind: "float64" }
   | { readonly kind: "bool" }
-  /** A value of unknown shape, stored as JSON text (Parquet's JSON logical type where supported). */
+  /** A value of unknown shape, stored as JSON text in a plain string column (every reader reads it as a string). */
   | { readonly kind: "json" }
   | { readonly kind: "struct"; readonly fields: readonly Field[] }
   | { readonly kind: "list"; readonly item: ColumnType }

@@ -8,6 +8,8 @@ import { fileWritable } from "../output/file-writable.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { fileWriterOf } from "../output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
+import type { Field } from "../schema/column-type.js";
+import { tabularRow } from "./tabular-row.js";
 
 /** Whole-file compression of JSONL shards: `.jsonl`, `.jsonl.gz` or `.jsonl.zst`. */
 export type JsonlCompression = "gzip" | "zstd" | "none";
@@ -21,7 +23,10 @@ const EXTENSIONS: Readonly<Record<JsonlCompression, string>> = { none: ".jsonl",
 /** Lines are joined into chunks of about this size before they enter the stream. */
 const CHUNK_BYTES = 64 << 10;
 
-/** JSON Lines shards: one `JSON.stringify(record)` line per record, optionally gzip or zstd compressed. */
+/**
+ * JSON Lines shards, optionally gzip or zstd compressed: one line per record, shaped as the Parquet row
+ * (`tabularRow`: every column, maps as `{key, value}` lists, json values as JSON text).
+ */
 export function jsonlFormat(options: JsonlOptions): ShardFormat {
   const extension = EXTENSIONS[options.compression];
   if (extension === undefined) {
@@ -30,7 +35,7 @@ export function jsonlFormat(options: JsonlOptions): ShardFormat {
   return {
     extension,
     description: `jsonl/${options.compression}`,
-    open: async (target) => JsonlShard.open(await fileWriterOf(target), options.compression),
+    open: async (target, columns) => JsonlShard.open(await fileWriterOf(target), options.compression, columns),
     dispose: async () => undefined,
   };
 }
@@ -46,24 +51,26 @@ class JsonlShard implements ShardWriter {
     private readonly head: Writable,
     /** Settles when every byte is in the file, or rejects with the first error of any stage. */
     private readonly done: Promise<void>,
+    private readonly columns: readonly Field[],
   ) {}
 
   get path(): string {
     return this.file.name;
   }
 
-  static open(file: FileWriter, compression: JsonlCompression): JsonlShard {
+  static open(file: FileWriter, compression: JsonlCompression, columns: readonly Field[]): JsonlShard {
     const out = fileWritable(file);
     const compressor = compression === "gzip" ? createGzip() : compression === "zstd" ? new CompressStream() : null;
     const done = compressor === null ? finished(out) : pipeline(compressor, out);
     // Errors surface through write() and close(); keep the rejection from going unhandled meanwhile.
     done.catch(() => undefined);
-    return new JsonlShard(file, compressor ?? out, done);
+    return new JsonlShard(file, compressor ?? out, done, columns);
   }
 
-  async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
+  // The caller's JSON text of the record is not the line: the row is reshaped first.
+  async write(record: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
-    const line = json ?? JSON.stringify(record);
+    const line = JSON.stringify(tabularRow(this.columns, record));
     const size = Buffer.byteLength(line) + 1;
     this.#chunk.push(line, "\n");
     this.#chunkBytes += size;

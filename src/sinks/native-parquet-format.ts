@@ -18,7 +18,7 @@ export type NativeParquetCompression = "zstd" | "gzip" | "snappy" | "none";
 /** Options of {@link nativeParquetFormat}. */
 export interface NativeParquetOptions {
   readonly compression: NativeParquetCompression;
-  /** zstd level; default {@link DEFAULT_ZSTD_LEVEL}. */
+  /** zstd level; default `DEFAULT_ZSTD_LEVEL`. */
   readonly zstdLevel?: number;
   /** Rows per row group. Default 2048, as the DuckDB writer's groups. */
   readonly rowGroupRows?: number;

@@ -59,7 +59,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
 }
 
 /**
- * Reads a scorecards file (see {@link readJsonValues}): every card is checked against spec 2.7; a card that
+ * Reads a scorecards file (see `readJsonValues`): every card is checked against spec 2.7; a card that
  * fails is quarantined with its reason (counted, shown in the manifest) and never read.
  */
 export async function readScorecardFile(path: string): Promise<Scorecards> {

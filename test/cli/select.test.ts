@@ -122,7 +122,7 @@ describe("the aic default on emulator data (a nightly pull)", () => {
       const rows = readdirSync(join(out, "data"))
         .filter((f) => f.endsWith(".jsonl"))
         .flatMap((f) => readFileSync(join(out, "data", f), "utf8").split("\n").filter((l) => l !== ""))
-        .map((l) => JSON.parse(l) as { seat: { agent_key_id: string | null }; scores: { per_trait: Record<string, { mean: number }> } | null });
+        .map((l) => JSON.parse(l) as { seat: { agent_key_id: string | null }; scores: { per_trait: { key: string; value: { mean: number } }[] } | null });
       return { manifest: result.manifest, rows };
     };
     const all = await pull("select: {seats: all}\n");
@@ -136,7 +136,8 @@ describe("the aic default on emulator data (a nightly pull)", () => {
     const good = await pull("select: {min_composite: 3.5}\n");
     expect(good.manifest.dropped.below_threshold).toBeGreaterThan(0);
     for (const r of good.rows) {
-      const means = Object.values(r.scores?.per_trait ?? {}).map((t) => t.mean);
+      // JSONL rows hold maps as {key, value} lists, as Parquet rows do.
+      const means = (r.scores?.per_trait ?? []).map((t) => t.value.mean);
       expect(means.reduce((s, m) => s + m, 0) / means.length).toBeGreaterThanOrEqual(3.5);
     }
   }, 120_000);

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { ConfigError, IoError } from "../../src/core/errors.js";
 import { LocalFileWriter } from "../../src/output/local-file-writer.js";
 import type { FileWriter, WrittenFile } from "../../src/output/storage.js";
-import { duckdbColumns, duckdbSelectList, sqlString } from "../../src/schema/duckdb-type.js";
+import { duckdbColumns, duckdbSelectList, sqlIdentifier, sqlString } from "../../src/schema/duckdb-type.js";
+import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { fileWriterOf } from "../../src/output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../../src/output/shard-format.js";
 
@@ -78,11 +79,12 @@ export function duckdbParquetFormat(options: ParquetOptions): ShardFormat {
       if (columns.length === 0) throw new ConfigError(`Cannot write ${typeof target === "string" ? target : target.name}: no columns are left to write`);
       // Render now so a bad schema fails before anything is staged.
       const selectList = duckdbSelectList(columns, { maps });
+      const outer = jsonAsText(columns, maps);
       const columnTypes = duckdbColumns(columns);
       const convert = (stage: string, maxLine: number, path: string) => {
         const read = `read_ndjson(${sqlString(stage)}, columns=${columnTypes}, format='newline_delimited', records=true, compression='uncompressed', hive_partitioning=false, union_by_name=false, ignore_errors=false, maximum_object_size=${Math.max(MIN_OBJECT_SIZE, maxLine + 1)})`;
         return engine.run(
-          `COPY (SELECT ${selectList} FROM ${read}) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows})`,
+          `COPY (SELECT ${outer} FROM (SELECT ${selectList} FROM ${read})) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${rowGroupRows})`,
         );
       };
       return ParquetShard.open(await fileWriterOf(target), convert);
@@ -266,5 +268,41 @@ class Engine {
   async dispose(): Promise<void> {
     await this.#queue;
     await rm(this.#tempDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The outer select list that casts every json value, at any depth, to VARCHAR: evalshard writes JSON text as
+ * plain strings (no JSON logical type), and the reference must write what our encoder does.
+ */
+function jsonAsText(columns: readonly Field[], maps: "entries" | "map"): string {
+  return columns.map((f) => (hasJson(f.type) ? `CAST(${sqlIdentifier(f.name)} AS ${textType(f.type, maps)}) AS ${sqlIdentifier(f.name)}` : sqlIdentifier(f.name))).join(", ");
+}
+
+function hasJson(type: ColumnType): boolean {
+  if (type.kind === "json") return true;
+  if (type.kind === "list") return hasJson(type.item);
+  if (type.kind === "map") return hasJson(type.value);
+  if (type.kind === "struct") return type.fields.some((f) => hasJson(f.type));
+  return false;
+}
+
+function textType(type: ColumnType, maps: "entries" | "map"): string {
+  switch (type.kind) {
+    case "json":
+    case "string":
+      return "VARCHAR";
+    case "int64":
+      return "BIGINT";
+    case "float64":
+      return "DOUBLE";
+    case "bool":
+      return "BOOLEAN";
+    case "list":
+      return `${textType(type.item, maps)}[]`;
+    case "map":
+      return maps === "map" ? `MAP(VARCHAR, ${textType(type.value, maps)})` : `STRUCT("key" VARCHAR, "value" ${textType(type.value, maps)})[]`;
+    case "struct":
+      return `STRUCT(${type.fields.map((f) => `${sqlIdentifier(f.name)} ${textType(f.type, maps)}`).join(", ")})`;
   }
 }

@@ -44,10 +44,12 @@ describe("datasetCard", () => {
     expect(meta.configs).toEqual([{ config_name: "default", data_files: [{ split: "validation", path: "data/validation-*" }] }]);
   });
 
-  it("leaves the features out for JSONL shards, whose json and map values they would not describe", () => {
+  it("gives JSONL shards the Parquet shards' features: their rows share the shape (src/sinks/tabular-row.ts)", () => {
     const jsonl = shards.map((s) => ({ ...s, path: s.path.replace(".parquet", ".jsonl.zst") }));
     const info = frontMatter(datasetCard({ format: FORMATS.rl, columns: FORMATS.rl.columns, shards: jsonl })).dataset_info as Record<string, unknown>;
-    expect(info).not.toHaveProperty("features");
+    const parquet = frontMatter(datasetCard({ format: FORMATS.rl, columns: FORMATS.rl.columns, shards })).dataset_info as Record<string, unknown>;
+    expect(info.features).toEqual(parquet.features);
+    expect(info.features).toBeDefined();
     expect(info.splits).toEqual([{ name: "train", num_examples: 13, num_bytes: 1250 }]);
   });
 

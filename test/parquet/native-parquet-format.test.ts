@@ -43,8 +43,8 @@ describe("the shard writer", () => {
     const path = await writeShard(records, nativeParquetFormat({ compression, rowGroupRows: 10 }));
     expect(rowGroupsOf(path)).toEqual([10, 10, 5]);
     const [rows] = await readNodeDuckdb([path]);
-    expect(rows?.map((r) => rowFromEngine(COLUMNS, r, false))).toEqual(records.map((r) => expectedRow(COLUMNS, r)));
-    expect((await readHyparquet(path)).map((r) => rowFromEngine(COLUMNS, r, true))).toEqual(records.map((r) => expectedRow(COLUMNS, r)));
+    expect(rows?.map((r) => rowFromEngine(COLUMNS, r))).toEqual(records.map((r) => expectedRow(COLUMNS, r)));
+    expect((await readHyparquet(path)).map((r) => rowFromEngine(COLUMNS, r))).toEqual(records.map((r) => expectedRow(COLUMNS, r)));
   });
 
   it("cuts a row group early once its buffers pass rowGroupBytes", async () => {

@@ -31,10 +31,10 @@ const caseArb = (columns: fc.Arbitrary<Field[]>, maxRecords: number): fc.Arbitra
   columns.chain((cols) => fc.record({ columns: fc.constant(cols), records: fc.array(recordArb(cols), { maxLength: maxRecords }), options: optionsArb }));
 
 /** Checks every row an engine read against what its record should read back as. */
-function expectRows(c: Case, rows: readonly Row[], jsonParsed: boolean, what: string): void {
+function expectRows(c: Case, rows: readonly Row[], what: string): void {
   expect(rows, what).toHaveLength(c.records.length);
   rows.forEach((row, i) => {
-    expect(rowFromEngine(c.columns, row, jsonParsed), `${what}, row ${i}`).toEqual(expectedRow(c.columns, c.records[i] as Row));
+    expect(rowFromEngine(c.columns, row), `${what}, row ${i}`).toEqual(expectedRow(c.columns, c.records[i] as Row));
   });
 }
 
@@ -45,7 +45,7 @@ describe("random columns and records round-trip through hyparquet", () => {
       fc.asyncProperty(caseArb(columnsArb, 12), async (c) => {
         const file = join(root, `hyparquet-${n++}.parquet`);
         writeParquetFile(file, c.columns, c.records, c.options);
-        expectRows(c, await readHyparquet(file), true, `hyparquet ${JSON.stringify(c.options)}`);
+        expectRows(c, await readHyparquet(file), `hyparquet ${JSON.stringify(c.options)}`);
       }),
       { numRuns: 150 },
     );
@@ -68,17 +68,17 @@ describe("random columns and records round-trip through DuckDB and pyarrow", () 
 
   it("reads back with @duckdb/node-api", async () => {
     const read = await readNodeDuckdb(files);
-    cases.forEach((c, i) => expectRows(c, read[i] as Row[], false, where(i)));
+    cases.forEach((c, i) => expectRows(c, read[i] as Row[], where(i)));
   });
 
   itPython("reads back with pyarrow", async () => {
     const read = await readPython("pyarrow", files);
-    cases.forEach((c, i) => expectRows(c, read[files[i] as string]?.rows ?? [], false, where(i)));
+    cases.forEach((c, i) => expectRows(c, read[files[i] as string]?.rows ?? [], where(i)));
   });
 
   itPython("reads back with python duckdb", async () => {
     const read = await readPython("duckdb", files);
-    cases.forEach((c, i) => expectRows(c, read[files[i] as string]?.rows ?? [], false, where(i)));
+    cases.forEach((c, i) => expectRows(c, read[files[i] as string]?.rows ?? [], where(i)));
   });
 
   itPython("has the Arrow schema pyarrow reads from DuckDB's shard of the same columns", async () => {

@@ -112,8 +112,8 @@ describe.each(CASES)("$title", (c) => {
   let files: string[] = [];
   let duckdbFiles: string[] = [];
   const expected = () => c.records.map((r) => expectedRow(c.columns, r));
-  const check = (rows: readonly Row[], jsonParsed: boolean) => {
-    expect(rows.map((r) => rowFromEngine(c.columns, r, jsonParsed))).toEqual(expected());
+  const check = (rows: readonly Row[]) => {
+    expect(rows.map((r) => rowFromEngine(c.columns, r))).toEqual(expected());
   };
 
   beforeAll(async () => {
@@ -147,17 +147,17 @@ describe.each(CASES)("$title", (c) => {
   });
 
   it("reads back with hyparquet", async () => {
-    check((await Promise.all(files.map(readHyparquet))).flat(), true);
+    check((await Promise.all(files.map(readHyparquet))).flat());
   });
 
   it("reads back with @duckdb/node-api", async () => {
-    check((await readNodeDuckdb(files)).flat(), false);
+    check((await readNodeDuckdb(files)).flat());
   });
 
   itPython("reads back with pyarrow and python duckdb", async () => {
     for (const engine of ["pyarrow", "duckdb"] as const) {
       const read = await readPython(engine, files);
-      check(files.flatMap((f) => read[f]?.rows ?? []), false);
+      check(files.flatMap((f) => read[f]?.rows ?? []));
     }
   });
 
@@ -174,7 +174,7 @@ describe.each(CASES)("$title", (c) => {
 
   itPython("loads with datasets.load_dataset(dir)", async () => {
     const { rows, types } = await readDatasets(dir, join(root, "hf-cache"));
-    check(rows, false);
+    check(rows);
     if (c.name === "sft") {
       expect(types.trace_steps).toBe("List(Value('string'))");
       expect(types.scores).toContain("'per_trait': List({'key': Value('string'), 'value': {");

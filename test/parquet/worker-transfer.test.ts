@@ -42,7 +42,7 @@ describe("row groups encoded in worker threads", () => {
     parts.push(parquetFooter(columnPlan(EVERY_KIND), placed, { createdBy: "test" }));
     const file = join(root, "from-workers.parquet");
     writeFileSync(file, Buffer.concat(parts));
-    const rows = (await readHyparquet(file)).map((r) => rowFromEngine(EVERY_KIND, r, true));
+    const rows = (await readHyparquet(file)).map((r) => rowFromEngine(EVERY_KIND, r));
     expect(rows).toEqual(batches.flat().map((r) => expectedRow(EVERY_KIND, r)));
   });
 });

@@ -7,6 +7,7 @@ import { ConfigError, IoError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
 import type { JsonlCompression } from "../../src/sinks/jsonl-format.js";
+import { tabularRow } from "../../src/sinks/tabular-row.js";
 import { sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -22,7 +23,7 @@ describe.each(["none", "gzip", "zstd"] as const)("JSONL with compression %s", (c
     expect(format.description).toBe(`jsonl/${compression}`);
   });
 
-  it("writes one JSON.stringify line per record, in order, through backpressure", async () => {
+  it("writes one line per record, in order, through backpressure", async () => {
     const path = join(root, `many${format.extension}`);
     const writer = await format.open(path, COLUMNS);
     // ~40 MB of text: far past every stream buffer, so writes have to wait for drains.
@@ -32,7 +33,7 @@ describe.each(["none", "gzip", "zstd"] as const)("JSONL with compression %s", (c
     const lines = decode[compression](readFileSync(path)).toString("utf8").split("\n");
     expect(lines.pop()).toBe("");
     expect(lines.length).toBe(records.length);
-    lines.forEach((line, i) => expect(line).toBe(JSON.stringify(records[i])));
+    lines.forEach((line, i) => expect(line).toBe(JSON.stringify(tabularRow(COLUMNS, records[i] as Record<string, unknown>))));
     expect(writer.rows).toBe(records.length);
   });
 
@@ -49,7 +50,7 @@ describe.each(["none", "gzip", "zstd"] as const)("JSONL with compression %s", (c
     const record = sftRecord({ run_id: "Zoë 🚀 \ud800 \u0000 \u2028" });
     await writer.write(record);
     await writer.close();
-    expect(JSON.parse(decode[compression](readFileSync(path)).toString("utf8"))).toEqual(record);
+    expect(JSON.parse(decode[compression](readFileSync(path)).toString("utf8")).run_id).toBe(record.run_id);
   });
 
   it("removes the file on abort", async () => {
@@ -73,12 +74,21 @@ describe("JSONL errors", () => {
     await expect(jsonlFormat({ compression: "gzip" }).open(join(root, "missing", "x.jsonl.gz"), COLUMNS)).rejects.toThrow(IoError);
   });
 
-  it("uses the caller's JSON text when given", async () => {
-    const path = join(root, "given.jsonl");
+  it("shapes each line as the Parquet row: every column in order, maps as {key, value} lists, json as text", async () => {
+    const path = join(root, "shaped.jsonl");
     const writer = await jsonlFormat({ compression: "none" }).open(path, COLUMNS);
-    await writer.write({ a: 1 }, '{"a":1}');
+    const record = sftRecord({ trace_steps: [{ turn: 1 }, "two"] }) as Record<string, unknown>;
+    delete record.manifest;
+    // A caller's JSON text of the record is not the line.
+    await writer.write(record, JSON.stringify(record));
     await writer.close();
-    expect(readFileSync(path, "utf8")).toBe('{"a":1}\n');
+    const row = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    expect(Object.keys(row)).toEqual(COLUMNS.map((f) => f.name));
+    expect(row.manifest).toBeNull();
+    expect(row.trace_steps).toEqual(['{"turn":1}', '"two"']);
+    const perTrait = (record.scores as { per_trait: Record<string, unknown> }).per_trait;
+    expect((row.scores as { per_trait: unknown }).per_trait).toEqual(Object.entries(perTrait).map(([key, value]) => ({ key, value })));
+    expect(Object.keys(perTrait).length).toBeGreaterThan(0);
   });
 
   it("rejects an unknown compression", () => {

@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import type { Format } from "../../formats/format.js";
+import type { RecordOf, StrippedRecordOf } from "../../formats/stripped.js";
 import type { Flow } from "../../core/flow.js";
 import { FORMAT_NAMES, VERSION_FIELDS } from "../../formats/format.js";
 import type { FilterRule } from "../../core/reasons.js";
@@ -21,9 +23,13 @@ import { scoreOf, select, selectRule } from "../../stages/select.js";
 import { SELECT_DEFAULTS } from "../../stages/select-plan.js";
 import { TopKRanking } from "../../stages/select-top-k.js";
 
-export interface PipelineOptions {
+/**
+ * Options of {@link planPipeline} and {@link runPipeline}. `F`, the format named by `format`, types the records
+ * that come out; without it they are plain objects.
+ */
+export interface PipelineOptions<F extends Format<z.ZodType, string> = Format> {
   /** Force the format instead of detecting it from the first record. */
-  readonly format?: Format;
+  readonly format?: F;
   readonly acceptLaterMinor?: boolean;
   readonly read?: ReadOptions;
   readonly filters?: Partial<Record<FilterRule, boolean>>;
@@ -38,9 +44,9 @@ export interface PipelineOptions {
   readonly strip?: false;
 }
 
-/** What the first read of the inputs settles before any record is written. */
-export interface PipelinePlan {
-  readonly format: Format;
+/** What the first read of the inputs settles before any record is written; `F` is the format named, if one was. */
+export interface PipelinePlan<F extends Format<z.ZodType, string> = Format> {
+  readonly format: F;
   /** The format was forced, not detected. */
   readonly forced: boolean;
   readonly index: DedupIndex;
@@ -60,8 +66,8 @@ export async function* concatLines(sources: readonly LineSource[], read: ReadOpt
  * First read: settles the format and which copy of each key wins, so the second read can decide
  * `superseded` and `duplicate` whatever order copies arrive in, with memory bounded by the key count.
  */
-export async function planPipeline(sources: readonly LineSource[], options: PipelineOptions = {}): Promise<PipelinePlan> {
-  let format = options.format;
+export async function planPipeline<F extends Format<z.ZodType, string> = Format>(sources: readonly LineSource[], options: PipelineOptions<F> = {}): Promise<PipelinePlan<F>> {
+  let format: Format | undefined = options.format;
   const forced = format !== undefined;
   const validated = validate({
     ...(format === undefined ? {} : { format, forced }),
@@ -74,7 +80,8 @@ export async function planPipeline(sources: readonly LineSource[], options: Pipe
     throw await noFormatError(sources, FORMAT_NAMES.map((n) => VERSION_FIELDS[n]), FORMAT_NAMES, options.read);
   }
   const policy = resolveUntrustedPolicy(format, options.untrusted);
-  return { format, forced, index, policy, columns: outputColumns(format, policy), ranking };
+  // The format is the one named (`F`) or, when none was, the one detected (`F` is then the default `Format`).
+  return { format: format as F, forced, index, policy, columns: outputColumns(format, policy), ranking };
 }
 
 /** Passes the first read on, noting each valid record in the top-k ranking. */
@@ -99,7 +106,17 @@ function topKeysOf(plan: PipelinePlan, selection: SelectionPlan, filterOptions: 
   }) };
 }
 
-/** Second read: validate, dedup, filter, prune, strip. Every line comes out as exactly one flow item. */
+/**
+ * Second read: validate, dedup, filter, prune, strip. Every line comes out as exactly one flow item. Kept
+ * records are typed by the plan's format: `StrippedSftRecord` for `{format: sft}`, or `SftRecord` whole
+ * with `strip: false`.
+ */
+export function runPipeline<F extends Format<z.ZodType, string>>(
+  sources: readonly LineSource[],
+  plan: PipelinePlan<F>,
+  options: PipelineOptions<F> & { readonly strip: false },
+): AsyncIterable<Flow<ValidRecord<RecordOf<F>>>>;
+export function runPipeline<F extends Format<z.ZodType, string>>(sources: readonly LineSource[], plan: PipelinePlan<F>, options?: PipelineOptions<F>): AsyncIterable<Flow<ValidRecord<StrippedRecordOf<F>>>>;
 export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, options: PipelineOptions = {}): AsyncIterable<Flow<ValidRecord>> {
   const validated = validate({ format: plan.format, forced: plan.forced, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
   const filterOptions = {

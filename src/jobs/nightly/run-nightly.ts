@@ -39,7 +39,7 @@ export interface NightlyOptions {
 
 /**
  * One night of a pipeline: fetch (or read) the complete current export, run it through the stages engine,
- * and make the dataset equal to it, rewriting only the shards whose records changed (a {@link SnapshotSink}).
+ * and make the dataset equal to it, rewriting only the shards whose records changed (a `SnapshotSink`).
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
  */

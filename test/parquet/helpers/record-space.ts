@@ -37,9 +37,10 @@ export function expectedRow(columns: readonly Field[], record: Row): Row {
 
 /**
  * An engine's value in the space of {@link expectedValue}: int64 (BigInt, text or number) to a number, JSON
- * text parsed unless the engine already parsed it, structs checked to carry exactly their fields in order.
+ * text parsed here, on purpose (json columns are plain strings: every reader must hand back text, so a value
+ * that is not a string fails), structs checked to carry exactly their fields in order.
  */
-export function fromEngine(type: ColumnType, value: unknown, jsonParsed: boolean, path = "value"): unknown {
+export function fromEngine(type: ColumnType, value: unknown, path = "value"): unknown {
   if (value === null || value === undefined) return null;
   switch (type.kind) {
     case "int64": {
@@ -49,18 +50,19 @@ export function fromEngine(type: ColumnType, value: unknown, jsonParsed: boolean
     case "float64":
       return typeof value === "string" ? Number(value) : value;
     case "json":
-      return jsonParsed ? value : JSON.parse(value as string);
+      if (typeof value !== "string") throw new Error(`${path} is JSON read back as ${typeof value}, not as text`);
+      return JSON.parse(value);
     case "list":
-      return (value as unknown[]).map((v, i) => fromEngine(type.item, v, jsonParsed, `${path}[${i}]`));
+      return (value as unknown[]).map((v, i) => fromEngine(type.item, v, `${path}[${i}]`));
     case "map":
       return (value as Row[]).map((e, i) => {
         if (Object.keys(e).join() !== "key,value") throw new Error(`${path}[${i}] has keys ${Object.keys(e).join()}`);
-        return { key: e.key, value: fromEngine(type.value, e.value, jsonParsed, `${path}[${i}].value`) };
+        return { key: e.key, value: fromEngine(type.value, e.value, `${path}[${i}].value`) };
       });
     case "struct": {
       const keys = Object.keys(value as object).join();
       if (keys !== type.fields.map((f) => f.name).join()) throw new Error(`${path} has fields ${keys}`);
-      return Object.fromEntries(type.fields.map((f) => [f.name, fromEngine(f.type, (value as Row)[f.name], jsonParsed, `${path}.${f.name}`)]));
+      return Object.fromEntries(type.fields.map((f) => [f.name, fromEngine(f.type, (value as Row)[f.name], `${path}.${f.name}`)]));
     }
     default:
       return value;
@@ -68,8 +70,8 @@ export function fromEngine(type: ColumnType, value: unknown, jsonParsed: boolean
 }
 
 /** A row read by an engine, normalized column by column with {@link fromEngine}. */
-export function rowFromEngine(columns: readonly Field[], row: Row, jsonParsed: boolean): Row {
+export function rowFromEngine(columns: readonly Field[], row: Row): Row {
   const keys = Object.keys(row).join();
   if (keys !== columns.map((f) => f.name).join()) throw new Error(`row has columns ${keys}`);
-  return Object.fromEntries(columns.map((f) => [f.name, fromEngine(f.type, row[f.name], jsonParsed, f.name)]));
+  return Object.fromEntries(columns.map((f) => [f.name, fromEngine(f.type, row[f.name], f.name)]));
 }
