@@ -4,7 +4,7 @@ import type { FormatBasics } from "../formats/format.js";
 import type { ScoreBook } from "../formats/scorecard-book.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
-import type { RowGroupShards } from "../output/row-group-shards.js";
+import type { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import type { ShardLimits } from "../output/shard-rotation.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
@@ -85,9 +85,9 @@ export interface RecordSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** What the parallel engine writes into: Parquet shards fed encoded row groups, and the quarantine. */
+/** What the parallel engine writes into: Parquet shards fed encoded row groups (a set per split), and the quarantine. */
 export interface RowGroupSink {
-  rowGroups(plan: ColumnPlan, createdBy: string): RowGroupShards;
+  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   quarantine(format: string): QuarantineSink;
 }
 

@@ -1,6 +1,7 @@
 import type { ColumnPlan } from "./column-plan.js";
 import { ColumnBuffer } from "./column-buffer.js";
 import { compactRows } from "./compact-rows.js";
+import { partitionRows } from "./partition-rows.js";
 import { rowPrefix } from "./row-prefix.js";
 import type { ColumnLengths } from "./row-prefix.js";
 import type { LeafWriter } from "./leaf-writer.js";
@@ -76,6 +77,17 @@ export class RowGroupBuilder {
     this.rows = kept;
     this.#open = false;
     return removed;
+  }
+
+  /**
+   * Reorders the rows stably by part (`partOf[row]`, from 0 to `parts - 1`): part 0's rows first, then part
+   * 1's, each in their order. A split run's unit, whose rows go to several splits' shards, is so encoded a
+   * split at a time with {@link withFirstRows}.
+   */
+  partition(partOf: Uint8Array, parts: number): void {
+    if (partOf.length !== this.rows) throw new Error(`Internal error: parts for ${partOf.length} rows of a row group of ${this.rows}`);
+    for (const c of this.columns) partitionRows(c, partOf, parts);
+    this.#open = false;
   }
 
   /**

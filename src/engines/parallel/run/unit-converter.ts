@@ -30,6 +30,7 @@ import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
+import { RowSplits } from "./row-splits.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -63,6 +64,8 @@ export class UnitConverter {
   readonly #filter: (facts: RecordFacts) => Decision;
   readonly #select: SelectRule;
   readonly #score: ScoreOf;
+  /** A split run's groups and splits (`--split`); null otherwise. */
+  readonly #splits: RowSplits | null;
   /** Each unit's rows, until it is encoded. */
   readonly #units = new Map<number, RowGroupBuilder>();
   readonly #spare: RowGroupBuilder[] = [];
@@ -100,6 +103,7 @@ export class UnitConverter {
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores });
     this.#score = scoreOf(config.format, scores);
+    this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
   }
 
   /**
@@ -134,7 +138,8 @@ export class UnitConverter {
     }
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
+    const splits = this.#splits === null ? null : this.#splits.batchDone();
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -178,10 +183,12 @@ export class UnitConverter {
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
-   * from its first rows, which are then dropped, all in place.
+   * from its first rows, which are then dropped, all in place. A split run's rows are first put in split
+   * order (`segmentSplits` says each segment's split), each split's rows in their order.
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null, segmentSplits: Uint8Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
+    const splits = this.#splits === null ? null : this.#splits.keptOf(unit, keep);
     const builder = this.#units.get(unit);
     if (builder === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
@@ -198,6 +205,8 @@ export class UnitConverter {
     };
     try {
       if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
+      // More than one split among the segments: the unit's rows go split by split.
+      if (splits !== null && segmentSplits !== null && segmentSplits.some((s) => s !== segmentSplits[0])) builder.partition(splits, (this.#splits as RowSplits).count);
       for (const [i, count] of segments.entries()) {
         builder.withFirstRows(count, encode);
         if (i < segments.length - 1) builder.retain((row) => row >= count);
@@ -330,21 +339,27 @@ export class UnitConverter {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision };
     }
-    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
+    if (record === null) return this.#row(g, read, { kind: LINE_ROW, facts, rows: 1 });
     if (this.#view !== null && g !== null) {
       const rows = this.#view.rowsOf(g.unit, record());
       for (const row of rows) {
         builder.beginRow();
         shredRecord(this.plan, row, builder.leaves);
       }
-      return { kind: LINE_ROW, facts, rows: rows.length };
+      return this.#row(g, read, { kind: LINE_ROW, facts, rows: rows.length });
     }
     const whole = record();
     const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
     this.#slow?.strip(whole);
     builder.beginRow();
     shredRecord(this.plan, whole, builder.leaves);
-    return droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
+    return this.#row(g, read, droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs });
+  }
+
+  /** A record's rows, in a split run given their group and split (not the priming lines', which have no batch). */
+  #row(g: Gathered | null, read: Record<string, unknown>, outcome: RowOutcome): RowOutcome {
+    if (g !== null) this.#splits?.add(g.unit, read, outcome.rows);
+    return outcome;
   }
 }
 
@@ -370,8 +385,10 @@ interface Gathered {
   readonly droppedPairs: PrunedRow[];
 }
 
+type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] };
+
 type LineOutcome =
-  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] }
+  | RowOutcome
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: DropReason }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };
