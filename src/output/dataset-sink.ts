@@ -8,7 +8,7 @@ import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import { SplitShards } from "./split-shards.js";
-import type { SettledInput } from "../engines/engine.js";
+import type { SettledInput } from "./settled-input.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
 import type { PublishDecision } from "./publish-guard.js";

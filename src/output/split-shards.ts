@@ -1,4 +1,4 @@
-import type { RowOrigin } from "../engines/engine.js";
+import type { RowOrigin } from "./row-origin.js";
 import type { ShardInfo } from "./shard-format.js";
 import type { ShardedWriter } from "./sharded-writer.js";
 
