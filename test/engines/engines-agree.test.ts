@@ -78,6 +78,28 @@ async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ para
 
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
 
+/**
+ * 400 random records of each format (`seed`), in `root/<folder>/<format>.ndjson`: repeats make duplicates and
+ * superseded copies in both orders, a broken line makes a quarantine. Returns [format, file] pairs.
+ */
+function randomInputs(folder: string, seed: number): [string, string][] {
+  const dir = join(root, folder);
+  mkdirSync(dir, { recursive: true });
+  const cases: [string, fc.Arbitrary<unknown>][] = [
+    ["sft", sftArb],
+    ["rl", rlArb],
+    ["dpo", dpoArb],
+  ];
+  return cases.map(([name, arb]) => {
+    const sample = fc.sample(arb, { numRuns: 400, seed }) as Record<string, unknown>[];
+    const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
+    lines.splice(100, 0, '{"broken": ');
+    const file = join(dir, `${name}.ndjson`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    return [name, file];
+  });
+}
+
 describe("the parallel engine publishes what the stages publish", () => {
   it("on every SFT fixture together: bad lines, duplicates, filters, gating, stream errors, long lines", async () => {
     const { parallel } = await bothEngines({
@@ -122,22 +144,7 @@ describe("the parallel engine publishes what the stages publish", () => {
   });
 
   it("on random records of every format, across many units and shards", { timeout: 120_000 }, async () => {
-    const dir = join(root, "random");
-    mkdirSync(dir, { recursive: true });
-    const cases: [string, fc.Arbitrary<unknown>][] = [
-      ["sft", sftArb],
-      ["rl", rlArb],
-      ["dpo", dpoArb],
-    ];
-    for (const [name, arb] of cases) {
-      const sample = fc.sample(arb, { numRuns: 400, seed: 7 }) as Record<string, unknown>[];
-      // Repeats make duplicates and superseded copies in both orders; a broken line makes a quarantine.
-      const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
-      lines.splice(100, 0, '{"broken": ');
-      const file = join(dir, `${name}.ndjson`);
-      writeFileSync(file, `${lines.join("\n")}\n`);
-      await bothEngines({ inputs: [file], shardRows: 97 });
-    }
+    for (const [, file] of randomInputs("random", 7)) await bothEngines({ inputs: [file], shardRows: 97 });
   });
 });
 
@@ -225,19 +232,7 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
   const fractions = { train: 0.6, validation: 0.2, test: 0.2 };
 
   it("on random records of every format, by scenario and by run, across many units and shards", { timeout: 240_000 }, async () => {
-    const dir = join(root, "random-splits");
-    mkdirSync(dir, { recursive: true });
-    const cases: [string, fc.Arbitrary<unknown>][] = [
-      ["sft", sftArb],
-      ["rl", rlArb],
-      ["dpo", dpoArb],
-    ];
-    for (const [name, arb] of cases) {
-      const sample = fc.sample(arb, { numRuns: 400, seed: 13 }) as Record<string, unknown>[];
-      const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
-      lines.splice(100, 0, '{"broken": ');
-      const file = join(dir, `${name}.ndjson`);
-      writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const [name, file] of randomInputs("random-splits", 13)) {
       for (const splitBy of name === "dpo" ? (["scenario"] as const) : (["scenario", "run"] as const)) {
         const m = await bothSplits({ inputs: [file], shardRows: 23, seats: "all", split: fractions, splitBy, splitSeed: `seed-${name}` });
         for (const s of Object.values(m.split?.splits ?? {})) expect(s.rows).toBeGreaterThan(0);
