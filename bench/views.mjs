@@ -7,12 +7,12 @@
 // Prints a table, then a JSON summary as the last line; exits 1 when a run fails or a target is missed.
 //
 //   node bench/views.mjs [--size 1024] [--views trl-prompt-completion,rl-steps] [--runs 3] [--dist dist]
-import { spawn } from "node:child_process";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { timedChild, warm } from "./timed-child.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,30 +32,12 @@ const views = args.views.split(",");
 const runs = Math.max(1, Number(args.runs));
 if (!existsSync("/usr/bin/time")) throw new Error("bench/views.mjs needs /usr/bin/time (GNU time) for wall, CPU and peak RSS");
 const scratch = mkdtempSync(join(tmpdir(), "evalshard-bench-views-"));
+const timed = timedChild(scratch);
 mkdirSync("bench/out", { recursive: true });
 if (!existsSync(file)) {
   process.stderr.write(`generating ${file} ...\n`);
   const g = await timed(process.execPath, ["bench/generate-exports.mjs", "--format", "rl", "--mib", args.size, "--seed", args.seed, "--out", file]);
   if (g.code !== 0) throw new Error(`generator failed: ${g.stderr}`);
-}
-
-/** One child run: exit code, wall and CPU seconds, peak RSS in MB. */
-function timed(cmd, argv) {
-  const timeFile = join(scratch, "time.txt");
-  const child = spawn("/usr/bin/time", ["-f", "%e %M %U %S", "-o", timeFile, cmd, ...argv], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-1 << 16)));
-  return new Promise((done) => {
-    child.on("close", (code) => {
-      const [wall, kib, user, sys] = readFileSync(timeFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
-      done({ code, wall_s: wall, cpu_s: Math.round((user + sys) * 100) / 100, peak_rss_mb: Math.round(kib / 1024), stderr });
-    });
-  });
-}
-
-/** Reads the file once before each run: this VM's kernel drops cold page cache within seconds (see convert-vs-duckdb.mjs). */
-async function warm(path) {
-  for await (const _ of createReadStream(path, { highWaterMark: 1 << 22 }));
 }
 
 const sides = [null, ...views];

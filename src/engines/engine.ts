@@ -4,7 +4,7 @@ import type { FormatBasics } from "../formats/format.js";
 import type { ScoreBook } from "../formats/scorecard-book.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
-import type { RowGroupShards } from "../output/row-group-shards.js";
+import type { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import type { ShardLimits } from "../output/shard-rotation.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
@@ -14,6 +14,11 @@ import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
+import type { RowOrigin } from "../output/row-origin.js";
+import type { SettledInput } from "../output/settled-input.js";
+
+// Declared beside the sinks that read them (output/ imports nothing of engines/); every engine and sink names them from here.
+export type { RowOrigin, SettledInput };
 
 /** The engines, by the name `--engine` and the manifest give them. */
 export type EngineName = "parallel" | "stages";
@@ -36,29 +41,6 @@ export interface RunSources {
    * runs' records itself), asked for once the first read is done; null: none.
    */
   readonly viewContext?: () => { readonly path: string; readonly name: string } | null;
-}
-
-/**
- * Which record a kept row comes from, for a sink that keys its rows (the incremental dataset replaces a
- * record's rows when its scorecard version changes): the format's dedup key and scorecard version, and the
- * row's place among its record's rows when a training view made them.
- */
-export interface RowOrigin {
-  readonly key: string;
-  readonly version: number | null;
-  /** Absent for a plain output, whose record is its one row. */
-  readonly row?: number;
-  /** The row's split, when the plan splits (`--split`): its record's group decides it. */
-  readonly split?: string;
-}
-
-/** What the engine's first read settled, before any row is written. */
-export interface SettledInput {
-  readonly format: FormatBasics;
-  /** Distinct record keys in the inputs. */
-  readonly keys: number;
-  /** The split names, in order, when the plan splits (`--split`): every row's origin names one. */
-  readonly splits?: readonly string[];
 }
 
 /** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`, or its `SplitShards`). */
@@ -85,9 +67,9 @@ export interface RecordSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** What the parallel engine writes into: Parquet shards fed encoded row groups, and the quarantine. */
+/** What the parallel engine writes into: Parquet shards fed encoded row groups (a set per split), and the quarantine. */
 export interface RowGroupSink {
-  rowGroups(plan: ColumnPlan, createdBy: string): RowGroupShards;
+  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   quarantine(format: string): QuarantineSink;
 }
 

@@ -3,10 +3,12 @@ import type { Field } from "../schema/column-type.js";
 import type { ShardFormat } from "./shard-format.js";
 import { QuarantineWriter } from "./quarantine-writer.js";
 import { RowGroupShards } from "./row-group-shards.js";
+import { RowGroupShardSets } from "./row-group-shard-sets.js";
 import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import { SplitShards } from "./split-shards.js";
+import type { SettledInput } from "./settled-input.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
 import type { PublishDecision } from "./publish-guard.js";
@@ -70,8 +72,15 @@ export class DatasetSink {
   }
 
   /** Parquet shards fed encoded row groups (the parallel engine); the caller rotates with `ShardRotation`. */
-  rowGroups(plan: ColumnPlan, createdBy: string): RowGroupShards {
-    return new RowGroupShards(new ShardFiles(this.staging, this.split, ".parquet"), plan, createdBy);
+  rowGroups(plan: ColumnPlan, createdBy: string, split = this.split): RowGroupShards {
+    return new RowGroupShards(new ShardFiles(this.staging, split, ".parquet"), plan, createdBy);
+  }
+
+  /** {@link rowGroups} of the run: one set, or with splits (`--split`) one per split, named after it. */
+  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets {
+    const splits = input?.splits;
+    if (splits === undefined) return new RowGroupShardSets([this.rowGroups(plan, createdBy)], null);
+    return new RowGroupShardSets(splits.map((split) => this.rowGroups(plan, createdBy, split)), splits);
   }
 
   /** The quarantine of `format`'s bad lines: `_quarantine/<format>.ndjson`. */

@@ -168,6 +168,29 @@ export class ColumnBuffer implements LeafWriter {
     this.valueBytes = this.#markValueBytes;
   }
 
+  /**
+   * Moves what was written since the last {@link mark} (the row begun last) to the end of `to`, a column of
+   * the same leaf, where it is then the row begun last; here it is rolled back. Short runs are copied by a
+   * loop (as in {@link bytes}): most of a row's columns hold a few levels and bytes.
+   */
+  moveRowTo(to: ColumnBuffer): void {
+    const e0 = this.#markEntries;
+    const n = this.entries - e0;
+    const b0 = this.#markValueBytes;
+    const bytes = this.valueBytes - b0;
+    to.mark();
+    while (to.entries + n > to.#levelCapacity) to.#growLevels();
+    const at = to.#reserve(bytes);
+    const e = to.entries;
+    if (this.#storeDefs) copy(this.defs, e0, to.defs, e, n);
+    if (this.#storeReps) copy(this.reps, e0, to.reps, e, n);
+    copy(this.values, b0, to.values, at, bytes);
+    to.entries = e + n;
+    to.valueBytes = at + bytes;
+    to.valueCount += this.valueCount - this.#markValueCount;
+    this.rollback();
+  }
+
   /** Empties the column, keeping its memory. */
   clear(): void {
     this.entries = 0;
@@ -223,6 +246,12 @@ export class ColumnBuffer implements LeafWriter {
     this.values = values;
     this.view = new DataView(values.buffer, values.byteOffset, values.length);
   }
+}
+
+/** Copies `n` bytes of `from` at `start` into `to` at `at`. */
+function copy(from: Uint8Array, start: number, to: Uint8Array, at: number, n: number): void {
+  if (n <= SHORT_BYTES) for (let i = 0; i < n; i++) to[at + i] = from[start + i] as number;
+  else to.set(from.subarray(start, start + n), at);
 }
 
 function grow(array: Uint8Array, capacity: number, used: number): Uint8Array {

@@ -79,6 +79,20 @@ export class RowGroupBuilder {
   }
 
   /**
+   * Moves the row begun last to the end of `to`, a builder of the same plan, and drops it here. A split run's
+   * row is written where the parser writes it before its record's group (and split) is known; it then moves
+   * to its split's row group, one copy of the row, not of the group.
+   */
+  moveLastRowTo(to: RowGroupBuilder): void {
+    if (!this.#open) throw new Error("moveLastRowTo() without a row begun since the last discard, retain or clear");
+    this.columns.forEach((c, i) => c.moveRowTo(to.columns[i] as ColumnBuffer));
+    this.rows--;
+    to.rows++;
+    this.#open = false;
+    to.#open = true;
+  }
+
+  /**
    * Returns `use(this)` called while the builder shows only its first `rows` rows: each column cut to that
    * row's lengths, what follows left where it is, and shown again afterwards. A unit cut across shards
    * encodes its first segment so, without a copy of the unit.
@@ -103,6 +117,35 @@ export class RowGroupBuilder {
       this.rows = total;
       this.#open = false;
     }
+  }
+
+  /**
+   * {@link withFirstRows}, then those rows are gone: what follows moves to the front, one copy per column
+   * (a unit cut into several row groups, across shards or splits, is encoded a segment at a time so; a
+   * `retain` of the rest walked every value that stays, for each segment).
+   */
+  takeFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
+    if (rows > this.rows) throw new Error(`Internal error: ${rows} first rows of a row group of ${this.rows}`);
+    const all = this.columns.map((c): ColumnLengths => ({ entries: c.entries, valueCount: c.valueCount, valueBytes: c.valueBytes }));
+    const first = this.columns.map((c) => rowPrefix(c, rows));
+    const total = this.rows;
+    this.columns.forEach((c, i) => {
+      const f = first[i] as ColumnLengths;
+      c.truncate(f.entries, f.valueCount, f.valueBytes);
+    });
+    this.rows = rows;
+    const result = use(this);
+    this.columns.forEach((c, i) => {
+      const f = first[i] as ColumnLengths;
+      const a = all[i] as ColumnLengths;
+      if (c.defs.length > 0) c.defs.copyWithin(0, f.entries, a.entries);
+      if (c.reps.length > 0) c.reps.copyWithin(0, f.entries, a.entries);
+      c.values.copyWithin(0, f.valueBytes, a.valueBytes);
+      c.truncate(a.entries - f.entries, a.valueCount - f.valueCount, a.valueBytes - f.valueBytes);
+    });
+    this.rows = total - rows;
+    this.#open = false;
+    return result;
   }
 
   /** Empties every column for the next row group, keeping the memory. */

@@ -33,10 +33,13 @@ export interface SplitManifest {
 /**
  * Gives each row its split (its record's group's: a view row inherits its record's) and counts rows and
  * groups per split. Groups repeat (every seat and step of a run), so each group's split is hashed once.
+ * The stages engine calls {@link assign}; the parallel engine's workers find a record's group and split
+ * ({@link keyOf}, {@link splitOfGroup}) and its main thread counts the rows it keeps ({@link count}).
  */
 export class SplitAssigner {
   readonly names: readonly string[];
-  readonly #keyOf: GroupKeyOf;
+  /** A record's group id (scenario.campaign_id or run_id, as `request.by` says). */
+  readonly keyOf: GroupKeyOf;
   readonly #of = new Map<string, string>();
   readonly #rows = new Map<string, number>();
   readonly #groups = new Map<string, number>();
@@ -48,7 +51,7 @@ export class SplitAssigner {
     format: FormatName,
   ) {
     this.names = Object.keys(request.fractions);
-    this.#keyOf = groupKeyOf(request.by, format);
+    this.keyOf = groupKeyOf(request.by, format);
     for (const name of this.names) {
       this.#rows.set(name, 0);
       this.#groups.set(name, 0);
@@ -57,21 +60,31 @@ export class SplitAssigner {
 
   /** The split of `rows` rows made of `record` (an export record as validated), counted. */
   assign(record: Readonly<Record<string, unknown>>, rows = 1): string {
-    const key = this.#keyOf(record);
+    const key = this.keyOf(record);
+    const split = this.splitOfGroup(key);
+    this.count(key, split, rows);
+    return split;
+  }
+
+  /** The split of group `key`, hashed once. */
+  splitOfGroup(key: string): string {
     let split = this.#of.get(key);
     if (split === undefined) {
       split = splitOf(this.request, key);
       this.#of.set(key, split);
     }
-    // A record whose view made no rows puts nothing in its split, and neither does its group on its own.
-    if (rows > 0) {
-      this.#rows.set(split, (this.#rows.get(split) ?? 0) + rows);
-      if (!this.#counted.has(key)) {
-        this.#counted.add(key);
-        this.#groups.set(split, (this.#groups.get(split) ?? 0) + 1);
-      }
-    }
     return split;
+  }
+
+  /** Counts `rows` rows of group `key` written into `split`. */
+  count(key: string, split: string, rows: number): void {
+    // A record whose view made no rows puts nothing in its split, and neither does its group on its own.
+    if (rows <= 0) return;
+    this.#rows.set(split, (this.#rows.get(split) ?? 0) + rows);
+    if (!this.#counted.has(key)) {
+      this.#counted.add(key);
+      this.#groups.set(split, (this.#groups.get(split) ?? 0) + 1);
+    }
   }
 
   summary(): SplitManifest {

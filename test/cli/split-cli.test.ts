@@ -16,22 +16,40 @@ const fx = (name: string) => `${FIXTURES}records/${name}`;
 const root = tempDir("evalshard-split-cli-");
 
 describe("evalshard convert --split", () => {
-  it("writes one shard set per split in the Hugging Face layout, on the stages engine (the parallel one refuses)", () => {
-    const out = join(root, "ok");
-    const r = run("convert", fx("sft-valid.ndjson"), "--out", out, "--split", "train=0.5,test=0.5", "--split-by", "run", "--split-seed", "abc", "--no-filter-participation-gated", "--json");
-    expect(withoutLogLines(r.stderr)).toBe("");
+  it.each([
+    ["parallel", []],
+    ["stages", ["--engine", "stages"]],
+  ])("writes one shard set per split in the Hugging Face layout, on the %s engine", (engine, args) => {
+    const out = join(root, `ok-${engine}`);
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", out, "--split", "train=0.5,test=0.5", "--split-by", "run", "--split-seed", "abc", "--seats", "all", "--json", ...args);
+    // Nothing on stderr but the warning that, without --scorecards, gating cannot act.
+    expect(withoutLogLines(r.stderr)).toMatch(/^evalshard: warning: participation_gated: no scorecards were given[^\n]*\n?$/);
     expect(r.code).toBe(0);
     const manifest = JSON.parse(r.stdout);
-    expect(manifest.output).toMatchObject({ split: ["train", "test"], engine: "stages" });
+    expect(manifest.output).toMatchObject({ split: ["train", "test"], engine });
     expect(manifest.split).toMatchObject({ by: "run", seed: "abc", fractions: { train: 0.5, test: 0.5 } });
+    // sft-valid's three seats are of three runs.
+    expect(manifest.split.splits.train.rows + manifest.split.splits.test.rows).toBe(3);
+    expect(manifest.split.splits.train.groups + manifest.split.splits.test.groups).toBe(3);
     expect(readdirSync(join(out, "data")).sort()).toEqual(["test-00000-of-00001.parquet", "train-00000-of-00001.parquet"]);
     expect(readFileSync(join(out, "README.md"), "utf8")).toMatch(/Split by run \(`run_id`\)/);
   });
 
-  it("--engine parallel says why it cannot split", () => {
-    const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "parallel"), "--split", "train=1", "--engine", "parallel");
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/does not split rows \(--split\)/);
+  it("both engines give the same manifest split section and shards", () => {
+    const manifests = ["parallel", "stages"].map((engine) => {
+      const r = run("convert", fx("sft-valid.ndjson"), fx("sft-filters.ndjson"), "--out", join(root, `same-${engine}`), "--split", "a=0.3,b=0.3,c=0.4", "--split-by", "run", "--seats", "all", "--engine", engine, "--json");
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout);
+    });
+    const [parallel, stages] = manifests;
+    expect(parallel.split).toEqual(stages.split);
+    expect(parallel.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split])).toEqual(stages.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split]));
+  });
+
+  it("JSON Lines splits on the stages engine (the parallel one writes Parquet only)", () => {
+    const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "jsonl"), "--split", "train=1", "--to", "jsonl", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).output).toMatchObject({ split: ["train"], engine: "stages" });
   });
 
   it.each([

@@ -57,6 +57,8 @@ const comparable = (m: Manifest) => ({
   quarantine: m.quarantine,
   untrusted: m.untrusted,
   format: m.format,
+  output: m.output,
+  split: m.split,
 });
 
 async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ parallel: Manifest; stages: Manifest }> {
@@ -67,7 +69,7 @@ async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ para
   const b = await convert({ ...options, out: stages, engine: "stages", publishAnyway: true });
   expect(a.manifest.output.engine).toBe("parallel");
   expect(b.manifest.output.engine).toBe("stages");
-  expect(comparable(a.manifest)).toEqual(comparable(b.manifest));
+  expect(comparable(a.manifest)).toEqual({ ...comparable(b.manifest), output: { ...b.manifest.output, engine: "parallel" } });
   expect(await rowsOf(parallel)).toEqual(await rowsOf(stages));
   const quarantineOf = (dir: string, m: Manifest) => (m.quarantine === null ? "" : readFileSync(join(dir, m.quarantine.path), "utf8"));
   expect(quarantineOf(parallel, a.manifest)).toBe(quarantineOf(stages, b.manifest));
@@ -75,6 +77,28 @@ async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ para
 }
 
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
+
+/**
+ * 400 random records of each format (`seed`), in `root/<folder>/<format>.ndjson`: repeats make duplicates and
+ * superseded copies in both orders, a broken line makes a quarantine. Returns [format, file] pairs.
+ */
+function randomInputs(folder: string, seed: number): [string, string][] {
+  const dir = join(root, folder);
+  mkdirSync(dir, { recursive: true });
+  const cases: [string, fc.Arbitrary<unknown>][] = [
+    ["sft", sftArb],
+    ["rl", rlArb],
+    ["dpo", dpoArb],
+  ];
+  return cases.map(([name, arb]) => {
+    const sample = fc.sample(arb, { numRuns: 400, seed }) as Record<string, unknown>[];
+    const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
+    lines.splice(100, 0, '{"broken": ');
+    const file = join(dir, `${name}.ndjson`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    return [name, file];
+  });
+}
 
 describe("the parallel engine publishes what the stages publish", () => {
   it("on every SFT fixture together: bad lines, duplicates, filters, gating, stream errors, long lines", async () => {
@@ -120,22 +144,7 @@ describe("the parallel engine publishes what the stages publish", () => {
   });
 
   it("on random records of every format, across many units and shards", { timeout: 120_000 }, async () => {
-    const dir = join(root, "random");
-    mkdirSync(dir, { recursive: true });
-    const cases: [string, fc.Arbitrary<unknown>][] = [
-      ["sft", sftArb],
-      ["rl", rlArb],
-      ["dpo", dpoArb],
-    ];
-    for (const [name, arb] of cases) {
-      const sample = fc.sample(arb, { numRuns: 400, seed: 7 }) as Record<string, unknown>[];
-      // Repeats make duplicates and superseded copies in both orders; a broken line makes a quarantine.
-      const lines = [...sample, ...sample.slice(0, 50).map((r) => ({ ...r, scorecard_version: 9 })), ...sample.slice(0, 80)].map((r) => JSON.stringify(r));
-      lines.splice(100, 0, '{"broken": ');
-      const file = join(dir, `${name}.ndjson`);
-      writeFileSync(file, `${lines.join("\n")}\n`);
-      await bothEngines({ inputs: [file], shardRows: 97 });
-    }
+    for (const [, file] of randomInputs("random", 7)) await bothEngines({ inputs: [file], shardRows: 97 });
   });
 });
 
@@ -191,5 +200,76 @@ describe("the parallel engine builds the training views the stages build (issue 
     expect(m.shards.length).toBeGreaterThan(2);
     expect(m.dropped.duplicate).toBeGreaterThan(0);
     expect(m.dropped.superseded).toBeGreaterThan(0);
+  });
+});
+
+describe("the parallel engine splits as the stages split (issue 19)", () => {
+  /** Both engines, and every split's rows equal and in its own files (the manifest's shards say whose). */
+  async function bothSplits(options: Omit<ConvertOptions, "out">): Promise<Manifest> {
+    const { parallel } = await bothEngines(options);
+    const names = Object.keys(options.split ?? {});
+    expect(Object.keys(parallel.split?.splits ?? {})).toEqual(names);
+    expect(parallel.output.split).toEqual(names);
+    for (const shard of parallel.shards) expect(shard.path).toMatch(new RegExp(`^data/${shard.split}-\\d{5}-of-\\d{5}\\.parquet$`));
+    const n = runs - 1;
+    for (const name of names) {
+      const only = (dir: string) => rowsOfSplit(dir, name);
+      expect(await only(join(root, `${n}-parallel`))).toEqual(await only(join(root, `${n}-stages`)));
+    }
+    // The cards alike but for file sizes (the engines' Parquet writers cut pages and row groups differently).
+    const card = (dir: string) => readFileSync(join(root, dir, "README.md"), "utf8").replace(/(num_bytes|download_size|dataset_size): \d+/g, "$1: N");
+    expect(card(`${n}-parallel`)).toBe(card(`${n}-stages`));
+    return parallel;
+  }
+
+  async function rowsOfSplit(dir: string, split: string): Promise<unknown[]> {
+    const only = join(dir, `only-${split}`);
+    mkdirSync(join(only, "data"), { recursive: true });
+    for (const f of readdirSync(join(dir, "data")).filter((f) => f.startsWith(`${split}-`))) writeFileSync(join(only, "data", f), readFileSync(join(dir, "data", f)));
+    return rowsOf(only);
+  }
+
+  const fractions = { train: 0.6, validation: 0.2, test: 0.2 };
+
+  it("on random records of every format, by scenario and by run, across many units and shards", { timeout: 240_000 }, async () => {
+    for (const [name, file] of randomInputs("random-splits", 13)) {
+      for (const splitBy of name === "dpo" ? (["scenario"] as const) : (["scenario", "run"] as const)) {
+        const m = await bothSplits({ inputs: [file], shardRows: 23, seats: "all", split: fractions, splitBy, splitSeed: `seed-${name}` });
+        for (const s of Object.values(m.split?.splits ?? {})) expect(s.rows).toBeGreaterThan(0);
+        expect(m.shards.filter((s) => s.split === "train").length).toBeGreaterThan(1);
+      }
+    }
+  });
+
+  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 360_000 }, async () => {
+    const corpus = readFileSync(largeSftCorpus(root), "utf8");
+    // Its first records again at a higher scorecard version, after their copies were written: a second read.
+    const rescored = corpus
+      .slice(0, 200_000)
+      .split("\n")
+      .slice(0, -1)
+      .map((l) => JSON.stringify({ ...(JSON.parse(l) as object), scorecard_version: 99 }));
+    const file = join(root, "large-rescored.ndjson");
+    writeFileSync(file, `${corpus}${rescored.join("\n")}\n`);
+    const m = await bothSplits({ inputs: [file], shardRows: 5_000, seats: "all", split: fractions, splitBy: "run" });
+    expect(m.shards.filter((s) => s.split === "validation").length).toBeGreaterThan(1);
+    expect(m.dropped.duplicate).toBeGreaterThan(0);
+    expect(m.dropped.superseded).toBeGreaterThan(0);
+  });
+
+  it("with a view's rows, and with a threshold", { timeout: 240_000 }, async () => {
+    const dir = join(root, "split-views");
+    mkdirSync(dir, { recursive: true });
+    const sample = fc.sample(rlArb, { numRuns: 300, seed: 17 }) as Record<string, unknown>[];
+    const lines = [...sample, ...sample.slice(0, 40), ...sample.slice(0, 30).map((r) => ({ ...r, scorecard_version: 9 }))].map((r) => JSON.stringify(r));
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const m = await bothSplits({ inputs: [file], view: "rl-steps", shardRows: 50, split: fractions, splitBy: "run" });
+    expect(m.dropped.superseded).toBeGreaterThan(0);
+    const sft = fc.sample(sftArb, { numRuns: 300, seed: 19 }).map((r) => JSON.stringify(r));
+    const sftFile = join(dir, "sft.ndjson");
+    writeFileSync(sftFile, `${sft.join("\n")}\n`);
+    const t = await bothSplits({ inputs: [sftFile], minComposite: 0.3, split: fractions });
+    expect(t.dropped.below_threshold).toBeGreaterThan(0);
   });
 });

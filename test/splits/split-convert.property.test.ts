@@ -125,9 +125,10 @@ describe("a view row inherits its record's group", () => {
   it("rl-steps rows split by run: every step of a run in one split, counted as rows", async () => {
     const dir = join(root, "view");
     const input = `${dir}.ndjson`;
-    const records = Array.from({ length: 40 }, (_, i) => rlRecord({ run_id: `run-${i}`, scenario: { campaign_id: `camp-${i % 7}`, seed: 1 }, seat: { seat_index: 0, role: "smuggler", agent_key_id: "ak" } }));
+    // rlRecord's seat is an `aic` seat (no agent key), which the default `--seats agent` drops: every seat is asked for.
+    const records = Array.from({ length: 40 }, (_, i) => rlRecord({ run_id: `run-${i}`, scenario: { campaign_id: `camp-${i % 7}`, seed: 1 } }));
     writeFileSync(input, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
-    const { manifest } = await convert({ inputs: [input], out: dir, to: "jsonl", compression: "none", view: "rl-steps", split: { train: 0.5, test: 0.5 }, splitBy: "run" });
+    const { manifest } = await convert({ inputs: [input], out: dir, to: "jsonl", compression: "none", view: "rl-steps", split: { train: 0.5, test: 0.5 }, splitBy: "run", seats: "all" });
     const rows = rowsBySplit(dir);
     expect(rows.length).toBe(manifest.view!.rows_out);
     expect(rows.length).toBeGreaterThan(records.length);

@@ -37,6 +37,8 @@ describe("a split dataset read back by datasets, pyarrow and DuckDB", () => {
     const fractions = { train: 0.9, validation: 0.05, test: 0.05 };
     const { out, manifest, read } = await splitDataset("three", 60, fractions, "s1");
     const counts = Object.fromEntries(Object.entries(manifest.split!.splits).map(([name, s]) => [name, s.rows]));
+    // Parquet splits run on the parallel engine, the default one.
+    expect(manifest.output.engine).toBe("parallel");
     expect(Object.keys(read.datasets)).toEqual(["train", "validation", "test"]);
     expect(read.datasets).toEqual(counts);
     expect(read.pyarrow).toEqual(counts);
@@ -51,6 +53,7 @@ describe("a split dataset read back by datasets, pyarrow and DuckDB", () => {
     // Three campaigns and a 0.1% split: with this seed no campaign lands in `holdout` (the manifest says so).
     const fractions = { train: 0.999, holdout: 0.001 };
     const { out, manifest, read } = await splitDataset("empty", 3, fractions, "s2");
+    expect(manifest.output.engine).toBe("parallel");
     expect(manifest.split!.splits.holdout).toEqual({ rows: 0, groups: 0, row_fraction: 0, group_fraction: 0 });
     // datasets refuses an empty split ("corresponds to no data"): the card lists the splits that hold rows.
     expect(read.datasets).toEqual({ train: 9 });

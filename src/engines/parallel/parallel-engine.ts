@@ -21,8 +21,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
     }
     // Ranking needs every seat of a scenario before deciding one: a second read, which the stages engine has.
     if (plan.selection.topKPerScenario !== null) return "it reads the inputs once and cannot rank seats (--top-k-per-scenario)";
-    // A split's rows would go to a shard set per split; not built yet (docs/decisions.md, issue 19).
-    if (plan.split !== undefined) return "it does not split rows (--split)";
+    // A row's split travels as a byte between the threads.
+    if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },

@@ -13,6 +13,7 @@ import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
 import { openViewRun } from "../../views/open-view-run.js";
+import { SplitAssigner } from "../../splits/split-assigner.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
@@ -21,6 +22,12 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const scores = sources.scores?.();
   // A selection the format cannot answer is a usage error before any worker starts.
   checkSelection(plan.selection, { format: format.name, scores });
+  // A split (issue 19): the workers find each row's group and split as the stages engine does; main counts them
+  // and gives each split its own shards. Made once here: a split the format cannot have (DPO by run) is
+  // refused before any worker starts.
+  const { split: request } = plan;
+  const splits = request === undefined ? null : () => new SplitAssigner(request, format.name);
+  const names = splits?.().names;
   const policy = resolveUntrustedPolicy(format, plan.untrusted);
   // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
   // the view's rows with the view's own code (src/views) and shred those.
@@ -31,9 +38,10 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   try {
-    const { shards, tally, view: unitCounts } = await convertInParallel({
+    const { shards, tally, view: unitCounts, split } = await convertInParallel({
       sources: sources.lines,
-      shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
+      shards: () => sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, names === undefined ? {} : { splits: names }),
+      splits,
       plan: layout,
       worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options } }),
       workers: plan.engine.workers,
@@ -42,12 +50,13 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shardBytes: limits.maxBytes,
       quarantine,
     });
-    if (view === null) return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+    const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
+    if (view === null) return run;
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
       view.audit.mergeSummary(unit.audit);
     }
-    return { engine: "parallel", format, policy, columns, shards, tally, quarantine, view: { manifest: view.manifest(), card: view.card() } };
+    return { ...run, view: { manifest: view.manifest(), card: view.card() } };
   } finally {
     await quarantine.close();
   }

@@ -4,7 +4,8 @@ import type { DropReason } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
 import type { QuarantineSink } from "../../engine.js";
-import type { RowGroupShards } from "../../../output/row-group-shards.js";
+import type { RowGroupShardSets } from "../../../output/row-group-shard-sets.js";
+import type { SplitAssigner, SplitManifest } from "../../../splits/split-assigner.js";
 import { ShardRotation } from "../../../output/shard-rotation.js";
 import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
@@ -15,7 +16,7 @@ import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { BatchSplits, EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
@@ -47,8 +48,13 @@ const OUTCOME_SLOT_BYTES = 1 << 20;
 export interface ParallelOptions {
   /** Inputs; every one must have `bytes()`. */
   readonly sources: readonly LineSource[];
-  /** Fresh shards of the dataset sink, for each read of the inputs. */
-  readonly shards: () => RowGroupShards;
+  /** Fresh shards of the dataset sink, for each read of the inputs: a set per split when `splits` is given. */
+  readonly shards: () => RowGroupShardSets;
+  /**
+   * A split run (`--split`): a fresh count of rows and groups per split, for each read; its names, in order,
+   * are the shard sets'. The workers were given the same split (`worker.split`).
+   */
+  readonly splits: (() => SplitAssigner) | null;
   readonly plan: ColumnPlan;
   readonly worker: WorkerConfig;
   readonly workers: number;
@@ -63,6 +69,8 @@ export interface ParallelResult {
   readonly tally: Tally;
   /** A view's run (the workers were given a view): what each unit's kept records gave it. */
   readonly view: readonly UnitViewCounts[];
+  /** A split run: rows and groups per split. */
+  readonly split: SplitManifest | null;
 }
 
 /**
@@ -87,11 +95,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view };
+    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view, split: first.split };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
-    return { shards: second.shards, tally: again, view: second.view };
+    return { shards: second.shards, tally: again, view: second.view, split: second.split };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -103,7 +111,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
 }
 
 /** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
-type ValidBatch = ValidRecords & { readonly rowBytes: Float64Array; readonly rowCounts: Uint32Array | null; readonly droppedPairs: readonly PrunedRow[] };
+type ValidBatch = ValidRecords & { readonly rowBytes: Float64Array; readonly rowCounts: Uint32Array | null; readonly droppedPairs: readonly PrunedRow[]; readonly splits: BatchSplits | null };
 
 /** The run's shared memory: batches, encoded units, batches' outcome columns. */
 interface Pools {
@@ -134,6 +142,8 @@ interface Unit {
   pending: number;
   /** Shard of each segment, once decided. */
   shards: number[] | null;
+  /** A split run: the split (shard set) of each segment, once decided. */
+  splits: Uint8Array | null;
   /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
   out: number;
   groups: readonly EncodedRowGroup[] | null;
@@ -144,7 +154,9 @@ class Pass {
   readonly #units = new Map<number, Unit>();
   /** Input bytes each worker holds in units it has not sent back encoded. */
   readonly #load = new Map<Worker, number>();
-  readonly #shards: RowGroupShards;
+  readonly #shards: RowGroupShardSets;
+  /** This read's count of rows and groups per split (a split run), or null. */
+  readonly #splits: SplitAssigner | null;
   readonly #slots: SharedSlots;
   readonly #outSlots: SharedSlots;
   readonly #outcomeSlots: SharedSlots;
@@ -160,7 +172,8 @@ class Pass {
   /** A view's run: what each unit's kept records gave the view, as its worker reported. */
   readonly #view: UnitViewCounts[] = [];
   #wake: (() => void) | null = null;
-  readonly #rotation: ShardRotation;
+  /** The sink's rotation rule, one per shard set (per split). */
+  readonly #rotations: ShardRotation[];
   // Line numbers, per input: the first line of the next batch to decide.
   #source = -1;
   #line = 1;
@@ -178,10 +191,12 @@ class Pass {
     this.#outSlots = pools.outSlots;
     this.#outcomeSlots = pools.outcomeSlots;
     this.#shards = options.shards();
-    this.#rotation = new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes });
+    this.#splits = options.splits?.() ?? null;
+    const sets = this.#splits?.names.length ?? 1;
+    this.#rotations = Array.from({ length: sets }, () => new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes }));
   }
 
-  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[] }> {
+  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null }> {
     const listener = (message: FromWorker) => this.#receive(message);
     const onError = (error: Error) => this.#fail(error);
     for (const w of this.workers) {
@@ -195,9 +210,9 @@ class Pass {
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit, view: [] };
+        return { shards: [], units: this.#nextUnit, view: [], split: null };
       }
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -230,7 +245,7 @@ class Pass {
           // done, not queued: a unit whose write waits still holds its output slot.
           await this.#until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
           unitId = this.#nextUnit++;
-          unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, out: -1, groups: null };
+          unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, splits: null, out: -1, groups: null };
           this.#units.set(unitId, unit);
         }
         const size = raw.kind === "lines" ? raw.bytes.length : 0;
@@ -317,10 +332,10 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; out: number };
+      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint8Array | null; out: number };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
-        for (const [i, group] of groups.entries()) await this.#shards.append(shards[i] as number, group);
+        for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
         if (out !== -1) this.#outSlots.free(out);
         this.#written++;
         this.#wake?.();
@@ -352,20 +367,21 @@ class Pass {
       }
       const columns = batch.columns as OutcomeColumns;
       const outcomes = batch.outcomes as OutcomesMessage;
-      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs });
+      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
-    const { keep, records, segments, shards } = this.#rowsToKeep(valid, this.decider.decide(valid));
+    const { keep, records, segments, shards, splits } = this.#rowsToKeep(valid, this.decider.decide(valid));
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
+    unit.splits = splits;
     if (segments.length === 0 && records === null) {
       // Nothing to encode: written (and forgotten) before the worker's empty answer may come back.
       unit.groups = [];
       this.#release(unit);
     } else if (segments.length > 0) unit.out = this.#outSlots.takeSlot();
     // (A view's unit with nothing to encode still waits for its worker's answer: it brings the view's counts.)
-    const message: ToWorker = { type: "decide", unit: id, keep, records, segments, out: unit.out };
+    const message: ToWorker = { type: "decide", unit: id, keep, records, segments, segmentSplits: splits, out: unit.out };
     unit.worker.postMessage(message);
   }
 
@@ -395,20 +411,23 @@ class Pass {
   /**
    * Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). A plain
    * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes as the
-   * stages engine shares them, and `records` then says which records stay (their view counts count).
+   * stages engine shares them, and `records` then says which records stay (their view counts count). A split
+   * run's rows go to their split's shards, each split rotating on its own: the segments come a split at a
+   * time (`splits` says whose), each split's rows in their order.
    */
-  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array): { keep: Uint8Array; records: Uint8Array | null; segments: number[]; shards: number[] } {
+  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array): { keep: Uint8Array; records: Uint8Array | null; segments: number[]; shards: number[]; splits: Uint8Array | null } {
     const rowsOf = (v: ValidBatch): number => (v.rowCounts === null ? v.rowBytes.length : v.rowCounts.reduce((n, k) => n + k, 0));
     const keep = new Uint8Array(valid.reduce((n, v) => n + rowsOf(v), 0));
     const viewed = valid.some((v) => v.rowCounts !== null);
     const records = viewed ? new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0)) : null;
-    const segments: number[] = [];
-    const shards: number[] = [];
-    const rotation = this.#rotation;
+    // Per shard set (split): its segments' row counts and shards.
+    const segmentsOf = this.#rotations.map((): number[] => []);
+    const shardsOf = this.#rotations.map((): number[] => []);
+    const counter = this.#splits;
     let row = 0;
     let record = 0;
     let kept = 0;
-    for (const { rules, rowBytes, rowCounts, droppedPairs } of valid) {
+    for (const { rules, rowBytes, rowCounts, droppedPairs, splits } of valid) {
       let batchRow = 0;
       let pruned = 0;
       for (const rule of rules) {
@@ -426,6 +445,15 @@ class Pass {
         if (!stay || this.decider.rewriteNeeded) continue;
         if (records !== null) records[k] = 1;
         if (prunedRow !== null) this.decider.tally.pairsDropped(prunedRow.counts);
+        let set = 0;
+        if (splits !== null && counter !== null) {
+          const group = splits.rowGroups[at] as number;
+          set = splits.splitOf[group] as number;
+          counter.count(splits.groups[group] as string, counter.names[set] as string, count);
+        }
+        const rotation = this.#rotations[set] as ShardRotation;
+        const segments = segmentsOf[set] as number[];
+        const shards = shardsOf[set] as number[];
         const size = (rowCounts === null ? bytes : bytes / count) + 1;
         for (let r = first; r < row; r++) {
           keep[r] = 1;
@@ -438,7 +466,9 @@ class Pass {
         }
       }
     }
-    return { keep, records, segments, shards };
+    if (counter === null) return { keep, records, segments: segmentsOf[0] as number[], shards: shardsOf[0] as number[], splits: null };
+    const splits = Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
+    return { keep, records, segments: segmentsOf.flat(), shards: shardsOf.flat(), splits };
   }
 
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */

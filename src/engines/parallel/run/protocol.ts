@@ -7,6 +7,7 @@ import type { DropReason, PairDropReason, QuarantineReason } from "../../../core
 import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
+import type { SplitRequest } from "../../../splits/split-assigner.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -33,6 +34,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly view: ViewSetup | null;
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
   readonly schema: SchemaNode;
+  /** A split run (`--split`): workers find each row's group and split (src/splits), or null. */
+  readonly split: SplitRequest | null;
 }
 
 /**
@@ -64,6 +67,11 @@ export interface DecideMessage {
   /** A view's run: 1 per record that gave rows (LINE_ROW, in order) that stays, whose view counts then count. */
   readonly records: Uint8Array | null;
   readonly segments: readonly number[];
+  /**
+   * A split run: the split (its index in the plan's order) of each segment. Segments come a split at a time,
+   * in the plan's order, each split's rows in their order; null: one split.
+   */
+  readonly segmentSplits: Uint8Array | null;
   /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
   readonly out: number;
 }
@@ -126,6 +134,18 @@ export interface OutcomesMessage {
   readonly quarantined: readonly QuarantineOutcome[];
   /** Rows the prune rule took pairs out of (DPO; few): the row's place among the batch's rows, and the counts. */
   readonly droppedPairs: readonly PrunedRow[];
+  /** A split run: the group and split of each LINE_ROW line; null otherwise. */
+  readonly splits: BatchSplits | null;
+}
+
+/** A split run's batch: its rows' groups, each group once, and their splits. */
+export interface BatchSplits {
+  /** The groups (`scenario.campaign_id` or `run_id`) of the batch's LINE_ROW lines, each once, in order of first row. */
+  readonly groups: readonly string[];
+  /** Each group's split: its index in the plan's order. */
+  readonly splitOf: Uint8Array;
+  /** Each LINE_ROW line's group: its index in `groups`. */
+  readonly rowGroups: Uint32Array;
 }
 
 export interface PrunedRow {

@@ -30,6 +30,7 @@ import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
+import { RowSplits } from "./row-splits.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -63,9 +64,14 @@ export class UnitConverter {
   readonly #filter: (facts: RecordFacts) => Decision;
   readonly #select: SelectRule;
   readonly #score: ScoreOf;
-  /** Each unit's rows, until it is encoded. */
-  readonly #units = new Map<number, RowGroupBuilder>();
-  readonly #spare: RowGroupBuilder[] = [];
+  /** A split run's groups and splits (`--split`); null otherwise. */
+  readonly #splits: RowSplits | null;
+  /** Each unit's rows, until it is encoded: a row group per split (one without splits). */
+  readonly #units = new Map<number, RowGroupBuilder[]>();
+  /** Row groups encoded and cleared, per split, for the next units. */
+  readonly #spare: RowGroupBuilder[][];
+  /** The split whose row group the fast parser writes into (see `RowSplits.home`). */
+  readonly #home: number;
   #slow: SlowPath | null = null;
   /** The training view, loaded with the first batch of a view's run; null otherwise. */
   #view: UnitView | null = null;
@@ -100,6 +106,9 @@ export class UnitConverter {
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores });
     this.#score = scoreOf(config.format, scores);
+    this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
+    this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);
+    this.#home = this.#splits?.home ?? 0;
   }
 
   /**
@@ -111,12 +120,14 @@ export class UnitConverter {
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
+    const builders = this.#builders(unit);
     const g: Gathered = {
       bytes,
       lines,
       utf8: isUtf8(bytes),
       unit,
-      builder: this.#builder(unit),
+      builders,
+      builder: builders[this.#home] as RowGroupBuilder,
       kinds: new Uint8Array(lines.length),
       versions: [],
       rowBytes: [],
@@ -134,7 +145,8 @@ export class UnitConverter {
     }
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
+    const splits = this.#splits === null ? null : this.#splits.batchDone();
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -178,12 +190,14 @@ export class UnitConverter {
   /**
    * Encodes a unit's kept rows: one row group per shard segment. Rows main dropped (duplicates found
    * after they were shredded) are removed first; a unit cut across shards is encoded a segment at a time
-   * from its first rows, which are then dropped, all in place.
+   * from its first rows, which are then dropped (the rest moved to the front), all in place. A split run's
+   * unit holds a row group per split; the segments come a split at a time (`segmentSplits` says whose).
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null, segmentSplits: Uint8Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
-    const builder = this.#units.get(unit);
-    if (builder === undefined) {
+    const keeps = this.#splits === null ? [keep] : this.#splits.keepPerSplit(unit, keep);
+    const builders = this.#units.get(unit);
+    if (builders === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
       if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
       throw new Error(`Internal error: no unit ${unit} to decide`);
@@ -197,15 +211,26 @@ export class UnitConverter {
       groups.push(metadata);
     };
     try {
-      if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
-      for (const [i, count] of segments.entries()) {
-        builder.withFirstRows(count, encode);
-        if (i < segments.length - 1) builder.retain((row) => row >= count);
+      let i = 0;
+      for (const [split, builder] of builders.entries()) {
+        let end = i;
+        while (end < segments.length && (segmentSplits?.[end] ?? 0) === split) end++;
+        if (end === i) continue;
+        const own = keeps[split] as Uint8Array;
+        if (own.length !== builder.rows) throw new Error(`Internal error: split ${split} of unit ${unit} holds ${builder.rows} rows, main decided ${own.length}`);
+        if (own.includes(0)) builder.retain((row) => own[row] === 1);
+        for (; i < end; i++) {
+          if (i < end - 1) builder.takeFirstRows(segments[i] as number, encode);
+          else builder.withFirstRows(segments[i] as number, encode);
+        }
       }
+      if (i !== segments.length) throw new Error(`Internal error: segments of unit ${unit} out of split order`);
       return { groups, bytes: encoded.copied(), view };
     } finally {
-      builder.clear();
-      this.#spare.push(builder);
+      for (const [split, builder] of builders.entries()) {
+        builder.clear();
+        this.#spare[split]?.push(builder);
+      }
     }
   }
 
@@ -258,16 +283,17 @@ export class UnitConverter {
   }
 
   /**
-   * The unit's row group. A new one is sized like a unit's before it (whose batches have all been walked):
-   * grown from nothing, it would allocate its size over again in the buffers it outgrows.
+   * The unit's row groups, one per split. A new one is sized like a unit's before it (whose batches have all
+   * been walked): grown from nothing, it would allocate its size over again in the buffers it outgrows.
    */
-  #builder(unit: number): RowGroupBuilder {
-    let builder = this.#units.get(unit);
-    if (builder === undefined) {
-      builder = this.#spare.pop() ?? new RowGroupBuilder(this.plan, this.#units.values().next().value);
-      this.#units.set(unit, builder);
+  #builders(unit: number): RowGroupBuilder[] {
+    let builders = this.#units.get(unit);
+    if (builders === undefined) {
+      const like = this.#units.values().next().value;
+      builders = this.#spare.map((spare, split) => spare.pop() ?? new RowGroupBuilder(this.plan, like?.[split]));
+      this.#units.set(unit, builders);
     }
-    return builder;
+    return builders;
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
@@ -330,21 +356,33 @@ export class UnitConverter {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision };
     }
-    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
-    if (this.#view !== null && g !== null) {
+    // A split run's rows go to their split's row group (a batch's: the priming lines' stay where they are).
+    const splits = g === null ? null : this.#splits;
+    const key = splits === null ? null : splits.keyOf(read);
+    const split = splits === null || key === null ? this.#home : splits.splitOf(key);
+    const into = g === null ? builder : (g.builders[split] as RowGroupBuilder);
+    let outcome: RowOutcome;
+    if (record === null) {
+      // The fast parser wrote the row into the home split's row group before its group was known.
+      if (into !== builder) builder.moveLastRowTo(into);
+      outcome = { kind: LINE_ROW, facts, rows: 1 };
+    } else if (this.#view !== null && g !== null) {
       const rows = this.#view.rowsOf(g.unit, record());
       for (const row of rows) {
-        builder.beginRow();
-        shredRecord(this.plan, row, builder.leaves);
+        into.beginRow();
+        shredRecord(this.plan, row, into.leaves);
       }
-      return { kind: LINE_ROW, facts, rows: rows.length };
+      outcome = { kind: LINE_ROW, facts, rows: rows.length };
+    } else {
+      const whole = record();
+      const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
+      this.#slow?.strip(whole);
+      into.beginRow();
+      shredRecord(this.plan, whole, into.leaves);
+      outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
-    const whole = record();
-    const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
-    this.#slow?.strip(whole);
-    builder.beginRow();
-    shredRecord(this.plan, whole, builder.leaves);
-    return droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
+    if (splits !== null && key !== null) splits.add((g as Gathered).unit, key, split, outcome.rows);
+    return outcome;
   }
 }
 
@@ -358,6 +396,9 @@ interface Gathered {
   readonly lines: readonly BatchLine[];
   /** The whole batch is valid UTF-8 (else each line is checked). */
   readonly utf8: boolean;
+  /** The unit's row groups, one per split (one without splits). */
+  readonly builders: readonly RowGroupBuilder[];
+  /** The one the fast parser writes into: the home split's. */
   readonly builder: RowGroupBuilder;
   readonly kinds: Uint8Array;
   readonly versions: number[];
@@ -370,8 +411,10 @@ interface Gathered {
   readonly droppedPairs: PrunedRow[];
 }
 
+type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] };
+
 type LineOutcome =
-  | { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] }
+  | RowOutcome
   | { readonly kind: typeof LINE_FILTERED; readonly facts: RecordFacts; readonly rule: DropReason }
   | { readonly kind: typeof LINE_QUARANTINED; readonly quarantine: Omit<QuarantineOutcome, keyof LineAt> }
   | { readonly kind: typeof LINE_STREAM_ERROR; readonly runIndex: number | null };

@@ -32,5 +32,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     columns: run.columns,
     schema: run.schema,
     view: run.view,
+    split: plan.split ?? null,
   };
 }
