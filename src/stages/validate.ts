@@ -1,3 +1,4 @@
+import { lineDigest } from "../core/line-digest.js";
 import { FORMAT_REGISTRY } from "../formats/index.js";
 import type { Format } from "../formats/format.js";
 import type { FormatRegistry } from "../formats/format-registry.js";
@@ -97,6 +98,6 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
     }
     const fault = judge.check(record);
     if (fault !== null) return bad(fault.reason, fault.detail);
-    return { kind: "kept", provenance, value: { format: judge, record, facts: judge.facts(record), ordinal: ordinal++, bytes: line.bytes } };
+    return { kind: "kept", provenance, value: { format: judge, record, facts: judge.facts(record), ordinal: ordinal++, bytes: line.bytes, digest: lineDigest(Buffer.from(line.text)) } };
   };
 }

@@ -26,6 +26,7 @@ import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamError
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
+import { lineDigest } from "../../../core/line-digest.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
@@ -119,6 +120,7 @@ export class UnitConverter {
       builder: this.#builder(unit),
       kinds: new Uint8Array(lines.length),
       versions: [],
+      digests: [],
       rowBytes: [],
       rowCounts: [],
       filtered: [],
@@ -132,7 +134,7 @@ export class UnitConverter {
       const { start, end } = lines[i] as WholeLine;
       this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
-    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions), digests: Float64Array.from(g.digests) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs };
   }
@@ -162,6 +164,7 @@ export class UnitConverter {
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
       g.versions.push(outcome.facts.scorecardVersion ?? 0);
+      g.digests.push(lineDigest(g.bytes, start, end));
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
@@ -361,6 +364,7 @@ interface Gathered {
   readonly builder: RowGroupBuilder;
   readonly kinds: Uint8Array;
   readonly versions: number[];
+  readonly digests: number[];
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];
