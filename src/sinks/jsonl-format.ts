@@ -1,3 +1,4 @@
+import { stringifyExact } from "../core/exact-json.js";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -63,7 +64,7 @@ class JsonlShard implements ShardWriter {
 
   async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
-    const line = json ?? JSON.stringify(record);
+    const line = json ?? stringifyExact(record);
     const size = Buffer.byteLength(line) + 1;
     this.#chunk.push(line, "\n");
     this.#chunkBytes += size;
