@@ -1,20 +1,17 @@
+import * as crypto from "node:crypto";
+
+/** crypto.hash, one call per digest (Node 20.12 and later); createHash before it. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: "buffer") => Buffer }).hash;
+
 /**
- * A 53-bit digest of a line's bytes (cyrb53: two 32-bit multiply-xor lanes), exact in a double: what dedup
- * keeps per key to tell a true duplicate from a copy with the same key and scorecard version but other content
- * (`conflicting_duplicate`). Not cryptographic: two different lines of one key share a digest with odds of
- * about 2^-53, and then count as a plain `duplicate`. One definition for both engines, so they agree.
+ * A 48-bit digest of a line's bytes (the first 6 bytes of its SHA-256), exact in a double: what dedup keeps per
+ * key to tell a true duplicate from a copy with the same key and scorecard version but other content
+ * (`conflicting_duplicate`). Two different lines of one key share it with odds of 2^-48, and then count as a plain
+ * `duplicate`. SHA-256 because Node's is native: ~1 ns a byte here, a quarter of a JS hash's byte loop (measured
+ * in docs/decisions.md). One definition for both engines, so they agree.
  */
 export function lineDigest(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i] as number;
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  const line = bytes.subarray(start, end);
+  const digest = oneShot === undefined ? crypto.createHash("sha256").update(line).digest() : oneShot("sha256", line, "buffer");
+  return digest.readUIntBE(0, 6);
 }
