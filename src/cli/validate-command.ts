@@ -1,7 +1,8 @@
 import { Command } from "commander";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
-import { EXIT } from "./exit-codes.js";
+import { exitOfDecision } from "./exit-codes.js";
+import { describeTrippedGuards } from "../output/publish-guard.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
@@ -13,7 +14,7 @@ export function validateCommand(): Command {
     runAction(async (...args: unknown[]) => {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "validate");
       const options = given as unknown as ValidateOptions & { inputs: readonly string[] };
-      const plan = resolvePlan("validate", options);
+      resolvePlan("validate", options);
       const { validateInputs } = await import("../jobs/validate.js");
       const result = await validateInputs(options);
       printWarnings(result.warnings);
@@ -27,7 +28,9 @@ export function validateCommand(): Command {
         if (v !== undefined) process.stdout.write(`view ${v.name}: ${v.rows_out} rows; left out: ${JSON.stringify(v.steps_dropped ?? v.pairs_dropped ?? {})}\n`);
         for (const bad of result.first_bad) process.stdout.write(`${bad.source}:${bad.line} (offset ${bad.offset}) ${bad.reason}: ${bad.detail}\n`);
       }
-      return result.quarantined_share > plan.guards.maxQuarantined ? EXIT.quarantineExceeded : EXIT.ok;
+      // The exit code convert would give: the first tripped guard's (exit-codes.ts).
+      if (result.guards.tripped.length > 0) process.stderr.write(`evalshard: convert would not publish this: ${describeTrippedGuards(result.guards.tripped)}\n`);
+      return exitOfDecision(result.guards);
     }),
   );
 }

@@ -31,6 +31,11 @@ export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 /** Why a valid record was left out of the dataset on purpose. */
 export const DROP_REASONS = [
   "duplicate",
+  /**
+   * Same key and scorecard version as the record kept, other bytes: the service sent two different records
+   * under one identity. The first copy in input order is kept (docs/rules.md); counted apart so it shows.
+   */
+  "conflicting_duplicate",
   "superseded",
   "flagged",
   "unscored",

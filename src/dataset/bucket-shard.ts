@@ -1,3 +1,4 @@
+import { parseExact } from "../core/exact-json.js";
 import { open } from "node:fs/promises";
 import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
@@ -35,7 +36,7 @@ export async function writeBucketShard(options: {
       if (bytesRead !== size) throw new IoError(`The staged file ${options.staged} is shorter than expected`, options.staged);
       for (const { offset, length } of run) {
         const json = buffer.toString("utf8", offset - start, offset - start + length);
-        await writer.write(JSON.parse(json) as Record<string, unknown>, json);
+        await writer.write(parseExact(json) as Record<string, unknown>, json);
       }
     }
     const { bytes, sha256 } = await writer.close();

@@ -1,3 +1,4 @@
+import { stringifyExact } from "../core/exact-json.js";
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { EvalshardError, IoError } from "../core/errors.js";
@@ -74,7 +75,7 @@ export class IncomingBuckets {
     if (typeof key !== "string") throw new TypeError(`Expected a record's \`key\` to be a string, got ${typeof key}`);
     if (version !== null && !Number.isFinite(version)) throw new TypeError(`Expected the \`version\` of ${key} to be a number or null, got ${version}`);
     if (this.entries.has(key)) throw new DuplicateKeyError(key);
-    const json = JSON.stringify(record);
+    const json = stringifyExact(record);
     if (typeof json !== "string" || !json.startsWith("{")) throw new TypeError(`Expected the record of ${key} to be an object, got ${json}`);
     const bucket = splitIndex * this.#buckets + bucketOf(key, this.#buckets);
     const length = Buffer.byteLength(json);

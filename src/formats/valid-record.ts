@@ -14,6 +14,8 @@ export interface ValidRecord<R extends object = Record<string, unknown>> {
   readonly ordinal: number;
   /** Length of the input line in bytes: what shard rotation measures, the same in every engine. */
   readonly bytes: number;
+  /** `lineDigest` of the input line's bytes: how dedup tells a `conflicting_duplicate` from a `duplicate`. */
+  readonly digest: number;
   /** Pairs the prune stage took out of the record, by reason (DPO): counted in the manifest when it is written. */
   readonly droppedPairs?: Readonly<Partial<Record<PairDropReason, number>>>;
 }

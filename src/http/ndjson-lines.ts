@@ -1,3 +1,4 @@
+import { decodeEscaped } from "../sources/escaped-utf8.js";
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -44,8 +45,9 @@ export async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGene
   yield last;
 }
 
+/** A line's text; bytes that are not UTF-8 stay recoverable (decodeEscaped), so the pull can quarantine the line. */
 function text(buf: Buffer, start: number, end: number): string {
-  return buf.toString("utf8", start, end > start && buf[end - 1] === CR ? end - 1 : end);
+  return decodeEscaped(buf, start, end > start && buf[end - 1] === CR ? end - 1 : end);
 }
 
 function parses(line: string): boolean {

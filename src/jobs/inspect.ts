@@ -1,10 +1,13 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { IoError } from "../core/errors.js";
+import { ConfigError, IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
+import { outputLocation } from "../output/output-location.js";
+import { readText } from "../output/write-text.js";
 import { snapshotPath } from "./snapshot-path.js";
 import { previewJsonl } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
+import { storedShard, type ShardInput } from "./shard-input.js";
 
 export interface InspectResult {
   readonly path: string;
@@ -16,10 +19,16 @@ export interface InspectResult {
 
 /**
  * Summarises an output directory (manifest, schema, first rows) or a single shard (schema, first rows);
- * with `snapshot`, the kept snapshot of that number of a nightly directory. Values are plain JSON: int64 as
- * numbers, JSON columns as they were written.
+ * with `snapshot`, the kept snapshot of that number of a nightly directory. An `s3://BUCKET/PREFIX` dataset is
+ * read through its storage (the current snapshot; each shard fetched whole, as Parquet is read from its
+ * footer). Values are plain JSON: int64 as numbers, JSON columns as they were written.
  */
 export async function inspect(path: string, options: { rows?: number; snapshot?: number } = {}): Promise<InspectResult> {
+  const limit = Math.max(0, Math.floor(options.rows ?? 5));
+  if (outputLocation(path).kind === "s3") {
+    if (options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
+    return inspectStored(path, limit);
+  }
   if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
   const info = await stat(path).catch((error: Error) => {
     throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
@@ -36,7 +45,20 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
   } else {
     files = [path];
   }
-  const limit = Math.max(0, Math.floor(options.rows ?? 5));
-  const { columns, rows, totalRows } = files.every((f) => f.endsWith(".parquet")) ? await previewParquet(files, limit) : await previewJsonl(files, limit);
-  return { path, manifest, columns, rows, totalRows };
+  return { path, manifest, ...(await preview(files, limit)) };
+}
+
+/** A dataset on object storage, through the Files of its storage (as `verify` reads it). */
+async function inspectStored(location: string, limit: number): Promise<InspectResult> {
+  const { storageFor } = await import("../output/storage-for.js");
+  const files = await storageFor(location);
+  const text = await readText(files, "manifest.json");
+  if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no manifest.json`, `${location}/manifest.json`);
+  const manifest = JSON.parse(text) as Manifest;
+  return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, s.path)), limit)) };
+}
+
+function preview(files: readonly (string | ShardInput)[], limit: number) {
+  const name = (f: string | ShardInput) => (typeof f === "string" ? f : f.name);
+  return files.every((f) => name(f).endsWith(".parquet")) ? previewParquet(files, limit) : previewJsonl(files, limit);
 }

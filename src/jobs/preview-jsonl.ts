@@ -1,6 +1,6 @@
-import { createReadStream } from "node:fs";
 import { IoError } from "../core/errors.js";
 import { compressionFromName, decompress } from "../sources/decompress.js";
+import { localShard, type ShardInput } from "./shard-input.js";
 
 /** What `inspect` shows of some shards: the columns, the first rows, and how many rows they hold. */
 export interface ShardPreview {
@@ -13,10 +13,12 @@ export interface ShardPreview {
  * The first `limit` rows of JSONL shards (plain, .gz or .zst) and their line count; the columns are the
  * keys of the first row, typed from its values, as JSON has no schema.
  */
-export async function previewJsonl(files: readonly string[], limit: number): Promise<ShardPreview> {
+export async function previewJsonl(files: readonly (string | ShardInput)[], limit: number): Promise<ShardPreview> {
   const rows: Record<string, unknown>[] = [];
   let totalRows = 0;
-  for (const path of files) {
+  for (const input of files) {
+    const shard = typeof input === "string" ? localShard(input) : input;
+    const path = shard.name;
     try {
       let rest = "";
       const decoder = new TextDecoder();
@@ -25,7 +27,7 @@ export async function previewJsonl(files: readonly string[], limit: number): Pro
         totalRows += 1;
         if (rows.length < limit) rows.push(JSON.parse(line) as Record<string, unknown>);
       };
-      for await (const chunk of decompress(createReadStream(path), { name: path, compression: compressionFromName(path) })) {
+      for await (const chunk of decompress(buffers(await shard.read()), { name: path, compression: compressionFromName(path) })) {
         const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
         rest = lines.pop() ?? "";
         lines.forEach(take);
@@ -47,4 +49,8 @@ function jsonType(value: unknown): string {
   if (typeof value === "number") return Number.isInteger(value) ? "BIGINT" : "DOUBLE";
   if (Array.isArray(value)) return `${value.length === 0 ? "NULL" : jsonType(value[0])}[]`;
   return `STRUCT(${Object.entries(value as object).map(([k, v]) => `${k} ${jsonType(v)}`).join(", ")})`;
+}
+
+async function* buffers(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
+  for await (const chunk of chunks) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }

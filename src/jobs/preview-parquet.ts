@@ -1,11 +1,12 @@
 import { gunzipSync } from "node:zlib";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
+import { asyncBufferFromFile, type AsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import type { Compressors } from "hyparquet";
 import zstd from "zstd-napi/binding.js";
 import { IoError } from "../core/errors.js";
 import { parquetTypeText } from "./parquet-type-text.js";
 import { plainValue } from "./plain-value.js";
 import type { ShardPreview } from "./preview-jsonl.js";
+import { shardBytes, type ShardInput } from "./shard-input.js";
 
 /**
  * hyparquet decodes snappy itself; zstd and gzip pages go through the libraries the writer already uses
@@ -21,13 +22,14 @@ const COMPRESSORS: Compressors = {
 };
 
 /** The schema of the first shard, the first `limit` rows of the shards in order, and their row count (from the footers). */
-export async function previewParquet(files: readonly string[], limit: number): Promise<ShardPreview> {
+export async function previewParquet(files: readonly (string | ShardInput)[], limit: number): Promise<ShardPreview> {
   let columns: ShardPreview["columns"] = [];
   const rows: Record<string, unknown>[] = [];
   let totalRows = 0;
-  for (const [i, path] of files.entries()) {
+  for (const [i, input] of files.entries()) {
+    const path = typeof input === "string" ? input : input.name;
     try {
-      const file = await asyncBufferFromFile(path);
+      const file = typeof input === "string" ? await asyncBufferFromFile(input) : bufferOf(await shardBytes(input));
       const metadata = await parquetMetadataAsync(file);
       if (i === 0) columns = parquetSchema(metadata).children.map((c) => ({ name: c.element.name, type: parquetTypeText(c) }));
       const fileRows = Number(metadata.num_rows);
@@ -42,4 +44,10 @@ export async function previewParquet(files: readonly string[], limit: number): P
     }
   }
   return { columns, rows, totalRows };
+}
+
+/** A shard read whole, as hyparquet's AsyncBuffer. */
+function bufferOf(bytes: Buffer): AsyncBuffer {
+  const whole = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  return { byteLength: whole.byteLength, slice: (start, end) => whole.slice(start, end) };
 }

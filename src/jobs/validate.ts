@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Counts } from "../core/tally.js";
+import { decidePublish, type PublishDecision } from "../output/publish-guard.js";
 import { stagesEngine } from "../engines/stages/stages-engine.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
@@ -22,6 +23,8 @@ export interface ValidateInputsResult extends Counts {
   readonly warnings: readonly string[];
   /** Which seats the selection keeps (issue 19); its drops are counted in `dropped` by rule. */
   readonly selection: RunPlan["selection"];
+  /** The publish guards' verdict convert would give on these inputs (issue 20): the guards tripped, if any. */
+  readonly guards: { readonly tripped: PublishDecision["tripped"]; readonly would_publish: boolean };
   /** With `view`: what the view would produce (rows, steps or pairs left out, text audit), as convert's manifest says. */
   readonly view?: ViewManifest;
 }
@@ -34,13 +37,17 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
     const sources = await openSources(plan, spoolDir);
     const sink = new FirstBadSink(plan.firstBad, spoolDir);
     const run = await stagesEngine.run(plan, sources, sink);
+    const counts = run.tally.counts();
+    // convert's own verdict, without --publish-anyway: validate says whether the data would pass.
+    const decision = decidePublish({ ...plan.guards, publishAnyway: false }, { ...counts, quarantined_share: run.tally.quarantinedShare() });
     return {
       format: `${run.format.name} ${run.format.version}`,
-      ...run.tally.counts(),
+      ...counts,
       quarantined_share: run.tally.quarantinedShare(),
       first_bad: sink.firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),
       warnings: selectionWarnings(plan, sources.scorecards),
       selection: plan.selection,
+      guards: { tripped: decision.tripped, would_publish: decision.published },
       ...(run.view === undefined ? {} : { view: run.view.manifest }),
     };
   } finally {

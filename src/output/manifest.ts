@@ -1,3 +1,4 @@
+import { conflictWarnings } from "./conflict-warnings.js";
 import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
@@ -108,7 +109,7 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
     quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
     untrusted: facts.untrusted,
     quarantined_share: facts.tally.quarantinedShare(),
-    warnings: facts.warnings,
+    warnings: [...facts.warnings, ...conflictWarnings(counts)],
     ...job,
   };
   const manifest: Record<string, unknown> = {};

@@ -76,6 +76,11 @@ export function describeDecision(decision: PublishDecision, location: string): s
   return `not published: ${what}; the previous dataset is untouched; this attempt is kept in ${location.replace(/\/$/, "")}/${decision.rejected_to}`;
 }
 
+/** The tripped guards, for a message: what was over which limit. */
+export function describeTrippedGuards(tripped: readonly TrippedGuard[]): string {
+  return tripped.map(describeTripped).join("; ");
+}
+
 function describeTripped(t: TrippedGuard): string {
   switch (t.guard) {
     case "max_quarantined":

@@ -120,7 +120,9 @@ export class ColumnBuffer implements LeafWriter {
     this.valueCount++;
   }
 
-  int64(value: number, rep: number): void {
+  int64(value: number | bigint, rep: number): void {
+    // A bigint: an exact integer beyond 2^53 (a seed, core/exact-json.ts); rare, so off the number path.
+    if (typeof value === "bigint") return this.#bigInt64(value, rep);
     if (!Number.isSafeInteger(value)) this.#wrongType(value, "a safe integer");
     this.#level(this.maxDef, rep);
     const at = this.#reserve(8);
@@ -128,6 +130,15 @@ export class ColumnBuffer implements LeafWriter {
     const hi = Math.floor(value / TWO_32);
     this.view.setUint32(at, value - hi * TWO_32, true);
     this.view.setInt32(at + 4, hi, true);
+    this.valueBytes = at + 8;
+    this.valueCount++;
+  }
+
+  #bigInt64(value: bigint, rep: number): void {
+    if (value < -(2n ** 63n) || value >= 2n ** 63n) this.#wrongType(value, "an integer in the int64 range");
+    this.#level(this.maxDef, rep);
+    const at = this.#reserve(8);
+    this.view.setBigInt64(at, value, true);
     this.valueBytes = at + 8;
     this.valueCount++;
   }

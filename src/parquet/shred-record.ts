@@ -25,7 +25,7 @@ function shred(node: PlanNode, value: unknown, rep: number, out: readonly LeafWr
           w.text(JSON.stringify(value), rep);
           return;
         case "int64":
-          w.int64(value as number, rep);
+          w.int64(value as number | bigint, rep);
           return;
         case "float64":
           w.float64(value as number, rep);

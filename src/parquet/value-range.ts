@@ -21,7 +21,11 @@ function int64Range(view: DataView, valueBytes: number, out: Float64Array): bool
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (let at = 0; at < valueBytes; at += 8) {
-    const v = view.getInt32(at + 4, true) * TWO_32 + view.getUint32(at, true);
+    const hi = view.getInt32(at + 4, true);
+    // Beyond 2^53 (an exact seed) a double cannot hold the bound: no statistics rather than a wrong one, which
+    // would make readers skip row groups that hold a value.
+    if (hi >= 0x200000 || hi < -0x200000) return false;
+    const v = hi * TWO_32 + view.getUint32(at, true);
     if (v < min) min = v;
     if (v > max) max = v;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import { encodeEscaped } from "../sources/escaped-utf8.js";
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import type { ListedRun } from "./list-runs.js";
 import { pullRoutes } from "./routes.js";
@@ -17,7 +18,7 @@ export async function fetchRlContext(ctx: FetchRecordsContext, runs: readonly Li
   const file = await open(path, "wx");
   try {
     const rl: FetchRecordsContext = { ...ctx, routes: pullRoutes(ctx.client.auth, "rl"), rl: true };
-    await fetchRecords(rl, runs, async (v) => void (await file.write(`${v.line}\n`)), () => {});
+    await fetchRecords(rl, runs, async (v) => void (await file.write(encodeEscaped(`${v.line}\n`))), () => {});
   } finally {
     await file.close();
   }

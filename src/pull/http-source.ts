@@ -6,6 +6,7 @@ import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source
 import { readError } from "../sources/read-error.js";
 import { splitLines } from "../sources/split-lines.js";
 import { spool, type Spool } from "../sources/spool.js";
+import { encodeEscaped } from "../sources/escaped-utf8.js";
 import { checkDpoOptions, type DpoOptions } from "./dpo-pairs.js";
 import { checkPartition, type Partition } from "./partition.js";
 import { pullLines } from "./pull.js";
@@ -95,12 +96,12 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
       pending.push(line, "\n");
       size += line.length + 1;
       if (size >= WRITE_CHUNK_BYTES) {
-        yield Buffer.from(pending.join(""), "utf8");
+        yield encodeEscaped(pending.join(""));
         pending = [];
         size = 0;
       }
     }
-    if (size > 0) yield Buffer.from(pending.join(""), "utf8");
+    if (size > 0) yield encodeEscaped(pending.join(""));
     finished = tally.snapshot();
     tally.emit({ type: "done", report: finished });
   }

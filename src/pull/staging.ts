@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
+import { decodeEscaped, encodeEscaped } from "../sources/escaped-utf8.js";
 
 interface Slot {
   readonly position: number;
@@ -46,7 +47,8 @@ export class Staging {
   async add(runId: string, key: string, line: string): Promise<boolean> {
     if (this.keys.has(key)) return false;
     this.keys.add(key);
-    const buf = Buffer.from(line, "utf8");
+    // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
+    const buf = encodeEscaped(line);
     const slot = { position: this.end, bytes: buf.length };
     this.end += buf.length;
     const slots = this.byRun.get(runId) ?? [];
@@ -69,7 +71,7 @@ export class Staging {
         if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
         read += got;
       }
-      yield buf.toString("utf8");
+      yield decodeEscaped(buf);
     }
   }
 

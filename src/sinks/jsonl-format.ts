@@ -1,3 +1,4 @@
+import { stringifyExact } from "../core/exact-json.js";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -70,7 +71,7 @@ class JsonlShard implements ShardWriter {
   // The caller's JSON text of the record is not the line: the row is reshaped first.
   async write(record: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
-    const line = JSON.stringify(tabularRow(this.columns, record));
+    const line = stringifyExact(tabularRow(this.columns, record));
     const size = Buffer.byteLength(line) + 1;
     this.#chunk.push(line, "\n");
     this.#chunkBytes += size;

@@ -4,6 +4,8 @@ import type { ValidRecord } from "../formats/valid-record.js";
 interface Winner {
   readonly version: number;
   readonly ordinal: number;
+  /** The winner's line digest: a copy of equal version with another is a `conflicting_duplicate`. */
+  readonly digest: number;
 }
 
 /**
@@ -17,7 +19,7 @@ export class DedupIndex {
     const version = record.facts.scorecardVersion ?? 0;
     const current = this.#winners.get(record.facts.key);
     if (current === undefined || version > current.version) {
-      this.#winners.set(record.facts.key, { version, ordinal: record.ordinal });
+      this.#winners.set(record.facts.key, { version, ordinal: record.ordinal, digest: record.digest });
     }
   }
 

@@ -1,3 +1,6 @@
+import { parseExact, stringifyExact } from "../core/exact-json.js";
+import { lineDigest } from "../core/line-digest.js";
+import { putExactSeed, takeExactSeed } from "./exact-seed.js";
 import { FORMAT_REGISTRY } from "../formats/index.js";
 import type { Format } from "../formats/format.js";
 import type { FormatRegistry } from "../formats/format-registry.js";
@@ -55,7 +58,7 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
     if (line.invalidUtf8At !== undefined) return bad("invalid_utf8", `the line is not UTF-8 from byte ${line.invalidUtf8At} on (quarantined as read, each bad byte shown as U+FFFD)`);
     let value: unknown;
     try {
-      value = JSON.parse(line.text);
+      value = parseExact(line.text);
     } catch (error) {
       return bad("invalid_json", (error as Error).message);
     }
@@ -86,17 +89,20 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
         version === undefined ? `missing ${format.versionField} (expected ${expected})` : `${format.versionField} ${JSON.stringify(version)} is not supported (expected ${expected})`,
       );
     }
+    const seed = takeExactSeed(object);
+    if (typeof seed === "string") return bad("schema", seed);
     // A later minor (acceptLaterMinor) is read by the schema of the version judging it.
     const protoKeys = MAY_HOLD_PROTO.test(line.text);
     const parsed = (version === judge.version ? judge.schema : judge.anyVersionSchema).safeParse(protoKeys ? hideProtoKeys(object) : object);
     if (!parsed.success) return bad("schema", describeIssues(parsed.error.issues));
     const record = (protoKeys ? restoreProtoKeys(parsed.data) : parsed.data) as Record<string, unknown>;
+    if (seed !== null) putExactSeed(record, seed);
     // JSON.stringify escapes only unpaired surrogates, so a second look is needed only when the line had such an escape.
-    if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(JSON.stringify(record))) {
+    if (SURROGATE_ESCAPE.test(line.text) && SURROGATE_ESCAPE.test(stringifyExact(record))) {
       return bad("schema", "a string holds an unpaired UTF-16 surrogate (\\ud800-\\udfff escape), which UTF-8 and Parquet cannot store");
     }
     const fault = judge.check(record);
     if (fault !== null) return bad(fault.reason, fault.detail);
-    return { kind: "kept", provenance, value: { format: judge, record, facts: judge.facts(record), ordinal: ordinal++, bytes: line.bytes } };
+    return { kind: "kept", provenance, value: { format: judge, record, facts: judge.facts(record), ordinal: ordinal++, bytes: line.bytes, digest: lineDigest(Buffer.from(line.text)) } };
   };
 }

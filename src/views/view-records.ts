@@ -1,3 +1,4 @@
+import { stringifyExact } from "../core/exact-json.js";
 import type { Stage } from "../core/flow.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import { quarantine } from "../stages/quarantine-item.js";
@@ -39,7 +40,7 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
       const result = rows(item.value.record, recordEnv);
       const injected = result.dropped.injection ?? 0;
       if (quarantining && injected > 0) {
-        const raw = JSON.stringify(item.value.record);
+        const raw = stringifyExact(item.value.record);
         const unit = view.unit === "step" ? "step" : "pair";
         const detail = `${injected} ${unit}${injected === 1 ? "" : "s"} of the ${view.name} view matched a prompt-injection pattern (--on-injection quarantine)`;
         yield quarantine(item.provenance, "injection", detail, raw, item.value.bytes);

@@ -12,7 +12,7 @@ import { VIEWS } from "../../src/views/views.js";
 import { RULES_TRAJECTORY } from "./helpers/view-fixtures.js";
 
 const provenance = { source: "rl.ndjson", line: 3, offset: 120 };
-const valid = (record: object, format = FORMATS.rl): ValidRecord => ({ format, record: record as Record<string, unknown>, facts: format.facts(record as never), ordinal: 0, bytes: 100 });
+const valid = (record: object, format = FORMATS.rl): ValidRecord => ({ format, record: record as Record<string, unknown>, facts: format.facts(record as never), ordinal: 0, bytes: 100, digest: 0 });
 
 async function collect<T>(items: AsyncIterable<Flow<T>>): Promise<Flow<T>[]> {
   const out: Flow<T>[] = [];

@@ -367,7 +367,7 @@ class Pass {
       }
       const columns = batch.columns as OutcomeColumns;
       const outcomes = batch.outcomes as OutcomesMessage;
-      valid.push({ keys: columns.keys, versions: columns.versions, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits });
+      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
     const { keep, records, segments, shards, splits } = this.#rowsToKeep(valid, this.decider.decide(valid));

@@ -12,6 +12,8 @@ export interface ValidRecords {
   readonly keys: PackedKeys;
   /** Their scorecard versions (0 where the format has none). */
   readonly versions: ArrayLike<number>;
+  /** Their lines' digests (`lineDigest`): a copy of the winner's version with another is a `conflicting_duplicate`. */
+  readonly digests: ArrayLike<number>;
   /** The filter or selection rule that drops each one; null for a record shredded as a row. */
   readonly rules: readonly (DropReason | null)[];
 }
@@ -22,7 +24,8 @@ const KEPT = 1;
 
 /**
  * The dedup stage for a stream decided a unit at a time, in read order: the highest scorecard version
- * wins, and the first copy among equals — the rule of `DedupIndex`, learned as the input goes by.
+ * wins, and the first copy among equals — the rule of `DedupIndex`, learned as the input goes by. A copy of
+ * the winner's version is a `duplicate` when its line's digest is the winner's, else a `conflicting_duplicate`.
  *
  * A later copy with a higher version can beat a winner whose unit is already decided. Counts are then
  * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
@@ -37,8 +40,11 @@ export class DedupDecider {
   /** Per key number: the winner's scorecard version, and its ordinal (place among valid records, in read order). */
   #version = new ChunkedColumn();
   #ordinal = new ChunkedColumn();
-  /** Copies counted as `duplicate` of the winner: they turn `superseded` if a higher version comes. */
+  /** Per key number: the winner's line digest. */
+  #digest = new ChunkedColumn();
+  /** Copies counted as `duplicate` (or `conflicting_duplicate`) of the winner: they turn `superseded` if a higher version comes. */
   #duplicates = new ChunkedColumn();
+  #conflicts = new ChunkedColumn();
   #counted = new ChunkedColumn();
   #ordinals = 0;
   #final = false;
@@ -54,7 +60,7 @@ export class DedupDecider {
     const numbers = this.#final ? this.#lookUp(unit, count) : this.#learn(unit, first, count);
     const stays = new Uint8Array(count);
     let ordinal = first;
-    for (const { versions, rules } of unit) {
+    for (const { versions, digests, rules } of unit) {
       for (let i = 0; i < rules.length; i++, ordinal++) {
         const w = numbers[ordinal - first] as number;
         const rule = rules[i] ?? null;
@@ -64,9 +70,12 @@ export class DedupDecider {
           this.#counted.set(w, rule === null ? KEPT : DROP_REASONS.indexOf(rule) + 2);
         } else if ((versions[i] as number) < this.#version.get(w)) {
           outcome = "superseded";
-        } else {
+        } else if (digests[i] === this.#digest.get(w)) {
           outcome = "duplicate";
           this.#duplicates.set(w, this.#duplicates.get(w) + 1);
+        } else {
+          outcome = "conflicting_duplicate";
+          this.#conflicts.set(w, this.#conflicts.get(w) + 1);
         }
         this.tally.decided(outcome);
         if (outcome === "kept") stays[ordinal - first] = 1;
@@ -83,6 +92,7 @@ export class DedupDecider {
     next.#index = this.#index;
     next.#version = this.#version.copy();
     next.#ordinal = this.#ordinal.copy();
+    next.#digest = this.#digest.copy();
     next.#final = true;
     return next;
   }
@@ -102,17 +112,18 @@ export class DedupDecider {
   #learn(unit: readonly ValidRecords[], first: number, count: number): Int32Array {
     const numbers = new Int32Array(count);
     let ordinal = first;
-    for (const { keys, versions, rules } of unit) {
+    for (const { keys, versions, digests, rules } of unit) {
       for (let i = 0; i < rules.length; i++, ordinal++) {
         const start = keyStart(keys, i);
         const end = keys.ends[i] as number;
         const version = versions[i] as number;
+        const digest = digests[i] as number;
         // One probe for a key seen or new: `add` numbers it only when the index does not have it.
         const known = this.#index.size;
         const w = this.#index.add(keys.bytes, start, end);
         numbers[ordinal - first] = w;
         if (w === known) {
-          this.#winner(w, version, ordinal);
+          this.#winner(w, version, ordinal, digest);
           continue;
         }
         if (version <= this.#version.get(w)) continue;
@@ -122,16 +133,19 @@ export class DedupDecider {
           if (counted === KEPT) this.rewriteNeeded = true;
         }
         this.tally.reclassify("duplicate", "superseded", this.#duplicates.get(w));
-        this.#winner(w, version, ordinal);
+        this.tally.reclassify("conflicting_duplicate", "superseded", this.#conflicts.get(w));
+        this.#winner(w, version, ordinal, digest);
       }
     }
     return numbers;
   }
 
   /** Makes this copy key `w`'s winner, not yet counted. */
-  #winner(w: number, version: number, ordinal: number): void {
+  #winner(w: number, version: number, ordinal: number, digest: number): void {
     this.#version.set(w, version);
     this.#ordinal.set(w, ordinal);
+    this.#digest.set(w, digest);
+    this.#conflicts.set(w, 0);
     this.#counted.set(w, NOT_COUNTED);
     this.#duplicates.set(w, 0);
   }

@@ -8,9 +8,10 @@ import type { PackedKeys } from "./packed-keys.js";
 export interface OutcomeColumns {
   /** Each non-blank line's kind (LINE_ROW, ...). */
   readonly kinds: Uint8Array;
-  /** Valid lines: dedup keys and scorecard versions. */
+  /** Valid lines: dedup keys, scorecard versions and line digests (`lineDigest`). */
   readonly keys: PackedKeys;
   readonly versions: Float64Array;
+  readonly digests: Float64Array;
   /** Rows: their input lines' lengths. */
   readonly rowBytes: Float64Array;
 }
@@ -25,13 +26,14 @@ export interface SlotLayout {
 
 const align = (n: number): number => (n + 7) & ~7;
 
-function offsets(layout: SlotLayout): { ends: number; versions: number; rowBytes: number; keys: number; kinds: number; total: number } {
+function offsets(layout: SlotLayout): { ends: number; versions: number; digests: number; rowBytes: number; keys: number; kinds: number; total: number } {
   const versions = 0;
-  const rowBytes = versions + 8 * layout.valid;
+  const digests = versions + 8 * layout.valid;
+  const rowBytes = digests + 8 * layout.valid;
   const ends = rowBytes + 8 * layout.rows;
   const keys = align(ends + 4 * layout.valid);
   const kinds = keys + layout.keyBytes;
-  return { ends, versions, rowBytes, keys, kinds, total: kinds + layout.lines };
+  return { ends, versions, digests, rowBytes, keys, kinds, total: kinds + layout.lines };
 }
 
 /** Copies the columns into `slot`; returns their layout, or null when they do not fit. */
@@ -41,6 +43,7 @@ export function writeOutcomeColumns(columns: OutcomeColumns, slot: Uint8Array): 
   if (at.total > slot.length) return null;
   const { buffer, byteOffset } = slot;
   new Float64Array(buffer, byteOffset + at.versions, layout.valid).set(columns.versions);
+  new Float64Array(buffer, byteOffset + at.digests, layout.valid).set(columns.digests);
   new Float64Array(buffer, byteOffset + at.rowBytes, layout.rows).set(columns.rowBytes);
   new Uint32Array(buffer, byteOffset + at.ends, layout.valid).set(columns.keys.ends);
   slot.set(columns.keys.bytes, at.keys);
@@ -54,6 +57,7 @@ export function readOutcomeColumns(layout: SlotLayout, slot: Uint8Array): Outcom
   const { buffer, byteOffset } = slot;
   return {
     versions: new Float64Array(buffer, byteOffset + at.versions, layout.valid),
+    digests: new Float64Array(buffer, byteOffset + at.digests, layout.valid),
     rowBytes: new Float64Array(buffer, byteOffset + at.rowBytes, layout.rows),
     keys: { ends: new Uint32Array(buffer, byteOffset + at.ends, layout.valid), bytes: new Uint8Array(buffer, byteOffset + at.keys, layout.keyBytes) },
     kinds: new Uint8Array(buffer, byteOffset + at.kinds, layout.lines),

@@ -26,6 +26,7 @@ import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamError
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
+import { lineDigest } from "../../../core/line-digest.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
@@ -130,6 +131,7 @@ export class UnitConverter {
       builder: builders[this.#home] as RowGroupBuilder,
       kinds: new Uint8Array(lines.length),
       versions: [],
+      digests: [],
       rowBytes: [],
       rowCounts: [],
       filtered: [],
@@ -143,7 +145,7 @@ export class UnitConverter {
       const { start, end } = lines[i] as WholeLine;
       this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
-    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions) };
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions), digests: Float64Array.from(g.digests) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
     return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
@@ -174,6 +176,7 @@ export class UnitConverter {
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
       g.versions.push(outcome.facts.scorecardVersion ?? 0);
+      g.digests.push(lineDigest(g.bytes, start, end));
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
@@ -402,6 +405,7 @@ interface Gathered {
   readonly builder: RowGroupBuilder;
   readonly kinds: Uint8Array;
   readonly versions: number[];
+  readonly digests: number[];
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];
