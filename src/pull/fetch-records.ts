@@ -1,4 +1,5 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ServiceClient } from "../http/index.js";
+import { inOrder } from "./in-order.js";
 import { isRecord, type ListedRun } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecords } from "./raw-records.js";
@@ -119,9 +120,8 @@ export async function fetchRecords(
   }
 
   const missing = wanted.filter((run) => !delivered.has(run.runId) || suspect.has(run.runId));
-  const fetched = await Promise.all(missing.map((run) => fetchOne(ctx, run)));
-  for (const [i, lines] of fetched.entries()) {
-    const run = missing[i] as ListedRun;
+  // In list order as they come, a window at a time: a world's missing runs are never all in memory.
+  await inOrder(missing, (run) => fetchOne(ctx, run), async (lines, run) => {
     for (const line of lines) {
       const record = tryParse(line);
       const key = recordKey(record);
@@ -131,7 +131,7 @@ export async function fetchRecords(
       }
       await visitOnce({ run, key, line, record });
     }
-  }
+  });
 }
 
 /** A run's records from its own route; none when the service defers it (409) or has no RL data (404). */
