@@ -30,8 +30,8 @@ export async function inOrder<T, R>(
     while (next < items.length && window.length < width) launch();
     for (let taken = 0; taken < items.length; taken++) {
       const result = await (window.shift() as Promise<R>);
-      if (next < items.length) launch();
       await take(result, items[taken] as T, taken);
+      if (next < items.length) launch();
     }
   } finally {
     await Promise.allSettled(window);
