@@ -14,6 +14,20 @@ async function nightOf(name: string, env: Record<string, string>, edit = (text: 
   return runNightly(parsePipeline(text, `${name}.yaml`, env), { env, clock: fastClock(), retry: { maxAttempts: 12, baseDelayMs: 1 } });
 }
 
+/**
+ * A published SFT night whose manifest carries a planted warning: a rerun that reports it read the
+ * published manifest rather than converting.
+ */
+async function plantedNight(seed: number, runs: number) {
+  const emu = await emulator({ seed, runs });
+  const out = tempDir("evalshard-unchanged-");
+  await nightOf("nightly-sft", envFor(emu, out));
+  const path = join(out, "nightly-sft", "manifest.json");
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as { warnings: string[] };
+  writeFileSync(path, JSON.stringify({ ...manifest, warnings: [...manifest.warnings, "planted"] }));
+  return { emu, out };
+}
+
 /** A manifest without tonight's times. */
 const timeless = ({ started_at: _s, finished_at: _f, ...rest }: NightlyResult["manifest"]) => rest;
 
@@ -41,13 +55,7 @@ describe("a rerun with nothing new converts nothing and reports what converting 
   });
 
   it("takes the published manifest's counts instead of converting, and converts again once the service changes", async () => {
-    const emu = await emulator({ seed: 62, runs: 120 });
-    const out = tempDir("evalshard-unchanged-");
-    const dataset = join(out, "nightly-sft");
-    await nightOf("nightly-sft", envFor(emu, out));
-    // A planted warning shows that the rerun read the published manifest rather than converting.
-    const manifest = JSON.parse(readFileSync(join(dataset, "manifest.json"), "utf8")) as { warnings: string[] };
-    writeFileSync(join(dataset, "manifest.json"), JSON.stringify({ ...manifest, warnings: [...manifest.warnings, "planted"] }));
+    const { emu, out } = await plantedNight(62, 120);
     const rerun = await nightOf("nightly-sft", envFor(emu, out));
     expect(rerun.changed).toBe(false);
     expect(rerun.manifest.warnings).toContain("planted");
@@ -59,12 +67,7 @@ describe("a rerun with nothing new converts nothing and reports what converting 
   });
 
   it("a changed pipeline converts: the digest covers the pipeline", async () => {
-    const emu = await emulator({ seed: 63, runs: 80 });
-    const out = tempDir("evalshard-unchanged-");
-    const dataset = join(out, "nightly-sft");
-    await nightOf("nightly-sft", envFor(emu, out));
-    const manifest = JSON.parse(readFileSync(join(dataset, "manifest.json"), "utf8")) as { warnings: string[] };
-    writeFileSync(join(dataset, "manifest.json"), JSON.stringify({ ...manifest, warnings: ["planted"] }));
+    const { emu, out } = await plantedNight(63, 80);
     const other = await nightOf("nightly-sft", envFor(emu, out), (text) => text.replace("concurrency: 4", "concurrency: 2"));
     expect(other.changed).toBe(false);
     expect(other.manifest.warnings).not.toContain("planted");
