@@ -7,7 +7,6 @@ import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
 import { ShardedWriter } from "./sharded-writer.js";
 import { SplitShards } from "./split-shards.js";
-import type { SettledInput } from "../engines/engine.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "./locked-staging.js";
 import type { PublishDecision } from "./publish-guard.js";
@@ -65,7 +64,7 @@ export class DatasetSink {
    * Shards fed one record at a time (the stages engine), rotated at `limits`. With splits (`--split`), each
    * row's origin names its split and every split has shards of its own.
    */
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: Pick<SettledInput, "splits">): ShardedWriter | SplitShards {
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: { readonly splits?: readonly string[] }): ShardedWriter | SplitShards {
     const writerOf = (split: string) => new ShardedWriter({ dir: this.staging, format, columns, split, ...limits });
     return input?.splits === undefined ? writerOf(this.split) : new SplitShards(input.splits, writerOf);
   }

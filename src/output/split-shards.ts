@@ -1,4 +1,3 @@
-import type { RowOrigin } from "../engines/engine.js";
 import type { ShardInfo } from "./shard-format.js";
 import type { ShardedWriter } from "./sharded-writer.js";
 
@@ -22,7 +21,7 @@ export class SplitShards {
   }
 
   /** Appends a record to its split's shards (see `ShardedWriter.write`). */
-  async write(record: Readonly<Record<string, unknown>>, inputBytes?: number, origin?: RowOrigin): Promise<void> {
+  async write(record: Readonly<Record<string, unknown>>, inputBytes?: number, origin?: { readonly split?: string }): Promise<void> {
     const split = origin?.split;
     const writer = split === undefined ? undefined : this.#writers.get(split);
     if (writer === undefined) throw new Error(`Internal error: a row for split ${JSON.stringify(split)}, not one of ${[...this.#writers.keys()].join(", ")}`);

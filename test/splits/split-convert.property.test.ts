@@ -125,7 +125,7 @@ describe("a view row inherits its record's group", () => {
   it("rl-steps rows split by run: every step of a run in one split, counted as rows", async () => {
     const dir = join(root, "view");
     const input = `${dir}.ndjson`;
-    const records = Array.from({ length: 40 }, (_, i) => rlRecord({ run_id: `run-${i}`, scenario: { campaign_id: `camp-${i % 7}`, seed: 1 } }));
+    const records = Array.from({ length: 40 }, (_, i) => rlRecord({ run_id: `run-${i}`, scenario: { campaign_id: `camp-${i % 7}`, seed: 1 }, seat: { seat_index: 0, role: "smuggler", agent_key_id: "ak" } }));
     writeFileSync(input, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const { manifest } = await convert({ inputs: [input], out: dir, to: "jsonl", compression: "none", view: "rl-steps", split: { train: 0.5, test: 0.5 }, splitBy: "run" });
     const rows = rowsBySplit(dir);
