@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Files, StoredFile } from "../output/storage.js";
-import type { BucketState } from "./ledger.js";
+import type { Files, Storage, StoredFile } from "../output/storage.js";
+import type { BucketState, DatasetState } from "./ledger.js";
 
 /**
  * Whether a published shard still holds the bytes the dataset's state gives it, so the next snapshot may
@@ -15,4 +15,11 @@ export async function shardIntact(files: Pick<Files, "read">, file: StoredFile |
   const hash = createHash("sha256");
   for await (const chunk of body) hash.update(chunk);
   return hash.digest("hex") === shard.sha256;
+}
+
+/** Whether every shard the state names is published and intact (see {@link shardIntact}). */
+export async function shardsIntact(storage: Pick<Storage, "list" | "read">, state: DatasetState): Promise<boolean> {
+  const published = new Map((await storage.list("data/")).map((f) => [f.path, f]));
+  for (const shard of state.shards) if (!(await shardIntact(storage, published.get(shard.path), shard))) return false;
+  return true;
 }

@@ -8,6 +8,7 @@ import { writeText } from "../output/write-text.js";
 import type { Field } from "../schema/column-type.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
 import { STATE_DIR } from "./ledger.js";
+import type { DatasetState } from "./ledger.js";
 import { StagedSnapshot } from "./staged-snapshot.js";
 import type { SnapshotResult } from "./staged-snapshot.js";
 import { checkExtraName } from "./write-snapshot.js";
@@ -32,6 +33,8 @@ export interface SnapshotFiles {
   readonly manifest: unknown;
   /** Other small files by path (e.g. `_cache/scorecards.ndjson`); their top-level names are published. */
   readonly extra?: Readonly<Record<string, string>>;
+  /** Small files kept with the state (by name in `_state/`), made from the state being published. */
+  readonly state?: (next: DatasetState) => Readonly<Record<string, string>>;
 }
 
 /**
@@ -74,6 +77,11 @@ export class SnapshotSink implements RecordSink {
     return this.staging.number ?? null;
   }
 
+  /** The dataset's state as published before this night; null for a new dataset. */
+  get current(): DatasetState | null {
+    return this.snapshot.current;
+  }
+
   /** What the night did to the dataset; known once the engine finished the records. */
   get night(): SnapshotResult {
     if (this.#night === null) throw new Error("Internal error: the snapshot is not built yet");
@@ -110,6 +118,12 @@ export class SnapshotSink implements RecordSink {
       checkExtraName(top);
       names.add(path.includes("/") ? `${top}/` : top);
       await writeText(this.staging, path, text);
+    }
+    const next = this.snapshot.next;
+    if (next === null) throw new Error("Internal error: a changed snapshot without a staged state");
+    for (const [name, text] of Object.entries(files.state?.(next) ?? {})) {
+      if (!/^[\w.-]+$/.test(name) || name.startsWith(".")) throw new Error(`Internal error: a state file named ${JSON.stringify(name)}`);
+      await writeText(this.staging, `${STATE_DIR}/${name}`, text);
     }
     await publishLockedStaging(this, files, ["data/", STATE_DIR, ...names], decision);
     this.#done = true;

@@ -76,6 +76,18 @@ export class StagedSnapshot {
     return new StagedSnapshot(storage, staging, old, incoming, count, split);
   }
 
+  #next: DatasetState | null = null;
+
+  /** The state {@link build} staged, when the dataset changed; null before or when nothing changed. */
+  get next(): DatasetState | null {
+    return this.#next;
+  }
+
+  /** The dataset's state as published before this snapshot; null for a new dataset. */
+  get current(): DatasetState | null {
+    return this.old?.state ?? null;
+  }
+
   add(record: SnapshotRecord): Promise<void> {
     return this.incoming.add(record, splitIndex(splitNames(this.split), record, this.split !== undefined));
   }
@@ -164,6 +176,7 @@ export class StagedSnapshot {
     const ledgerSha256 = await writeLedger(staging, ledger());
     const state: DatasetState = { ...config, rows: keys.length, ledger_sha256: ledgerSha256, shards: states };
     await writeState(staging, state);
+    this.#next = state;
 
     const shards = states.map(shardInfo);
     return { ...counts, bucketsRewritten: rewritten, shards, changed: true };

@@ -1,7 +1,8 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ServiceClient } from "../http/index.js";
+import { inOrder } from "./in-order.js";
 import { isRecord, type ListedRun } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
-import { getRawRecords } from "./raw-records.js";
+import { getRawRecordEntries } from "./raw-records.js";
 import type { PullRoutes } from "./routes.js";
 
 /** Owner bulk exports take at most 500 runs per request (spec section 8). */
@@ -119,11 +120,9 @@ export async function fetchRecords(
   }
 
   const missing = wanted.filter((run) => !delivered.has(run.runId) || suspect.has(run.runId));
-  const fetched = await Promise.all(missing.map((run) => fetchOne(ctx, run)));
-  for (const [i, lines] of fetched.entries()) {
-    const run = missing[i] as ListedRun;
-    for (const line of lines) {
-      const record = tryParse(line);
+  // In list order as they come, a window at a time: a world's missing runs are never all in memory.
+  await inOrder(missing, (run) => fetchOne(ctx, run), async (entries, run) => {
+    for (const { text: line, value: record } of entries) {
       const key = recordKey(record);
       if (key === undefined || !isRecord(record)) {
         other(line);
@@ -131,17 +130,17 @@ export async function fetchRecords(
       }
       await visitOnce({ run, key, line, record });
     }
-  }
+  });
 }
 
 /** A run's records from its own route; none when the service defers it (409) or has no RL data (404). */
-async function fetchOne(ctx: FetchRecordsContext, run: ListedRun): Promise<string[]> {
+async function fetchOne(ctx: FetchRecordsContext, run: ListedRun): Promise<{ text: string; value: unknown }[]> {
   ctx.tally.r.requests++;
   ctx.tally.r.perRunFetches++;
   try {
-    const lines = await getRawRecords(ctx.client, ctx.routes.run(run.runId));
-    ctx.tally.emit({ type: "run_fetched", runId: run.runId, records: lines.length });
-    return lines;
+    const entries = await getRawRecordEntries(ctx.client, ctx.routes.run(run.runId));
+    ctx.tally.emit({ type: "run_fetched", runId: run.runId, records: entries.length });
+    return entries;
   } catch (error) {
     if (error instanceof ConflictError) {
       ctx.tally.defer({ runId: run.runId, reason: "conflict", conflict: error.reason });

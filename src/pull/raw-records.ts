@@ -1,5 +1,5 @@
 import { NetworkError, StreamCutError, type Query, type ServiceClient } from "../http/index.js";
-import { recordSlices } from "./record-slices.js";
+import { recordEntries } from "./record-slices.js";
 
 const MAX_RESTARTS = 5;
 
@@ -10,6 +10,11 @@ const MAX_RESTARTS = 5;
  * several lines and cut after some of them is requested again.
  */
 export async function getRawRecords(client: Pick<ServiceClient, "getNdjson">, path: string, query?: Query): Promise<string[]> {
+  return (await getRawRecordEntries(client, path, query)).map((entry) => entry.text);
+}
+
+/** {@link getRawRecords} with each record's parsed value too (the body is parsed once). */
+export async function getRawRecordEntries(client: Pick<ServiceClient, "getNdjson">, path: string, query?: Query): Promise<{ text: string; value: unknown }[]> {
   for (let restart = 0; ; restart++) {
     const lines: string[] = [];
     try {
@@ -20,7 +25,7 @@ export async function getRawRecords(client: Pick<ServiceClient, "getNdjson">, pa
     }
     const text = lines.join("\n");
     try {
-      return recordSlices(text);
+      return recordEntries(text);
     } catch (error) {
       throw new NetworkError(`GET ${path} answered a body that is not a {records: [...]} object`, "GET", path, 1, "cut", { cause: error });
     }

@@ -4,6 +4,11 @@
  * `text` is not JSON or has no such array.
  */
 export function recordSlices(text: string, field = "records"): string[] {
+  return recordEntries(text, field).map((entry) => entry.text);
+}
+
+/** {@link recordSlices} with each element's value as JSON.parse gave it, so no caller parses an element twice. */
+export function recordEntries(text: string, field = "records"): { text: string; value: unknown }[] {
   const parsed: unknown = JSON.parse(text);
   const expected = isObject(parsed) ? parsed[field] : undefined;
   if (!Array.isArray(expected)) throw new SyntaxError(`Expected a JSON object with a "${field}" array`);
@@ -23,7 +28,7 @@ export function recordSlices(text: string, field = "records"): string[] {
     if (text[i] === ",") i++;
   }
   if (slices.length !== expected.length) throw new SyntaxError(`Found ${slices.length} "${field}" elements, JSON.parse found ${expected.length}`);
-  return slices;
+  return slices.map((slice, i) => ({ text: slice, value: expected[i] as unknown }));
 }
 
 /** The raw elements of the array starting at `start` (a `[`). */

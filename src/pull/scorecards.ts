@@ -1,4 +1,5 @@
 import type { ServiceClient } from "../http/index.js";
+import { inOrder } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
@@ -48,14 +49,17 @@ export async function scoresOf(
   { cache, out }: Scoring,
   tally: PullTally,
 ): Promise<Map<string, RunScore>> {
-  const scores = await Promise.all(
-    runIds.map(async (runId): Promise<readonly [string, RunScore]> => {
+  const scores = new Map<string, RunScore>();
+  // A window of requests, not one promise per run: see inOrder.
+  await inOrder(
+    runIds,
+    async (runId): Promise<RunScore> => {
       const version = versions.get(runId);
       const hit = cache?.get(runId);
       if (version !== undefined && hit !== undefined && hit.version === version) {
         tally.r.scorecardsCached++;
         out.set(runId, hit);
-        return [runId, { gated: hit.gated, composite: hit.composite }];
+        return { gated: hit.gated, composite: hit.composite };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -68,10 +72,11 @@ export async function scoresOf(
       // names no version is not cached.
       const fetchedVersion = versionOf(body, pin);
       if (fetchedVersion !== undefined) out.set(runId, { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) });
-      return [runId, score];
-    }),
+      return score;
+    },
+    (score, runId) => void scores.set(runId, score),
   );
-  return new Map(scores);
+  return scores;
 }
 
 export function scoreOf(body: unknown): RunScore {

@@ -4,20 +4,25 @@ import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
 import { decodeEscaped, encodeEscaped } from "../sources/escaped-utf8.js";
 
-interface Slot {
-  readonly position: number;
-  readonly bytes: number;
-}
+/** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
+const FLUSH_BYTES = 1 << 20;
+/** Most bytes read at once when a run's lines lie back to back in the file. */
+const READ_BYTES = 1 << 20;
 
 /**
  * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
- * written out in the service's list order afterwards while memory holds only positions. Appends go to
- * positions reserved up front, so concurrent fetches may add at once.
+ * written out in the service's list order afterwards while memory holds only positions (two numbers a
+ * line, in a flat array per run). Appends are buffered and written a chunk at a time.
  */
 export class Staging {
-  private readonly byRun = new Map<string, Slot[]>();
+  /** Per run: offset and length of each of its lines, in the order they were added. */
+  private readonly byRun = new Map<string, number[]>();
   private readonly keys = new Set<string>();
-  private end = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Where the pending bytes go: everything before it is on disk. */
+  private flushed = 0;
+  private writing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly handle: FileHandle,
@@ -49,35 +54,67 @@ export class Staging {
     this.keys.add(key);
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
     const buf = encodeEscaped(line);
-    const slot = { position: this.end, bytes: buf.length };
-    this.end += buf.length;
-    const slots = this.byRun.get(runId) ?? [];
-    slots.push(slot);
-    this.byRun.set(runId, slots);
-    await writeStep(this.path, "write the pull's staging file", async () => {
-      for (let written = 0; written < buf.length; ) {
-        written += (await this.handle.write(buf, written, buf.length - written, slot.position + written)).bytesWritten;
-      }
-    });
+    let slots = this.byRun.get(runId);
+    if (slots === undefined) this.byRun.set(runId, (slots = []));
+    slots.push(this.flushed + this.pendingBytes, buf.length);
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
+    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
     return true;
   }
 
   /** The lines of `runId`, in the order they were added. */
   async *lines(runId: string): AsyncGenerator<string> {
-    for (const slot of this.byRun.get(runId) ?? []) {
-      const buf = Buffer.alloc(slot.bytes);
-      for (let read = 0; read < slot.bytes; ) {
-        const got = (await this.handle.read(buf, read, slot.bytes - read, slot.position + read)).bytesRead;
-        if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
-        read += got;
+    await this.flush();
+    const slots = this.byRun.get(runId) ?? [];
+    for (let i = 0; i < slots.length; ) {
+      // Lines that follow each other in the file are read together.
+      const start = slots[i] as number;
+      let end = start + (slots[i + 1] as number);
+      let j = i + 2;
+      while (j < slots.length && slots[j] === end && end - start < READ_BYTES) end += slots[(j += 2) - 1] as number;
+      const buf = await this.read(start, end - start);
+      for (; i < j; i += 2) {
+        const at = (slots[i] as number) - start;
+        yield decodeEscaped(buf.subarray(at, at + (slots[i + 1] as number)));
       }
-      yield decodeEscaped(buf);
     }
   }
 
   /** Closes and removes the file. */
   async dispose(): Promise<void> {
+    this.pending = [];
+    await this.writing.catch(() => {});
     await this.handle.close().catch(() => {});
     await rm(this.path, { force: true });
+  }
+
+  /** Writes what is pending; resolves once every write so far is done (they are chained, in order). */
+  private flush(): Promise<void> {
+    if (this.pendingBytes === 0) return this.writing;
+    const buf = Buffer.concat(this.pending, this.pendingBytes);
+    const position = this.flushed;
+    // Reserved before the write, so adds that arrive meanwhile go after this chunk.
+    this.pending = [];
+    this.flushed += this.pendingBytes;
+    this.pendingBytes = 0;
+    this.writing = this.writing.then(() =>
+      writeStep(this.path, "write the pull's staging file", async () => {
+        for (let written = 0; written < buf.length; ) {
+          written += (await this.handle.write(buf, written, buf.length - written, position + written)).bytesWritten;
+        }
+      }),
+    );
+    return this.writing;
+  }
+
+  private async read(position: number, bytes: number): Promise<Buffer> {
+    const buf = Buffer.alloc(bytes);
+    for (let read = 0; read < bytes; ) {
+      const got = (await this.handle.read(buf, read, bytes - read, position + read)).bytesRead;
+      if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
+      read += got;
+    }
+    return buf;
   }
 }

@@ -13,6 +13,9 @@ import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
 import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
+import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest } from "./night-input.js";
+import type { NightInput } from "./night-input.js";
+import { unchangedNight } from "./unchanged-night.js";
 import type { SourceEnvironment } from "./open-source.js";
 import type { HttpSource } from "../../pull/index.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
@@ -49,10 +52,14 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const plan = planOfSpec(spec);
   const out = outputDirOf(spec);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
+  let keys = 0;
   const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
-    onSettled: ({ keys, format }) => environment.onPhase?.({ phase: "fetched", keys, format: format.name }),
+    onSettled: (settled) => {
+      keys = settled.keys;
+      environment.onPhase?.({ phase: "fetched", keys, format: settled.format.name });
+    },
   });
   try {
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
@@ -61,6 +68,12 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
     const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
+    // A pull is read to its end first: when it equals what the dataset was made from, nothing is converted.
+    const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http);
+    if (opened.http !== null && digest !== null) {
+      const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
+      if (same !== null) return await finishUnchanged(sink, same, environment, out);
+    }
     const scores = opened.scores;
     const sources: RunSources = {
       lines: opened.sources,
@@ -97,6 +110,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
         }),
         manifest,
         ...(opened.http === null ? {} : { extra: { [SCORE_CACHE]: formatScoreCache(opened.http.scoreCacheOut()) } }),
+        ...(digest === null ? {} : { state: (next) => ({ [NIGHT_INPUT_NAME]: formatNightInput({ input_sha256: digest, ledger_sha256: next.ledger_sha256, keys }) }) }),
       },
       judged,
     );
@@ -107,6 +121,16 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     await sink.abort();
     throw error;
   }
+}
+
+/** A night with nothing new (see {@link unchangedNight}): the phases a converting night reports, nothing published. */
+async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyManifest; stored: NightInput }, environment: SourceEnvironment, outDir: string): Promise<NightlyResult> {
+  const { manifest } = same;
+  environment.onPhase?.({ phase: "fetched", keys: same.stored.keys, format: manifest.format.name });
+  environment.onPhase?.({ phase: "converted", records_in: manifest.records_in, records_out: manifest.records_out });
+  await sink.abort();
+  environment.onPhase?.({ phase: "published", changed: false, added: 0, replaced: 0, removed: 0 });
+  return { manifest, changed: false, decision: { ...manifest.publish, rejected_to: null }, outDir };
 }
 
 /** A partition job writes its own dataset under the pipeline's output: `part-<k>-of-<N>`. */
