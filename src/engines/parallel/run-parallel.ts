@@ -13,6 +13,8 @@ import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
 import { openViewRun } from "../../views/open-view-run.js";
+import { TextAudit } from "../../views/text-audit.js";
+import { textAuditSetup } from "./run/text-audit-setup.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
@@ -31,18 +33,23 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   try {
-    const { shards, tally, view: unitCounts } = await convertInParallel({
+    const { shards, tally, view: unitCounts, audits } = await convertInParallel({
       sources: sources.lines,
       shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options } }),
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditSetup(format, policy) : null }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
       shardBytes: limits.maxBytes,
       quarantine,
     });
-    if (view === null) return { engine: "parallel", format, policy, columns, shards, tally, quarantine };
+    if (view === null) {
+      // A plain run's text scan (issue 18), per unit from the workers.
+      const textAudit = new TextAudit();
+      for (const audit of audits) textAudit.mergeSummary(audit);
+      return { engine: "parallel", format, policy, columns, shards, tally, quarantine, textAudit: textAudit.summary() };
+    }
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
       view.audit.mergeSummary(unit.audit);

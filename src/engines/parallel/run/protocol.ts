@@ -7,6 +7,8 @@ import type { DropReason, PairDropReason, QuarantineReason } from "../../../core
 import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
+import type { TextAuditSetup } from "./text-audit-setup.js";
+import type { PathAudit } from "../../../views/text-audit.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -31,6 +33,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */
   readonly view: ViewSetup | null;
+  /** A plain run's text scan (a view's run scans its own rows' texts), or null. */
+  readonly textAudit: TextAuditSetup | null;
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
   readonly schema: SchemaNode;
 }
@@ -144,6 +148,8 @@ export interface EncodedMessage {
   readonly bytes: Uint8Array | null;
   /** A view's run: what the unit's kept records gave the view. */
   readonly view: UnitViewCounts | null;
+  /** A plain run: the text scan of the unit's kept records. */
+  readonly audit: Readonly<Record<string, PathAudit>> | null;
 }
 
 export interface FailedMessage {

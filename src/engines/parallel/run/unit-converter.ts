@@ -30,6 +30,8 @@ import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
+import { UnitTextAudit } from "./unit-text-audit.js";
+import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -37,6 +39,8 @@ export interface EncodedUnit {
   readonly bytes: Uint8Array | null;
   /** A view's run: what the unit's kept records gave the view. */
   readonly view: UnitViewCounts | null;
+  /** A plain run: the text scan of the unit's kept records. */
+  readonly audit: Readonly<Record<string, PathAudit>> | null;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
@@ -69,6 +73,8 @@ export class UnitConverter {
   #slow: SlowPath | null = null;
   /** The training view, loaded with the first batch of a view's run; null otherwise. */
   #view: UnitView | null = null;
+  /** A plain run's text scan (issue 18), or null. */
+  readonly #audit: UnitTextAudit | null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -94,7 +100,10 @@ export class UnitConverter {
     const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
-    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
+    // A plain run's text scan reads the texts the dataset keeps, which the skeleton then holds too.
+    this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit);
+    const auditReads = config.textAudit?.reads ?? [];
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads, ...auditReads]);
     this.plan = this.#parser.plan;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
@@ -182,10 +191,11 @@ export class UnitConverter {
    */
   decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
+    const audit = this.#audit === null ? null : this.#audit.settle(unit, keep);
     const builder = this.#units.get(unit);
     if (builder === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
-      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
@@ -202,7 +212,7 @@ export class UnitConverter {
         builder.withFirstRows(count, encode);
         if (i < segments.length - 1) builder.retain((row) => row >= count);
       }
-      return { groups, bytes: encoded.copied(), view };
+      return { groups, bytes: encoded.copied(), view, audit };
     } finally {
       builder.clear();
       this.#spare.push(builder);
@@ -330,7 +340,11 @@ export class UnitConverter {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision };
     }
-    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
+    if (record === null) {
+      // The fast path's row is shredded; its skeleton is read no more, so the scan may strip it.
+      if (g !== null) this.#audit?.addSkeleton(g.unit, read);
+      return { kind: LINE_ROW, facts, rows: 1 };
+    }
     if (this.#view !== null && g !== null) {
       const rows = this.#view.rowsOf(g.unit, record());
       for (const row of rows) {
@@ -342,6 +356,7 @@ export class UnitConverter {
     const whole = record();
     const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
     this.#slow?.strip(whole);
+    if (g !== null) this.#audit?.addRecord(g.unit, whole);
     builder.beginRow();
     shredRecord(this.plan, whole, builder.leaves);
     return droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };

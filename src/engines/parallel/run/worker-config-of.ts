@@ -5,6 +5,7 @@ import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
 import type { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { ViewSetup } from "./unit-view.js";
+import type { TextAuditSetup } from "./text-audit-setup.js";
 
 /** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
 export interface SettledRun {
@@ -14,6 +15,7 @@ export interface SettledRun {
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
   readonly view: ViewSetup | null;
+  readonly textAudit: TextAuditSetup | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -32,5 +34,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     columns: run.columns,
     schema: run.schema,
     view: run.view,
+    textAudit: run.textAudit,
   };
 }
