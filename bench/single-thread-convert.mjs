@@ -14,12 +14,12 @@ const { values: args } = parseArgs({
 });
 const dist = resolve(args.dist ?? fileURLToPath(new URL("../dist", import.meta.url)));
 const load = (path) => import(pathToFileURL(`${dist}/${path}`).href);
-const [{ UnitConverter }, { compileParserSchema }, { formatByName }, { outputColumns, resolveUntrustedPolicy }, { textAuditSetup }, { SELECT_DEFAULTS }] = await Promise.all([
+const [{ UnitConverter }, { compileParserSchema }, { formatByName }, { outputColumns, resolveUntrustedPolicy }, { textAuditPaths }, { SELECT_DEFAULTS }] = await Promise.all([
   load("engines/parallel/run/unit-converter.js"),
   load("engines/parallel/fast/compile-line-parser.js"),
   load("formats/index.js"),
   load("stages/untrusted-policy.js"),
-  load("engines/parallel/run/text-audit-setup.js"),
+  load("views/record-text-audit.js"),
   load("stages/select.js"),
 ]);
 const name = args.format;
@@ -27,7 +27,7 @@ const file = args.file ?? fileURLToPath(new URL(`./data/${name}-200.ndjson`, imp
 const format = formatByName(name);
 const policy = resolveUntrustedPolicy(format, {});
 const base = { format: name, forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gatedRuns: null, scores: null, codec: "zstd", maxLineBytes: 64 << 20, columns: outputColumns(format, policy), schema: compileParserSchema(format, policy), view: null };
-const sides = { scan: { ...base, textAudit: textAuditSetup(format, policy) }, none: { ...base, textAudit: null } };
+const sides = { scan: { ...base, textAudit: textAuditPaths(format) }, none: { ...base, textAudit: null } };
 const input = readFileSync(file);
 const mib = input.length / 2 ** 20;
 const UNIT = 8 << 20;

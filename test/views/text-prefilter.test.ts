@@ -4,20 +4,10 @@ import { BUILT_IN_CONTROL_TOKENS } from "../../src/views/control-tokens.js";
 import { sanitizer } from "../../src/views/sanitize-text.js";
 import { INJECTION_PATTERNS, scanInjection } from "../../src/views/scan-injection.js";
 import type { InjectionPattern } from "../../src/views/scan-injection.js";
+import { trickyText as text } from "../helpers/tricky-texts.js";
 
 // The prefilter before the regexes must never clear a text a regex would match: scans with it equal scans
 // without it, on texts made of the pieces the patterns and the sanitizer look for, in any case.
-const PIECES = [
-  ...BUILT_IN_CONTROL_TOKENS,
-  "<|tok|>", "<<MY>>",
-  "ignore", "IGNORE", "Disregard", "forGet", "all", "the", "previous", "PRIOR", "above",
-  "ignore previous", "IGNORE ALL PRIOR", "disregard the above", "Forget earlier", " the ", "\nSystem:", "Human:", "### ",
-  "system", "SYSTEM", "System", "override", "prompt", "message", "note", "human", "Assistant", "user", "AI", "ai",
-  ":", "#", "###", "<", ">", "</", "[", "]", "{", "{{", "}}", "|", "/", " ", "\t", "\n", "\r", "x", "é", "ſ", "K",
-  "\u0000", "\u0007", "\u007f", "\u0085", "\u180e", "\u200b", "\u200c", "\u200d", "\u202e", "\u2066", "\u2060", "\ufeff", "\udb40\udc41", "👨", "\u2600",
-];
-const text = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 3 }), fc.constantFrom(...PIECES).map((p) => p.toUpperCase())), { maxLength: 12 }).map((ps) => ps.join(""));
-
 const NAMES = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
 
 describe("the prefilter before the text regexes", () => {

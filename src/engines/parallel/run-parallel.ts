@@ -14,7 +14,7 @@ import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
 import { openViewRun } from "../../views/open-view-run.js";
 import { TextAudit } from "../../views/text-audit.js";
-import { textAuditSetup } from "./run/text-audit-setup.js";
+import { textAuditPaths } from "../../views/record-text-audit.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
@@ -37,7 +37,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       sources: sources.lines,
       shards: () => sink.rowGroups(layout, `evalshard version ${EVALSHARD_VERSION}`),
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditSetup(format, policy) : null }),
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,

@@ -7,7 +7,6 @@ import type { DropReason, PairDropReason, QuarantineReason } from "../../../core
 import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
-import type { TextAuditSetup } from "./text-audit-setup.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
@@ -33,8 +32,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */
   readonly view: ViewSetup | null;
-  /** A plain run's text scan (a view's run scans its own rows' texts), or null. */
-  readonly textAudit: TextAuditSetup | null;
+  /** A plain run's text scan: the paths scanned (`textAuditPaths`); null in a view's run, which scans its own rows' texts. */
+  readonly textAudit: readonly string[] | null;
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
   readonly schema: SchemaNode;
 }

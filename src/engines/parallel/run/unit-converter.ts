@@ -100,11 +100,10 @@ export class UnitConverter {
     const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
-    // A plain run's text scan reads the texts the dataset keeps, which the skeleton then holds too.
-    this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit);
-    const auditReads = config.textAudit?.reads ?? [];
-    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads, ...auditReads]);
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
     this.plan = this.#parser.plan;
+    // A plain run's text scan reads the kept rows' texts from their columns.
+    this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores });
@@ -191,11 +190,10 @@ export class UnitConverter {
    */
   decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
-    const audit = this.#audit === null ? null : this.#audit.settle(unit, keep);
     const builder = this.#units.get(unit);
     if (builder === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
-      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit };
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
@@ -208,6 +206,8 @@ export class UnitConverter {
     };
     try {
       if (segments.length > 0 && keep.includes(0)) builder.retain((row) => keep[row] === 1);
+      // The kept rows' texts (no segment: none kept).
+      const audit = this.#audit === null ? null : segments.length === 0 ? {} : this.#audit.scan(builder);
       for (const [i, count] of segments.entries()) {
         builder.withFirstRows(count, encode);
         if (i < segments.length - 1) builder.retain((row) => row >= count);
@@ -340,11 +340,7 @@ export class UnitConverter {
       if (record === null) builder.discardRow();
       return { kind: LINE_FILTERED, facts, rule: decision };
     }
-    if (record === null) {
-      // The fast path's row is shredded; its skeleton is read no more, so the scan may strip it.
-      if (g !== null) this.#audit?.addSkeleton(g.unit, read);
-      return { kind: LINE_ROW, facts, rows: 1 };
-    }
+    if (record === null) return { kind: LINE_ROW, facts, rows: 1 };
     if (this.#view !== null && g !== null) {
       const rows = this.#view.rowsOf(g.unit, record());
       for (const row of rows) {
@@ -356,7 +352,6 @@ export class UnitConverter {
     const whole = record();
     const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
     this.#slow?.strip(whole);
-    if (g !== null) this.#audit?.addRecord(g.unit, whole);
     builder.beginRow();
     shredRecord(this.plan, whole, builder.leaves);
     return droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };

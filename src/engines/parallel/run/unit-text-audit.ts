@@ -1,89 +1,66 @@
-import { recordStripper } from "../../../stages/strip.js";
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import { parsePath } from "../../../schema/field-path.js";
-import { TextWalk } from "../../../views/record-text-audit.js";
 import { sanitizeText } from "../../../views/sanitize-text.js";
 import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection.js";
 import type { InjectionPattern } from "../../../views/scan-injection.js";
 import type { PathAudit } from "../../../views/text-audit.js";
-import type { TextAuditSetup } from "./text-audit-setup.js";
+import { mayMatterUtf8 } from "./may-matter-utf8.js";
 
 const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
-/** Per path and record: texts, changed, injected, then one count per pattern. */
+/** Per path: texts, changed, injected, then one count per pattern. */
 const WIDTH = 3 + PATTERNS.length;
 
-/** A unit's records' counts, one record after another ({@link WIDTH} per path each). */
-interface UnitCounts {
-  counts: Int32Array;
-  records: number;
+/** A text or JSON leaf at or below a scanned path. */
+interface ScannedLeaf {
+  readonly leaf: number;
+  readonly path: number;
+  readonly json: boolean;
 }
 
 /**
- * A worker's side of a plain run's text scan (src/views/record-text-audit.ts, which the stages engine runs):
- * the same texts, sanitizer and patterns, over each kept record's skeleton (or the slow path's stripped
- * record). Counts are held per record, in plain numbers, until main has decided dedup: a record that loses
- * to another copy counts for nothing, as in the stages engine, where the scan follows dedup.
+ * A worker's side of a plain run's text scan (issue 18; src/views/record-text-audit.ts is the stages'): the
+ * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
+ * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
+ * value as its text): a pass over those bytes (`mayMatterUtf8`) clears most texts without making a string;
+ * only the rest are decoded and scanned by the regexes. What the policy dropped has no column; what it
+ * redacted holds the redaction, as the stripped record does.
  */
 export class UnitTextAudit {
   readonly #paths: readonly string[];
-  readonly #walk: TextWalk;
-  readonly #stride: number;
-  /** The policy's rules for the scanned paths, for skeletons (the slow path's records come stripped). */
-  readonly #strip: ((record: Record<string, unknown>) => void) | null;
-  readonly #units = new Map<number, UnitCounts>();
-  #at: Int32Array = new Int32Array(0);
-  #base = 0;
-  readonly #visit = (path: number, text: string): void => {
-    const at = this.#base + path * WIDTH;
-    const counts = this.#at;
-    bump(counts, at);
-    if (sanitizeText(text).changed) bump(counts, at + 1);
-    const patterns = scanInjection(text);
-    if (patterns.length === 0) return;
-    bump(counts, at + 2);
-    for (const p of patterns) bump(counts, at + 3 + PATTERNS.indexOf(p));
-  };
+  readonly #leaves: readonly ScannedLeaf[];
+  readonly #sums: Float64Array;
 
-  constructor(setup: TextAuditSetup) {
-    this.#paths = setup.paths;
-    this.#walk = new TextWalk(setup.paths);
-    this.#stride = setup.paths.length * WIDTH;
-    const rules = setup.rules.map((r) => ({ ...r, steps: parsePath(r.path) }));
-    this.#strip = rules.length === 0 ? null : recordStripper({ rules, summary: {} });
+  /** `paths`: `textAuditPaths(format)`; `plan`: the dataset's columns. */
+  constructor(paths: readonly string[], plan: ColumnPlan) {
+    this.#paths = paths;
+    const prefixes = paths.map(parquetPrefix);
+    this.#leaves = plan.leaves.flatMap((leaf) => {
+      if (leaf.type !== "string" && leaf.type !== "json") return [];
+      const path = prefixes.findIndex((p) => p.length <= leaf.path.length && p.every((step, i) => leaf.path[i] === step));
+      return path === -1 ? [] : [{ leaf: leaf.index, path, json: leaf.type === "json" }];
+    });
+    this.#sums = new Float64Array(paths.length * WIDTH);
   }
 
-  /** The skeleton of the next kept record of `unit` (the fast parser's, holding `setup.reads`); changed in place. */
-  addSkeleton(unit: number, skeleton: Record<string, unknown>): void {
-    this.#strip?.(skeleton);
-    this.addRecord(unit, skeleton);
-  }
-
-  /** The next kept record of `unit`, stripped. */
-  addRecord(unit: number, record: Readonly<Record<string, unknown>>): void {
-    let u = this.#units.get(unit);
-    if (u === undefined) this.#units.set(unit, (u = { counts: new Int32Array(this.#stride * 256), records: 0 }));
-    if ((u.records + 1) * this.#stride > u.counts.length) {
-      const grown = new Int32Array(u.counts.length * 2);
-      grown.set(u.counts);
-      u.counts = grown;
-    }
-    this.#at = u.counts;
-    this.#base = u.records++ * this.#stride;
-    this.#walk.run(record, this.#visit);
-  }
-
-  /** The counts of the unit's records main kept (`keep`: 1 per record added, in order); forgets the unit. */
-  settle(unit: number, keep: Uint8Array): Record<string, PathAudit> {
-    const u = this.#units.get(unit) ?? { counts: new Int32Array(0), records: 0 };
-    this.#units.delete(unit);
-    if (u.records !== keep.length) throw new Error(`Internal error: unit ${unit} has ${u.records} scanned records, main decided ${keep.length}`);
-    const sums = new Float64Array(this.#stride);
-    for (let r = 0; r < u.records; r++) {
-      if (keep[r] !== 1) continue;
-      const base = r * this.#stride;
-      for (let k = 0; k < this.#stride; k++) sums[k] = (sums[k] as number) + (u.counts[base + k] as number);
+  /** The counts over every row of `builder` (the unit's kept rows). */
+  scan(builder: RowGroupBuilder): Record<string, PathAudit> {
+    const sums = this.#sums;
+    sums.fill(0);
+    for (const { leaf, path, json } of this.#leaves) {
+      const column = builder.columns[leaf];
+      if (column === undefined) continue;
+      const { values, view } = column;
+      const base = path * WIDTH;
+      for (let v = 0, at = 0; v < column.valueCount; v++) {
+        const n = view.getUint32(at, true);
+        if (json) this.#json(values, at + 4, at + 4 + n, base);
+        else this.#text(values, at + 4, at + 4 + n, base);
+        at += 4 + n;
+      }
     }
     const summary: Record<string, PathAudit> = {};
-    this.#paths.forEach((path, i) => {
+    this.#paths.forEach((name, i) => {
       const at = i * WIDTH;
       if (sums[at] === 0) return;
       const patterns: Partial<Record<InjectionPattern, number>> = {};
@@ -91,12 +68,54 @@ export class UnitTextAudit {
         const n = sums[at + 3 + k] as number;
         if (n > 0) patterns[p] = n;
       });
-      summary[path] = { values: sums[at] as number, changed: sums[at + 1] as number, injected: sums[at + 2] as number, patterns };
+      summary[name] = { values: sums[at] as number, changed: sums[at + 1] as number, injected: sums[at + 2] as number, patterns };
     });
     return summary;
   }
+
+  /** A text value: bytes `[start, end)`. */
+  #text(bytes: Buffer, start: number, end: number, base: number): void {
+    bump(this.#sums, base);
+    if (mayMatterUtf8(bytes, start, end, false)) this.#exact(bytes.toString("utf8", start, end), base);
+  }
+
+  /** A JSON value's text: each string in it that is not a key counts, as the stages count the parsed value's strings. */
+  #json(bytes: Buffer, start: number, end: number, base: number): void {
+    for (let i = start; i < end; i++) {
+      if (bytes[i] !== 0x22) continue;
+      // The string's closing quote (the JSON is valid: the fast parser or zod accepted it).
+      let close = i + 1;
+      while (bytes[close] !== 0x22) close += bytes[close] === 0x5c ? 2 : 1;
+      let next = close + 1;
+      while (next < end && isSpace(bytes[next] as number)) next++;
+      if (next === end || bytes[next] !== 0x3a) {
+        bump(this.#sums, base);
+        if (mayMatterUtf8(bytes, i + 1, close, true)) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
+      }
+      i = close;
+    }
+  }
+
+  /** A text the byte pass could not clear: what the stages' scan answers for it. */
+  #exact(text: string, base: number): void {
+    const sums = this.#sums;
+    if (sanitizeText(text).changed) bump(sums, base + 1);
+    const patterns = scanInjection(text);
+    if (patterns.length === 0) return;
+    bump(sums, base + 2);
+    for (const p of patterns) bump(sums, base + 3 + PATTERNS.indexOf(p));
+  }
 }
 
-function bump(counts: Int32Array, at: number): void {
-  counts[at] = (counts[at] as number) + 1;
+/** The Parquet path of a field path's leaves (`column-plan.ts`): a list's items under `list.element`, a map's values under `list.element.value`. */
+function parquetPrefix(path: string): string[] {
+  return parsePath(path).flatMap((step) => (step.kind === "field" ? [step.name] : step.kind === "items" ? ["list", "element"] : ["list", "element", "value"]));
+}
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+function bump(sums: Float64Array, at: number): void {
+  sums[at] = (sums[at] as number) + 1;
 }

@@ -5,7 +5,6 @@ import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
 import type { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { ViewSetup } from "./unit-view.js";
-import type { TextAuditSetup } from "./text-audit-setup.js";
 
 /** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
 export interface SettledRun {
@@ -15,7 +14,7 @@ export interface SettledRun {
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
   readonly view: ViewSetup | null;
-  readonly textAudit: TextAuditSetup | null;
+  readonly textAudit: readonly string[] | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
