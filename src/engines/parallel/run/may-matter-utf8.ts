@@ -8,27 +8,52 @@
 export function mayMatterUtf8(bytes: Uint8Array, start: number, end: number, escaped: boolean): boolean {
   for (let i = start; i < end; i++) {
     const b = bytes[i] as number;
-    const kind = KINDS[b] as number;
-    if (kind === 0) continue;
-    switch (kind) {
-      case FLAG:
-        return true;
-      case COLON:
-        if (roleBefore(bytes, start, i)) return true;
-        break;
-      case G:
-        if (follows(bytes, i + 1, end, NOR) || follows(bytes, i + 1, end, ARD) || follows(bytes, i + 1, end, ET)) return true;
-        break;
-      case BACKSLASH:
-        if (!escaped) break;
-        i++;
-        if (!SAFE_ESCAPES.includes(bytes[i] as number)) return true;
-        break;
-      default:
-        if (wideMayMatter(b, bytes[i + 1] as number, bytes[i + 2] as number)) return true;
-    }
+    if (KINDS[b] === 0) continue;
+    if (b === 0x5c) {
+      if (!escaped) continue;
+      i++;
+      if (!SAFE_ESCAPES.includes(bytes[i] as number)) return true;
+    } else if (byteMayMatter(bytes, start, i, end)) return true;
   }
   return false;
+}
+
+/**
+ * A JSON string literal whose opening quote is at `open` (in a value ending before `end`): its closing quote's
+ * index, and in {@link LITERAL} whether its text may matter, as {@link mayMatterUtf8} answers, in one pass.
+ */
+export function scanJsonString(bytes: Uint8Array, open: number, end: number): number {
+  let flagged = false;
+  let i = open + 1;
+  for (;; i++) {
+    const b = bytes[i] as number;
+    if (b === 0x22) break;
+    if (KINDS[b] === 0) continue;
+    if (b === 0x5c) {
+      i++;
+      if (!flagged && !SAFE_ESCAPES.includes(bytes[i] as number)) flagged = true;
+    } else if (!flagged && byteMayMatter(bytes, open + 1, i, end)) flagged = true;
+  }
+  LITERAL.mayMatter = flagged;
+  return i;
+}
+
+/** What {@link scanJsonString} found of the last literal. */
+export const LITERAL = { mayMatter: false };
+
+/** Whether byte `i` (a flagged kind, not a backslash) may make the text `[start, ...)` matter. */
+function byteMayMatter(bytes: Uint8Array, start: number, i: number, end: number): boolean {
+  const b = bytes[i] as number;
+  switch (KINDS[b]) {
+    case FLAG:
+      return true;
+    case COLON:
+      return roleBefore(bytes, start, i);
+    case G:
+      return follows(bytes, i + 1, end, NOR) || follows(bytes, i + 1, end, ARD) || follows(bytes, i + 1, end, ET);
+    default:
+      return wideMayMatter(b, bytes[i + 1] as number, bytes[i + 2] as number);
+  }
 }
 
 const FLAG = 1;

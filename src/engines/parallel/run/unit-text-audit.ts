@@ -5,7 +5,7 @@ import { sanitizeText } from "../../../views/sanitize-text.js";
 import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection.js";
 import type { InjectionPattern } from "../../../views/scan-injection.js";
 import type { PathAudit } from "../../../views/text-audit.js";
-import { mayMatterUtf8 } from "./may-matter-utf8.js";
+import { LITERAL, mayMatterUtf8, scanJsonString } from "./may-matter-utf8.js";
 
 const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
 /** Per path: texts, changed, injected, then one count per pattern. */
@@ -84,13 +84,13 @@ export class UnitTextAudit {
     for (let i = start; i < end; i++) {
       if (bytes[i] !== 0x22) continue;
       // The string's closing quote (the JSON is valid: the fast parser or zod accepted it).
-      let close = i + 1;
-      while (bytes[close] !== 0x22) close += bytes[close] === 0x5c ? 2 : 1;
+      const close = scanJsonString(bytes, i, end);
+      const mayMatter = LITERAL.mayMatter;
       let next = close + 1;
       while (next < end && isSpace(bytes[next] as number)) next++;
       if (next === end || bytes[next] !== 0x3a) {
         bump(this.#sums, base);
-        if (mayMatterUtf8(bytes, i + 1, close, true)) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
+        if (mayMatter) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
       }
       i = close;
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mayMatterUtf8 } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
+import { LITERAL, mayMatterUtf8, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sanitizeText } from "../../../../src/views/sanitize-text.js";
 import { scanInjection } from "../../../../src/views/scan-injection.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
@@ -19,6 +19,10 @@ describe("the byte pass before a worker's text scan", () => {
         if (raw.toString("utf8") === t) expect(mayMatterUtf8(raw, 0, raw.length, false)).toBe(true);
         const literal = Buffer.from(JSON.stringify(t), "utf8");
         expect(mayMatterUtf8(literal, 1, literal.length - 1, true)).toBe(true);
+        // The one-pass scan of a literal inside a JSON value finds its end and flags it alike.
+        const value = Buffer.from(`{"k":${JSON.stringify(t)},"n":1}`, "utf8");
+        expect(scanJsonString(value, 5, value.length)).toBe(4 + literal.length);
+        expect(LITERAL.mayMatter).toBe(true);
       }),
       { numRuns: 30_000, seed: 9 },
     );
