@@ -8,8 +8,9 @@
 export function mayMatterUtf8(bytes: Uint8Array, start: number, end: number, escaped: boolean): boolean {
   for (let i = start; i < end; i++) {
     const b = bytes[i] as number;
-    if (KINDS[b] === 0) continue;
-    if (b === 0x5c) {
+    const kind = KINDS[b] as number;
+    if (kind === 0 || kind === QUOTE) continue;
+    if (kind === BACKSLASH) {
       if (!escaped) continue;
       i++;
       if (!SAFE_ESCAPES.includes(bytes[i] as number)) return true;
@@ -26,10 +27,11 @@ export function scanJsonString(bytes: Uint8Array, open: number, end: number): nu
   let flagged = false;
   let i = open + 1;
   for (;; i++) {
-    const b = bytes[i] as number;
-    if (b === 0x22) break;
-    if (KINDS[b] === 0) continue;
-    if (b === 0x5c) {
+    // One table load a byte: the quote that ends the literal is a kind of its own.
+    const kind = KINDS[bytes[i] as number] as number;
+    if (kind === 0) continue;
+    if (kind === QUOTE) break;
+    if (kind === BACKSLASH) {
       i++;
       if (!flagged && !SAFE_ESCAPES.includes(bytes[i] as number)) flagged = true;
     } else if (!flagged && byteMayMatter(bytes, open + 1, i, end)) flagged = true;
@@ -61,6 +63,7 @@ const COLON = 2;
 const G = 3;
 const BACKSLASH = 4;
 const LEAD = 5;
+const QUOTE = 6;
 
 /** What each byte may start: controls but tab and newline, DEL and the tag characters `<[{#` flag a text at once. */
 const KINDS = (() => {
@@ -71,6 +74,7 @@ const KINDS = (() => {
   kinds[0x67] = G;
   kinds[0x47] = G;
   kinds[0x5c] = BACKSLASH;
+  kinds[0x22] = QUOTE;
   for (const b of [0xc2, 0xe1, 0xe2, 0xef, 0xf3]) kinds[b] = LEAD;
   return kinds;
 })();
