@@ -11,6 +11,9 @@ const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
 /** Per path: texts, changed, injected, then one count per pattern. */
 const WIDTH = 3 + PATTERNS.length;
 
+/** Keys (and nesting) a JSON value is checked for repeats within; past that, it goes to `JSON.parse`. */
+const MAX_KEYS = 4096;
+
 /** A text or JSON leaf at or below a scanned path. */
 interface ScannedLeaf {
   readonly leaf: number;
@@ -30,6 +33,14 @@ export class UnitTextAudit {
   readonly #paths: readonly string[];
   readonly #leaves: readonly ScannedLeaf[];
   readonly #sums: Float64Array;
+  /** A path's counts before a JSON value, to start it over when it goes to `JSON.parse`. */
+  readonly #before = new Float64Array(WIDTH);
+  /** The keys of the JSON value's open objects: where each starts (its opening quote) and ends (its closing one). */
+  readonly #keyStart = new Int32Array(MAX_KEYS);
+  readonly #keyEnd = new Int32Array(MAX_KEYS);
+  #keyCount = 0;
+  /** Where each open object's keys start among them. */
+  readonly #objects = new Int32Array(MAX_KEYS);
 
   /** `paths`: `textAuditPaths(format)`; `plan`: the dataset's columns. */
   constructor(paths: readonly string[], plan: ColumnPlan) {
@@ -79,20 +90,71 @@ export class UnitTextAudit {
     if (mayMatterUtf8(bytes, start, end, false)) this.#exact(bytes.toString("utf8", start, end), base);
   }
 
-  /** A JSON value's text: each string in it that is not a key counts, as the stages count the parsed value's strings. */
+  /**
+   * A JSON value's text: each string in it that is not a key counts, as the stages count the parsed value's
+   * strings. An object with a key twice (or a key with an escape, which may spell another) is left to
+   * `JSON.parse`, which keeps the last member only, as the stages' record does.
+   */
   #json(bytes: Buffer, start: number, end: number, base: number): void {
+    const sums = this.#sums;
+    const before = this.#before;
+    for (let k = 0; k < WIDTH; k++) before[k] = sums[base + k] as number;
+    const objects = this.#objects;
+    let depth = 0;
+    this.#keyCount = 0;
     for (let i = start; i < end; i++) {
-      if (bytes[i] !== 0x22) continue;
+      const b = bytes[i] as number;
+      if (b === 0x7b) {
+        if (depth === MAX_KEYS) return this.#reparsed(bytes, start, end, base);
+        objects[depth++] = this.#keyCount;
+      } else if (b === 0x7d) this.#keyCount = objects[--depth] as number;
+      if (b !== 0x22) continue;
       // The string's closing quote (the JSON is valid: the fast parser or zod accepted it).
       const close = scanJsonString(bytes, i, end);
       const mayMatter = LITERAL.mayMatter;
       let next = close + 1;
       while (next < end && isSpace(bytes[next] as number)) next++;
-      if (next === end || bytes[next] !== 0x3a) {
-        bump(this.#sums, base);
+      if (next < end && bytes[next] === 0x3a) {
+        if (!this.#newKey(bytes, i, close, objects[depth - 1] as number)) return this.#reparsed(bytes, start, end, base);
+      } else {
+        bump(sums, base);
         if (mayMatter) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
       }
       i = close;
+    }
+  }
+
+  /** Starts the JSON value at `[start, end)` over, its counts as they were before it, from `JSON.parse`. */
+  #reparsed(bytes: Buffer, start: number, end: number, base: number): void {
+    for (let k = 0; k < WIDTH; k++) this.#sums[base + k] = this.#before[k] as number;
+    this.#parsed(JSON.parse(bytes.toString("utf8", start, end)), base);
+  }
+
+  /** Whether the key quoted at `[open, close]` is plainly new in its object (whose keys start at `from`); adds it. */
+  #newKey(bytes: Buffer, open: number, close: number, from: number): boolean {
+    const length = close - open;
+    for (let k = open + 1; k < close; k++) if (bytes[k] === 0x5c) return false;
+    const count = this.#keyCount;
+    if (count === MAX_KEYS) return false;
+    for (let k = from; k < count; k++) {
+      const at = this.#keyStart[k] as number;
+      if ((this.#keyEnd[k] as number) - at === length && sameBytes(bytes, at, open, length)) return false;
+    }
+    this.#keyStart[count] = open;
+    this.#keyEnd[count] = close;
+    this.#keyCount = count + 1;
+    return true;
+  }
+
+  /** Every string in a parsed JSON value. */
+  #parsed(value: unknown, base: number): void {
+    if (typeof value === "string") {
+      bump(this.#sums, base);
+      this.#exact(value, base);
+    } else if (Array.isArray(value)) {
+      for (const v of value) this.#parsed(v, base);
+    } else if (value !== null && typeof value === "object") {
+      for (const v of Object.values(value)) this.#parsed(v, base);
     }
   }
 
@@ -110,6 +172,11 @@ export class UnitTextAudit {
 /** The Parquet path of a field path's leaves (`column-plan.ts`): a list's items under `list.element`, a map's values under `list.element.value`. */
 function parquetPrefix(path: string): string[] {
   return parsePath(path).flatMap((step) => (step.kind === "field" ? [step.name] : step.kind === "items" ? ["list", "element"] : ["list", "element", "value"]));
+}
+
+function sameBytes(bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
 }
 
 function isSpace(b: number): boolean {
