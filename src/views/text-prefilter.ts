@@ -57,7 +57,7 @@ export function mayInject(text: string): boolean {
 }
 
 /** Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between). */
-const ROLE_WORDS = ["system", "override", "prompt", "message", "note", "human", "assistant", "user", "ai"];
+export const ROLE_WORDS: readonly string[] = ["system", "override", "prompt", "message", "note", "human", "assistant", "user", "ai"];
 
 function roleBefore(text: string, colon: number): boolean {
   let end = colon;

@@ -1,3 +1,5 @@
+import { ROLE_WORDS as TEXT_ROLE_WORDS } from "../../../views/text-prefilter.js";
+
 /**
  * The text prefilter (src/views/text-prefilter.ts) over UTF-8 bytes, for texts a worker holds shredded: whether
  * the built-in control tokens, a character `sanitize` removes, or an injection pattern could apply to the text
@@ -105,8 +107,8 @@ const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(
 const NOR = ascii("nor");
 const ARD = ascii("ard");
 const ET = ascii("et");
-/** Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between), as in text-prefilter.ts. */
-const ROLE_WORDS = ["system", "override", "prompt", "message", "note", "human", "assistant", "user", "ai"].map(ascii);
+/** Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between). */
+const ROLE_WORDS = TEXT_ROLE_WORDS.map(ascii);
 
 function roleBefore(bytes: Uint8Array, start: number, colon: number): boolean {
   let end = colon;
