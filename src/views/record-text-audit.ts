@@ -15,32 +15,30 @@ const TEXT_PATHS: Readonly<Record<string, readonly string[]>> = {
   dpo: ["pairs[].chosen.content", "pairs[].rejected.content"],
 };
 
+/** The paths the text scan of a plain output walks: the format's untrusted paths and its {@link TEXT_PATHS}. */
+export function textAuditPaths(format: Pick<FormatBasics, "name" | "untrustedPaths">): string[] {
+  return [...new Set([...format.untrustedPaths, ...(TEXT_PATHS[format.name] ?? [])])];
+}
+
 /**
- * The injection and control-token scan over every text a plain output keeps (issue 18): per path, texts
- * written, texts `sanitize` would change (they hold a chat-template control token or a control, bidi or
- * zero-width character) and texts matching an injection pattern. Rows are not changed: this only counts
- * what the dataset carries. Paths the untrusted policy dropped are gone from the record, so not counted.
+ * Every string at or below some paths of a record, each with the index of its path: what the text scan
+ * reads, in the stages engine (records) and in the parallel engine's workers (skeletons holding the paths).
  */
-export class RecordTextAudit {
-  readonly #audit = new TextAudit();
+export class TextWalk {
   readonly #paths: readonly (readonly string[])[];
-  readonly #names: readonly string[];
+  #visit: (path: number, text: string) => void = () => undefined;
 
-  constructor(format: Pick<FormatBasics, "name" | "untrustedPaths">) {
-    const names = [...new Set([...format.untrustedPaths, ...(TEXT_PATHS[format.name] ?? [])])];
-    this.#names = names;
-    this.#paths = names.map((p) => p.split(".").flatMap((step) => (step.endsWith("[]") ? [step.slice(0, -2), "[]"] : [step])));
+  constructor(paths: readonly string[]) {
+    this.#paths = paths.map((p) => p.split(".").flatMap((step) => (step.endsWith("[]") ? [step.slice(0, -2), "[]"] : [step])));
   }
 
-  add(record: Readonly<Record<string, unknown>>): void {
-    this.#paths.forEach((steps, i) => this.#walk(record, steps, 0, this.#names[i] as string));
+  /** Calls `visit` with each string of `record` below each path (paths dropped from the record have none). */
+  run(record: Readonly<Record<string, unknown>>, visit: (path: number, text: string) => void): void {
+    this.#visit = visit;
+    for (let i = 0; i < this.#paths.length; i++) this.#walk(record, this.#paths[i] as readonly string[], 0, i);
   }
 
-  summary(): Record<string, PathAudit> {
-    return this.#audit.summary();
-  }
-
-  #walk(value: unknown, steps: readonly string[], at: number, path: string): void {
+  #walk(value: unknown, steps: readonly string[], at: number, path: number): void {
     if (value === null || value === undefined) return;
     if (at === steps.length) return this.#leaves(value, path);
     const step = steps[at] as string;
@@ -55,13 +53,39 @@ export class RecordTextAudit {
   }
 
   /** Every string below a path (free-form values such as observations hold theirs at any depth). */
-  #leaves(value: unknown, path: string): void {
+  #leaves(value: unknown, path: number): void {
     if (typeof value === "string") {
-      this.#audit.add(path, sanitizeText(value).changed, scanInjection(value));
+      this.#visit(path, value);
     } else if (Array.isArray(value)) {
       for (const v of value) this.#leaves(v, path);
     } else if (value !== null && typeof value === "object") {
       for (const v of Object.values(value)) this.#leaves(v, path);
     }
+  }
+}
+
+/**
+ * The injection and control-token scan over every text a plain output keeps (issue 18): per path, texts
+ * written, texts `sanitize` would change (they hold a chat-template control token or a control, bidi or
+ * zero-width character) and texts matching an injection pattern. Rows are not changed: this only counts
+ * what the dataset carries. Paths the untrusted policy dropped are gone from the record, so not counted.
+ */
+export class RecordTextAudit {
+  readonly #audit = new TextAudit();
+  readonly #names: readonly string[];
+  readonly #walk: TextWalk;
+  readonly #add = (path: number, text: string): void => this.#audit.add(this.#names[path] as string, sanitizeText(text).changed, scanInjection(text));
+
+  constructor(format: Pick<FormatBasics, "name" | "untrustedPaths">) {
+    this.#names = textAuditPaths(format);
+    this.#walk = new TextWalk(this.#names);
+  }
+
+  add(record: Readonly<Record<string, unknown>>): void {
+    this.#walk.run(record, this.#add);
+  }
+
+  summary(): Record<string, PathAudit> {
+    return this.#audit.summary();
   }
 }

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
+import { maySanitize, prefilterTable } from "./text-prefilter.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */
 export interface Sanitized {
@@ -47,8 +48,10 @@ export function sanitizer(extraTokens: readonly string[] = []): Sanitizer {
   const tokenGlobal = new RegExp(tokenSource, "g");
   const tokenTest = new RegExp(tokenSource);
   const byLastUnit = tokensByLastUnit(tokens);
+  // Before any regex: most texts hold no token's first code unit and none of the characters.
+  const table = prefilterTable(tokens);
   return (text) => {
-    if (!suspect.test(text)) return { text, changed: false };
+    if (!maySanitize(text, table) || !suspect.test(text)) return { text, changed: false };
     let out = text.replace(chars, "").replace(tokenGlobal, "");
     if (tokenTest.test(out)) out = removeTokens(out, byLastUnit);
     return { text: out, changed: out !== text };

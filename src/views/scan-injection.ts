@@ -1,3 +1,5 @@
+import { mayInject } from "./text-prefilter.js";
+
 /**
  * The prompt-injection patterns a dataset's texts are scanned for: a small set, documented in
  * docs/views.md, that names what a text carries; it is a count for people, not a filter that claims to
@@ -20,15 +22,14 @@ export const INJECTION_PATTERNS = {
 export type InjectionPattern = keyof typeof INJECTION_PATTERNS;
 
 const NAMES = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
-/**
- * What every pattern needs: a `:`, `#`, `<`, `[` or `{` (the line and tag patterns), or the stem of
- * ignore, disregard or forget in any case. Case-sensitive with classes: about twice as fast as one
- * case-insensitive alternation of the patterns (benchmarks: docs/views.md), and most texts fail it.
- */
-const PREFILTER = /[:#<[{]|[gG][nN][oO][rR]|[rR][eE][gG][aA][rR][dD]|[oO][rR][gG][eE][tT]/;
+const NONE: readonly InjectionPattern[] = [];
 
-/** The injection patterns `text` matches, in {@link INJECTION_PATTERNS} order; empty for most texts. */
+/**
+ * The injection patterns `text` matches, in {@link INJECTION_PATTERNS} order; empty for most texts. The
+ * patterns run only on texts with what some pattern needs (`mayInject`: a tag character, a role word
+ * before a `:`, a stem of ignore, disregard or forget), which most texts lack.
+ */
 export function scanInjection(text: string): readonly InjectionPattern[] {
-  if (!PREFILTER.test(text)) return [];
+  if (!mayInject(text)) return NONE;
   return NAMES.filter((name) => INJECTION_PATTERNS[name].test(text));
 }

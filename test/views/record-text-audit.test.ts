@@ -33,9 +33,12 @@ describe("the text scan of plain (non-view) outputs", () => {
     });
   });
 
-  it("is the stages engine's alone for now: the parallel engine's manifest has none", async () => {
-    const { manifest } = await convert({ inputs: [RL], out: join(root, "parallel"), engine: "auto" });
+  it("is in a default convert's manifest too (the parallel engine's), the same as the stages engine's", async () => {
+    const untrusted = { "tuples[].state.transcript_window[].content": "keep" };
+    const { manifest } = await convert({ inputs: [RL], out: join(root, "parallel"), engine: "auto", untrusted });
     expect(manifest.output.engine).toBe("parallel");
-    expect(manifest.text_audit).toBeUndefined();
+    const { manifest: stages } = await convert({ inputs: [RL], out: join(root, "stages"), engine: "stages", untrusted });
+    expect(manifest.text_audit).toEqual(stages.text_audit);
+    expect(manifest.text_audit?.["tuples[].state.transcript_window[].content"]).toMatchObject({ values: 14, changed: 14, injected: 14 });
   });
 });

@@ -14,6 +14,8 @@ import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
 import { openViewRun } from "../../views/open-view-run.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
+import { TextAudit } from "../../views/text-audit.js";
+import { textAuditPaths } from "../../views/record-text-audit.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
@@ -38,12 +40,12 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   try {
-    const { shards, tally, view: unitCounts, split } = await convertInParallel({
+    const { shards, tally, view: unitCounts, split, audits } = await convertInParallel({
       sources: sources.lines,
       shards: () => sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, names === undefined ? {} : { splits: names }),
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options } }),
+      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
@@ -51,7 +53,12 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       quarantine,
     });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
-    if (view === null) return run;
+    if (view === null) {
+      // A plain run's text scan (issue 18), per unit from the workers.
+      const textAudit = new TextAudit();
+      for (const audit of audits) textAudit.mergeSummary(audit);
+      return { ...run, textAudit: textAudit.summary() };
+    }
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
       view.audit.mergeSummary(unit.audit);

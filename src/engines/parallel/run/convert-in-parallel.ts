@@ -23,6 +23,7 @@ import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
 import type { UnitViewCounts } from "./unit-view.js";
+import type { PathAudit } from "../../../views/text-audit.js";
 
 /** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
 const BATCH_BYTES = 1 << 20;
@@ -71,6 +72,8 @@ export interface ParallelResult {
   readonly view: readonly UnitViewCounts[];
   /** A split run: rows and groups per split. */
   readonly split: SplitManifest | null;
+  /** A plain run: each unit's text scan of its kept records. */
+  readonly audits: readonly Readonly<Record<string, PathAudit>>[];
 }
 
 /**
@@ -95,11 +98,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view, split: first.split };
+    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view, split: first.split, audits: first.audits };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
-    return { shards: second.shards, tally: again, view: second.view, split: second.split };
+    return { shards: second.shards, tally: again, view: second.view, split: second.split, audits: second.audits };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -171,6 +174,8 @@ class Pass {
   #failure: Error | null = null;
   /** A view's run: what each unit's kept records gave the view, as its worker reported. */
   readonly #view: UnitViewCounts[] = [];
+  /** A plain run: each unit's text scan, as its worker reported. */
+  readonly #audits: Readonly<Record<string, PathAudit>>[] = [];
   #wake: (() => void) | null = null;
   /** The sink's rotation rule, one per shard set (per split). */
   readonly #rotations: ShardRotation[];
@@ -196,7 +201,7 @@ class Pass {
     this.#rotations = Array.from({ length: sets }, () => new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes }));
   }
 
-  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null }> {
+  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null; audits: Readonly<Record<string, PathAudit>>[] }> {
     const listener = (message: FromWorker) => this.#receive(message);
     const onError = (error: Error) => this.#fail(error);
     for (const w of this.workers) {
@@ -210,9 +215,9 @@ class Pass {
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit, view: [], split: null };
+        return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [] };
       }
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null, audits: this.#audits };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -318,6 +323,7 @@ class Pass {
         this.#release(unit);
         unit.groups = this.#groupsOf(unit, message);
         if (message.view !== null) this.#view.push(message.view);
+        if (message.audit !== null) this.#audits.push(message.audit);
       }
       this.#pump();
     } catch (error) {

@@ -37,8 +37,8 @@ async function handle(message: ToWorker): Promise<void> {
     const layout = slot === undefined || outcomes.columns === null ? null : writeOutcomeColumns(outcomes.columns, slot);
     port?.postMessage(layout === null ? outcomes : { ...outcomes, columns: null, layout });
   } else {
-    const { groups, bytes, view } = converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null, message.records, message.segmentSplits);
-    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, view };
+    const { groups, bytes, view, audit } = converter.decide(message.unit, message.keep, message.segments, outSlots[message.out] ?? null, message.records, message.segmentSplits);
+    const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, view, audit };
     // Copied, not transferred: see protocol.ts.
     port?.postMessage(reply);
   }

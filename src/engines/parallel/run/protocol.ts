@@ -8,6 +8,7 @@ import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
 import type { SplitRequest } from "../../../splits/split-assigner.js";
+import type { PathAudit } from "../../../views/text-audit.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -32,6 +33,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */
   readonly view: ViewSetup | null;
+  /** A plain run's text scan: the paths scanned (`textAuditPaths`); null in a view's run, which scans its own rows' texts. */
+  readonly textAudit: readonly string[] | null;
   /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
   readonly schema: SchemaNode;
   /** A split run (`--split`): workers find each row's group and split (src/splits), or null. */
@@ -164,6 +167,8 @@ export interface EncodedMessage {
   readonly bytes: Uint8Array | null;
   /** A view's run: what the unit's kept records gave the view. */
   readonly view: UnitViewCounts | null;
+  /** A plain run: the text scan of the unit's kept records. */
+  readonly audit: Readonly<Record<string, PathAudit>> | null;
 }
 
 export interface FailedMessage {

@@ -32,6 +32,8 @@ import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
+import { UnitTextAudit } from "./unit-text-audit.js";
+import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -39,6 +41,8 @@ export interface EncodedUnit {
   readonly bytes: Uint8Array | null;
   /** A view's run: what the unit's kept records gave the view. */
   readonly view: UnitViewCounts | null;
+  /** A plain run: the text scan of the unit's kept records. */
+  readonly audit: Readonly<Record<string, PathAudit>> | null;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
@@ -76,6 +80,8 @@ export class UnitConverter {
   #slow: SlowPath | null = null;
   /** The training view, loaded with the first batch of a view's run; null otherwise. */
   #view: UnitView | null = null;
+  /** A plain run's text scan (issue 18), or null. */
+  readonly #audit: UnitTextAudit | null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -103,6 +109,8 @@ export class UnitConverter {
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
     this.plan = this.#parser.plan;
+    // A plain run's text scan reads the kept rows' texts from their columns.
+    this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores });
@@ -202,7 +210,7 @@ export class UnitConverter {
     const builders = this.#units.get(unit);
     if (builders === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
-      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view };
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
@@ -214,6 +222,8 @@ export class UnitConverter {
       groups.push(metadata);
     };
     try {
+      // Each split's row group holds the rows main kept; their texts are scanned before encoding consumes them.
+      const ranges: [RowGroupBuilder, number, number][] = [];
       let i = 0;
       for (const [split, builder] of builders.entries()) {
         let end = i;
@@ -222,13 +232,19 @@ export class UnitConverter {
         const own = keeps[split] as Uint8Array;
         if (own.length !== builder.rows) throw new Error(`Internal error: split ${split} of unit ${unit} holds ${builder.rows} rows, main decided ${own.length}`);
         if (own.includes(0)) builder.retain((row) => own[row] === 1);
-        for (; i < end; i++) {
-          if (i < end - 1) builder.takeFirstRows(segments[i] as number, encode);
-          else builder.withFirstRows(segments[i] as number, encode);
-        }
+        ranges.push([builder, i, end]);
+        i = end;
       }
       if (i !== segments.length) throw new Error(`Internal error: segments of unit ${unit} out of split order`);
-      return { groups, bytes: encoded.copied(), view };
+      // The kept rows' texts (no segment: none kept).
+      const audit = this.#audit === null ? null : ranges.length === 0 ? {} : this.#audit.scan(ranges.map(([builder]) => builder));
+      for (const [builder, from, end] of ranges) {
+        for (let k = from; k < end; k++) {
+          if (k < end - 1) builder.takeFirstRows(segments[k] as number, encode);
+          else builder.withFirstRows(segments[k] as number, encode);
+        }
+      }
+      return { groups, bytes: encoded.copied(), view, audit };
     } finally {
       for (const [split, builder] of builders.entries()) {
         builder.clear();

@@ -14,6 +14,7 @@ export interface SettledRun {
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
   readonly view: ViewSetup | null;
+  readonly textAudit: readonly string[] | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -33,5 +34,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     schema: run.schema,
     view: run.view,
     split: plan.split ?? null,
+    textAudit: run.textAudit,
   };
 }

@@ -1,0 +1,197 @@
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
+import { parsePath } from "../../../schema/field-path.js";
+import { sanitizeText } from "../../../views/sanitize-text.js";
+import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection.js";
+import type { InjectionPattern } from "../../../views/scan-injection.js";
+import type { PathAudit } from "../../../views/text-audit.js";
+import { LITERAL, mayMatterUtf8, scanJsonString } from "./may-matter-utf8.js";
+
+const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
+/** Per path: texts, changed, injected, then one count per pattern. */
+const WIDTH = 3 + PATTERNS.length;
+
+/** Keys (and nesting) a JSON value is checked for repeats within; past that, it goes to `JSON.parse`. */
+const MAX_KEYS = 4096;
+
+/** A text or JSON leaf at or below a scanned path. */
+interface ScannedLeaf {
+  readonly leaf: number;
+  readonly path: number;
+  readonly json: boolean;
+}
+
+/**
+ * A worker's side of a plain run's text scan (issue 18; src/views/record-text-audit.ts is the stages'): the
+ * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
+ * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
+ * value as its text): a pass over those bytes (`mayMatterUtf8`) clears most texts without making a string;
+ * only the rest are decoded and scanned by the regexes. What the policy dropped has no column; what it
+ * redacted holds the redaction, as the stripped record does.
+ */
+export class UnitTextAudit {
+  readonly #paths: readonly string[];
+  readonly #leaves: readonly ScannedLeaf[];
+  readonly #sums: Float64Array;
+  /** A path's counts before a JSON value, to start it over when it goes to `JSON.parse`. */
+  readonly #before = new Float64Array(WIDTH);
+  /** The keys of the JSON value's open objects: where each starts (its opening quote) and ends (its closing one). */
+  readonly #keyStart = new Int32Array(MAX_KEYS);
+  readonly #keyEnd = new Int32Array(MAX_KEYS);
+  #keyCount = 0;
+  /** Where each open object's keys start among them. */
+  readonly #objects = new Int32Array(MAX_KEYS);
+
+  /** `paths`: `textAuditPaths(format)`; `plan`: the dataset's columns. */
+  constructor(paths: readonly string[], plan: ColumnPlan) {
+    this.#paths = paths;
+    const prefixes = paths.map(parquetPrefix);
+    this.#leaves = plan.leaves.flatMap((leaf) => {
+      if (leaf.type !== "string" && leaf.type !== "json") return [];
+      const path = prefixes.findIndex((p) => p.length <= leaf.path.length && p.every((step, i) => leaf.path[i] === step));
+      return path === -1 ? [] : [{ leaf: leaf.index, path, json: leaf.type === "json" }];
+    });
+    this.#sums = new Float64Array(paths.length * WIDTH);
+  }
+
+  /** The counts over every row of `builders` (the unit's kept rows, one row group per split). */
+  scan(builders: readonly RowGroupBuilder[]): Record<string, PathAudit> {
+    const sums = this.#sums;
+    sums.fill(0);
+    for (const builder of builders) this.#scanOne(builder);
+    return this.#summary();
+  }
+
+  #scanOne(builder: RowGroupBuilder): void {
+    for (const { leaf, path, json } of this.#leaves) {
+      const column = builder.columns[leaf];
+      if (column === undefined) continue;
+      const { values, view } = column;
+      const base = path * WIDTH;
+      for (let v = 0, at = 0; v < column.valueCount; v++) {
+        const n = view.getUint32(at, true);
+        if (json) this.#json(values, at + 4, at + 4 + n, base);
+        else this.#text(values, at + 4, at + 4 + n, base);
+        at += 4 + n;
+      }
+    }
+  }
+
+  #summary(): Record<string, PathAudit> {
+    const sums = this.#sums;
+    const summary: Record<string, PathAudit> = {};
+    this.#paths.forEach((name, i) => {
+      const at = i * WIDTH;
+      if (sums[at] === 0) return;
+      const patterns: Partial<Record<InjectionPattern, number>> = {};
+      PATTERNS.forEach((p, k) => {
+        const n = sums[at + 3 + k] as number;
+        if (n > 0) patterns[p] = n;
+      });
+      summary[name] = { values: sums[at] as number, changed: sums[at + 1] as number, injected: sums[at + 2] as number, patterns };
+    });
+    return summary;
+  }
+
+  /** A text value: bytes `[start, end)`. */
+  #text(bytes: Buffer, start: number, end: number, base: number): void {
+    bump(this.#sums, base);
+    if (mayMatterUtf8(bytes, start, end, false)) this.#exact(bytes.toString("utf8", start, end), base);
+  }
+
+  /**
+   * A JSON value's text: each string in it that is not a key counts, as the stages count the parsed value's
+   * strings. An object with a key twice (or a key with an escape, which may spell another) is left to
+   * `JSON.parse`, which keeps the last member only, as the stages' record does.
+   */
+  #json(bytes: Buffer, start: number, end: number, base: number): void {
+    const sums = this.#sums;
+    const before = this.#before;
+    for (let k = 0; k < WIDTH; k++) before[k] = sums[base + k] as number;
+    const objects = this.#objects;
+    let depth = 0;
+    this.#keyCount = 0;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i] as number;
+      if (b === 0x7b) {
+        if (depth === MAX_KEYS) return this.#reparsed(bytes, start, end, base);
+        objects[depth++] = this.#keyCount;
+      } else if (b === 0x7d) this.#keyCount = objects[--depth] as number;
+      if (b !== 0x22) continue;
+      // The string's closing quote (the JSON is valid: the fast parser or zod accepted it).
+      const close = scanJsonString(bytes, i, end);
+      const mayMatter = LITERAL.mayMatter;
+      let next = close + 1;
+      while (next < end && isSpace(bytes[next] as number)) next++;
+      if (next < end && bytes[next] === 0x3a) {
+        if (!this.#newKey(bytes, i, close, objects[depth - 1] as number)) return this.#reparsed(bytes, start, end, base);
+      } else {
+        bump(sums, base);
+        if (mayMatter) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
+      }
+      i = close;
+    }
+  }
+
+  /** Starts the JSON value at `[start, end)` over, its counts as they were before it, from `JSON.parse`. */
+  #reparsed(bytes: Buffer, start: number, end: number, base: number): void {
+    for (let k = 0; k < WIDTH; k++) this.#sums[base + k] = this.#before[k] as number;
+    this.#parsed(JSON.parse(bytes.toString("utf8", start, end)), base);
+  }
+
+  /** Whether the key quoted at `[open, close]` is plainly new in its object (whose keys start at `from`); adds it. */
+  #newKey(bytes: Buffer, open: number, close: number, from: number): boolean {
+    const length = close - open;
+    for (let k = open + 1; k < close; k++) if (bytes[k] === 0x5c) return false;
+    const count = this.#keyCount;
+    if (count === MAX_KEYS) return false;
+    for (let k = from; k < count; k++) {
+      const at = this.#keyStart[k] as number;
+      if ((this.#keyEnd[k] as number) - at === length && sameBytes(bytes, at, open, length)) return false;
+    }
+    this.#keyStart[count] = open;
+    this.#keyEnd[count] = close;
+    this.#keyCount = count + 1;
+    return true;
+  }
+
+  /** Every string in a parsed JSON value. */
+  #parsed(value: unknown, base: number): void {
+    if (typeof value === "string") {
+      bump(this.#sums, base);
+      this.#exact(value, base);
+    } else if (Array.isArray(value)) {
+      for (const v of value) this.#parsed(v, base);
+    } else if (value !== null && typeof value === "object") {
+      for (const v of Object.values(value)) this.#parsed(v, base);
+    }
+  }
+
+  /** A text the byte pass could not clear: what the stages' scan answers for it. */
+  #exact(text: string, base: number): void {
+    const sums = this.#sums;
+    if (sanitizeText(text).changed) bump(sums, base + 1);
+    const patterns = scanInjection(text);
+    if (patterns.length === 0) return;
+    bump(sums, base + 2);
+    for (const p of patterns) bump(sums, base + 3 + PATTERNS.indexOf(p));
+  }
+}
+
+/** The Parquet path of a field path's leaves (`column-plan.ts`): a list's items under `list.element`, a map's values under `list.element.value`. */
+function parquetPrefix(path: string): string[] {
+  return parsePath(path).flatMap((step) => (step.kind === "field" ? [step.name] : step.kind === "items" ? ["list", "element"] : ["list", "element", "value"]));
+}
+
+function sameBytes(bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
+}
+
+function isSpace(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+function bump(sums: Float64Array, at: number): void {
+  sums[at] = (sums[at] as number) + 1;
+}
