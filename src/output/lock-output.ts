@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, lstat, mkdir, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ConfigError, IoError, LockedError } from "../core/errors.js";
@@ -55,13 +55,9 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     process: identity,
   };
   for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      await writeFile(path, `${JSON.stringify(mine)}\n`, { flag: "wx" });
+    if (await createLock(path, mine)) {
+      await sweepStrays(outDir);
       return holdLease(outDir, path, mine, leaseMs);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new IoError(`Cannot create the lock ${path}: ${(error as Error).message}`, path, { cause: error });
-      }
     }
     const held = await readLock(path);
     const stat = await lstat(path).catch(() => null);
@@ -118,6 +114,36 @@ function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: num
       );
     }
   };
+}
+
+/**
+ * Creates the lock with its content in one step: written whole under a private name, then hard-linked to
+ * `path` (which fails if it exists). A job killed while taking the lock thus never leaves an empty one,
+ * which no later job could tell from a lock being written. False when the lock exists.
+ */
+async function createLock(path: string, mine: LockContent): Promise<boolean> {
+  const temp = `${path}.new-${mine.token}`;
+  try {
+    await writeFile(temp, `${JSON.stringify(mine)}\n`);
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOENT: the lock's holder swept our private file away before the link (see sweepStrays): it is taken.
+    if (code === "EEXIST" || code === "ENOENT") return false;
+    throw new IoError(`Cannot create the lock ${path}: ${(error as Error).message}`, path, { cause: error });
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/**
+ * Holding the lock: deletes the private files of lock takers that were killed mid-step (`.evalshard.lock.new-…`,
+ * `.evalshard.lock.stale-…`). A live taker whose file goes finds the lock held and stops.
+ */
+async function sweepStrays(outDir: string): Promise<void> {
+  const names = await readdir(outDir).catch(() => [] as string[]);
+  for (const name of names) if (name.startsWith(`${LOCK}.`)) await unlink(join(outDir, name)).catch(() => undefined);
 }
 
 /** Moves a stale lock away; puts it back if its holder renewed it or another job replaced it meanwhile. */

@@ -25,6 +25,19 @@ describe("lockOutput", () => {
     expect(existsSync(lockPath(out))).toBe(false);
   });
 
+  it("is never seen empty: the content is linked into place whole; a killed taker's private files are swept", async () => {
+    const out = freshOut();
+    mkdirSync(out, { recursive: true });
+    // What a job killed mid-take leaves: its private copy, and a stale lock it had moved aside.
+    writeFileSync(join(out, ".evalshard.lock.new-0123456789abcdef"), '{"pid":1}\n');
+    writeFileSync(join(out, ".evalshard.lock.stale-0a0b0c0d0e0f"), '{"pid":1}\n');
+    const release = await lockOutput(out);
+    expect(readdirSync(out).filter((n) => n.startsWith(".evalshard")).sort()).toEqual([".evalshard.lock"]);
+    expect(JSON.parse(readFileSync(lockPath(out), "utf8"))).toMatchObject({ pid: process.pid });
+    await release();
+    expect(readdirSync(out).filter((n) => n.startsWith(".evalshard"))).toEqual([]);
+  });
+
   it("refuses while a live process holds it, naming the directory and the pid", async () => {
     const out = freshOut();
     const release = await lockOutput(out);
