@@ -72,7 +72,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http);
     if (opened.http !== null && digest !== null) {
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
-      if (same !== null) return await finishUnchanged(sink, same, environment, out);
+      if (same !== null) return await finishUnchanged(sink, same, environment, out, options.dryRun === true);
     }
     const scores = opened.scores;
     const sources: RunSources = {
@@ -124,13 +124,18 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
 }
 
 /** A night with nothing new (see {@link unchangedNight}): the phases a converting night reports, nothing published. */
-async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyManifest; stored: NightInput }, environment: SourceEnvironment, outDir: string): Promise<NightlyResult> {
+async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyManifest; stored: NightInput }, environment: SourceEnvironment, outDir: string, dryRun: boolean): Promise<NightlyResult> {
   const { manifest } = same;
   environment.onPhase?.({ phase: "fetched", keys: same.stored.keys, format: manifest.format.name });
   environment.onPhase?.({ phase: "converted", records_in: manifest.records_in, records_out: manifest.records_out });
   await sink.abort();
+  const decision = { ...manifest.publish, rejected_to: null };
+  if (dryRun) {
+    environment.onPhase?.({ phase: "dry_run", would_publish: false, added: 0, replaced: 0, removed: 0 });
+    return { manifest, changed: false, decision, outDir, dryRun: { wouldPublish: false } };
+  }
   environment.onPhase?.({ phase: "published", changed: false, added: 0, replaced: 0, removed: 0 });
-  return { manifest, changed: false, decision: { ...manifest.publish, rejected_to: null }, outDir };
+  return { manifest, changed: false, decision, outDir };
 }
 
 /** A partition job writes its own dataset under the pipeline's output: `part-<k>-of-<N>`. */
