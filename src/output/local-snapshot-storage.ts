@@ -1,7 +1,8 @@
-import { link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
+import { linkTree } from "./local-snapshots.js";
 import { LocalStorage } from "./local-storage.js";
 import type { LocalStaging } from "./local-staging.js";
 import type { PublishHook } from "./storage.js";
@@ -46,9 +47,9 @@ export class LocalSnapshotStorage extends LocalStorage {
         await rm(pending, { recursive: true, force: true });
         await mkdir(pending, { recursive: true });
         const listed = new Set(entries.map((e) => e.replace(/\/$/, "")));
-        for (const name of listed) await linkTree(join(staging.dir, name), join(pending, name));
+        for (const name of listed) await linkIfThere(join(staging.dir, name), join(pending, name));
         for (const name of await readdir(this.location)) {
-          if (!listed.has(name) && !name.startsWith(".") && name !== LOCAL_SNAPSHOTS) await linkTree(join(this.location, name), join(pending, name));
+          if (!listed.has(name) && !name.startsWith(".") && name !== LOCAL_SNAPSHOTS) await linkIfThere(join(this.location, name), join(pending, name));
         }
         await staging.publish(entries);
         await ioStep(pending, "keep the snapshot", () => rename(pending, join(root, snapshotFolder(number))));
@@ -85,17 +86,7 @@ export class LocalSnapshotStorage extends LocalStorage {
   }
 }
 
-/**
- * Hard-links the file or folder `from` to `to`, recursively; nothing at `from` links nothing. Symbolic
- * links are followed: the dataset's top-level entries are links into its current snapshot folder.
- */
-async function linkTree(from: string, to: string): Promise<void> {
-  const found = await stat(from).catch(() => null);
-  if (found === null) return;
-  if (found.isDirectory()) {
-    await mkdir(to, { recursive: true });
-    for (const name of await readdir(from)) await linkTree(join(from, name), join(to, name));
-  } else if (found.isFile()) {
-    await ioStep(to, "link into the snapshot", () => link(from, to));
-  }
+/** {@link linkTree}, where there is something at `from` (a staged entry may not have been written). */
+async function linkIfThere(from: string, to: string): Promise<void> {
+  if ((await stat(from).catch(() => null)) !== null) await linkTree(from, to);
 }

@@ -1,4 +1,4 @@
-import { copyFile, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../core/errors.js";
 import { writeStep } from "../core/write-step.js";
@@ -129,10 +129,12 @@ async function isLink(path: string, name: string): Promise<boolean> {
   return (await readlink(path).catch(() => null)) === `${CURRENT}/${name}`;
 }
 
-/** Copies a tree as hard links (a copy where links fail): the bytes are shared, never rewritten. */
+/**
+ * Copies a tree as hard links (a copy where links fail): the bytes are shared, never rewritten. Symbolic links
+ * are followed: a dataset's top-level entries are links into its current snapshot folder.
+ */
 export async function linkTree(from: string, to: string): Promise<void> {
-  const stat = await lstat(from);
-  if (stat.isDirectory()) {
+  if ((await stat(from)).isDirectory()) {
     await mkdir(to, { recursive: true });
     for (const name of await readdir(from)) await linkTree(join(from, name), join(to, name));
     return;
