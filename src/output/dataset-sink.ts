@@ -66,7 +66,7 @@ export class DatasetSink {
    * Shards fed one record at a time (the stages engine), rotated at `limits`. With splits (`--split`), each
    * row's origin names its split and every split has shards of its own.
    */
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: { readonly splits?: readonly string[] }): ShardedWriter | SplitShards {
+  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: Pick<SettledInput, "splits">): ShardedWriter | SplitShards {
     const writerOf = (split: string) => new ShardedWriter({ dir: this.staging, format, columns, split, ...limits });
     return input?.splits === undefined ? writerOf(this.split) : new SplitShards(input.splits, writerOf);
   }

@@ -1,3 +1,4 @@
+import type { RowOrigin } from "./row-origin.js";
 import type { ShardInfo } from "./shard-format.js";
 import type { ShardedWriter } from "./sharded-writer.js";
 
@@ -21,7 +22,7 @@ export class SplitShards {
   }
 
   /** Appends a record to its split's shards (see `ShardedWriter.write`). */
-  async write(record: Readonly<Record<string, unknown>>, inputBytes?: number, origin?: { readonly split?: string }): Promise<void> {
+  async write(record: Readonly<Record<string, unknown>>, inputBytes?: number, origin?: Pick<RowOrigin, "split">): Promise<void> {
     const split = origin?.split;
     const writer = split === undefined ? undefined : this.#writers.get(split);
     if (writer === undefined) throw new Error(`Internal error: a row for split ${JSON.stringify(split)}, not one of ${[...this.#writers.keys()].join(", ")}`);
