@@ -87,11 +87,12 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run
     // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest
     // (an input file's) count against --max-stream-errors.
-    const unrecovered = Math.max(0, counts.stream_errors - (opened.http?.report().streamErrors ?? 0));
+    const pull = opened.http?.report() ?? null;
+    const unrecovered = Math.max(0, counts.stream_errors - (pull?.streamErrors ?? 0));
     const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
     const published = night.changed && judged.published;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull: opened.http?.report() ?? null, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
     if (options.dryRun === true) {
       // Everything was fetched, validated, judged and counted; nothing is kept (abort also releases the lock).
       await sink.abort();
