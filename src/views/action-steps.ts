@@ -4,6 +4,7 @@ import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt, Turn } from "./prompt-from-window.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
+import { WindowChecks } from "./window-checks.js";
 
 /** An RL action step that gives a row: its tuple, the prompt its window makes and its action as the reply. */
 export interface ActionStep {
@@ -25,6 +26,7 @@ export interface StepPaths {
  */
 export function actionSteps(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unknown>, paths: StepPaths): ActionStep[] {
   const steps: ActionStep[] = [];
+  const checks = new WindowChecks(env.check);
   for (const tuple of record.tuples) {
     if (tuple.kind !== "action" || tuple.action === null) {
       result.drop("no_action");
@@ -34,17 +36,18 @@ export function actionSteps(record: RlRecord, env: ViewEnv, result: ViewResultBu
       result.drop("null_content");
       continue;
     }
-    const action = env.sanitize(tuple.action.content);
+    const action = env.check(tuple.action.content);
     if (action.text.trim().length === 0) {
       result.drop("empty_content");
       continue;
     }
-    const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, env.sanitize, env.systemPrompt);
+    checks.next();
+    const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
     if (prompt === null) {
       result.drop("no_prompt");
       continue;
     }
-    const completion: Turn = { role: "assistant", content: action.text, changed: action.changed };
+    const completion: Turn = { role: "assistant", content: action.text, changed: action.changed, inject: action.inject };
     if (admitTexts(env, [...turnTexts(paths.prompt, prompt.turns), ...turnTexts(paths.completion, [completion])]) === "injection") {
       result.drop("injection");
       continue;

@@ -1,5 +1,5 @@
 import type { Turn } from "./prompt-from-window.js";
-import { scanInjection } from "./scan-injection.js";
+import { matchInjection, scanInjection } from "./scan-injection.js";
 import type { InjectionPattern } from "./scan-injection.js";
 import type { ViewEnv } from "./view-env.js";
 
@@ -8,11 +8,22 @@ export interface RowText {
   readonly path: string;
   readonly text: string;
   readonly changed: boolean;
+  /** From the text's check (`ViewEnv.check`): false when no injection pattern can match it, true when one may. */
+  readonly inject?: boolean;
 }
+
+const NONE: readonly InjectionPattern[] = [];
 
 /** The texts of turns at `path`, the system message left out: it is the user's own, not the record's. */
 export function turnTexts(path: string, turns: readonly Turn[]): RowText[] {
-  return turns.filter((t) => t.role !== "system").map((t) => ({ path, text: t.content, changed: t.changed }));
+  const texts: RowText[] = [];
+  for (const t of turns) if (t.role !== "system") texts.push(t.inject === undefined ? { path, text: t.content, changed: t.changed } : { path, text: t.content, changed: t.changed, inject: t.inject });
+  return texts;
+}
+
+/** The patterns a row's text matches: scanned only when its check did not already clear it. */
+export function patternsOf(t: RowText): readonly InjectionPattern[] {
+  return t.inject === undefined ? scanInjection(t.text) : t.inject ? matchInjection(t.text) : NONE;
 }
 
 /**
@@ -20,8 +31,12 @@ export function turnTexts(path: string, turns: readonly Turn[]): RowText[] {
  * (`injection`) and nothing is counted; otherwise every text is counted in the audit and the row is kept.
  */
 export function admitTexts(env: ViewEnv, texts: readonly RowText[]): "keep" | "injection" {
-  const scans: (readonly InjectionPattern[])[] = texts.map((t) => scanInjection(t.text));
-  if (env.onInjection === "drop" && scans.some((s) => s.length > 0)) return "injection";
+  if (env.onInjection !== "drop") {
+    for (const t of texts) env.audit.add(t.path, t.changed, patternsOf(t));
+    return "keep";
+  }
+  const scans = texts.map(patternsOf);
+  if (scans.some((s) => s.length > 0)) return "injection";
   for (const [i, t] of texts.entries()) env.audit.add(t.path, t.changed, scans[i] as readonly InjectionPattern[]);
   return "keep";
 }

@@ -1,10 +1,12 @@
 import type { ChatMessage, ChatRole } from "./chat-message.js";
-import type { Sanitizer } from "./sanitize-text.js";
+import type { Checked, Sanitizer } from "./sanitize-text.js";
 import { speakerRole } from "./speaker-role.js";
 
 /** A message being built, with whether sanitizing changed any text it holds (for the text audit). */
 export interface Turn extends ChatMessage {
   readonly changed: boolean;
+  /** Given a `TextCheck` as sanitizer: false when no injection pattern can match the content, so the audit skips it. */
+  readonly inject?: boolean;
 }
 
 /** A prompt built from a window: its messages, and whether own messages were trimmed off its ends. */
@@ -24,7 +26,9 @@ export const MERGE_SEPARATOR = "\n\n";
  * 3. the seat's own messages before the first other message and after the last are trimmed: a prompt starts
  *    and ends with `user` (it must end so for a generation prompt; starting so is what alternating templates want);
  * 4. an optional system message goes first.
- * Null when no `user` message is left: the step has no prompt (`no_prompt`).
+ * Null when no `user` message is left: the step has no prompt (`no_prompt`). Given a `TextCheck`, a turn whose
+ * texts no injection pattern can match says so (`inject: false`): nor can their merge, as the separator holds
+ * nothing the prefilter looks for and stops every word it reads across.
  */
 export function promptFromWindow(
   window: readonly { readonly role: string; readonly content: string }[],
@@ -32,24 +36,30 @@ export function promptFromWindow(
   sanitize: Sanitizer,
   systemPrompt?: string,
 ): Prompt | null {
-  const merged: { role: Exclude<ChatRole, "system">; parts: string[]; changed: boolean }[] = [];
+  const merged: { role: Exclude<ChatRole, "system">; parts: string[]; changed: boolean; inject: boolean | undefined }[] = [];
   for (const message of window) {
-    const { text, changed } = sanitize(message.content);
+    const checked: Partial<Checked> = sanitize(message.content);
+    const { text, changed } = checked as Checked;
     if (text.trim().length === 0) continue;
     const role = speakerRole(message.role, seatRole);
     const last = merged.at(-1);
     if (last !== undefined && last.role === role) {
       last.parts.push(text);
       last.changed ||= changed;
+      // Known clear only when every part is; otherwise the merged text is scanned whole.
+      last.inject = last.inject === false && checked.inject === false ? false : undefined;
     } else {
-      merged.push({ role, parts: [text], changed });
+      merged.push({ role, parts: [text], changed, inject: checked.inject });
     }
   }
   const first = merged.findIndex((m) => m.role === "user");
   if (first === -1) return null;
   const last = merged.findLastIndex((m) => m.role === "user");
   const kept = merged.slice(first, last + 1);
-  const turns: Turn[] = kept.map((m) => ({ role: m.role, content: m.parts.join(MERGE_SEPARATOR), changed: m.changed }));
+  const turns: Turn[] = kept.map((m) => {
+    const content = m.parts.length === 1 ? (m.parts[0] as string) : m.parts.join(MERGE_SEPARATOR);
+    return m.inject === undefined ? { role: m.role, content, changed: m.changed } : { role: m.role, content, changed: m.changed, inject: m.inject };
+  });
   if (systemPrompt !== undefined) turns.unshift({ role: "system", content: systemPrompt, changed: false });
   return { turns, trimmed: kept.length !== merged.length };
 }

@@ -1,9 +1,8 @@
 import type { RlTuple } from "../formats/rl.js";
 import type { Field } from "../schema/column-type.js";
-import { admitTexts } from "./admit-texts.js";
-import type { RowText } from "./admit-texts.js";
 import { MESSAGES } from "./chat-message.js";
-import { returnToGo, stepReward } from "./return-to-go.js";
+import { eachRlStep } from "./each-rl-step.js";
+import { rlStepsWriter } from "./rl-steps-writer.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
 
@@ -68,17 +67,7 @@ export const rlSteps: View<"rl", RlStepsRow> = {
   description: "Each RL step as a flat row with its reward and return to go, for offline RL and analysis.",
   rows(record, env) {
     const result = new ViewResultBuilder<RlStepsRow>();
-    const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
-    for (const [i, tuple] of record.tuples.entries()) {
-      const window = tuple.state.transcript_window.map((m) => ({ role: m.role, ...env.sanitize(m.content) }));
-      const content = tuple.action?.content ?? null;
-      const action = content === null ? null : env.sanitize(content);
-      const texts: RowText[] = window.map((m) => ({ path: "transcript_window[].content", text: m.text, changed: m.changed }));
-      if (action !== null) texts.push({ path: "action_content", text: action.text, changed: action.changed });
-      if (admitTexts(env, texts) === "injection") {
-        result.drop("injection");
-        continue;
-      }
+    eachRlStep(record, env, result, (tuple, i, window, action, returnToGo) => {
       const { reward } = tuple;
       result.rows.push({
         run_id: record.run_id,
@@ -99,9 +88,10 @@ export const rlSteps: View<"rl", RlStepsRow> = {
         progress_delta: reward.progress_delta,
         terminal_reward: reward.terminal_reward,
         is_last: i === record.tuples.length - 1,
-        return_to_go: returns[i] as number,
+        return_to_go: returnToGo,
       });
-    }
+    });
     return result.result();
   },
+  write: rlStepsWriter,
 };

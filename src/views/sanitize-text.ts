@@ -1,6 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
-import { maySanitize, prefilterTable } from "./text-prefilter.js";
+import { FLAG_INJECT, FLAG_SANITIZE, mayInject, maySanitize, prefilterTable, textFlags } from "./text-prefilter.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */
 export interface Sanitized {
@@ -10,6 +10,20 @@ export interface Sanitized {
 
 /** The `sanitize` policy for one set of control tokens. */
 export type Sanitizer = (text: string) => Sanitized;
+
+/** A text a view writes, sanitized, and whether an injection pattern could match it (else none does). */
+export interface Checked extends Sanitized {
+  readonly inject: boolean;
+}
+
+/** The `sanitize` policy and the injection prefilter in one pass over most texts (`textFlags`). */
+export type TextCheck = (text: string) => Checked;
+
+/** The `sanitize` policy for one set of control tokens, alone and with the injection prefilter. */
+export interface SanitizePolicy {
+  readonly sanitize: Sanitizer;
+  readonly check: TextCheck;
+}
 
 /**
  * Characters that are never text a model should learn from: C0 and C1 controls but tab and newline (DEL
@@ -32,6 +46,11 @@ const ZWJ = "(?<!(?:[\\uD83C-\\uD83E][\\uDC00-\\uDFFF]|[\\uFE0F\\u2600-\\u27BF])
  * a stack scan removes them to a fixed point in one more linear pass.
  */
 export function sanitizer(extraTokens: readonly string[] = []): Sanitizer {
+  return sanitizePolicy(extraTokens).sanitize;
+}
+
+/** {@link sanitizer}, with the check a view runs on each text it writes. */
+export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePolicy {
   for (const token of extraTokens) {
     if (token.length === 0) throw new ConfigError("A control token cannot be empty");
     // Such characters go before tokens are matched, so a token holding one would never match.
@@ -50,11 +69,20 @@ export function sanitizer(extraTokens: readonly string[] = []): Sanitizer {
   const byLastUnit = tokensByLastUnit(tokens);
   // Before any regex: most texts hold no token's first code unit and none of the characters.
   const table = prefilterTable(tokens);
-  return (text) => {
-    if (!maySanitize(text, table) || !suspect.test(text)) return { text, changed: false };
+  const removeAll = (text: string): Sanitized => {
+    if (!suspect.test(text)) return { text, changed: false };
     let out = text.replace(chars, "").replace(tokenGlobal, "");
     if (tokenTest.test(out)) out = removeTokens(out, byLastUnit);
     return { text: out, changed: out !== text };
+  };
+  return {
+    sanitize: (text) => (maySanitize(text, table) ? removeAll(text) : { text, changed: false }),
+    check: (text) => {
+      const flags = textFlags(text, table);
+      if (flags !== FLAG_SANITIZE) return { text, changed: false, inject: flags === FLAG_INJECT };
+      const { text: out, changed } = removeAll(text);
+      return { text: out, changed, inject: mayInject(out) };
+    },
   };
 }
 

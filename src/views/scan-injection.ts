@@ -31,5 +31,10 @@ const NONE: readonly InjectionPattern[] = [];
  */
 export function scanInjection(text: string): readonly InjectionPattern[] {
   if (!mayInject(text)) return NONE;
+  return matchInjection(text);
+}
+
+/** The injection patterns `text` matches, for a text the prefilter already flagged (`textFlags`). */
+export function matchInjection(text: string): readonly InjectionPattern[] {
   return NAMES.filter((name) => INJECTION_PATTERNS[name].test(text));
 }

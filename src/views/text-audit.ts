@@ -41,19 +41,22 @@ export class TextAudit {
 
   /** Adds another audit's counts (a record's, a shard's). */
   merge(other: TextAudit): void {
-    this.mergeSummary(other.summary());
+    // Straight from its map: a worker merges a record's audit at a time, and a summary is a sorted deep copy.
+    for (const [path, a] of other.#paths) this.#mergePath(path, a);
   }
 
   /** Adds counts summarised elsewhere (a parallel engine worker's). */
   mergeSummary(summary: Readonly<Record<string, PathAudit>>): void {
-    for (const [path, a] of Object.entries(summary)) {
-      const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: {} };
-      mine.values += a.values;
-      mine.changed += a.changed;
-      mine.injected += a.injected;
-      for (const [p, n] of Object.entries(a.patterns) as [InjectionPattern, number][]) mine.patterns[p] = (mine.patterns[p] ?? 0) + n;
-      this.#paths.set(path, mine);
-    }
+    for (const [path, a] of Object.entries(summary)) this.#mergePath(path, a);
+  }
+
+  #mergePath(path: string, a: PathAudit): void {
+    const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: {} };
+    mine.values += a.values;
+    mine.changed += a.changed;
+    mine.injected += a.injected;
+    for (const [p, n] of Object.entries(a.patterns) as [InjectionPattern, number][]) mine.patterns[p] = (mine.patterns[p] ?? 0) + n;
+    this.#paths.set(path, mine);
   }
 
   /** The counts by path, paths in code-unit order. */

@@ -41,6 +41,27 @@ export function maySanitize(text: string, table: Uint8Array): boolean {
   return false;
 }
 
+/** {@link textFlags}: `sanitize` could change the text (its injection triggers are then unknown: scan the result). */
+export const FLAG_SANITIZE = 1;
+/** {@link textFlags}: an injection pattern could match the text, as {@link mayInject} answers. */
+export const FLAG_INJECT = 2;
+
+/**
+ * {@link maySanitize} and {@link mayInject} in one pass, for a text a view writes: 0 for most texts, which
+ * neither the sanitizer nor the patterns then look at again. It stops at the first unit `sanitize` may
+ * remove: the sanitized text, not this one, is what the patterns are run on.
+ */
+export function textFlags(text: string, table: Uint8Array): number {
+  let flags = 0;
+  for (let i = 0; i < text.length; i++) {
+    const bits = table[text.charCodeAt(i)] as number;
+    if (bits === 0) continue;
+    if ((bits & MAY_SANITIZE) !== 0) return FLAG_SANITIZE;
+    if (flags === 0 && ((bits & TAG) !== 0 || (bits === COLON ? roleBefore(text, i) : stemAfter(text, i + 1)))) flags = FLAG_INJECT;
+  }
+  return flags;
+}
+
 /** The built-in tokens' table: the injection triggers are the same in every table. */
 let injectionTable: Uint8Array | null = null;
 

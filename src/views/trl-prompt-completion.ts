@@ -1,6 +1,7 @@
 import { actionSteps } from "./action-steps.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
+import { promptCompletionWriter } from "./prompt-completion-writer.js";
 import { messagesOf } from "./prompt-from-window.js";
 import { STEP_KEY_COLUMNS } from "./step-keys.js";
 import type { StepKeys } from "./step-keys.js";
@@ -38,4 +39,5 @@ export const trlPromptCompletion: View<"rl", TrlPromptCompletionRow> = {
     }
     return result.result();
   },
+  write: promptCompletionWriter,
 };

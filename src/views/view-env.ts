@@ -1,7 +1,8 @@
 import { ConfigError } from "../core/errors.js";
 import type { RlContext } from "./rl-context.js";
-import { sanitizer } from "./sanitize-text.js";
-import type { Sanitized, Sanitizer } from "./sanitize-text.js";
+import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
+import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
+import { mayInject } from "./text-prefilter.js";
 import { TextAudit } from "./text-audit.js";
 
 /** What decides a KTO row's `label`: the step's `scalar_reward > 0` (default), or its return to go `> 0`. */
@@ -27,6 +28,8 @@ export interface ViewOptions {
 /** What a view's `rows` runs with: the resolved options, the context records and the audit it counts into. */
 export interface ViewEnv {
   readonly sanitize: Sanitizer;
+  /** `sanitize`, telling too whether an injection pattern could match the result: what the step views run. */
+  readonly check: TextCheck;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;
@@ -36,6 +39,7 @@ export interface ViewEnv {
 }
 
 const keep: Sanitizer = (text): Sanitized => ({ text, changed: false });
+const keepChecked: TextCheck = (text): Checked => ({ text, changed: false, inject: mayInject(text) });
 
 /** Resolves view options, naming a bad value. `context` is the RL records a DPO view joins against. */
 export function viewEnv(options: ViewOptions = {}, context: RlContext | null = null): ViewEnv {
@@ -47,11 +51,11 @@ export function viewEnv(options: ViewOptions = {}, context: RlContext | null = n
   if (onInjection !== "keep" && onInjection !== "drop") throw new ConfigError(`Expected \`onInjection\` to be keep or drop, got ${JSON.stringify(onInjection)}`);
   const ktoLabel = options.ktoLabel ?? "scalar_reward";
   if (!KTO_LABELS.includes(ktoLabel)) throw new ConfigError(`Expected \`ktoLabel\` to be one of ${KTO_LABELS.join(", ")}, got ${JSON.stringify(ktoLabel)}`);
-  const sanitize = text === "keep" ? keep : sanitizer(options.controlTokens);
+  const policy = text === "keep" ? { sanitize: keep, check: keepChecked } : sanitizePolicy(options.controlTokens);
   const systemPrompt = options.systemPrompt;
   // The system prompt is the user's own, not sanitized; a control token there would break every rendered row.
   if (systemPrompt !== undefined && (systemPrompt.trim() === "" || sanitizer(options.controlTokens)(systemPrompt).changed)) {
     throw new ConfigError(`The system prompt must be non-blank text without chat-template control tokens or control characters, got ${JSON.stringify(systemPrompt.slice(0, 80))}`);
   }
-  return { sanitize, systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
+  return { sanitize: policy.sanitize, check: policy.check, systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
 }

@@ -28,6 +28,13 @@ export interface ViewResult<Row> {
   readonly trimmed: number;
 }
 
+/** What a view's `write` made of one record: as {@link ViewResult}, with the rows written counted. */
+export interface ViewWritten {
+  readonly rows: number;
+  readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
+  readonly trimmed: number;
+}
+
 /** Collects a {@link ViewResult} while a view walks a record. */
 export class ViewResultBuilder<Row> {
   readonly rows: Row[] = [];
@@ -40,5 +47,10 @@ export class ViewResultBuilder<Row> {
 
   result(): ViewResult<Row> {
     return { rows: this.rows, dropped: this.dropped, trimmed: this.trimmed };
+  }
+
+  /** The counts of a `write` that wrote `rows` rows (and kept none here). */
+  written(rows: number): ViewWritten {
+    return { rows, dropped: this.dropped, trimmed: this.trimmed };
   }
 }

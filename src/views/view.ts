@@ -1,8 +1,10 @@
 import type { DpoRecord } from "../formats/dpo.js";
 import type { RlRecord } from "../formats/rl.js";
+import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { Field } from "../schema/column-type.js";
+import type { RowOut } from "./leaf-columns.js";
 import type { ViewEnv } from "./view-env.js";
-import type { ViewResult } from "./view-result.js";
+import type { ViewResult, ViewWritten } from "./view-result.js";
 
 /** The names of the views (issue 18). */
 export const VIEW_NAMES = ["trl-prompt-completion", "trl-kto", "trl-preference", "openai-sft", "openai-dpo", "rl-steps"] as const;
@@ -35,6 +37,13 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   /** One line for the dataset card and `--help`. */
   readonly description: string;
   rows(record: ViewInputs[From], env: ViewEnv): ViewResult<Row>;
+  /**
+   * Optional: the rows `rows` gives, written straight into a row group's leaves laid out by `plan` (the
+   * view's columns), entry for entry as shredding them would, without building them as objects first. The
+   * parallel engine's workers write with it where a view has it (test/engines/engines-agree.test.ts holds
+   * the rows alike).
+   */
+  readonly write?: (plan: ColumnPlan) => (record: ViewInputs[From], env: ViewEnv, out: RowOut) => ViewWritten;
 }
 
 /** Any view, whatever it reads: what a plan holds. */

@@ -125,7 +125,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    if (this.#config.view !== null) this.#view ??= new (await import("./unit-view.js")).UnitView(this.#config.view);
+    if (this.#config.view !== null) this.#view ??= new (await import("./unit-view.js")).UnitView(this.#config.view, this.plan);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -386,12 +386,7 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      const rows = this.#view.rowsOf(g.unit, record());
-      for (const row of rows) {
-        into.beginRow();
-        shredRecord(this.plan, row, into.leaves);
-      }
-      outcome = { kind: LINE_ROW, facts, rows: rows.length };
+      outcome = { kind: LINE_ROW, facts, rows: this.#view.write(g.unit, record(), into) };
     } else {
       const whole = record();
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;

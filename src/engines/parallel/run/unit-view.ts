@@ -1,9 +1,12 @@
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import { shredRecord } from "../../../parquet/shred-record.js";
+import type { RowOut } from "../../../views/leaf-columns.js";
 import { TextAudit } from "../../../views/text-audit.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import type { AnyView, ViewName } from "../../../views/view.js";
 import { viewEnv } from "../../../views/view-env.js";
 import type { ViewEnv, ViewOptions } from "../../../views/view-env.js";
-import type { ViewResult } from "../../../views/view-result.js";
+import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
@@ -28,34 +31,46 @@ interface RecordCounts {
 
 /**
  * A worker's side of a training view (src/views, the same row builders the stages engine runs): a record
- * in, its rows out. The view's counts (rows, steps or pairs left out, the text audit) are held per record
+ * in, its rows written into the unit's row group (by the view's `write` where it has one, else its `rows`
+ * shredded). The view's counts (rows, steps or pairs left out, the text audit) are held per record
  * until main has decided dedup, since a record that loses to another copy must count for nothing, as in
  * the stages engine where the view runs after dedup.
  */
 export class UnitView {
-  readonly #rows: (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
+  readonly #write: (record: unknown, env: ViewEnv, out: RowOut) => ViewWritten;
   readonly #env: ViewEnv;
   readonly #units = new Map<number, RecordCounts[]>();
 
-  constructor(setup: ViewSetup) {
+  /** `plan`: the view's columns, as the unit's row groups lay them out. */
+  constructor(setup: ViewSetup, plan: ColumnPlan) {
     const view: AnyView = viewNamed(setup.name);
     if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
-    this.#rows = view.rows as (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
+    const write = view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined;
+    const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+    this.#write =
+      write ??
+      ((record, env, out) => {
+        const result = rows(record, env);
+        for (const row of result.rows) {
+          out.beginRow();
+          shredRecord(plan, row, out.leaves);
+        }
+        return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed };
+      });
     this.#env = viewEnv(setup.options);
   }
 
-  /** The rows of a kept record (validated, past the filters) of `unit`. */
-  rowsOf(unit: number, record: unknown): readonly Record<string, unknown>[] {
+  /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
+  write(unit: number, record: unknown, out: RowOut): number {
     const audit = new TextAudit();
-    const result = this.#rows(record, { ...this.#env, audit });
+    const result = this.#write(record, { ...this.#env, audit }, out);
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
-    // Counts only: the rows themselves are shredded by now, and held here they would be a unit's worth of garbage.
-    records.push({ counts: { records_in: 1, rows_out: result.rows.length, dropped: result.dropped, prompts_trimmed: result.trimmed }, audit });
+    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed }, audit });
     return result.rows;
   }
 
-  /** The unit's counts over the records main kept (`kept`: 1 per record `rowsOf` saw, in order); forgets the unit. */
+  /** The unit's counts over the records main kept (`kept`: 1 per record `write` saw, in order); forgets the unit. */
   settle(unit: number, kept: Uint8Array): UnitViewCounts {
     const records = this.#units.get(unit) ?? [];
     this.#units.delete(unit);

@@ -1,0 +1,98 @@
+import type { ColumnPlan, LeafNode, ListNode, PlanNode } from "../parquet/column-plan.js";
+import type { LeafWriter } from "../parquet/leaf-writer.js";
+
+/** A row group being built, as a view writes its rows into it: a row begins, then each leaf gets its values. */
+export interface RowOut {
+  beginRow(): void;
+  readonly leaves: readonly LeafWriter[];
+}
+
+/**
+ * The leaves of a view's top-level columns, found by name in the plan its rows are written along: what a
+ * view's `write` writes into, entry for entry what `shredRecord` would write for the row object `rows` gives
+ * (a null top-level value is a missing entry at level 0, an empty list one at the list's level).
+ */
+export class LeafColumns {
+  readonly #plan: ColumnPlan;
+
+  constructor(plan: ColumnPlan) {
+    this.#plan = plan;
+  }
+
+  /** The index of the leaf column `name` (a string, number, bool or JSON column). */
+  leaf(name: string): number {
+    const node = this.#node(name);
+    if (node.kind !== "leaf") throw new Error(`Internal error: the view column ${name} is a ${node.kind}, not a leaf`);
+    return (node as LeafNode).leaf.index;
+  }
+
+  /** The list column `name` of strings. */
+  strings(name: string): StringsColumn {
+    const node = this.#node(name);
+    if (node.kind !== "list" || node.item.kind !== "leaf") throw new Error(`Internal error: the view column ${name} is not a list of strings`);
+    return new StringsColumn(node, node.item);
+  }
+
+  /** The list column `name` of `{role, content}` messages. */
+  messages(name: string): MessagesColumn {
+    const node = this.#node(name);
+    const item = node.kind === "list" ? node.item : null;
+    const [role, content] = item?.kind === "struct" ? item.fields : [];
+    if (role?.name !== "role" || content?.name !== "content" || role.node.kind !== "leaf" || content.node.kind !== "leaf") throw new Error(`Internal error: the view column ${name} is not a list of messages`);
+    return new MessagesColumn(node as ListNode, role.node.leaf.index, content.node.leaf.index);
+  }
+
+  #node(name: string): PlanNode {
+    const field = this.#plan.fields.find((f) => f.name === name);
+    if (field === undefined) throw new Error(`Internal error: the view's plan has no column ${name}`);
+    return field.node;
+  }
+}
+
+/** A top-level `list<string>` column. */
+export class StringsColumn {
+  readonly #list: ListNode;
+  readonly #item: LeafNode;
+
+  constructor(list: ListNode, item: LeafNode) {
+    this.#list = list;
+    this.#item = item;
+  }
+
+  write(out: readonly LeafWriter[], items: readonly (string | null)[]): void {
+    const w = out[this.#item.leaf.index] as LeafWriter;
+    if (items.length === 0) return w.missing(this.#list.def, 0);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const rep = i === 0 ? 0 : this.#list.rep;
+      if (item === null || item === undefined) w.missing(this.#item.def - 1, rep);
+      else w.text(item, rep);
+    }
+  }
+}
+
+/** A top-level `list<struct<role, content>>` column: a message at a time, or none. */
+export class MessagesColumn {
+  readonly #list: ListNode;
+  readonly #role: number;
+  readonly #content: number;
+
+  constructor(list: ListNode, role: number, content: number) {
+    this.#list = list;
+    this.#role = role;
+    this.#content = content;
+  }
+
+  /** The `i`th message of the row's list. */
+  message(out: readonly LeafWriter[], i: number, role: string, content: string): void {
+    const rep = i === 0 ? 0 : this.#list.rep;
+    (out[this.#role] as LeafWriter).text(role, rep);
+    (out[this.#content] as LeafWriter).text(content, rep);
+  }
+
+  /** The row's list is empty. */
+  empty(out: readonly LeafWriter[]): void {
+    (out[this.#role] as LeafWriter).missing(this.#list.def, 0);
+    (out[this.#content] as LeafWriter).missing(this.#list.def, 0);
+  }
+}
