@@ -1,6 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
-import { FLAG_INJECT, FLAG_SANITIZE, mayInject, maySanitize, prefilterTable, textFlags } from "./text-prefilter.js";
+import { FLAG_INJECT, FLAG_SANITIZE, mayInject, maySanitize, prefilterTable, textFlagsFor } from "./text-prefilter.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */
 export interface Sanitized {
@@ -69,6 +69,7 @@ export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePol
   const byLastUnit = tokensByLastUnit(tokens);
   // Before any regex: most texts hold no token's first code unit and none of the characters.
   const table = prefilterTable(tokens);
+  const flagsOf = textFlagsFor(tokens);
   const removeAll = (text: string): Sanitized => {
     if (!suspect.test(text)) return { text, changed: false };
     let out = text.replace(chars, "").replace(tokenGlobal, "");
@@ -78,7 +79,7 @@ export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePol
   return {
     sanitize: (text) => (maySanitize(text, table) ? removeAll(text) : { text, changed: false }),
     check: (text) => {
-      const flags = textFlags(text, table);
+      const flags = flagsOf(text);
       if (flags !== FLAG_SANITIZE) return { text, changed: false, inject: flags === FLAG_INJECT };
       const { text: out, changed } = removeAll(text);
       return { text: out, changed, inject: mayInject(out) };
