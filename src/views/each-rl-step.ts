@@ -7,10 +7,13 @@ import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
 
-/** A window message of a row: its service role, its text checked. */
-export interface CheckedMessage extends Checked {
+/** A window message of a row: its service role, its text checked, at its path for the audit. */
+export interface CheckedMessage extends RowText {
   readonly role: string;
 }
+
+const WINDOW_PATH = "transcript_window[].content";
+const ACTION_PATH = "action_content";
 
 /**
  * The tuples of an RL record that give a row, in order, each with its window and action content checked
@@ -26,13 +29,17 @@ export function eachRlStep(
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
-  for (const [i, tuple] of record.tuples.entries()) {
+  const tuples = record.tuples;
+  for (let i = 0; i < tuples.length; i++) {
+    const tuple = tuples[i] as RlTuple;
     checks.next();
-    const window = tuple.state.transcript_window.map((m): CheckedMessage => ({ role: m.role, ...checks.of(m.content) }));
+    const window = tuple.state.transcript_window.map((m): CheckedMessage => {
+      const c = checks.of(m.content);
+      return { role: m.role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject };
+    });
     const content = tuple.action?.content ?? null;
     const action = content === null ? null : env.check(content);
-    const texts: RowText[] = window.map((m) => ({ path: "transcript_window[].content", text: m.text, changed: m.changed, inject: m.inject }));
-    if (action !== null) texts.push({ path: "action_content", text: action.text, changed: action.changed, inject: action.inject });
+    const texts = action === null ? window : [...window, { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject }];
     if (admitTexts(env, texts) === "injection") {
       result.drop("injection");
       continue;
