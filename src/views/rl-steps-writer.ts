@@ -12,7 +12,7 @@ import type { ViewWritten } from "./view-result.js";
 /**
  * `rl-steps`' rows written straight into the leaves of `plan` (its columns): the row `rlSteps.rows` builds,
  * value for value (a null is a missing entry at level 0, observations JSON text), without the row object
- * and the generic shredding of it, which cost a third of a worker's time on this view.
+ * and the generic shredding of it (docs/decisions.md).
  */
 export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv, out: RowOut) => ViewWritten {
   const c = new LeafColumns(plan);
