@@ -28,7 +28,10 @@ export interface ViewOptions {
 /** What a view's `rows` runs with: the resolved options, the context records and the audit it counts into. */
 export interface ViewEnv {
   readonly sanitize: Sanitizer;
-  /** `sanitize`, telling too whether an injection pattern could match the result: what the step views run. */
+  /**
+   * `sanitize`, telling too whether an injection pattern could match the result: what the step views run.
+   * @internal
+   */
   readonly check: TextCheck;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";

@@ -42,6 +42,7 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
    * view's columns), entry for entry as shredding them would, without building them as objects first. The
    * parallel engine's workers write with it where a view has it (test/engines/engines-agree.test.ts holds
    * the rows alike).
+   * @internal
    */
   readonly write?: (plan: ColumnPlan) => (record: ViewInputs[From], env: ViewEnv, out: RowOut) => ViewWritten;
 }
