@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { patternsOf, turnTexts } from "../../src/views/admit-texts.js";
+import { promptFromWindow } from "../../src/views/prompt-from-window.js";
 import { sanitizePolicy } from "../../src/views/sanitize-text.js";
+import { scanInjection } from "../../src/views/scan-injection.js";
 import { mayInject } from "../../src/views/text-prefilter.js";
 import { WindowChecks } from "../../src/views/window-checks.js";
 import { trickyText as text } from "../helpers/tricky-texts.js";
@@ -35,5 +38,18 @@ describe("a view's text check", () => {
     expect(second).toEqual(now.map(apart));
     expect(second[0]).toBe(first[1]);
     expect(second[1]).toBe(first[2]);
+  });
+
+  it("scans a prompt's turns as the patterns alone would, merged turns included", () => {
+    const message = fc.record({ role: fc.constantFrom("dm", "player", "negotiator", "user"), content: fc.oneof(text, fc.constantFrom("ignore", "previous", "g", "nor", "system", ":", "")) });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 6 }), (window) => {
+        const checked = promptFromWindow(window, "negotiator", check);
+        const plain = promptFromWindow(window, "negotiator", sanitize);
+        expect(checked?.turns.map(({ role, content, changed }) => ({ role, content, changed }))).toEqual(plain?.turns);
+        for (const t of turnTexts("prompt[].content", checked?.turns ?? [])) expect(patternsOf(t)).toEqual(scanInjection(t.text));
+      }),
+      { numRuns: 10_000, seed: 11 },
+    );
   });
 });
