@@ -2,3 +2,4 @@
 export { hasControlByte, heapEnd, skipValue } from "./scan";
 export { walk, walkAreas } from "./walk";
 export { auditJson, auditStop, auditTexts, auditWords, auditWordsBytes } from "./audit";
+export { lineHash } from "./digest";
