@@ -1,5 +1,10 @@
 import { WASM_SCAN } from "./wasm-scan.js";
 
+/**
+ * The most bytes of values copied at once: the scratch area holds a whole batch, but pages a run touches stay
+ * in a worker's RSS, and 1 MiB runs cost no more time (a unit's column is a few calls).
+ */
+const RUN_BYTES = 1 << 20;
 /** Bytes the module reads past a copied run (a 16-byte step's look two bytes on, a lead byte's two next bytes): kept 0. */
 const SLACK = 32;
 
@@ -35,7 +40,7 @@ export class WasmAudit {
   }
 
   /**
-   * Per text value from `values[from]` on (before `to`, as many whole ones as fit the module; {@link stop} says
+   * Per text value from `values[from]` on (before `to`, as many whole ones as fit a run; {@link stop} says
    * how many bytes): 1 when its text may matter. Valid until the next call.
    */
   texts(values: Uint8Array, from: number, to: number): Uint8Array {
@@ -61,7 +66,7 @@ export class WasmAudit {
   #copy(values: Uint8Array, from: number, to: number): number {
     if (!this.ready()) throw new Error("Internal error: the wasm audit pass ran on a thread without scan memory");
     const { scratch, scratchBytes } = WASM_SCAN.walk;
-    const bytes = Math.min(to - from, scratchBytes - SLACK);
+    const bytes = Math.min(to - from, scratchBytes - SLACK, RUN_BYTES);
     const memory = new Uint8Array(WASM_SCAN.buffer, scratch, bytes + SLACK);
     memory.set(values.subarray(from, from + bytes));
     memory.fill(0, bytes);
