@@ -26,10 +26,10 @@ interface ScannedLeaf {
  * A worker's side of a plain run's text scan (issue 18; src/views/record-text-audit.ts is the stages'): the
  * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
  * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
- * value as its text): a pass over those bytes (the wasm module's, `fast/wasm-audit.ts`; `mayMatterUtf8` where it cannot
- * take them) clears most texts without making a string;
- * only the rest are decoded and scanned by the regexes. What the policy dropped has no column; what it
- * redacted holds the redaction, as the stripped record does.
+ * value as its text): a pass over those bytes (the wasm module's, `fast/wasm-audit.ts`; `mayMatterUtf8`
+ * where it cannot take them) clears most texts without making a string; only the rest are decoded and
+ * scanned by the regexes. What the policy dropped has no column; what it redacted holds the redaction, as the
+ * stripped record does.
  */
 export class UnitTextAudit {
   readonly #paths: readonly string[];
