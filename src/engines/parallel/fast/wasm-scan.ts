@@ -10,6 +10,14 @@ interface ScanExports {
   walkAreas(keys: number, keysLength: number, scratch: number, scratchLength: number, tape: number, tapeLength: number): void;
   /** The number of tape ops, or -1: see src/engines/parallel/wasm/walk.ts. */
   walk(root: number, p: number, end: number): number;
+  /** The text audit's byte pass: see src/engines/parallel/wasm/audit.ts. */
+  auditTexts(p: number, end: number, out: number): number;
+  auditJson(p: number, end: number, out: number, outEnd: number): number;
+  auditStop(): number;
+  /** src/core/line-digest.ts's lineHash: see src/engines/parallel/wasm/digest.ts. */
+  lineHash(p: number, end: number): number;
+  auditWords(): number;
+  auditWordsBytes(): number;
 }
 
 /** Where a schema walk's own data lies in the module's memory, past the batch region. */
@@ -20,8 +28,12 @@ export interface WalkAreas {
   /** Room for one line from elsewhere (see {@link spareLine}). */
   readonly spare: number;
   readonly spareBytes: number;
-  /** The walk's tape of ops, 16 bytes each. */
+  /** The walk's tape of ops, 16 bytes each, and its size. */
   readonly tape: number;
+  readonly tapeBytes: number;
+  /** The walk's decoded strings, and their size; between walks, the text audit's copy of a column's values (fast/wasm-audit.ts). */
+  readonly scratch: number;
+  readonly scratchBytes: number;
 }
 
 /** The WebAssembly API this module uses: Node has it, but the TypeScript libs this project builds with do not declare it. */
@@ -49,8 +61,8 @@ const SPARE_BYTES = 256 << 10;
  */
 export const WASM_SCAN: { buffer: ArrayBufferLike; exports: ScanExports; walk: WalkAreas; tableOwner: object | null } = {
   buffer: new ArrayBuffer(0),
-  exports: { heapEnd: () => 0, hasControlByte: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1 },
-  walk: { table: 0, tableBytes: 0, spare: 0, spareBytes: 0, tape: 0 },
+  exports: { heapEnd: () => 0, hasControlByte: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1, auditTexts: () => 0, auditJson: () => 0, auditStop: () => 0, lineHash: () => 0, auditWords: () => 0, auditWordsBytes: () => 0 },
+  walk: { table: 0, tableBytes: 0, spare: 0, spareBytes: 0, tape: 0, tapeBytes: 0, scratch: 0, scratchBytes: 0 },
   /** The walker whose schema table the memory holds (a thread may have several parsers: tests do). */
   tableOwner: null,
 };
@@ -85,7 +97,7 @@ export function scanRegion(capacity: number): Buffer {
   exports.walkAreas(keys, KEYS_BYTES, scratch, scratchBytes, tape, tapeBytes);
   WASM_SCAN.buffer = memory.buffer;
   WASM_SCAN.exports = exports;
-  WASM_SCAN.walk = { table, tableBytes: TABLE_BYTES, spare, spareBytes: SPARE_BYTES, tape };
+  WASM_SCAN.walk = { table, tableBytes: TABLE_BYTES, spare, spareBytes: SPARE_BYTES, tape, tapeBytes, scratch, scratchBytes };
   WASM_SCAN.tableOwner = null;
   return Buffer.from(memory.buffer, REGION_BASE, capacity + 1);
 }

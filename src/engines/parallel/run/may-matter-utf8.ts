@@ -4,8 +4,8 @@ import { ROLE_WORDS as TEXT_ROLE_WORDS } from "../../../views/text-prefilter.js"
  * The text prefilter (src/views/text-prefilter.ts) over UTF-8 bytes, for texts a worker holds shredded: whether
  * the built-in control tokens, a character `sanitize` removes, or an injection pattern could apply to the text
  * of bytes `[start, end)`. A superset, like the prefilter: a text it flags is decoded and scanned exactly. With
- * `escaped`, the bytes are the inside of a JSON string literal, whose escapes other than `\n`, `\"`, `\\` and
- * `\/` are flagged (a `\u` may spell anything, `\t` may sit between a role word and its colon).
+ * `escaped`, the bytes are the inside of a JSON string literal, whose escapes other than `\n`, `\"`, `\\`,
+ * `\/` and a `\u` of a character that does not matter by itself are flagged ({@link escapeMayMatter}).
  */
 export function mayMatterUtf8(bytes: Uint8Array, start: number, end: number, escaped: boolean): boolean {
   for (let i = start; i < end; i++) {
@@ -14,8 +14,8 @@ export function mayMatterUtf8(bytes: Uint8Array, start: number, end: number, esc
     if (kind === 0 || kind === QUOTE) continue;
     if (kind === BACKSLASH) {
       if (!escaped) continue;
-      i++;
-      if (!SAFE_ESCAPES.includes(bytes[i] as number)) return true;
+      if (escapeMayMatter(bytes, ++i)) return true;
+      if (bytes[i] === 0x75) i += 4;
     } else if (byteMayMatter(bytes, start, i, end)) return true;
   }
   return false;
@@ -35,7 +35,8 @@ export function scanJsonString(bytes: Uint8Array, open: number, end: number): nu
     if (kind === QUOTE) break;
     if (kind === BACKSLASH) {
       i++;
-      if (!flagged && !SAFE_ESCAPES.includes(bytes[i] as number)) flagged = true;
+      if (!flagged && escapeMayMatter(bytes, i)) flagged = true;
+      if (bytes[i] === 0x75) i += 4;
     } else if (!flagged && byteMayMatter(bytes, open + 1, i, end)) flagged = true;
   }
   LITERAL.mayMatter = flagged;
@@ -85,6 +86,36 @@ const KINDS = (() => {
 const SAFE_ESCAPES = [0x6e, 0x22, 0x5c, 0x2f];
 
 /**
+ * Whether the escape whose letter is at `at` (after the backslash) may make a text matter: any but the safe
+ * ones, except a `\uXXXX` above ASCII that is no surrogate and that {@link wideMayMatter} would clear as
+ * UTF-8 (a JSON export may escape every non-ASCII character: `\u00e9` is as harmless as `é`). An ASCII one
+ * may spell a role word's letter or its colon, a surrogate the tag block: flagged.
+ */
+function escapeMayMatter(bytes: Uint8Array, at: number): boolean {
+  const e = bytes[at] as number;
+  if (e !== 0x75) return !SAFE_ESCAPES.includes(e);
+  let code = 0;
+  for (let k = 1; k <= 4; k++) {
+    const h = HEX[bytes[at + k] as number] as number;
+    if (h === 0xff) return true;
+    code = code * 16 + h;
+  }
+  return code < 0x80 || (code >= 0xd800 && code <= 0xdfff) || codeMayMatter(code);
+}
+
+/** {@link wideMayMatter} of a character's UTF-8 (above ASCII, no surrogate), from its code point. */
+function codeMayMatter(code: number): boolean {
+  return code <= 0x9f || (code >= 0x1800 && code <= 0x183f) || (code >= 0x200b && code <= 0x200d) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || (code >= 0xfec0 && code <= 0xfeff);
+}
+
+/** A hex digit's value, 0xff for any other byte. */
+const HEX = (() => {
+  const hex = new Uint8Array(256).fill(0xff);
+  for (let d = 0; d < 16; d++) hex["0123456789abcdef".charCodeAt(d)] = hex["0123456789ABCDEF".charCodeAt(d)] = d;
+  return hex;
+})();
+
+/**
  * The lead bytes of the characters `sanitize` removes above ASCII: C1 controls (C2 80-9F), U+180E (E1 A0 8E),
  * U+200B-200D and U+202A-202E (E2 80 ..), U+2060-2069 (E2 81 A0-A9), U+FEFF (EF BB BF), the tag block (F3 A0).
  */
@@ -107,8 +138,8 @@ const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(
 const NOR = ascii("nor");
 const ARD = ascii("ard");
 const ET = ascii("et");
-/** Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between). */
-const ROLE_WORDS = TEXT_ROLE_WORDS.map(ascii);
+/** Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between); the wasm pass gets them too. */
+export const ROLE_WORDS = TEXT_ROLE_WORDS.map(ascii);
 
 function roleBefore(bytes: Uint8Array, start: number, colon: number): boolean {
   let end = colon;

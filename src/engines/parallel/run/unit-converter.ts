@@ -2,6 +2,7 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
 import { VIEW_READS } from "../fast/view-reads.js";
+import { lineDigestOf } from "../fast/wasm-digest.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
@@ -26,7 +27,6 @@ import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamError
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
-import { lineDigest } from "../../../core/line-digest.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
@@ -184,7 +184,7 @@ export class UnitConverter {
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
       g.versions.push(outcome.facts.scorecardVersion ?? 0);
-      g.digests.push(lineDigest(g.bytes, start, end));
+      g.digests.push(lineDigestOf(g.bytes, start, end));
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });

@@ -5,7 +5,8 @@ import { sanitizeText } from "../../../views/sanitize-text.js";
 import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection.js";
 import type { InjectionPattern } from "../../../views/scan-injection.js";
 import type { PathAudit } from "../../../views/text-audit.js";
-import { LITERAL, mayMatterUtf8, scanJsonString } from "./may-matter-utf8.js";
+import { WasmAudit } from "../fast/wasm-audit.js";
+import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "./may-matter-utf8.js";
 
 const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
 /** Per path: texts, changed, injected, then one count per pattern. */
@@ -25,9 +26,10 @@ interface ScannedLeaf {
  * A worker's side of a plain run's text scan (issue 18; src/views/record-text-audit.ts is the stages'): the
  * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
  * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
- * value as its text): a pass over those bytes (`mayMatterUtf8`) clears most texts without making a string;
- * only the rest are decoded and scanned by the regexes. What the policy dropped has no column; what it
- * redacted holds the redaction, as the stripped record does.
+ * value as its text): a pass over those bytes (the wasm module's, `fast/wasm-audit.ts`; `mayMatterUtf8`
+ * where it cannot take them) clears most texts without making a string; only the rest are decoded and
+ * scanned by the regexes. What the policy dropped has no column; what it redacted holds the redaction, as the
+ * stripped record does.
  */
 export class UnitTextAudit {
   readonly #paths: readonly string[];
@@ -41,6 +43,7 @@ export class UnitTextAudit {
   #keyCount = 0;
   /** Where each open object's keys start among them. */
   readonly #objects = new Int32Array(MAX_KEYS);
+  readonly #wasm = new WasmAudit(ROLE_WORDS);
 
   /** `paths`: `textAuditPaths(format)`; `plan`: the dataset's columns. */
   constructor(paths: readonly string[], plan: ColumnPlan) {
@@ -62,19 +65,61 @@ export class UnitTextAudit {
     return this.#summary();
   }
 
+  /**
+   * A column's values go to the wasm pass as many at a time as fit its memory; a value that does not (or every
+   * value, on a thread without scan memory) to the JS pass.
+   */
   #scanOne(builder: RowGroupBuilder): void {
+    const wasm = this.#wasm.ready();
     for (const { leaf, path, json } of this.#leaves) {
       const column = builder.columns[leaf];
       if (column === undefined) continue;
-      const { values, view } = column;
+      const { values, view, valueBytes } = column;
       const base = path * WIDTH;
-      for (let v = 0, at = 0; v < column.valueCount; v++) {
-        const n = view.getUint32(at, true);
-        if (json) this.#json(values, at + 4, at + 4 + n, base);
-        else this.#text(values, at + 4, at + 4 + n, base);
-        at += 4 + n;
+      for (let at = 0; at < valueBytes; ) {
+        const taken = !wasm ? at : json ? this.#wasmJson(values, at, valueBytes, base) : this.#wasmTexts(values, view, at, valueBytes, base);
+        if (taken > at) {
+          at = taken;
+          continue;
+        }
+        const end = at + 4 + view.getUint32(at, true);
+        if (json) this.#json(values, at + 4, end, base);
+        else this.#text(values, at + 4, end, base);
+        at = end;
       }
     }
+  }
+
+  /** Text values from `from` on, flagged by the wasm pass; where those it took end. */
+  #wasmTexts(values: Buffer, view: DataView, from: number, to: number, base: number): number {
+    const flags = this.#wasm.texts(values, from, to);
+    this.#sums[base] = (this.#sums[base] as number) + flags.length;
+    if (flags.includes(1)) {
+      for (let k = 0, at = from; k < flags.length; k++) {
+        const end = at + 4 + view.getUint32(at, true);
+        if (flags[k] === 1) this.#exact(values.toString("utf8", at + 4, end), base);
+        at = end;
+      }
+    }
+    return this.#wasm.stop;
+  }
+
+  /** JSON values from `from` on, their strings counted and flagged by the wasm pass; where those it took end. */
+  #wasmJson(values: Buffer, from: number, to: number, base: number): number {
+    const words = this.#wasm.json(values, from, to);
+    const shift = this.#wasm.shift;
+    for (let w = 0; w < words.length; ) {
+      const count = words[w] as number;
+      const flagged = words[w + 1] as number;
+      const start = (words[w + 2] as number) + shift;
+      w += 3;
+      if (count === -1) this.#parsed(JSON.parse(values.toString("utf8", start, start + values.readUInt32LE(start - 4))), base);
+      else {
+        this.#sums[base] = (this.#sums[base] as number) + count;
+        for (let k = 0; k < flagged; k++, w += 2) this.#exact(JSON.parse(values.toString("utf8", (words[w] as number) + shift, (words[w + 1] as number) + shift)) as string, base);
+      }
+    }
+    return this.#wasm.stop;
   }
 
   #summary(): Record<string, PathAudit> {

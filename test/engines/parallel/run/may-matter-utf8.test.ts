@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LITERAL, mayMatterUtf8, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sanitizeText } from "../../../../src/views/sanitize-text.js";
 import { scanInjection } from "../../../../src/views/scan-injection.js";
+import { asciiJson } from "../../../helpers/ascii-json.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
 
 // The workers' byte pass before the text scan must never clear a text the scan would count as changed or
@@ -22,6 +23,12 @@ describe("the byte pass before a worker's text scan", () => {
         // The one-pass scan of a literal inside a JSON value finds its end and flags it alike.
         const value = Buffer.from(`{"k":${JSON.stringify(t)},"n":1}`, "utf8");
         expect(scanJsonString(value, 5, value.length)).toBe(4 + literal.length);
+        expect(LITERAL.mayMatter).toBe(true);
+        // An export that escapes every character above ASCII as `\uXXXX`.
+        const ascii = Buffer.from(asciiJson(t), "latin1");
+        expect(mayMatterUtf8(ascii, 1, ascii.length - 1, true)).toBe(true);
+        const asciiValue = Buffer.from(`["x",${asciiJson(t)}]`, "latin1");
+        expect(scanJsonString(asciiValue, 5, asciiValue.length)).toBe(4 + ascii.length);
         expect(LITERAL.mayMatter).toBe(true);
       }),
       { numRuns: 30_000, seed: 9 },

@@ -1,0 +1,348 @@
+// AssemblyScript (see scan.ts), not TypeScript.
+//
+// The byte pass before a worker's text scan (issue 18), over a column's values that
+// src/engines/parallel/run/unit-text-audit.ts copied into this module's memory: the same test as
+// run/may-matter-utf8.ts (which says what it answers and why it is a superset of what the scan counts), with
+// 16 bytes at a time skipped while none of them is a byte the test looks at. The JS pass stays for values
+// that do not fit here; the two must flag alike (test/engines/parallel/run/may-matter-utf8.test.ts).
+//
+// A column's values lie as the row group builder holds them: a u32 length, then that many bytes.
+
+import { BACKSLASH, LBRACE, QUOTE, RBRACE } from "./scan";
+
+// What each byte may start, as may-matter-utf8.ts's KINDS.
+const FLAG: u8 = 1;
+const COLON_KIND: u8 = 2;
+const G: u8 = 3;
+const BACKSLASH_KIND: u8 = 4;
+const LEAD: u8 = 5;
+const QUOTE_KIND: u8 = 6;
+const KINDS: usize = memory.data(256);
+for (let b: usize = 0; b < 0x20; b++) if (b != 0x09 && b != 0x0a) store<u8>(KINDS + b, FLAG);
+store<u8>(KINDS + 0x3c, FLAG); // <
+store<u8>(KINDS + 0x5b, FLAG); // [
+store<u8>(KINDS + 0x7b, FLAG); // {
+store<u8>(KINDS + 0x23, FLAG); // #
+store<u8>(KINDS + 0x7f, FLAG);
+store<u8>(KINDS + 0x3a, COLON_KIND);
+store<u8>(KINDS + 0x67, G);
+store<u8>(KINDS + 0x47, G);
+store<u8>(KINDS + 0x5c, BACKSLASH_KIND);
+store<u8>(KINDS + 0x22, QUOTE_KIND);
+store<u8>(KINDS + 0xc2, LEAD);
+store<u8>(KINDS + 0xe1, LEAD);
+store<u8>(KINDS + 0xe2, LEAD);
+store<u8>(KINDS + 0xef, LEAD);
+store<u8>(KINDS + 0xf3, LEAD);
+
+
+/** The role words (src/views/text-prefilter.ts's ROLE_WORDS), which the caller writes here: a count, then each word's length and bytes. */
+const ROLE_WORDS_BYTES: i32 = 256;
+const ROLE_WORDS: usize = memory.data(<i32>ROLE_WORDS_BYTES);
+
+// A JSON value's open objects and their keys, as unit-text-audit.ts keeps them; past these, the value is left to JSON.parse.
+const MAX_DEPTH: u32 = 256;
+const MAX_KEYS: u32 = 1024;
+const OBJECTS: usize = memory.data(MAX_DEPTH * 4);
+const KEY_START: usize = memory.data(MAX_KEYS * 4);
+const KEY_END: usize = memory.data(MAX_KEYS * 4);
+let keyCount: u32 = 0;
+
+/** What {@link stringClose} saw of the last literal. */
+let flagged = false;
+let sawBackslash = false;
+
+/** Where the caller writes the role words, and how many bytes fit. */
+export function auditWords(): usize {
+  return ROLE_WORDS;
+}
+
+export function auditWordsBytes(): i32 {
+  return ROLE_WORDS_BYTES;
+}
+
+/** Where the last call stopped: past the last whole value it took. */
+let stop: usize = 0;
+
+export function auditStop(): usize {
+  return stop;
+}
+
+/**
+ * Text values: for each whole value in [p, end), whether its UTF-8 text may matter, one byte (1 or 0) each
+ * from `out` on. Returns the number of values; {@link auditStop} says where they end.
+ */
+export function auditTexts(p: usize, end: usize, out: usize): u32 {
+  let n: u32 = 0;
+  while (p + 4 <= end) {
+    const start = p + 4;
+    const last = start + <usize>load<u32>(p);
+    if (last > end) break;
+    store<u8>(out + n, textMayMatter(start, last) ? 1 : 0);
+    n++;
+    p = last;
+  }
+  stop = p;
+  return n;
+}
+
+/**
+ * JSON values: for each whole value in [p, end), from `out` on, three words: the number of strings in it that
+ * are not keys, the number of those that may matter, and the value's address; then that many pairs of
+ * addresses, each such string's literal [opening quote, after its closing quote). A value whose keys repeat in
+ * an object (or hold an escape, which may spell another), that nests too deep, or whose pairs would pass
+ * `outEnd`, gets -1 and 0: the caller reads it with JSON.parse, as unit-text-audit.ts does. Returns the
+ * address past the last word; {@link auditStop} says where the values taken end.
+ */
+export function auditJson(p: usize, end: usize, out: usize, outEnd: usize): usize {
+  while (p + 4 <= end && out + 12 <= outEnd) {
+    const start = p + 4;
+    const last = start + <usize>load<u32>(p);
+    if (last > end) break;
+    out = jsonValue(start, last, out, outEnd);
+    p = last;
+  }
+  stop = p;
+  return out;
+}
+
+function jsonValue(start: usize, end: usize, out: usize, outEnd: usize): usize {
+  const record = out;
+  store<u32>(record + 8, <u32>start);
+  out += 12;
+  let count: i32 = 0;
+  let pairs: i32 = 0;
+  let depth: u32 = 0;
+  keyCount = 0;
+  const open = i8x16.splat(<i8>LBRACE);
+  const close = i8x16.splat(<i8>RBRACE);
+  const quote = i8x16.splat(<i8>QUOTE);
+  let i = start;
+  while (i < end) {
+    if (i + 16 <= end) {
+      const v = v128.load(i);
+      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, open), i8x16.eq(v, close)), i8x16.eq(v, quote)));
+      if (stops == 0) {
+        i += 16;
+        continue;
+      }
+      i += <usize>ctz(stops);
+    }
+    const b = <u32>load<u8>(i);
+    if (b == LBRACE) {
+      if (depth == MAX_DEPTH) return reparse(record);
+      store<u32>(OBJECTS + (<usize>depth << 2), keyCount);
+      depth++;
+    } else if (b == RBRACE) {
+      if (depth > 0) keyCount = load<u32>(OBJECTS + (<usize>--depth << 2));
+    } else if (b == QUOTE) {
+      const last = stringClose(i, end);
+      let next = last + 1;
+      while (next < end && isSpace(<u32>load<u8>(next))) next++;
+      if (next < end && <u32>load<u8>(next) == 0x3a) {
+        if (depth == 0 || !newKey(i, last, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)))) return reparse(record);
+      } else {
+        count++;
+        if (flagged) {
+          if (out + 8 > outEnd) return reparse(record);
+          store<u32>(out, <u32>i);
+          store<u32>(out + 4, <u32>(last + 1));
+          out += 8;
+          pairs++;
+        }
+      }
+      i = last;
+    }
+    i++;
+  }
+  store<i32>(record, count);
+  store<i32>(record + 4, pairs);
+  return out;
+}
+
+function reparse(record: usize): usize {
+  store<i32>(record, -1);
+  store<i32>(record + 4, 0);
+  return record + 12;
+}
+
+/** Whether the key quoted at [open, last] is plainly new in its object (whose keys start at `from`); adds it. */
+function newKey(open: usize, last: usize, from: u32): bool {
+  if (sawBackslash || keyCount == MAX_KEYS) return false;
+  const length = last - open;
+  for (let k = from; k < keyCount; k++) {
+    const at = <usize>load<u32>(KEY_START + (<usize>k << 2));
+    // A key's first four bytes (its quote and three more, or its closing quote and what follows) tell most keys apart.
+    if (<usize>load<u32>(KEY_END + (<usize>k << 2)) - at == length && (length < 3 || load<u32>(at) == load<u32>(open)) && memory.compare(at, open, length) == 0) return false;
+  }
+  store<u32>(KEY_START + (<usize>keyCount << 2), <u32>open);
+  store<u32>(KEY_END + (<usize>keyCount << 2), <u32>last);
+  keyCount++;
+  return true;
+}
+
+@inline function isSpace(b: u32): bool {
+  return b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09;
+}
+
+// The bytes the test looks at (controls, tab and newline too, which the scalar step skips; `"#:<[\{` and
+// DEL; the lead bytes C2, E1, E2, EF, F3, and F2 with them), as a nibble table: a byte is one when the
+// entries of its high and low nibble share a bit. Bits: 01 controls (high 0, 1); 02 `"#` and F2 F3; 04 `:<`;
+// 10 `[\`; 20 `{` DEL; 40 C2; 80 E1 E2 EF.
+const LOW = i8x16(0x01, <i8>0x81, <i8>0xc3, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x05, 0x31, 0x15, 0x01, 0x01, <i8>0xa1);
+const HIGH = i8x16(0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0, 0, 0, 0, 0x40, 0, <i8>0x80, 0x02);
+
+/**
+ * The bytes of the 16 at `p` the test looks at: those of the table, and a `g` or `G` that `nor`, `ard` or
+ * `et` follows (case-blind: or-ing 0x20 folds exactly an upper-case letter onto its lower case). A `g` is
+ * common in text, a stem after it rare; the scalar step checks again, within the text's end.
+ */
+@inline function textStops(p: usize): i32 {
+  const v = v128.load(p);
+  const low = i8x16.swizzle(LOW, v128.and(v, i8x16.splat(0x0f)));
+  const high = i8x16.swizzle(HIGH, i8x16.shr_u(v, 4));
+  const fold = i8x16.splat(0x20);
+  const one = v128.or(v128.load(p + 1), fold);
+  const two = v128.or(v128.load(p + 2), fold);
+  const nor = v128.and(i8x16.eq(one, i8x16.splat(0x6e)), i8x16.eq(two, i8x16.splat(0x6f)));
+  const ard = v128.and(i8x16.eq(one, i8x16.splat(0x61)), i8x16.eq(two, i8x16.splat(0x72)));
+  const et = v128.and(i8x16.eq(one, i8x16.splat(0x65)), i8x16.eq(two, i8x16.splat(0x74)));
+  const g = v128.and(i8x16.eq(v128.or(v, fold), i8x16.splat(0x67)), v128.or(v128.or(nor, ard), et));
+  return i8x16.bitmask(v128.or(i8x16.gt_u(v128.and(low, high), i8x16.splat(0)), g));
+}
+
+/** Whether the UTF-8 text [start, end) may matter: mayMatterUtf8(bytes, start, end, false). */
+function textMayMatter(start: usize, end: usize): bool {
+  let i = start;
+  for (; i + 16 <= end; i += 16) {
+    for (let stops = textStops(i); stops != 0; stops &= stops - 1) {
+      const at = i + <usize>ctz(stops);
+      const kind = load<u8>(KINDS + <usize>load<u8>(at));
+      if (kind != 0 && kind != QUOTE_KIND && kind != BACKSLASH_KIND && byteMayMatter(start, at, end)) return true;
+    }
+  }
+  for (; i < end; i++) {
+    const kind = load<u8>(KINDS + <usize>load<u8>(i));
+    if (kind != 0 && kind != QUOTE_KIND && kind != BACKSLASH_KIND && byteMayMatter(start, i, end)) return true;
+  }
+  return false;
+}
+
+/**
+ * A JSON string literal whose opening quote is at `open` (in a value ending before `end`): its closing
+ * quote's address, and in `flagged` whether its text may matter (scanJsonString), in `sawBackslash` whether
+ * it holds an escape. Where a 16-byte step holds stops, they are taken in order; `next` is the first byte no
+ * escape took.
+ */
+function stringClose(open: usize, end: usize): usize {
+  flagged = false;
+  sawBackslash = false;
+  const quote = i8x16.splat(<i8>QUOTE);
+  const backslash = i8x16.splat(<i8>BACKSLASH);
+  let i = open + 1;
+  let next = i;
+  for (; i + 16 <= end; i = max(i + 16, next)) {
+    let stops = 0;
+    if (flagged) {
+      const v = v128.load(i);
+      stops = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
+    } else stops = textStops(i);
+    for (; stops != 0; stops &= stops - 1) {
+      const at = i + <usize>ctz(stops);
+      if (at < next) continue;
+      const kind = load<u8>(KINDS + <usize>load<u8>(at));
+      if (kind == QUOTE_KIND) return at;
+      if (kind == BACKSLASH_KIND) next = escape(at);
+      else if (kind != 0 && !flagged && byteMayMatter(open + 1, at, end)) flagged = true;
+    }
+  }
+  for (i = max(i, next); i < end; ) {
+    const kind = load<u8>(KINDS + <usize>load<u8>(i));
+    if (kind == QUOTE_KIND) return i;
+    if (kind == BACKSLASH_KIND) i = escape(i);
+    else {
+      if (kind != 0 && !flagged && byteMayMatter(open + 1, i, end)) flagged = true;
+      i++;
+    }
+  }
+  return end;
+}
+
+/** The escape at `at` (a backslash in a literal): notes it, flags the literal if it may matter (escapeMayMatter in may-matter-utf8.ts), and answers where it ends. */
+function escape(at: usize): usize {
+  sawBackslash = true;
+  const e = <u32>load<u8>(at + 1);
+  if (e != 0x75) {
+    // `\n`, `\"`, `\\`, `\/` spell nothing the scan looks for.
+    if (e != 0x6e && e != QUOTE && e != BACKSLASH && e != 0x2f) flagged = true;
+    return at + 2;
+  }
+  let code: u32 = 0;
+  for (let k: usize = 2; k < 6; k++) {
+    const c = <u32>load<u8>(at + k);
+    let h: u32;
+    if (c - 0x30 < 10) h = c - 0x30;
+    else if ((c | 0x20) - 0x61 < 6) h = (c | 0x20) - 0x61 + 10;
+    else {
+      flagged = true;
+      return at + 2;
+    }
+    code = (code << 4) | h;
+  }
+  if (code < 0x80 || (code >= 0xd800 && code <= 0xdfff) || code <= 0x9f || (code >= 0x1800 && code <= 0x183f) || (code >= 0x200b && code <= 0x200d) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || (code >= 0xfec0 && code <= 0xfeff)) flagged = true;
+  return at + 6;
+}
+
+/** Whether byte `i` (a flagged kind, not a quote or backslash) may make the text [start, ...) matter. */
+function byteMayMatter(start: usize, i: usize, end: usize): bool {
+  const b = <u32>load<u8>(i);
+  const kind = load<u8>(KINDS + <usize>b);
+  if (kind == FLAG) return true;
+  if (kind == COLON_KIND) return roleBefore(start, i);
+  if (kind == G) {
+    // Or-ing 0x20 folds exactly the upper-case letter onto a lower-case one: `nor`, `ard`, `et` after the `g`.
+    const next = load<u32>(i + 1) | 0x20202020;
+    return (i + 4 <= end && ((next & 0xffffff) == 0x726f6e || (next & 0xffffff) == 0x647261)) || (i + 3 <= end && (next & 0xffff) == 0x7465);
+  }
+  if (kind != LEAD) return false;
+  const second = <u32>load<u8>(i + 1);
+  const third = <u32>load<u8>(i + 2);
+  // The lead bytes of what `sanitize` removes above ASCII (may-matter-utf8.ts's wideMayMatter).
+  if (b == 0xc2) return second <= 0x9f;
+  if (b == 0xe1) return second == 0xa0;
+  if (b == 0xe2) return (second == 0x80 && ((third >= 0x8b && third <= 0x8d) || (third >= 0xaa && third <= 0xae))) || (second == 0x81 && third >= 0xa0 && third <= 0xa9);
+  if (b == 0xef) return second == 0xbb;
+  return second == 0xa0;
+}
+
+function roleBefore(start: usize, colon: usize): bool {
+  let end = colon;
+  while (end > start) {
+    const c = <u32>load<u8>(end - 1);
+    if (c != 0x20 && c != 0x09) break;
+    end--;
+  }
+  if (end == start) return false;
+  // The last letter first: most colons in a text follow no role word.
+  let last = <u32>load<u8>(end - 1);
+  if (last >= 0x41 && last <= 0x5a) last |= 0x20;
+  const words = <u32>load<u8>(ROLE_WORDS);
+  let w = ROLE_WORDS + 1;
+  for (let k: u32 = 0; k < words; k++) {
+    const length = <usize>load<u8>(w);
+    if (<u32>load<u8>(w + length) == last && end - start >= length && follows(end - length, end, w + 1, length)) return true;
+    w += 1 + length;
+  }
+  return false;
+}
+
+/** Bytes from `at` (before `end`) spell the lower-case word at `word`, ASCII letters compared case-blind. */
+function follows(at: usize, end: usize, word: usize, length: usize): bool {
+  if (at + length > end) return false;
+  for (let k: usize = 0; k < length; k++) {
+    let b = <u32>load<u8>(at + k);
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+    if (b != <u32>load<u8>(word + k)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,90 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { WasmAudit } from "../../../../src/engines/parallel/fast/wasm-audit.js";
+import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
+import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
+import { sanitizeText } from "../../../../src/views/sanitize-text.js";
+import { scanInjection } from "../../../../src/views/scan-injection.js";
+import { asciiJson } from "../../../helpers/ascii-json.js";
+import { trickyText } from "../../../helpers/tricky-texts.js";
+
+scanRegion(1 << 16);
+const audit = new WasmAudit(ROLE_WORDS);
+
+/** Values as a row group builder holds them: a u32 length, then the bytes. */
+function column(values: readonly Buffer[]): Buffer {
+  return Buffer.concat(values.flatMap((v) => [Buffer.from(new Uint32Array([v.length]).buffer), v]));
+}
+
+// Plain text around the tricky part, so that what the pass looks for falls anywhere in or out of its 16-byte steps.
+const filler = fc.nat(40).map((n) => "plain words, no tokens here. ".repeat(3).slice(0, n));
+const text = fc.tuple(filler, fc.oneof(trickyText, fc.string({ unit: "grapheme", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 })), filler).map(([a, t, b]) => a + t + b);
+
+describe("the wasm byte pass before a worker's text scan", () => {
+  it("flags a text value exactly when the JS pass does (so every text that matters)", () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), (texts) => {
+        const values = texts.map((t) => Buffer.from(t, "utf8"));
+        const bytes = column(values);
+        const flags = [...audit.texts(bytes, 0, bytes.length)];
+        expect(audit.stop).toBe(bytes.length);
+        expect(flags).toEqual(values.map((v) => (mayMatterUtf8(v, 0, v.length, false) ? 1 : 0)));
+        texts.forEach((t, i) => {
+          if (Buffer.from(t, "utf8").toString("utf8") === t && (sanitizeText(t).changed || scanInjection(t).length > 0)) expect(flags[i]).toBe(1);
+        });
+      }),
+      { numRuns: 20_000, seed: 14 },
+    );
+  });
+
+  it("counts a JSON value's strings that are not keys and flags those the JS pass flags", () => {
+    fc.assert(
+      fc.property(text, text, text, (a, b, c) => {
+        const json = Buffer.from(`{"a":${JSON.stringify(a)}, "b" : [${asciiJson(b)},{"c":${JSON.stringify(c)},"n":1},${asciiJson(a + c)}],"d":null}`, "utf8");
+        const bytes = column([json]);
+        const words = [...audit.json(bytes, 0, bytes.length)];
+        expect(audit.stop).toBe(bytes.length);
+        expect(words[2]! + audit.shift).toBe(4);
+        // The JS pass over each literal, in order.
+        const expected: number[] = [];
+        for (let i = 0; i < json.length; i++) {
+          if (json[i] !== 0x22) continue;
+          const close = scanJsonString(json, i, json.length);
+          if (json[close + 1] !== 0x3a && json.subarray(close + 1, close + 3).toString() !== " :" && LITERAL.mayMatter) expected.push(i + 4, close + 5);
+          i = close;
+        }
+        expect(words.slice(0, 2)).toEqual([4, expected.length / 2]);
+        expect(words.slice(3).map((w) => w + audit.shift)).toEqual(expected);
+      }),
+      { numRuns: 10_000, seed: 14 },
+    );
+  });
+
+  it("leaves a JSON value with a key twice, or an escaped key, to JSON.parse", () => {
+    const values = ['{"a":"x","a":"y"}', '{"a\\u0062":"x"}', '{"a":{"a":"x"},"b":"<|im_start|>"}'].map((v) => Buffer.from(v));
+    const bytes = column(values);
+    const words = [...audit.json(bytes, 0, bytes.length)].map((w, i) => (i === 2 || i === 5 || i >= 8 ? w + audit.shift : w));
+    const second = 4 + values[0]!.length + 4;
+    expect(words.slice(0, 6)).toEqual([-1, 0, 4, -1, 0, second]);
+    expect(words.slice(6, 9)).toEqual([2, 1, second + values[1]!.length + 4]);
+    const literal = bytes.indexOf('"<|im_start|>"');
+    expect(words.slice(9)).toEqual([literal, literal + 14]);
+  });
+
+  it("takes as many whole values as fit its memory, and none bigger than it", () => {
+    const values = Array.from({ length: 300 }, (_, i) => Buffer.from(`${"plain text ".repeat(20 + (i % 7))}${i % 50 === 0 ? "<|im_end|>" : ""}`));
+    const bytes = column(values);
+    const flags: number[] = [];
+    for (let at = 0; at < bytes.length; at = audit.stop) {
+      flags.push(...audit.texts(bytes, at, bytes.length));
+      expect(audit.stop).toBeGreaterThan(at);
+    }
+    expect(bytes.length).toBeGreaterThan(1 << 16);
+    expect(flags).toEqual(values.map((_, i) => (i % 50 === 0 ? 1 : 0)));
+    const huge = column([Buffer.alloc(1 << 17, 0x61)]);
+    expect(audit.texts(huge, 0, huge.length).length).toBe(0);
+    expect(audit.stop).toBe(0);
+    expect(audit.json(huge, 0, huge.length).length).toBe(0);
+    expect(audit.stop).toBe(0);
+  });
+});
