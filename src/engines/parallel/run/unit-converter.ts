@@ -113,7 +113,7 @@ export class UnitConverter {
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
-    this.#select = selectRule(config.selection, { format: config.format, scores });
+    this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);

@@ -34,6 +34,7 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     schema: run.schema,
     view: run.view,
     split: plan.split ?? null,
+    topKeys: null,
     textAudit: run.textAudit,
   };
 }
