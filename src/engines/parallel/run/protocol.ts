@@ -44,6 +44,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
    * before (the workers then only rank, see {@link RankMessage}) and in a run without it.
    */
   readonly topKeys: readonly string[] | null;
+  /** `--top-k-per-scenario`: the schema the ranking read parses with, bound to no columns (it validates only). */
+  readonly rankSchema: SchemaNode | null;
 }
 
 /**

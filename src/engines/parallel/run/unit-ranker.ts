@@ -8,7 +8,6 @@ import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
-import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { filterRule } from "../../../stages/filter.js";
 import { scoreOf, selectRule } from "../../../stages/select.js";
@@ -20,6 +19,7 @@ import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 
 const NO_PROVENANCE = { source: "", line: 0, offset: 0 };
+/** What the parser writes into: nothing (its schema is bound to no columns). */
 const NO_LEAVES: readonly LeafWriter[] = [];
 
 /**
@@ -32,8 +32,6 @@ export class UnitRanker {
   readonly #config: WorkerConfig;
   readonly #rules: RecordRules;
   readonly #parser: LineParser;
-  /** Where a plain run's parser writes its rows, emptied after each batch (a view's run writes none). */
-  readonly #scratch: RowGroupBuilder | null;
   readonly #keep: (facts: RecordFacts, read: Readonly<Record<string, unknown>>) => number | null;
   #slow: SlowPath | null = null;
   #copy: Buffer = Buffer.alloc(0);
@@ -41,8 +39,9 @@ export class UnitRanker {
   constructor(config: WorkerConfig) {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
-    this.#parser = lineParserOf(config.schema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
-    this.#scratch = config.view === null ? new RowGroupBuilder(this.#parser.plan) : null;
+    if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
+    // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
+    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     const filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
@@ -74,24 +73,17 @@ export class UnitRanker {
       composites.push(composite ?? Number.NaN);
     };
     const utf8 = isUtf8(bytes);
-    const leaves = this.#scratch?.leaves ?? NO_LEAVES;
-    try {
-      for (const line of lines) {
-        if (line.kind === "too_long") continue;
-        const { start, end } = line;
-        this.#scratch?.beginRow();
-        const skeleton = utf8 || isUtf8(bytes.subarray(start, end)) ? this.#parser.parse(bytes, start, end, leaves) : null;
-        if (skeleton !== null) {
-          // A fault is a quarantine, which the stages' first read does not note either.
-          if (this.#rules.check(skeleton as never) === null) note(this.#rules.facts(skeleton as never), skeleton);
-          continue;
-        }
-        this.#scratch?.discardRow();
-        const valid = await this.#validate(bytes, start, end);
-        if (valid !== null) note(valid.facts, valid.record);
+    for (const line of lines) {
+      if (line.kind === "too_long") continue;
+      const { start, end } = line;
+      const skeleton = utf8 || isUtf8(bytes.subarray(start, end)) ? this.#parser.parse(bytes, start, end, NO_LEAVES) : null;
+      if (skeleton !== null) {
+        // A fault is a quarantine, which the stages' first read does not note either.
+        if (this.#rules.check(skeleton as never) === null) note(this.#rules.facts(skeleton as never), skeleton);
+        continue;
       }
-    } finally {
-      this.#scratch?.clear();
+      const valid = await this.#validate(bytes, start, end);
+      if (valid !== null) note(valid.facts, valid.record);
     }
     return { type: "ranked", batch, keys, versions: Float64Array.from(versions), campaigns, composites: Float64Array.from(composites) };
   }
