@@ -3,10 +3,10 @@ import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
- * Worker threads over one read of the inputs (two with `--top-k-per-scenario`: the first ranks seats,
- * src/engines/parallel/run/rank-in-parallel.ts) (src/engines/parallel/run): main reads and batches lines and
- * decides dedup, workers parse, validate, filter, strip and encode Parquet row groups. Needs inputs it can
- * read as bytes, and writes Parquet with the codecs it encodes.
+ * Worker threads over one read of the inputs (src/engines/parallel/run): main reads and batches lines and
+ * decides dedup, workers parse, validate, filter, strip and encode Parquet row groups. `--top-k-per-scenario`
+ * adds a read before, which only ranks seats (run/rank-in-parallel.ts). Needs inputs it can read as bytes
+ * (every read reads them again), and writes Parquet with the codecs it encodes.
  */
 export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
