@@ -29,8 +29,10 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
     const { config } = message.start;
     if (config.selection.topKPerScenario !== null && config.topKeys === null) ranker = new UnitRanker(config);
     else {
+      // After a ranking read, its scan memory serves the conversion: a second one would only add to the peak.
+      const region = ranker?.region;
       ranker = null;
-      converter = new UnitConverter(config);
+      converter = region === undefined || region.length === 0 ? new UnitConverter(config) : new UnitConverter(config, region);
     }
   } catch (error) {
     fail(error);

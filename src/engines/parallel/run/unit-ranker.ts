@@ -36,6 +36,11 @@ export class UnitRanker {
   #slow: SlowPath | null = null;
   #copy: Buffer = Buffer.alloc(0);
 
+  /** The wasm scan memory the batches were copied into (empty before the first), for the converter that follows. */
+  get region(): Buffer {
+    return this.#copy;
+  }
+
   constructor(config: WorkerConfig) {
     this.#config = config;
     this.#rules = RECORD_RULES[config.format];
