@@ -3,7 +3,8 @@
 // On the same export, three converts alternate in one script: plain (`--seats all`, every row, no split), the
 // issue's case (a score threshold, `--seats agent` and `--split ...`), which the target is judged on, and split
 // alone (`--seats all --split ...`: plain's rows, each to its split's shards), reported beside it because the
-// issue's case writes fewer rows than plain and so hides part of what the split costs. Each run is a child process timed by /usr/bin/time (wall,
+// issue's case writes fewer rows than plain and so hides part of what the split costs; and top k
+// (`--top-k-per-scenario`), which reads the inputs twice. Each run is a child process timed by /usr/bin/time (wall,
 // CPU, peak RSS); the order rotates each round. The best CPU and wall of the runs count; the verdict is on CPU
 // (the machine is shared: wall time is noise there, CPU time much less so). RL records carry no scores: their
 // threshold reads scorecards, which this script derives once from the export (one bare card per seat, its
@@ -79,6 +80,10 @@ const SIDES = [
   { name: "plain", flags: ["--seats", "all"], judged: false },
   { name: "select+split", flags: ["--seats", "agent", "--min-composite", THRESHOLD, "--split", SPLIT], judged: true },
   { name: "split", flags: ["--seats", "all", "--split", SPLIT], judged: false },
+  // Top k reads the inputs twice on either engine (the first read ranks): a K no scenario reaches keeps plain's
+  // rows, so the side shows what the ranking read costs; a K of 100 keeps about a third of them.
+  { name: "top-k all", flags: ["--seats", "all", "--top-k-per-scenario", "1000000"], judged: false },
+  { name: "top-k 100", flags: ["--seats", "all", "--top-k-per-scenario", "100"], judged: false },
 ];
 
 const results = [];
@@ -91,7 +96,7 @@ for (const format of args.formats.split(",")) {
     // Each round starts one side later than the one before.
     for (let k = 0; k < SIDES.length; k++) {
       const side = SIDES[(k + run) % SIDES.length];
-      const out = `bench/out/select-split-${format}-${side.name.replace("+", "-")}`;
+      const out = `bench/out/select-split-${format}-${side.name.replace(/[+ ]/g, "-")}`;
       rmSync(out, { recursive: true, force: true });
       await warm(file);
       process.stderr.write(`${format} run ${run + 1}/${runs}: convert ${side.flags.join(" ")} ...\n`);

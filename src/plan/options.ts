@@ -99,7 +99,7 @@ export const OPTIONS = defineOptions({
   },
   topKPerScenario: {
     kind: wholeNumber(),
-    help: "keep the k best seats of each scenario by composite, ties by record key (not_top_k; stages engine)",
+    help: "keep the k best seats of each scenario by composite, ties by record key (not_top_k; reads the inputs twice)",
     takenBy: ["convert", "validate", "pull"],
     flag: "--top-k-per-scenario <k>",
     yaml: { key: "select.top_k_per_scenario" },

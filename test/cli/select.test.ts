@@ -41,14 +41,15 @@ describe("selection flags on convert and validate", () => {
     expect(m.output.engine).toBe("parallel");
   });
 
-  it("--top-k-per-scenario runs on the stages engine under auto, and parallel refuses it (exit 2)", async () => {
+  it("--top-k-per-scenario runs on the parallel engine under auto, keeping what the stages engine keeps", async () => {
     const out = outDir();
     const r = await cli("convert", fx("sft-selection"), "--out", out, "--top-k-per-scenario", "1", "--seats", "all");
     expect(r.code).toBe(0);
-    expect(manifestOf(out)).toMatchObject({ records_out: 2, dropped: { not_top_k: 5 }, output: { engine: "stages" } });
-    const refused = await cli("convert", fx("sft-selection"), "--out", outDir(), "--top-k-per-scenario", "1", "--engine", "parallel");
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--top-k-per-scenario/);
+    const expected = { records_out: 2, dropped: { not_top_k: 5 } };
+    expect(manifestOf(out)).toMatchObject({ ...expected, output: { engine: "parallel" } });
+    const stages = outDir();
+    expect((await cli("convert", fx("sft-selection"), "--out", stages, "--top-k-per-scenario", "1", "--seats", "all", "--engine", "stages")).code).toBe(0);
+    expect(manifestOf(stages)).toMatchObject({ ...expected, output: { engine: "stages" } });
   });
 
   it("a threshold without scores exits 2 and publishes nothing", async () => {

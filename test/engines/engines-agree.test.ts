@@ -332,3 +332,56 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     expect(t.dropped.below_threshold).toBeGreaterThan(0);
   });
 });
+
+describe("the parallel engine ranks --top-k-per-scenario as the stages rank (issue 19)", () => {
+  /**
+   * `n` random SFT records over five scenarios, whose composites take four values (ties in every scenario),
+   * then duplicates, and later copies of a higher scorecard version whose composites differ (the winning copy
+   * ranks, after its loser was read: the parallel engine's second pass too), and copies of equal version whose
+   * composites differ.
+   */
+  function rankingInput(n: number, seed: number): string {
+    const withMean = (r: Record<string, any>, mean: number): Record<string, unknown> => {
+      if (r.scores === null || r.scores === undefined) return r;
+      const perTrait = Object.fromEntries(Object.entries((r.scores.per_trait ?? {}) as Record<string, object>).map(([name, t]) => [name, { ...t, mean }]));
+      return { ...r, scores: { ...r.scores, per_trait: perTrait } };
+    };
+    const means = [0.2, 0.5, 0.5, 0.8];
+    const sample = (fc.sample(sftArb, { numRuns: n, seed }) as Record<string, any>[]).map((r, i) => withMean({ ...r, scenario: { ...r.scenario, campaign_id: `camp-${i % 5}` } }, means[i % 4] as number));
+    const newer = sample.slice(0, 60).map((r, i) => withMean({ ...r, scorecard_version: 9 }, means[(i + 1) % 4] as number));
+    // Copies of equal version with another composite: the first read wins (the rest are conflicting duplicates).
+    const conflicting = sample.slice(200, 260).map((r, i) => withMean(r, means[(i + 2) % 4] as number));
+    const lines = [...sample, ...sample.slice(100, 140), ...newer, ...conflicting].map((r) => JSON.stringify(r));
+    lines.splice(50, 0, '{"broken": ');
+    const file = join(root, `ranking-${seed}.ndjson`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    return file;
+  }
+
+  it("on the selection fixtures: SFT's own scores, RL's scorecards, with the other rules first", async () => {
+    const sft = records("sft-selection");
+    expect((await bothEngines({ inputs: [sft], topKPerScenario: 1 })).parallel).toMatchObject({ records_out: 2, dropped: { adversary_seat: 1, not_top_k: 4 } });
+    await bothEngines({ inputs: [sft], topKPerScenario: 2, seats: "all" });
+    await bothEngines({ inputs: [sft], topKPerScenario: 2, minComposite: 0.65 });
+    const rl = await bothEngines({ inputs: [records("rl-selection")], scorecards: records("scorecards-selection"), topKPerScenario: 1 });
+    expect(rl.parallel.dropped.not_top_k).toBeGreaterThan(0);
+  });
+
+  it("on random records with ties, duplicates and superseded copies, across shards and with a split", { timeout: 240_000 }, async () => {
+    const file = rankingInput(400, 23);
+    for (const k of [1, 3]) {
+      const { parallel } = await bothEngines({ inputs: [file], topKPerScenario: k, seats: "all", shardRows: 7 });
+      expect(parallel.dropped.not_top_k).toBeGreaterThan(0);
+      expect(parallel.dropped.superseded).toBeGreaterThan(0);
+      expect(parallel.dropped.duplicate).toBeGreaterThan(0);
+      expect(parallel.dropped.conflicting_duplicate).toBeGreaterThan(0);
+    }
+    await bothEngines({ inputs: [file], topKPerScenario: 2, minComposite: 0.4, split: { train: 0.6, test: 0.4 } });
+  });
+
+  it("on ~40 MiB: many batches over both workers, scenarios whose seats all tie", { timeout: 240_000 }, async () => {
+    const { parallel } = await bothEngines({ inputs: [largeSftCorpus(root)], topKPerScenario: 3, shardRows: 9_000 });
+    expect(parallel.records_out).toBeGreaterThan(0);
+    expect(parallel.dropped.not_top_k).toBeGreaterThan(parallel.records_out);
+  });
+});

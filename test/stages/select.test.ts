@@ -95,8 +95,9 @@ describe("--top-k-per-scenario: the k best seats of each campaign by composite, 
     const r = await run({ inputs: [reversed], to: "jsonl", compression: "none", topKPerScenario: 1 });
     expect(r.seats).toEqual(["run-500/0", "run-502/0"]);
   });
-  it("the parallel engine refuses it, naming the option", async () => {
-    await expect(sft({ topKPerScenario: 1 }, "parallel")).rejects.toThrow(/--top-k-per-scenario/);
+  it("the parallel engine ranks it too, reading the inputs twice as the stages do", async () => {
+    const r = await sft({ topKPerScenario: 1 }, "parallel");
+    expect(r.manifest).toMatchObject({ records_out: 2, dropped: { adversary_seat: 1, not_top_k: 4 }, output: { engine: "parallel" } });
   });
 });
 

@@ -4,8 +4,9 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
  * Worker threads over one read of the inputs (src/engines/parallel/run): main reads and batches lines and
- * decides dedup, workers parse, validate, filter, strip and encode Parquet row groups. Needs inputs it can
- * read as bytes, and writes Parquet with the codecs it encodes.
+ * decides dedup, workers parse, validate, filter, strip and encode Parquet row groups. `--top-k-per-scenario`
+ * adds a read before, which only ranks seats (run/rank-in-parallel.ts). Needs inputs it can read as bytes
+ * (every read reads them again), and writes Parquet with the codecs it encodes.
  */
 export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
@@ -19,8 +20,6 @@ export const parallelEngine: Engine<RowGroupSink> = {
       if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
       if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
     }
-    // Ranking needs every seat of a scenario before deciding one: a second read, which the stages engine has.
-    if (plan.selection.topKPerScenario !== null) return "it reads the inputs once and cannot rank seats (--top-k-per-scenario)";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -22,6 +22,7 @@ import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
+import { rankInParallel } from "./rank-in-parallel.js";
 import type { UnitViewCounts } from "./unit-view.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
@@ -78,7 +79,7 @@ export interface ParallelResult {
 
 /**
  * The whole convert pipeline (validate, dedup, filter, strip, Parquet) over worker threads, reading the
- * inputs once. Main reads and batches lines, decides dedup in read order and writes shards; workers parse,
+ * inputs once (and once before, to rank seats, with `--top-k-per-scenario`). Main reads and batches lines, decides dedup in read order and writes shards; workers parse,
  * validate, filter, strip, shred and encode. Output equals the stages' (same rows in the same order, same
  * counts, same shard boundaries).
  */
@@ -90,11 +91,22 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
   const outSlots = new SharedSlots(2 * count + 2, SLOT_BYTES);
   // One per batch of the units in flight (two per worker, ~3 batches each), until the unit is decided.
   const outcomeSlots = new SharedSlots(6 * count + 4, OUTCOME_SLOT_BYTES);
-  const start: WorkerStart = { config: options.worker, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
   const pools: Pools = { slots, outSlots, outcomeSlots };
   const workers = takeWorkers(count);
-  for (const w of workers) w.postMessage({ type: "start", start });
   try {
+    const start = (config: WorkerConfig): void => {
+      const message: WorkerStart = { config, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
+      for (const w of workers) w.postMessage({ type: "start", start: message });
+    };
+    const k = options.worker.selection.topKPerScenario;
+    if (k === null) start(options.worker);
+    else {
+      // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
+      // then the threads start over with the top keys and convert as ever.
+      start(options.worker);
+      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
+      start({ ...options.worker, topKeys });
+    }
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();

@@ -2,6 +2,7 @@ import { parentPort } from "node:worker_threads";
 import type { EncodedMessage, FailedMessage, ToWorker, WorkerStart } from "./protocol.js";
 import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
+import { UnitRanker } from "./unit-ranker.js";
 import { writeOutcomeColumns } from "./outcome-columns.js";
 
 // The thread entry of the parallel engine: a start message, then batches and decisions, one at a time.
@@ -9,6 +10,8 @@ import { writeOutcomeColumns } from "./outcome-columns.js";
 const port = parentPort;
 if (port === null) throw new Error("convert-worker.js runs only as a worker thread");
 let converter: UnitConverter;
+/** `--top-k-per-scenario`'s first read: started without the top keys, the thread ranks until started again with them. */
+let ranker: UnitRanker | null = null;
 let slots: Buffer[] = [];
 let outSlots: Uint8Array[] = [];
 let outcomeSlots: Uint8Array[] = [];
@@ -23,14 +26,25 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
     slots = message.start.slots.map((s) => Buffer.from(s));
     outSlots = message.start.outSlots.map((s) => new Uint8Array(s));
     outcomeSlots = message.start.outcomeSlots.map((s) => new Uint8Array(s));
-    converter = new UnitConverter(message.start.config);
+    const { config } = message.start;
+    if (config.selection.topKPerScenario !== null && config.topKeys === null) ranker = new UnitRanker(config);
+    else {
+      // After a ranking read, its scan memory serves the conversion: a second one would only add to the peak.
+      const region = ranker?.region;
+      ranker = null;
+      converter = region === undefined || region.length === 0 ? new UnitConverter(config) : new UnitConverter(config, region);
+    }
   } catch (error) {
     fail(error);
   }
 });
 
 async function handle(message: ToWorker): Promise<void> {
-  if (message.type === "batch") {
+  if (message.type === "rank") {
+    if (ranker === null) throw new Error("Internal error: a rank batch for a thread started to convert");
+    const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
+    port?.postMessage(await ranker.rank(message.batch, bytes));
+  } else if (message.type === "batch") {
     const bytes = message.bytes === null ? (slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
     const outcomes = await converter.batch(message.unit, message.batch, converter.local(bytes));
     const slot = outcomeSlots[message.outcomes];

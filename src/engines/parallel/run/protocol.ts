@@ -39,6 +39,13 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly schema: SchemaNode;
   /** A split run (`--split`): workers find each row's group and split (src/splits), or null. */
   readonly split: SplitRequest | null;
+  /**
+   * `--top-k-per-scenario`: the keys that made their scenario's top k, ranked by main between the reads; null
+   * before (the workers then only rank, see {@link RankMessage}) and in a run without it.
+   */
+  readonly topKeys: readonly string[] | null;
+  /** `--top-k-per-scenario`: the schema the ranking read parses with, bound to no columns (it validates only). */
+  readonly rankSchema: SchemaNode | null;
 }
 
 /**
@@ -79,7 +86,19 @@ export interface DecideMessage {
   readonly out: number;
 }
 
-export type ToWorker = BatchMessage | DecideMessage;
+/**
+ * `--top-k-per-scenario`'s first read: whole lines of one input, as in a {@link BatchMessage}, to parse and
+ * report (see {@link RankedMessage}); nothing is kept.
+ */
+export interface RankMessage {
+  readonly type: "rank";
+  readonly batch: number;
+  readonly slot: number;
+  readonly length: number;
+  readonly bytes: Uint8Array | null;
+}
+
+export type ToWorker = BatchMessage | DecideMessage | RankMessage;
 
 /** What a worker thread starts with. */
 export interface WorkerStart {
@@ -169,6 +188,19 @@ export interface EncodedMessage {
   readonly view: UnitViewCounts | null;
   /** A plain run: the text scan of the unit's kept records. */
   readonly audit: Readonly<Record<string, PathAudit>> | null;
+}
+
+/**
+ * A rank batch's valid records, in order: key and scorecard version each; scenario and composite of those
+ * that compete (every other rule keeps them), else "" and NaN.
+ */
+export interface RankedMessage {
+  readonly type: "ranked";
+  readonly batch: number;
+  readonly keys: readonly string[];
+  readonly versions: Float64Array;
+  readonly campaigns: readonly string[];
+  readonly composites: Float64Array;
 }
 
 export interface FailedMessage {

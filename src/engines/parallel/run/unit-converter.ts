@@ -99,8 +99,10 @@ export class UnitConverter {
   /** Where a shared batch is copied to be walked (see {@link local}). */
   #copy: Buffer = Buffer.alloc(0);
 
-  constructor(config: WorkerConfig) {
+  /** `region`: this thread's wasm scan memory, when a ranking read made it (see {@link local}). */
+  constructor(config: WorkerConfig, region?: Buffer) {
     this.#config = config;
+    if (region !== undefined) this.#copy = region;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
@@ -113,7 +115,7 @@ export class UnitConverter {
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
-    this.#select = selectRule(config.selection, { format: config.format, scores });
+    this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);

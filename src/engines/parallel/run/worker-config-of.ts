@@ -15,6 +15,8 @@ export interface SettledRun {
   readonly schema: SchemaNode;
   readonly view: ViewSetup | null;
   readonly textAudit: readonly string[] | null;
+  /** `--top-k-per-scenario`: the parser's schema bound to no columns, for the ranking read. */
+  readonly rankSchema: SchemaNode | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -34,6 +36,8 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     schema: run.schema,
     view: run.view,
     split: plan.split ?? null,
+    topKeys: null,
+    rankSchema: run.rankSchema,
     textAudit: run.textAudit,
   };
 }

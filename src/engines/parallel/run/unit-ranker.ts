@@ -1,0 +1,114 @@
+import { Buffer, isUtf8 } from "node:buffer";
+import { lineParserOf } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser-of.js";
+import { scanRegion } from "../fast/wasm-scan.js";
+import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
+import type { RecordFacts } from "../../../formats/format.js";
+import { RECORD_RULES } from "../../../formats/record-rules.js";
+import type { RecordRules } from "../../../formats/record-rules.js";
+import { ScoreBook } from "../../../formats/scorecard-book.js";
+import type { LeafWriter } from "../../../parquet/leaf-writer.js";
+import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
+import { filterRule } from "../../../stages/filter.js";
+import { scoreOf, selectRule } from "../../../stages/select.js";
+import type { ScoreOf, SelectRule } from "../../../stages/select.js";
+import type { Decision } from "../../../core/flow.js";
+import type { RankedMessage, WorkerConfig } from "./protocol.js";
+import type { SlowPath } from "./slow-path.js";
+import { splitBatch } from "./split-batch.js";
+import type { BatchLine } from "./split-batch.js";
+
+const NO_PROVENANCE = { source: "", line: 0, offset: 0 };
+/** What the parser writes into: nothing (its schema is bound to no columns). */
+const NO_LEAVES: readonly LeafWriter[] = [];
+
+/**
+ * A worker's half of `--top-k-per-scenario`'s first read: parses a batch's lines as the converter does (the
+ * fast parser, the stages' validate for what it declines) and reports each valid record's key, scorecard
+ * version and, when it competes (every other filter and selection rule keeps it, and it has a composite),
+ * its scenario and composite. Nothing is kept or encoded; main ranks (see `rankInParallel`).
+ */
+export class UnitRanker {
+  readonly #config: WorkerConfig;
+  readonly #rules: RecordRules;
+  readonly #parser: LineParser;
+  readonly #keep: (facts: RecordFacts, read: Readonly<Record<string, unknown>>) => number | null;
+  #slow: SlowPath | null = null;
+  #copy: Buffer = Buffer.alloc(0);
+
+  /** The wasm scan memory the batches were copied into (empty before the first), for the converter that follows. */
+  get region(): Buffer {
+    return this.#copy;
+  }
+
+  constructor(config: WorkerConfig) {
+    this.#config = config;
+    this.#rules = RECORD_RULES[config.format];
+    if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
+    // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
+    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
+    const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
+    const filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
+    // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
+    const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });
+    const score: ScoreOf = scoreOf(config.format, scores);
+    this.#keep = (facts, read) => {
+      const seat = score(facts, read);
+      const composite = seat?.composite;
+      if (composite === null || composite === undefined) return null;
+      const decision: Decision = filter(facts);
+      return decision === "keep" && others(facts, () => seat) === "keep" ? composite : null;
+    };
+  }
+
+  /** Ranks a batch's valid records; `bytes` may lie in shared memory (copied first, as `UnitConverter.local` does). */
+  async rank(batch: number, shared: Buffer): Promise<RankedMessage> {
+    const bytes = this.#local(shared);
+    const lines: BatchLine[] = [];
+    splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
+    const keys: string[] = [];
+    const versions: number[] = [];
+    const campaigns: string[] = [];
+    const composites: number[] = [];
+    const note = (facts: RecordFacts, read: Readonly<Record<string, unknown>>): void => {
+      const composite = this.#keep(facts, read);
+      keys.push(facts.key);
+      versions.push(facts.scorecardVersion ?? 0);
+      campaigns.push(composite === null ? "" : facts.campaignId);
+      composites.push(composite ?? Number.NaN);
+    };
+    const utf8 = isUtf8(bytes);
+    for (const line of lines) {
+      if (line.kind === "too_long") continue;
+      const { start, end } = line;
+      const skeleton = utf8 || isUtf8(bytes.subarray(start, end)) ? this.#parser.parse(bytes, start, end, NO_LEAVES) : null;
+      if (skeleton !== null) {
+        // A fault is a quarantine, which the stages' first read does not note either.
+        if (this.#rules.check(skeleton as never) === null) note(this.#rules.facts(skeleton as never), skeleton);
+        continue;
+      }
+      const valid = await this.#validate(bytes, start, end);
+      if (valid !== null) note(valid.facts, valid.record);
+    }
+    return { type: "ranked", batch, keys, versions: Float64Array.from(versions), campaigns, composites: Float64Array.from(composites) };
+  }
+
+  /** The stages' validate, for a line the fast parser declined: the record and its facts, or null when not valid. */
+  async #validate(bytes: Buffer, start: number, end: number): Promise<{ facts: RecordFacts; record: Readonly<Record<string, unknown>> } | null> {
+    this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
+    const text = bytes.toString("utf8", start, end);
+    const invalidAt = invalidUtf8At(bytes, start, end, text);
+    const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
+    const item = this.#slow.validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
+    return item.kind === "kept" ? { facts: item.value.facts, record: item.value.record } : null;
+  }
+
+  /** The batch in the wasm scan module's memory, where the parser walks it (see `UnitConverter.local`). */
+  #local(bytes: Buffer): Buffer {
+    if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
+    if (this.#copy.length <= bytes.length) this.#copy = scanRegion(bytes.buffer.byteLength);
+    this.#copy.set(bytes);
+    this.#copy[bytes.length] = 0;
+    return this.#copy.subarray(0, bytes.length);
+  }
+}
