@@ -1,7 +1,9 @@
+import { Buffer } from "node:buffer";
 import type { RlRecord } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { eachRlStep } from "./each-rl-step.js";
+import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage } from "./each-rl-step.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
@@ -51,8 +53,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       at(campaignId).text(record.scenario.campaign_id, 0);
       at(stepIndex).int64(tuple.index, 0);
       at(kind).text(tuple.kind, 0);
-      const obs = tuple.state.observation;
-      text(at(observation), obs === null || obs === undefined ? null : JSON.stringify(obs));
+      jsonText(at(observation), tuple.state.observation);
       if (messages.length === 0) window.empty(leaves);
       for (let m = 0; m < messages.length; m++) {
         const message = messages[m] as CheckedMessage;
@@ -75,7 +76,19 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   };
 }
 
-/** A top-level nullable string (or JSON text). */
+/**
+ * A top-level nullable JSON value as its JSON text: a parsed value (the stages' record, the slow path's) is
+ * stringified; the fast walk's skeleton holds the value's bytes instead, written as they are when they are
+ * already `JSON.stringify`'s text, else parsed and stringified: the column's bytes are the same either way.
+ */
+function jsonText(w: LeafWriter, value: unknown): void {
+  if (value === null || value === undefined) w.missing(0, 0);
+  else if (!(value instanceof Uint8Array)) w.text(JSON.stringify(value), 0);
+  else if (isStringifyForm(value)) w.bytes(value, 0, value.length, 0);
+  else w.text(JSON.stringify(JSON.parse(Buffer.from(value.buffer, value.byteOffset, value.length).toString("utf8"))), 0);
+}
+
+/** A top-level nullable string. */
 function text(w: LeafWriter, value: string | null | undefined): void {
   if (value === null || value === undefined) w.missing(0, 0);
   else w.text(value, 0);

@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/strip.js";
 import { QUOTE, unvouched } from "./byte-cursor.js";
+import { jsonBytes } from "./json-bytes.js";
 import { JsonSkipper } from "./json-skipper.js";
 import type { SchemaNode } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
@@ -99,8 +100,8 @@ export abstract class ScalarWalker extends JsonSkipper {
       if (node.redact) w.text(JSON.stringify(redaction(JSON.parse(this.utf8(i, end)))), rep);
       else w.bytes(this.b, i, end, rep);
     }
-    // Only a skeleton that names the value holds it (a training view's `observation`).
-    if (node.skeleton) this.sk = JSON.parse(this.utf8(i, end));
+    // Only a skeleton that names the value holds it (a training view's `observation`), as its bytes (jsonBytes).
+    if (node.skeleton) this.sk = jsonBytes(this.b, i, end);
     return end;
   }
 

@@ -3,6 +3,7 @@ import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/strip.js";
 import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
+import { jsonBytes } from "./json-bytes.js";
 import { ShortStrings } from "./short-strings.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
@@ -125,10 +126,11 @@ export class WasmWalker {
         case OP_JSON:
           // strip replaces the value by its redaction string, which the JSON leaf then holds as JSON text.
           if (!node.written) {
-            // On the tape for the skeleton alone (a training view reads it): parsed as JSON.parse would.
+            // On the tape for the skeleton alone (a training view reads it).
           } else if (!node.redact) bytesTo = node.leaf;
           else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
-          if ((skeleton = node.skeleton)) value = JSON.parse((mem as unknown as Slicer).utf8Slice(start, end));
+          // In the skeleton as its JSON text's bytes (a copy: the scan memory is reused); the view parses it if it must.
+          if ((skeleton = node.skeleton)) value = jsonBytes(mem, start, end);
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;
