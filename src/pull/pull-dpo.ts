@@ -38,9 +38,11 @@ export async function* pullDpo(
     fetchRecords(
       { ...ctx, rl: false },
       wanted,
-      async ({ run, record }) => {
+      async (visit) => {
+        const { run } = visit;
+        const record = visit.record();
         known.add(run.runId);
-        noteVersion(versions, run.runId, record);
+        noteVersion(versions, run.runId, record.scorecard_version);
         // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
         if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(run.runId);
         const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;

@@ -31,11 +31,14 @@ export interface PullFindings {
   context: string | null;
 }
 
+/** A pulled line without its newline: text, or the bytes as received (a line's `encodeEscaped` form). */
+export type PulledLine = string | Buffer;
+
 /**
  * Every line of one pull, in a deterministic order for one state of the service: runs in the
  * service's list order, never in completion order. Fills `found` and the tally as it goes.
  */
-export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<string> {
+export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<PulledLine> {
   const { client, format, partition } = plan;
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
   const scoring = { cache: plan.scoreCache, out: found.scores };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
-import { decodeEscaped, encodeEscaped } from "../sources/escaped-utf8.js";
+import { encodeEscaped } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
 const FLUSH_BYTES = 1 << 20;
@@ -17,7 +17,6 @@ const READ_BYTES = 1 << 20;
 export class Staging {
   /** Per run: offset and length of each of its lines, in the order they were added. */
   private readonly byRun = new Map<string, number[]>();
-  private readonly keys = new Set<string>();
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Where the pending bytes go: everything before it is on disk. */
@@ -38,20 +37,13 @@ export class Staging {
     return new Staging(handle, path);
   }
 
-  /** Whether a line of this identity (run and seat) is already parked. */
-  has(key: string): boolean {
-    return this.keys.has(key);
-  }
-
   /** Runs with at least one line. */
   runs(): number {
     return this.byRun.size;
   }
 
-  /** Parks `line` under `runId`; a second line of the same `key` is ignored (false). */
-  async add(runId: string, key: string, line: string): Promise<boolean> {
-    if (this.keys.has(key)) return false;
-    this.keys.add(key);
+  /** Parks `line` under `runId` (the caller sees to it that a record comes once: fetchRecords' visit). */
+  async add(runId: string, line: string): Promise<void> {
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
     const buf = encodeEscaped(line);
     let slots = this.byRun.get(runId);
@@ -60,11 +52,13 @@ export class Staging {
     this.pending.push(buf);
     this.pendingBytes += buf.length;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
-    return true;
   }
 
-  /** The lines of `runId`, in the order they were added. */
-  async *lines(runId: string): AsyncGenerator<string> {
+  /**
+   * The lines of `runId`, in the order they were added, as the bytes written (no newline): they go on
+   * to the spool as bytes, never decoded and encoded again.
+   */
+  async *lines(runId: string): AsyncGenerator<Buffer> {
     await this.flush();
     const slots = this.byRun.get(runId) ?? [];
     for (let i = 0; i < slots.length; ) {
@@ -76,7 +70,7 @@ export class Staging {
       const buf = await this.read(start, end - start);
       for (; i < j; i += 2) {
         const at = (slots[i] as number) - start;
-        yield decodeEscaped(buf.subarray(at, at + (slots[i + 1] as number)));
+        yield buf.subarray(at, at + (slots[i + 1] as number));
       }
     }
   }
