@@ -51,7 +51,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
 
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
-    yield* pullDpo(ctx, runs, partition, plan.dpo, found.gated, scoring, context);
+    yield* pullDpo(ctx, plan.spoolDir, runs, partition, plan.dpo, found.gated, scoring, context);
   } else {
     const share = runs.filter((run) => inPartition(run.runId, partition));
     tally.r.runsInPartition = share.length;

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { readSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
-import { encodeEscaped } from "../sources/escaped-utf8.js";
+import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
 const FLUSH_BYTES = 1 << 20;
@@ -12,12 +13,14 @@ const READ_BYTES = 1 << 20;
 /**
  * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
  * written out in the service's list order afterwards while memory holds only positions (two numbers a
- * line, in a flat array per run). Appends are buffered and written a chunk at a time.
+ * line, in a flat array per run). Appends are encoded straight into a chunk buffer (no Buffer per line)
+ * and written a chunk at a time.
  */
 export class Staging {
   /** Per run: offset and length of each of its lines, in the order they were added. */
   private readonly byRun = new Map<string, number[]>();
-  private pending: Buffer[] = [];
+  /** The chunk being filled; `pendingBytes` of it are used. Written, it is replaced, never reused. */
+  private pending: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
   /** Where the pending bytes go: everything before it is on disk. */
   private flushed = 0;
@@ -45,13 +48,24 @@ export class Staging {
   /** Parks `line` under `runId` (the caller sees to it that a record comes once: fetchRecords' visit). */
   async add(runId: string, line: string): Promise<void> {
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
-    const buf = encodeEscaped(line);
+    const escaped = hasEscapedBytes(line) ? encodeEscaped(line) : undefined;
+    const bytes = escaped?.length ?? Buffer.byteLength(line, "utf8");
+    // The bulk streams are read together, so other adds may fill the chunk while this one waits: check
+    // again after each wait, and from there on write without one.
+    while (this.pendingBytes > 0 && this.pendingBytes + bytes > this.pending.length) await this.flush();
     let slots = this.byRun.get(runId);
     if (slots === undefined) this.byRun.set(runId, (slots = []));
-    slots.push(this.flushed + this.pendingBytes, buf.length);
-    this.pending.push(buf);
-    this.pendingBytes += buf.length;
-    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
+    slots.push(this.flushed + this.pendingBytes, bytes);
+    if (bytes > this.pending.length) {
+      // Longer than a chunk: a chunk of its own.
+      this.pending = escaped ?? Buffer.from(line, "utf8");
+      this.pendingBytes = bytes;
+      await this.flush();
+      return;
+    }
+    if (escaped === undefined) this.pending.write(line, this.pendingBytes, "utf8");
+    else escaped.copy(this.pending, this.pendingBytes);
+    this.pendingBytes += bytes;
   }
 
   /**
@@ -67,7 +81,7 @@ export class Staging {
       let end = start + (slots[i + 1] as number);
       let j = i + 2;
       while (j < slots.length && slots[j] === end && end - start < READ_BYTES) end += slots[(j += 2) - 1] as number;
-      const buf = await this.read(start, end - start);
+      const buf = this.read(start, end - start);
       for (; i < j; i += 2) {
         const at = (slots[i] as number) - start;
         yield buf.subarray(at, at + (slots[i + 1] as number));
@@ -77,7 +91,7 @@ export class Staging {
 
   /** Closes and removes the file. */
   async dispose(): Promise<void> {
-    this.pending = [];
+    this.pendingBytes = 0;
     await this.writing.catch(() => {});
     await this.handle.close().catch(() => {});
     await rm(this.path, { force: true });
@@ -86,10 +100,10 @@ export class Staging {
   /** Writes what is pending; resolves once every write so far is done (they are chained, in order). */
   private flush(): Promise<void> {
     if (this.pendingBytes === 0) return this.writing;
-    const buf = Buffer.concat(this.pending, this.pendingBytes);
+    const buf = this.pending.subarray(0, this.pendingBytes);
     const position = this.flushed;
-    // Reserved before the write, so adds that arrive meanwhile go after this chunk.
-    this.pending = [];
+    // Reserved before the write, so adds that arrive meanwhile go after this chunk, into a new buffer.
+    this.pending = Buffer.allocUnsafe(FLUSH_BYTES);
     this.flushed += this.pendingBytes;
     this.pendingBytes = 0;
     this.writing = this.writing.then(() =>
@@ -102,10 +116,15 @@ export class Staging {
     return this.writing;
   }
 
-  private async read(position: number, bytes: number): Promise<Buffer> {
-    const buf = Buffer.alloc(bytes);
+  /**
+   * Reads synchronously: lines are read back only once every fetch is done, one small read per run in
+   * list order from a file just written (in the page cache), where a promise per read cost more than the
+   * read (issue 21: a no-op rerun's time against a bare download).
+   */
+  private read(position: number, bytes: number): Buffer {
+    const buf = Buffer.allocUnsafe(bytes);
     for (let read = 0; read < bytes; ) {
-      const got = (await this.handle.read(buf, read, bytes - read, position + read)).bytesRead;
+      const got = readSync(this.handle.fd, buf, read, bytes - read, position + read);
       if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
       read += got;
     }
