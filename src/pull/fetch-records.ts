@@ -4,6 +4,7 @@ import { isRecord, type ListedRun } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
 import { recordFacts } from "./record-facts.js";
+import { SeenRecords } from "./seen-records.js";
 import type { PullRoutes } from "./routes.js";
 
 /** Owner bulk exports take at most 500 runs per request (spec section 8). */
@@ -24,6 +25,7 @@ export interface RecordVisit {
   readonly run: ListedRun;
   /** run id and seat index: the record's identity within a pull. */
   readonly key: string;
+  readonly seat: number;
   readonly line: string;
   /** The record's `scorecard_version` when it is a number. */
   readonly version: number | undefined;
@@ -34,6 +36,7 @@ export interface RecordVisit {
 /** A line keyed as a record of run `runId`, or undefined when it is none (not JSON, not an object, no run id or seat index). */
 interface Keyed {
   readonly key: string;
+  readonly seat: number;
   readonly runId: string;
   readonly version: number | undefined;
   /** JSON.parse's value, when keying needed it. */
@@ -56,15 +59,14 @@ export async function fetchRecords(
   other: (line: string) => void,
 ): Promise<void> {
   const byId = new Map(wanted.map((run) => [run.runId, run]));
-  // Keys (kept in `seen` for the whole pull) are built on the listed run's id, one string per run,
-  // not on each line's own copy of it.
+  // Keys are built on the listed run's id, one string per run, not on each line's own copy of it
+  // (a key that outlives its line must not keep the line's text alive).
   const canonicalId = (runId: string) => byId.get(runId)?.runId ?? runId;
   const delivered = new Set<string>();
   const suspect = new Set<string>();
-  const seen = new Set<string>();
+  const seen = new SeenRecords();
   const visitOnce = async (v: RecordVisit) => {
-    if (seen.has(v.key)) return false;
-    seen.add(v.key);
+    if (!seen.first(v.run.runId, v.seat, v.key)) return false;
     await visit(v);
     return true;
   };
@@ -144,7 +146,7 @@ export async function fetchRecords(
         other(line);
         continue;
       }
-      await visitOnce(visitOf(run, line, { key, runId: run.runId, version: versionField(value), value }));
+      await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: run.runId, version: versionField(value), value }));
     }
   });
 }
@@ -184,16 +186,17 @@ function keyLine(line: string, canonical: (runId: string) => string): Keyed | un
     const { seatIndex, version } = facts;
     if (facts.runId === undefined || seatIndex === undefined) return undefined;
     const runId = canonical(facts.runId);
-    return { key: `${runId}#${seatIndex}`, runId, version, value: undefined };
+    return { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
   }
   const value = tryParse(line);
   if (recordKey(value) === undefined || !isRecord(value)) return undefined;
   const runId = canonical(value.run_id as string);
-  return { key: `${runId}#${(value.seat as Record<string, unknown>).seat_index as number}`, runId, version: versionField(value), value };
+  const seat = (value.seat as Record<string, unknown>).seat_index as number;
+  return { key: `${runId}#${seat}`, seat, runId, version: versionField(value), value };
 }
 
 function visitOf(run: ListedRun, line: string, k: Keyed): RecordVisit {
-  return { run, key: k.key, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
+  return { run, key: k.key, seat: k.seat, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
 }
 
 function versionField(record: Readonly<Record<string, unknown>>): number | undefined {

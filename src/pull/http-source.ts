@@ -94,9 +94,14 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     let size = 0;
     const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache, rlContext: options.rlContext === true && format === "dpo" };
     for await (const line of pullLines(plan, tally, found)) {
-      const bytes = typeof line === "string" ? encodeEscaped(line) : line;
-      pending.push(bytes, NEWLINE);
-      size += bytes.length + 1;
+      if (typeof line === "string") {
+        const bytes = encodeEscaped(line);
+        pending.push(bytes, NEWLINE);
+        size += bytes.length + 1;
+      } else {
+        pending.push(line);
+        size += line.length;
+      }
       if (size >= WRITE_CHUNK_BYTES) {
         yield Buffer.concat(pending, size);
         pending = [];

@@ -109,7 +109,7 @@ export async function* pullDpo(
         for (const line of lines) await staging.add(PAIRS, line);
       },
     );
-    yield* staging.lines(PAIRS);
+    yield* staging.bytes(PAIRS);
   } finally {
     await staging.dispose();
   }

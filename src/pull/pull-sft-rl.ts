@@ -31,11 +31,8 @@ export async function* pullRecords(ctx: FetchRecordsContext, share: readonly Lis
     ctx.tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
 
     for (const run of scored) {
-      let records = 0;
-      for await (const line of staging.lines(run.runId)) {
-        records++;
-        yield line;
-      }
+      const records = staging.count(run.runId);
+      yield* staging.bytes(run.runId);
       ctx.tally.r.records += records;
       if (records > 0) ctx.tally.r.runsFetched++;
     }

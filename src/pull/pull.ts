@@ -31,7 +31,7 @@ export interface PullFindings {
   context: string | null;
 }
 
-/** A pulled line without its newline: text, or the bytes as received (a line's `encodeEscaped` form). */
+/** What a pull hands the spool: a line as text (no newline), or spool bytes (whole lines with their newlines, as received, in pieces). */
 export type PulledLine = string | Buffer;
 
 /**

@@ -7,17 +7,20 @@ import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
 const FLUSH_BYTES = 1 << 20;
-/** Most bytes read at once when a run's lines lie back to back in the file. */
+/** Most bytes read at once. */
 const READ_BYTES = 1 << 20;
+const NEWLINE = Buffer.from("\n");
 
 /**
  * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
- * written out in the service's list order afterwards while memory holds only positions (two numbers a
- * line, in a flat array per run). Appends are encoded straight into a chunk buffer (no Buffer per line)
- * and written a chunk at a time.
+ * written out in the service's list order afterwards while memory holds only where each run's bytes
+ * are: a run's lines mostly arrive back to back (a bulk stream's run, a per-run fetch), so a run is a
+ * line count and one extent, rarely a few. Lines are stored with their newline and read back as spool
+ * bytes. Appends are encoded straight into a chunk buffer (no Buffer per line) and written a chunk at a
+ * time.
  */
 export class Staging {
-  /** Per run: offset and length of each of its lines, in the order they were added. */
+  /** Per run: its line count, then offset and length of each extent of its bytes, in the order added. */
   private readonly byRun = new Map<string, number[]>();
   /** The chunk being filled; `pendingBytes` of it are used. Written, it is replaced, never reused. */
   private pending: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
@@ -49,44 +52,54 @@ export class Staging {
   async add(runId: string, line: string): Promise<void> {
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
     const escaped = hasEscapedBytes(line) ? encodeEscaped(line) : undefined;
-    const bytes = escaped?.length ?? Buffer.byteLength(line, "utf8");
+    const bytes = (escaped?.length ?? Buffer.byteLength(line, "utf8")) + 1;
     // The bulk streams are read together, so other adds may fill the chunk while this one waits: check
     // again after each wait, and from there on write without one.
     while (this.pendingBytes > 0 && this.pendingBytes + bytes > this.pending.length) await this.flush();
-    let slots = this.byRun.get(runId);
-    if (slots === undefined) this.byRun.set(runId, (slots = []));
-    slots.push(this.flushed + this.pendingBytes, bytes);
+    this.note(runId, this.flushed + this.pendingBytes, bytes);
     if (bytes > this.pending.length) {
       // Longer than a chunk: a chunk of its own.
-      this.pending = escaped ?? Buffer.from(line, "utf8");
+      this.pending = Buffer.concat([escaped ?? Buffer.from(line, "utf8"), NEWLINE]);
       this.pendingBytes = bytes;
       await this.flush();
       return;
     }
     if (escaped === undefined) this.pending.write(line, this.pendingBytes, "utf8");
     else escaped.copy(this.pending, this.pendingBytes);
+    this.pending[this.pendingBytes + bytes - 1] = NEWLINE[0] as number;
     this.pendingBytes += bytes;
   }
 
+  /** How many lines `runId` has. */
+  count(runId: string): number {
+    return this.byRun.get(runId)?.[0] ?? 0;
+  }
+
   /**
-   * The lines of `runId`, in the order they were added, as the bytes written (no newline): they go on
-   * to the spool as bytes, never decoded and encoded again.
+   * The lines of `runId` in the order they were added, each with its newline, as the bytes written: spool
+   * bytes, never decoded and encoded again, in pieces of at most 1 MiB (not cut at lines).
    */
-  async *lines(runId: string): AsyncGenerator<Buffer> {
+  async *bytes(runId: string): AsyncGenerator<Buffer> {
     await this.flush();
-    const slots = this.byRun.get(runId) ?? [];
-    for (let i = 0; i < slots.length; ) {
-      // Lines that follow each other in the file are read together.
-      const start = slots[i] as number;
-      let end = start + (slots[i + 1] as number);
-      let j = i + 2;
-      while (j < slots.length && slots[j] === end && end - start < READ_BYTES) end += slots[(j += 2) - 1] as number;
-      const buf = this.read(start, end - start);
-      for (; i < j; i += 2) {
-        const at = (slots[i] as number) - start;
-        yield buf.subarray(at, at + (slots[i + 1] as number));
-      }
+    const extents = this.byRun.get(runId) ?? [];
+    for (let i = 1; i < extents.length; i += 2) {
+      const start = extents[i] as number;
+      const end = start + (extents[i + 1] as number);
+      for (let at = start; at < end; at += READ_BYTES) yield this.read(at, Math.min(READ_BYTES, end - at));
     }
+  }
+
+  /** Adds a line's bytes to its run: extends the run's last extent when the line follows it. */
+  private note(runId: string, at: number, bytes: number): void {
+    const extents = this.byRun.get(runId);
+    if (extents === undefined) {
+      this.byRun.set(runId, [1, at, bytes]);
+      return;
+    }
+    extents[0] = (extents[0] as number) + 1;
+    const last = extents.length - 1;
+    if ((extents[last - 1] as number) + (extents[last] as number) === at) extents[last] = (extents[last] as number) + bytes;
+    else extents.push(at, bytes);
   }
 
   /** Closes and removes the file. */
