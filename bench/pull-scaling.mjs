@@ -5,6 +5,8 @@
 //
 //   npm run build && node bench/pull-scaling.mjs [--runs 10000,50000,100000] [--format sft] [--repeat N]
 //
+// --heap-mb N: each pull's process runs with --max-old-space-size=N (the heap policy of docs/decisions.md,
+// "Nightly pull memory"); without it, Node's default for the machine.
 // --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported, in wall
 // time (the target) and in CPU time (user + system of the pull's process against the bare download's), which a
 // loaded machine disturbs less.
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "10000,50000,100000" },
     format: { type: "string", default: "sft" },
     repeat: { type: "string", default: "1" },
+    "heap-mb": { type: "string" },
     child: { type: "string" },
   },
 });
@@ -86,6 +89,7 @@ async function main() {
       bench: "pull-scaling",
       node: process.version,
       format: values.format,
+      heap_mb: values["heap-mb"] === undefined ? null : Number(values["heap-mb"]),
       sizes,
       peak_rss_mb: peak,
       target_peak_rss_mb: TARGET_PEAK_MB,
@@ -101,7 +105,8 @@ async function main() {
 /** One night in a fresh process: its time, peak RSS and outcome; with `record`, the requests it made go there. */
 function pullInChild(options) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    const heap = values["heap-mb"] === undefined ? [] : [`--max-old-space-size=${values["heap-mb"]}`];
+    const proc = spawn(process.execPath, [...heap, new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (d) => (out += d));
     proc.once("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1))) : reject(new Error(`the pull exited ${code}`))));
