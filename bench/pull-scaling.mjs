@@ -5,7 +5,11 @@
 //
 //   npm run build && node bench/pull-scaling.mjs [--runs 10000,50000,100000] [--format sft] [--repeat N]
 //
-// --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported.
+// --heap-mb N: each pull's process runs with --max-old-space-size=N (the heap policy of docs/decisions.md,
+// "Nightly pull memory"); without it, Node's default for the machine.
+// --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported, in wall
+// time (the target) and in CPU time (user + system of the pull's process against the bare download's), which a
+// loaded machine disturbs less.
 //
 // The emulator runs as `evalshard serve` in its own process and each pull in another (`--child`), so a
 // pull's peak RSS is its own (process.resourceUsage().maxRSS). EVALSHARD_DIST points at another build
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "10000,50000,100000" },
     format: { type: "string", default: "sft" },
     repeat: { type: "string", default: "1" },
+    "heap-mb": { type: "string" },
     child: { type: "string" },
   },
 });
@@ -55,7 +60,7 @@ async function main() {
         process.stderr.write(`${runs} runs, no-op rerun: ${JSON.stringify(rerun)}\n`);
         const bare = await bareDownload(JSON.parse(readFileSync(requests, "utf8")), server.info.owner_token);
         process.stderr.write(`${runs} runs, bare fetch of the rerun's requests: ${JSON.stringify(bare)}\n`);
-        rounds.push({ rerun, bare, ratio: Number((rerun.seconds / bare.seconds).toFixed(2)) });
+        rounds.push({ rerun, bare, ratio: Number((rerun.seconds / bare.seconds).toFixed(2)), cpuRatio: Number((rerun.cpu_seconds / bare.cpu_seconds).toFixed(2)) });
       }
       const median = rounds.toSorted((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
       const { rerun, bare } = median;
@@ -67,6 +72,9 @@ async function main() {
         bare_download: bare,
         rerun_over_bare: median.ratio,
         rounds: rounds.map((r) => r.ratio),
+        // The same ratio in CPU time (the pull's process against the bare download's), median of the rounds.
+        rerun_over_bare_cpu: rounds.map((r) => r.cpuRatio).toSorted((a, b) => a - b)[Math.floor(rounds.length / 2)],
+        rounds_cpu: rounds.map((r) => r.cpuRatio),
         loadavg: load(),
       });
     } finally {
@@ -81,6 +89,7 @@ async function main() {
       bench: "pull-scaling",
       node: process.version,
       format: values.format,
+      heap_mb: values["heap-mb"] === undefined ? null : Number(values["heap-mb"]),
       sizes,
       peak_rss_mb: peak,
       target_peak_rss_mb: TARGET_PEAK_MB,
@@ -96,7 +105,8 @@ async function main() {
 /** One night in a fresh process: its time, peak RSS and outcome; with `record`, the requests it made go there. */
 function pullInChild(options) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
+    const heap = values["heap-mb"] === undefined ? [] : [`--max-old-space-size=${values["heap-mb"]}`];
+    const proc = spawn(process.execPath, [...heap, new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (d) => (out += d));
     proc.once("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1))) : reject(new Error(`the pull exited ${code}`))));
@@ -132,12 +142,15 @@ async function child({ url, token, format, out, record }) {
   ].join("\n");
   const env = { EVAL_OWNER_TOKEN: token };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await runNightly(parsePipeline(text, "pull-scaling.yaml", env), { env });
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpu);
   if (record !== undefined) writeFileSync(record, JSON.stringify(requests));
   console.log(
     JSON.stringify({
       seconds: Number(seconds.toFixed(2)),
+      cpu_seconds: cpuSeconds,
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
       records_out: result.manifest.records_out,
       changed: result.changed,
@@ -151,6 +164,7 @@ async function bareDownload(requests, token) {
   let next = 0;
   let bytes = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const worker = async () => {
     while (next < requests.length) {
       const { url, method, body } = requests[next++];
@@ -161,5 +175,11 @@ async function bareDownload(requests, token) {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
-  return { requests: requests.length, megabytes: Number((bytes / 1e6).toFixed(1)), seconds: Number(seconds.toFixed(2)) };
+  return { requests: requests.length, megabytes: Number((bytes / 1e6).toFixed(1)), seconds: Number(seconds.toFixed(2)), cpu_seconds: cpuSecondsSince(cpu) };
+}
+
+/** This process's CPU time (user + system) since `start`, in seconds: less noisy than wall time on a shared machine. */
+function cpuSecondsSince(start) {
+  const { user, system } = process.cpuUsage(start);
+  return Number(((user + system) / 1e6).toFixed(2));
 }

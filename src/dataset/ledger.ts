@@ -58,11 +58,27 @@ export interface DatasetState {
 /** What the dataset (a storage, or a local directory) holds, or null when it holds no snapshot dataset yet. */
 export async function readDataset(from: string | Files): Promise<{ state: DatasetState; ledger: Map<string, LedgerEntry> } | null> {
   const files = LocalFiles.of(from);
+  const state = await readDatasetState(files);
+  return state === null ? null : { state, ledger: await readLedger(files, state) };
+}
+
+/**
+ * The dataset's state, with its ledger checked against it (sha256 and rows, as {@link readDataset}
+ * checks) but not kept: a night holds the ledger only while it builds, not through its pull (issue 21).
+ * Null when it holds no snapshot dataset yet.
+ */
+export async function readDatasetState(from: string | Files): Promise<DatasetState | null> {
+  const files = LocalFiles.of(from);
   const text = await readText(files, STATE_FILE);
   if (text === null) return null;
   const state = parseState(text, `${files.location}/${STATE_FILE}`);
-  const ledger = await readLedger(files, state);
-  return { state, ledger };
+  await eachLedgerLine(files, state, () => {});
+  return state;
+}
+
+/** The ledger {@link readDatasetState} returned the state of (verified again as it is read). */
+export function readLedgerOf(from: string | Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
+  return readLedger(LocalFiles.of(from), state);
 }
 
 function parseState(text: string, path: string): DatasetState {
@@ -88,25 +104,38 @@ function parseState(text: string, path: string): DatasetState {
 }
 
 async function readLedger(files: Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
-  const path = `${files.location}/${LEDGER_FILE}`;
   const ledger = new Map<string, LedgerEntry>();
+  await eachLedgerLine(files, state, (line) => {
+    const entry = JSON.parse(line) as LedgerEntry;
+    ledger.set(entry.key, entry);
+  });
+  if (ledger.size !== state.rows) {
+    const path = `${files.location}/${LEDGER_FILE}`;
+    throw new IoError(`The ledger ${path} does not match ${STATE_FILE}; inspect the output directory by hand`, path);
+  }
+  return ledger;
+}
+
+/** Hands each ledger line to `take`, then checks the file's sha256 and line count against `state`. */
+async function eachLedgerLine(files: Files, state: DatasetState, take: (line: string) => void): Promise<void> {
+  const path = `${files.location}/${LEDGER_FILE}`;
   const hash = createHash("sha256");
+  let rows = 0;
   try {
     const stream = await files.read(LEDGER_FILE);
     if (stream === null) throw new Error("the file is missing");
     const input = Readable.from(stream);
     input.on("data", (chunk: Uint8Array) => hash.update(chunk));
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      const entry = JSON.parse(line) as LedgerEntry;
-      ledger.set(entry.key, entry);
+      take(line);
+      rows++;
     }
   } catch (error) {
     throw new IoError(`Cannot read the ledger ${path}: ${(error as Error).message}`, path, { cause: error });
   }
-  if (hash.digest("hex") !== state.ledger_sha256 || ledger.size !== state.rows) {
+  if (hash.digest("hex") !== state.ledger_sha256 || rows !== state.rows) {
     throw new IoError(`The ledger ${path} does not match ${STATE_FILE}; inspect the output directory by hand`, path);
   }
-  return ledger;
 }
 
 /** Writes the ledger (entries must come sorted by key) into `_state/` and returns its sha256. */

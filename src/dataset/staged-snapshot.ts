@@ -11,7 +11,7 @@ import { writeBucketShard } from "./bucket-shard.js";
 import { shardIntact } from "./shard-intact.js";
 import { IncomingBuckets } from "./incoming.js";
 import type { SnapshotRecord, StagedEntry } from "./incoming.js";
-import { LEDGER_VERSION, readDataset, writeLedger, writeState } from "./ledger.js";
+import { LEDGER_VERSION, readDatasetState, readLedgerOf, writeLedger, writeState } from "./ledger.js";
 import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
 
@@ -52,7 +52,8 @@ export class StagedSnapshot {
   private constructor(
     private readonly storage: Storage,
     private readonly staging: Staging,
-    private readonly old: Awaited<ReturnType<typeof readDataset>>,
+    /** The published state; its ledger is read in {@link build}, so a night's pull does not hold it. */
+    private readonly old: DatasetState | null,
     private readonly incoming: IncomingBuckets,
     private readonly buckets: number,
     private readonly split: SplitRequest | undefined,
@@ -67,10 +68,10 @@ export class StagedSnapshot {
    */
   static async open(storage: Storage, staging: Staging, buckets?: number, split?: SplitRequest): Promise<StagedSnapshot> {
     if (buckets !== undefined) checkBuckets(buckets);
-    const old = await readDataset(storage);
-    const count = buckets ?? old?.state.buckets ?? DEFAULT_BUCKETS;
-    if (old !== null && old.state.buckets !== count) {
-      throw new ConfigError(`The dataset was written with buckets=${old.state.buckets}, got buckets=${count}: keep ${old.state.buckets} or write into a new output directory`);
+    const old = await readDatasetState(storage);
+    const count = buckets ?? old?.buckets ?? DEFAULT_BUCKETS;
+    if (old !== null && old.buckets !== count) {
+      throw new ConfigError(`The dataset was written with buckets=${old.buckets}, got buckets=${count}: keep ${old.buckets} or write into a new output directory`);
     }
     const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), count, splitNames(split).length);
     return new StagedSnapshot(storage, staging, old, incoming, count, split);
@@ -85,7 +86,7 @@ export class StagedSnapshot {
 
   /** The dataset's state as published before this snapshot; null for a new dataset. */
   get current(): DatasetState | null {
-    return this.old?.state ?? null;
+    return this.old;
   }
 
   add(record: SnapshotRecord): Promise<void> {
@@ -94,7 +95,8 @@ export class StagedSnapshot {
 
   /** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
   async build(shape: SnapshotShape): Promise<SnapshotResult> {
-    const { storage, staging, old, incoming, buckets, split } = this;
+    const { storage, staging, incoming, buckets, split } = this;
+    const old = this.old === null ? null : { state: this.old, ledger: await readLedgerOf(storage, this.old) };
     const options = shape;
     const config = configOf(shape, buckets, split);
     const splits = splitNames(split);

@@ -3,6 +3,8 @@ import { inOrder } from "./in-order.js";
 import { isRecord, type ListedRun } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
+import { recordFacts } from "./record-facts.js";
+import { SeenRecords } from "./seen-records.js";
 import type { PullRoutes } from "./routes.js";
 
 /** Owner bulk exports take at most 500 runs per request (spec section 8). */
@@ -18,13 +20,27 @@ export interface FetchRecordsContext {
   readonly rl: boolean;
 }
 
-/** One record of a wanted run, as raw text and parsed. */
+/** One record of a wanted run, as raw text, with what keyed it; parsed only on request. */
 export interface RecordVisit {
   readonly run: ListedRun;
   /** run id and seat index: the record's identity within a pull. */
   readonly key: string;
+  readonly seat: number;
   readonly line: string;
-  readonly record: Readonly<Record<string, unknown>>;
+  /** The record's `scorecard_version` when it is a number. */
+  readonly version: number | undefined;
+  /** The record parsed (by JSON.parse, once, when asked): a bulk line is keyed without it (see recordFacts). */
+  record(): Readonly<Record<string, unknown>>;
+}
+
+/** A line keyed as a record of run `runId`, or undefined when it is none (not JSON, not an object, no run id or seat index). */
+interface Keyed {
+  readonly key: string;
+  readonly seat: number;
+  readonly runId: string;
+  readonly version: number | undefined;
+  /** JSON.parse's value, when keying needed it. */
+  readonly value: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -43,27 +59,30 @@ export async function fetchRecords(
   other: (line: string) => void,
 ): Promise<void> {
   const byId = new Map(wanted.map((run) => [run.runId, run]));
+  // Keys are built on the listed run's id, one string per run, not on each line's own copy of it
+  // (a key that outlives its line must not keep the line's text alive).
+  const canonicalId = (runId: string) => byId.get(runId)?.runId ?? runId;
   const delivered = new Set<string>();
   const suspect = new Set<string>();
-  const seen = new Set<string>();
+  const seen = new SeenRecords();
   const visitOnce = async (v: RecordVisit) => {
-    if (seen.has(v.key)) return false;
-    seen.add(v.key);
+    if (!seen.first(v.run.runId, v.seat, v.key)) return false;
     await visit(v);
     return true;
   };
 
   const readBulk = async (query: Record<string, string | number>) => {
-    let parsedLine: string | undefined;
-    let parsed: unknown;
-    const parse = (line: string) => {
-      if (line !== parsedLine) {
-        parsedLine = line;
-        parsed = tryParse(line);
+    // completeNdjson keys each line, then hands the same line here: key it once.
+    let keyedLine: string | undefined;
+    let keyed: Keyed | undefined;
+    const keyOnce = (line: string) => {
+      if (line !== keyedLine) {
+        keyedLine = line;
+        keyed = keyLine(line, canonicalId);
       }
-      return parsed;
+      return keyed;
     };
-    const keyOf = (line: string) => recordKey(parse(line)) ?? `\u0001${line}`;
+    const keyOf = (line: string) => keyOnce(line)?.key ?? `\u0001${line}`;
     let records = 0;
     let errors = 0;
     const others: string[] = [];
@@ -81,21 +100,20 @@ export async function fetchRecords(
     ctx.tally.r.requests++;
     for await (const line of completeNdjson(counted, ctx.routes.bulk, { query, keyOf })) {
       noteRestart();
-      const record = parse(line);
-      const key = recordKey(record);
-      if (key === undefined || !isRecord(record)) {
+      const k = keyOnce(line);
+      if (k === undefined) {
         errors++;
         others.push(line);
         continue;
       }
-      const run = byId.get(record.run_id as string);
+      const run = byId.get(k.runId);
       if (run === undefined) {
         ctx.tally.r.droppedOutside++;
         continue;
       }
       delivered.add(run.runId);
       lastRun = run.runId;
-      if (await visitOnce({ run, key, line, record })) records++;
+      if (await visitOnce(visitOf(run, line, k))) records++;
     }
     noteRestart();
     // A stream that ends cleanly at a line boundary looks whole: the spec gives the export no end marker
@@ -122,13 +140,13 @@ export async function fetchRecords(
   const missing = wanted.filter((run) => !delivered.has(run.runId) || suspect.has(run.runId));
   // In list order as they come, a window at a time: a world's missing runs are never all in memory.
   await inOrder(missing, (run) => fetchOne(ctx, run), async (entries, run) => {
-    for (const { text: line, value: record } of entries) {
-      const key = recordKey(record);
-      if (key === undefined || !isRecord(record)) {
+    for (const { text: line, value } of entries) {
+      const key = recordKey(value);
+      if (key === undefined || !isRecord(value)) {
         other(line);
         continue;
       }
-      await visitOnce({ run, key, line, record });
+      await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: run.runId, version: versionField(value), value }));
     }
   });
 }
@@ -159,6 +177,30 @@ export function recordKey(value: unknown): string | undefined {
   if (!isRecord(value) || typeof value.run_id !== "string" || !isRecord(value.seat)) return undefined;
   const seat = value.seat.seat_index;
   return typeof seat === "number" ? `${value.run_id}#${seat}` : undefined;
+}
+
+/** Keys a line by {@link recordFacts}, or by JSON.parse for what that declines; `canonical` gives the run id string to key on. */
+function keyLine(line: string, canonical: (runId: string) => string): Keyed | undefined {
+  const facts = recordFacts(line);
+  if (facts !== undefined) {
+    const { seatIndex, version } = facts;
+    if (facts.runId === undefined || seatIndex === undefined) return undefined;
+    const runId = canonical(facts.runId);
+    return { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
+  }
+  const value = tryParse(line);
+  if (recordKey(value) === undefined || !isRecord(value)) return undefined;
+  const runId = canonical(value.run_id as string);
+  const seat = (value.seat as Record<string, unknown>).seat_index as number;
+  return { key: `${runId}#${seat}`, seat, runId, version: versionField(value), value };
+}
+
+function visitOf(run: ListedRun, line: string, k: Keyed): RecordVisit {
+  return { run, key: k.key, seat: k.seat, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
+}
+
+function versionField(record: Readonly<Record<string, unknown>>): number | undefined {
+  return typeof record.scorecard_version === "number" ? record.scorecard_version : undefined;
 }
 
 function tryParse(line: string): unknown {

@@ -17,6 +17,7 @@ import type { CachedScore, ScoreCache } from "./scorecards.js";
 const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
 const WRITE_CHUNK_BYTES = 256 * 1024;
+const NEWLINE = Buffer.from("\n");
 
 export interface HttpSourceOptions {
   /** Created by the caller with credentials from the environment; its `auth` must match `auth`. */
@@ -89,19 +90,25 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   let finished: PullReport | undefined;
 
   async function* chunks(): AsyncGenerator<Buffer> {
-    let pending: string[] = [];
+    let pending: Buffer[] = [];
     let size = 0;
     const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache, rlContext: options.rlContext === true && format === "dpo" };
     for await (const line of pullLines(plan, tally, found)) {
-      pending.push(line, "\n");
-      size += line.length + 1;
+      if (typeof line === "string") {
+        const bytes = encodeEscaped(line);
+        pending.push(bytes, NEWLINE);
+        size += bytes.length + 1;
+      } else {
+        pending.push(line);
+        size += line.length;
+      }
       if (size >= WRITE_CHUNK_BYTES) {
-        yield encodeEscaped(pending.join(""));
+        yield Buffer.concat(pending, size);
         pending = [];
         size = 0;
       }
     }
-    if (size > 0) yield encodeEscaped(pending.join(""));
+    if (size > 0) yield Buffer.concat(pending, size);
     finished = tally.snapshot();
     tally.emit({ type: "done", report: finished });
   }

@@ -20,6 +20,9 @@ export interface ListedRun {
  */
 export async function listRuns(client: ServiceClient, tally: PullTally): Promise<ListedRun[]> {
   const runs = new Map<string, ListedRun>();
+  // A world has a few hundred campaigns and JSON.parse gives each run its own copy of the id: one kept.
+  const campaigns = new Map<string, string>();
+  const intern = (id: string) => campaigns.get(id) ?? (campaigns.set(id, id), id);
   const add = (summaries: unknown, where: string) => {
     if (!Array.isArray(summaries)) throw shapeError(where, "an array of run summaries");
     for (const s of summaries) {
@@ -27,7 +30,7 @@ export async function listRuns(client: ServiceClient, tally: PullTally): Promise
       if (runs.has(s.run_id)) continue;
       runs.set(s.run_id, {
         runId: s.run_id,
-        campaignId: typeof s.campaign_id === "string" ? s.campaign_id : undefined,
+        campaignId: typeof s.campaign_id === "string" ? intern(s.campaign_id) : undefined,
         status: typeof s.status === "string" ? s.status : null,
         scored: s.scored === true,
         order: runs.size,

@@ -7,6 +7,11 @@ import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
 import { noteVersion, scoresOf, type Scoring } from "./scorecards.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
+import { inOrder } from "./in-order.js";
+import { Staging } from "./staging.js";
+
+/** The one staging group of a DPO pull: its pairs' lines, in pair order. */
+const PAIRS = "pairs";
 
 /**
  * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
@@ -20,13 +25,14 @@ import { fetchRlContext } from "./fetch-rl-context.js";
  */
 export async function* pullDpo(
   ctx: FetchRecordsContext,
+  spoolDir: string,
   runs: readonly ListedRun[],
   partition: Partition | undefined,
   dpo: DpoOptions,
   gated: Set<string>,
   scoring: Scoring,
   context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   const { tally } = ctx;
   const unpairable = new Set<string>();
   // Runs whose SFT records were seen: one deferred on its SFT route (409) cannot be vetted, so is not paired.
@@ -38,9 +44,11 @@ export async function* pullDpo(
     fetchRecords(
       { ...ctx, rl: false },
       wanted,
-      async ({ run, record }) => {
+      async (visit) => {
+        const { run } = visit;
+        const record = visit.record();
         known.add(run.runId);
-        noteVersion(versions, run.runId, record);
+        noteVersion(versions, run.runId, record.scorecard_version);
         // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
         if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(run.runId);
         const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;
@@ -87,13 +95,23 @@ export async function* pullDpo(
   const pairs = planPairs(candidates, dpo);
   tally.r.pairs.planned = pairs.length;
 
-  const answers = await Promise.all(pairs.map((pair) => fetchPair(ctx, pair)));
+  // A window of requests taken in pair order (see inOrder), parked on disk until the last pair is in:
+  // neither every pair's request nor every pair's lines at once.
   const inPairs = new Set<string>();
-  for (const [i, lines] of answers.entries()) {
-    const pair = pairs[i] as PlannedPair;
-    if (lines.length > 0) [pair.runIdA, pair.runIdB].forEach((id) => inPairs.add(id));
-    tally.r.records += lines.length;
-    yield* lines;
+  const staging = await Staging.open(spoolDir);
+  try {
+    await inOrder(
+      pairs,
+      (pair) => fetchPair(ctx, pair),
+      async (lines, pair) => {
+        if (lines.length > 0) [pair.runIdA, pair.runIdB].forEach((id) => inPairs.add(id));
+        tally.r.records += lines.length;
+        for (const line of lines) await staging.add(PAIRS, line);
+      },
+    );
+    yield* staging.bytes(PAIRS);
+  } finally {
+    await staging.dispose();
   }
   tally.r.runsFetched = inPairs.size;
   if (context !== null) context.found.context = await fetchRlContext(ctx, runs.filter((run) => inPairs.has(run.runId)), context.spoolDir);

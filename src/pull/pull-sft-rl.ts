@@ -9,7 +9,7 @@ import { Staging } from "./staging.js";
  * Records are read first, so each run's `scorecard_version` is known and only scorecards of runs new
  * or rescored since `scoring.cache` are requested; nothing is yielded before the scores are in.
  */
-export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], gated: Set<string>, scoring: Scoring, spoolDir: string): AsyncGenerator<string> {
+export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], gated: Set<string>, scoring: Scoring, spoolDir: string): AsyncGenerator<string | Buffer> {
   const scored = share.filter((run) => run.scored);
   const staging = await Staging.open(spoolDir);
   try {
@@ -19,8 +19,8 @@ export async function* pullRecords(ctx: FetchRecordsContext, share: readonly Lis
       ctx,
       scored,
       async (v) => {
-        noteVersion(versions, v.run.runId, v.record);
-        await staging.add(v.run.runId, v.key, v.line);
+        noteVersion(versions, v.run.runId, v.version);
+        await staging.add(v.run.runId, v.line);
       },
       (line) => others.push(line),
     );
@@ -31,11 +31,8 @@ export async function* pullRecords(ctx: FetchRecordsContext, share: readonly Lis
     ctx.tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
 
     for (const run of scored) {
-      let records = 0;
-      for await (const line of staging.lines(run.runId)) {
-        records++;
-        yield line;
-      }
+      const records = staging.count(run.runId);
+      yield* staging.bytes(run.runId);
       ctx.tally.r.records += records;
       if (records > 0) ctx.tally.r.runsFetched++;
     }

@@ -31,11 +31,14 @@ export interface PullFindings {
   context: string | null;
 }
 
+/** What a pull hands the spool: a line as text (no newline), or spool bytes (whole lines with their newlines, as received, in pieces). */
+export type PulledLine = string | Buffer;
+
 /**
  * Every line of one pull, in a deterministic order for one state of the service: runs in the
  * service's list order, never in completion order. Fills `found` and the tally as it goes.
  */
-export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<string> {
+export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<PulledLine> {
   const { client, format, partition } = plan;
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
   const scoring = { cache: plan.scoreCache, out: found.scores };
@@ -48,7 +51,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
 
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
-    yield* pullDpo(ctx, runs, partition, plan.dpo, found.gated, scoring, context);
+    yield* pullDpo(ctx, plan.spoolDir, runs, partition, plan.dpo, found.gated, scoring, context);
   } else {
     const share = runs.filter((run) => inPartition(run.runId, partition));
     tally.r.runsInPartition = share.length;

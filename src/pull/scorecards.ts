@@ -99,8 +99,8 @@ export function versionOf(body: unknown, pinned?: number): number | undefined {
 }
 
 /** Notes a record's `scorecard_version` in `versions` (the max over the run's seats). */
-export function noteVersion(versions: Map<string, number>, runId: string, record: Readonly<Record<string, unknown>>): void {
-  const v = maxVersion([record.scorecard_version, versions.get(runId)]);
+export function noteVersion(versions: Map<string, number>, runId: string, version: unknown): void {
+  const v = maxVersion([version, versions.get(runId)]);
   if (v !== undefined) versions.set(runId, v);
 }
 

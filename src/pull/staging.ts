@@ -1,24 +1,29 @@
 import { randomUUID } from "node:crypto";
+import { readSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
-import { decodeEscaped, encodeEscaped } from "../sources/escaped-utf8.js";
+import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
 const FLUSH_BYTES = 1 << 20;
-/** Most bytes read at once when a run's lines lie back to back in the file. */
+/** Most bytes read at once. */
 const READ_BYTES = 1 << 20;
+const NEWLINE = Buffer.from("\n");
 
 /**
  * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
- * written out in the service's list order afterwards while memory holds only positions (two numbers a
- * line, in a flat array per run). Appends are buffered and written a chunk at a time.
+ * written out in the service's list order afterwards while memory holds only where each run's bytes
+ * are: a run's lines mostly arrive back to back (a bulk stream's run, a per-run fetch), so a run is a
+ * line count and one extent, rarely a few. Lines are stored with their newline and read back as spool
+ * bytes. Appends are encoded straight into a chunk buffer (no Buffer per line) and written a chunk at a
+ * time.
  */
 export class Staging {
-  /** Per run: offset and length of each of its lines, in the order they were added. */
+  /** Per run: its line count, then offset and length of each extent of its bytes, in the order added. */
   private readonly byRun = new Map<string, number[]>();
-  private readonly keys = new Set<string>();
-  private pending: Buffer[] = [];
+  /** The chunk being filled; `pendingBytes` of it are used. Written, it is replaced, never reused. */
+  private pending: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
   /** Where the pending bytes go: everything before it is on disk. */
   private flushed = 0;
@@ -38,52 +43,68 @@ export class Staging {
     return new Staging(handle, path);
   }
 
-  /** Whether a line of this identity (run and seat) is already parked. */
-  has(key: string): boolean {
-    return this.keys.has(key);
-  }
-
   /** Runs with at least one line. */
   runs(): number {
     return this.byRun.size;
   }
 
-  /** Parks `line` under `runId`; a second line of the same `key` is ignored (false). */
-  async add(runId: string, key: string, line: string): Promise<boolean> {
-    if (this.keys.has(key)) return false;
-    this.keys.add(key);
+  /** Parks `line` under `runId` (the caller sees to it that a record comes once: fetchRecords' visit). */
+  async add(runId: string, line: string): Promise<void> {
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
-    const buf = encodeEscaped(line);
-    let slots = this.byRun.get(runId);
-    if (slots === undefined) this.byRun.set(runId, (slots = []));
-    slots.push(this.flushed + this.pendingBytes, buf.length);
-    this.pending.push(buf);
-    this.pendingBytes += buf.length;
-    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
-    return true;
+    const escaped = hasEscapedBytes(line) ? encodeEscaped(line) : undefined;
+    const bytes = (escaped?.length ?? Buffer.byteLength(line, "utf8")) + 1;
+    // The bulk streams are read together, so other adds may fill the chunk while this one waits: check
+    // again after each wait, and from there on write without one.
+    while (this.pendingBytes > 0 && this.pendingBytes + bytes > this.pending.length) await this.flush();
+    this.note(runId, this.flushed + this.pendingBytes, bytes);
+    if (bytes > this.pending.length) {
+      // Longer than a chunk: a chunk of its own.
+      this.pending = Buffer.concat([escaped ?? Buffer.from(line, "utf8"), NEWLINE]);
+      this.pendingBytes = bytes;
+      await this.flush();
+      return;
+    }
+    if (escaped === undefined) this.pending.write(line, this.pendingBytes, "utf8");
+    else escaped.copy(this.pending, this.pendingBytes);
+    this.pending[this.pendingBytes + bytes - 1] = NEWLINE[0] as number;
+    this.pendingBytes += bytes;
   }
 
-  /** The lines of `runId`, in the order they were added. */
-  async *lines(runId: string): AsyncGenerator<string> {
+  /** How many lines `runId` has. */
+  count(runId: string): number {
+    return this.byRun.get(runId)?.[0] ?? 0;
+  }
+
+  /**
+   * The lines of `runId` in the order they were added, each with its newline, as the bytes written: spool
+   * bytes, never decoded and encoded again, in pieces of at most 1 MiB (not cut at lines).
+   */
+  async *bytes(runId: string): AsyncGenerator<Buffer> {
     await this.flush();
-    const slots = this.byRun.get(runId) ?? [];
-    for (let i = 0; i < slots.length; ) {
-      // Lines that follow each other in the file are read together.
-      const start = slots[i] as number;
-      let end = start + (slots[i + 1] as number);
-      let j = i + 2;
-      while (j < slots.length && slots[j] === end && end - start < READ_BYTES) end += slots[(j += 2) - 1] as number;
-      const buf = await this.read(start, end - start);
-      for (; i < j; i += 2) {
-        const at = (slots[i] as number) - start;
-        yield decodeEscaped(buf.subarray(at, at + (slots[i + 1] as number)));
-      }
+    const extents = this.byRun.get(runId) ?? [];
+    for (let i = 1; i < extents.length; i += 2) {
+      const start = extents[i] as number;
+      const end = start + (extents[i + 1] as number);
+      for (let at = start; at < end; at += READ_BYTES) yield this.read(at, Math.min(READ_BYTES, end - at));
     }
+  }
+
+  /** Adds a line's bytes to its run: extends the run's last extent when the line follows it. */
+  private note(runId: string, at: number, bytes: number): void {
+    const extents = this.byRun.get(runId);
+    if (extents === undefined) {
+      this.byRun.set(runId, [1, at, bytes]);
+      return;
+    }
+    extents[0] = (extents[0] as number) + 1;
+    const last = extents.length - 1;
+    if ((extents[last - 1] as number) + (extents[last] as number) === at) extents[last] = (extents[last] as number) + bytes;
+    else extents.push(at, bytes);
   }
 
   /** Closes and removes the file. */
   async dispose(): Promise<void> {
-    this.pending = [];
+    this.pendingBytes = 0;
     await this.writing.catch(() => {});
     await this.handle.close().catch(() => {});
     await rm(this.path, { force: true });
@@ -92,10 +113,10 @@ export class Staging {
   /** Writes what is pending; resolves once every write so far is done (they are chained, in order). */
   private flush(): Promise<void> {
     if (this.pendingBytes === 0) return this.writing;
-    const buf = Buffer.concat(this.pending, this.pendingBytes);
+    const buf = this.pending.subarray(0, this.pendingBytes);
     const position = this.flushed;
-    // Reserved before the write, so adds that arrive meanwhile go after this chunk.
-    this.pending = [];
+    // Reserved before the write, so adds that arrive meanwhile go after this chunk, into a new buffer.
+    this.pending = Buffer.allocUnsafe(FLUSH_BYTES);
     this.flushed += this.pendingBytes;
     this.pendingBytes = 0;
     this.writing = this.writing.then(() =>
@@ -108,10 +129,15 @@ export class Staging {
     return this.writing;
   }
 
-  private async read(position: number, bytes: number): Promise<Buffer> {
-    const buf = Buffer.alloc(bytes);
+  /**
+   * Reads synchronously: lines are read back only once every fetch is done, one small read per run in
+   * list order from a file just written (in the page cache), where a promise per read cost more than the
+   * read (issue 21: a no-op rerun's time against a bare download).
+   */
+  private read(position: number, bytes: number): Buffer {
+    const buf = Buffer.allocUnsafe(bytes);
     for (let read = 0; read < bytes; ) {
-      const got = (await this.handle.read(buf, read, bytes - read, position + read)).bytesRead;
+      const got = readSync(this.handle.fd, buf, read, bytes - read, position + read);
       if (got === 0) throw new Error(`Staging file ${this.path} ended early`);
       read += got;
     }

@@ -24,6 +24,11 @@ export function decodeEscaped(bytes: Buffer, start = 0, end = bytes.length): str
   return text;
 }
 
+/** Whether `text` holds a byte `decodeEscaped` escaped: if not, its `encodeEscaped` form is plain UTF-8. */
+export function hasEscapedBytes(text: string): boolean {
+  return ESCAPED_BYTE.test(text);
+}
+
 /** The bytes `decodeEscaped` read: UTF-8, with each escaped byte written back as it was. */
 export function encodeEscaped(text: string): Buffer {
   if (!ESCAPED_BYTE.test(text)) return Buffer.from(text, "utf8");

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { LEDGER_FILE, readDataset, STATE_FILE, writeLedger, writeState } from "../../src/dataset/ledger.js";
+import { LEDGER_FILE, readDataset, readDatasetState, readLedgerOf, STATE_FILE, writeLedger, writeState } from "../../src/dataset/ledger.js";
 import type { DatasetState, LedgerEntry } from "../../src/dataset/ledger.js";
 import { IoError } from "../../src/core/errors.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -66,5 +66,23 @@ describe("readDataset", () => {
     await expect(readDataset(dir)).rejects.toThrow(/ledger_version 9/);
     writeFileSync(join(dir, STATE_FILE), JSON.stringify({ ledger_version: 1 }));
     await expect(readDataset(dir)).rejects.toThrow(/state\.json is missing fields/);
+  });
+});
+
+describe("readDatasetState: the state, its ledger checked but not kept (a night reads it only to build)", () => {
+  it("gives the state of a good dataset, and the ledger after it on request", async () => {
+    const dir = freshDir();
+    const state = await writeBoth(dir);
+    expect(await readDatasetState(dir)).toEqual(state);
+    expect([...(await readLedgerOf(dir, state)).values()]).toEqual(ENTRIES);
+    expect(await readDatasetState(freshDir())).toBeNull();
+  });
+
+  it("refuses a ledger that does not match the state at once, as readDataset does", async () => {
+    const dir = freshDir();
+    const state = await writeBoth(dir);
+    writeFileSync(join(dir, LEDGER_FILE), `${JSON.stringify(ENTRIES[0])}\n${JSON.stringify({ ...ENTRIES[1], sha256: "changed" })}\n`);
+    await expect(readDatasetState(dir)).rejects.toThrow(/does not match/);
+    await expect(readLedgerOf(dir, state)).rejects.toThrow(/does not match/);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LockedError } from "../../../src/core/errors.js";
@@ -43,6 +43,19 @@ describe("nightly runs against the emulator", () => {
     expect(second.changed).toBe(false);
     expect(second.manifest.night).toMatchObject({ added: 0, replaced: 0, removed: 0 });
     expect(readdirSync(join(dir, "nightly-rl/data")).map((f) => [f, statSync(join(dir, "nightly-rl/data", f)).mtimeMs])).toEqual(files);
+    expect(readFileSync(join(dir, "nightly-rl/manifest.json"), "utf8")).toBe(manifest);
+  });
+
+  it("a rerun over a ledger that no longer matches its state fails, as before the ledger was read only to build", async () => {
+    const emu = await emulator({ seed: 12, runs: 120 });
+    const dir = out();
+    await night("nightly-rl", envFor(emu, dir));
+    const ledger = join(dir, "nightly-rl/_state/ledger.ndjson");
+    const lines = readFileSync(ledger, "utf8").trim().split("\n");
+    const manifest = readFileSync(join(dir, "nightly-rl/manifest.json"), "utf8");
+    writeFileSync(ledger, `${lines.slice(1).join("\n")}\n`);
+    // Nothing new on the service: without the check at open, the no-op shortcut would not notice.
+    await expect(night("nightly-rl", envFor(emu, dir))).rejects.toThrow(/does not match/);
     expect(readFileSync(join(dir, "nightly-rl/manifest.json"), "utf8")).toBe(manifest);
   });
 
