@@ -23,23 +23,24 @@ export function writeRleHybrid(out: ByteWriter, values: Uint8Array, start: numbe
     const v = values[i] as number;
     let run = 1;
     while (i + run < end && values[i + run] === v) run++;
-    if (run >= MIN_RLE_RUN) {
-      if (groups > 0) writePacked(out, values, packedStart, end, groups, width);
-      groups = 0;
-      out.varint(run * 2);
-      out.u8(v);
-      i += run;
-    } else {
+    const rle = run >= MIN_RLE_RUN;
+    if (!rle) {
       if (groups === 0) packedStart = i;
       groups++;
       i += 8;
-      if (groups === MAX_GROUPS) {
-        writePacked(out, values, packedStart, end, groups, width);
-        groups = 0;
-      }
+    }
+    // One call site for every bit-packed run (before an RLE run, when full, at the end): with three, the one
+    // before an RLE run had seen no call when V8 optimised this, and deoptimised it once per worker.
+    if (groups > 0 && (rle || groups === MAX_GROUPS || i >= end)) {
+      writePacked(out, values, packedStart, end, groups, width);
+      groups = 0;
+    }
+    if (rle) {
+      out.varint(run * 2);
+      out.u8(v);
+      i += run;
     }
   }
-  if (groups > 0) writePacked(out, values, packedStart, end, groups, width);
 }
 
 /** One bit-packed run: `groups * 8` values from `start`, LSB first; values at or past `end` are 0. */
