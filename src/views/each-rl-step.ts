@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
@@ -7,9 +8,14 @@ import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
 
-/** A window message of a row: its service role, its text checked, at its path for the audit. */
+/**
+ * A window message of a row: its service role, its text checked, at its path for the audit. `bytes`: the
+ * text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them (`text` is then
+ * empty: the bytes are the text, unchanged, matching no pattern); else null.
+ */
 export interface CheckedMessage extends RowText {
   readonly role: string;
+  readonly bytes: Uint8Array | null;
 }
 
 const WINDOW_PATH = "transcript_window[].content";
@@ -29,13 +35,18 @@ export function eachRlStep(
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
+  const clearBytes = env.clearBytes;
   const tuples = record.tuples;
   for (let i = 0; i < tuples.length; i++) {
     const tuple = tuples[i] as RlTuple;
     checks.next();
     const window = tuple.state.transcript_window.map((m): CheckedMessage => {
-      const c = checks.of(m.content);
-      return { role: m.role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject };
+      // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
+      // they are when cleared, else decoded and checked as any text.
+      const content = m.content as string | Uint8Array;
+      if (typeof content === "string") return checkedMessage(m.role, checks.of(content));
+      if (clearBytes !== undefined && checks.clears(content, clearBytes)) return { role: m.role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
+      return checkedMessage(m.role, checks.of(utf8Text(content)));
     });
     const content = tuple.action?.content ?? null;
     const action = content === null ? null : env.check(content);
@@ -46,4 +57,13 @@ export function eachRlStep(
     }
     emit(tuple, i, window, action, returns[i] as number);
   }
+}
+
+function checkedMessage(role: string, c: Checked): CheckedMessage {
+  return { role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject, bytes: null };
+}
+
+/** A window message's text from its bytes (a message the byte check did not clear). */
+export function utf8Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
 }

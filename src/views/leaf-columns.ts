@@ -90,6 +90,13 @@ export class MessagesColumn {
     (out[this.#content] as LeafWriter).text(content, rep);
   }
 
+  /** {@link message}, its content given as UTF-8 bytes. */
+  messageBytes(out: readonly LeafWriter[], i: number, role: string, content: Uint8Array): void {
+    const rep = i === 0 ? 0 : this.#list.rep;
+    (out[this.#role] as LeafWriter).text(role, rep);
+    (out[this.#content] as LeafWriter).bytes(content, 0, content.length, rep);
+  }
+
   /** The row's list is empty. */
   empty(out: readonly LeafWriter[]): void {
     (out[this.#role] as LeafWriter).missing(this.#list.def, 0);

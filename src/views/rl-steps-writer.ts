@@ -57,7 +57,8 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       if (messages.length === 0) window.empty(leaves);
       for (let m = 0; m < messages.length; m++) {
         const message = messages[m] as CheckedMessage;
-        window.message(leaves, m, message.role, message.text);
+        if (message.bytes === null) window.message(leaves, m, message.role, message.text);
+        else window.messageBytes(leaves, m, message.role, message.bytes);
       }
       text(at(actionType), tuple.action?.action_type ?? null);
       text(at(actionContent), action?.text ?? null);

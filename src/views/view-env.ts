@@ -33,6 +33,13 @@ export interface ViewEnv {
    * @internal
    */
   readonly check: TextCheck;
+  /**
+   * Whether `check` would give a text of these UTF-8 bytes back unchanged and cleared of every injection
+   * pattern; false when it cannot tell. Set by the parallel engine (a byte prefilter that knows the built-in
+   * control tokens only, so not with `controlTokens`) for the texts its walk hands `rl-steps` as bytes.
+   * @internal
+   */
+  readonly clearBytes?: (bytes: Uint8Array) => boolean;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;

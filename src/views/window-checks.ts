@@ -11,6 +11,9 @@ export class WindowChecks {
   #previousChecked: Checked[] = [];
   #current: string[] = [];
   #currentChecked: Checked[] = [];
+  // Messages given as bytes that were cleared, this step's and the previous one's.
+  #previousBytes: Uint8Array[] = [];
+  #currentBytes: Uint8Array[] = [];
 
   constructor(check: TextCheck) {
     this.#check = check;
@@ -20,8 +23,23 @@ export class WindowChecks {
   next(): void {
     [this.#previous, this.#current] = [this.#current, this.#previous];
     [this.#previousChecked, this.#currentChecked] = [this.#currentChecked, this.#previousChecked];
+    [this.#previousBytes, this.#currentBytes] = [this.#currentBytes, this.#previousBytes];
     this.#current.length = 0;
     this.#currentChecked.length = 0;
+    this.#currentBytes.length = 0;
+  }
+
+  /**
+   * Whether `clear` clears a message of the current step's window given as its UTF-8 bytes; a message the
+   * previous step's window held, cleared, is not read again. A text it does not clear goes to {@link of}.
+   */
+  clears(bytes: Uint8Array, clear: (bytes: Uint8Array) => boolean): boolean {
+    const previous = this.#previousBytes;
+    let cleared = false;
+    for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Uint8Array, bytes);
+    if (!cleared && !clear(bytes)) return false;
+    this.#currentBytes.push(bytes);
+    return true;
   }
 
   /** A message of the current step's window, checked. */
@@ -34,4 +52,10 @@ export class WindowChecks {
     this.#currentChecked.push(checked);
     return checked;
   };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

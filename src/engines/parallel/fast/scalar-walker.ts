@@ -52,7 +52,8 @@ export abstract class ScalarWalker extends JsonSkipper {
         w.bytes(this.scratch, 0, unescape(this.b, i + 1, q, this.scratch), rep);
       } else w.bytes(this.b, i + 1, q, rep);
     }
-    if (node.skeleton) this.sk = text ?? this.text(i, q, escaped);
+    // A string a view takes as bytes (rl-steps' window texts) stays bytes unless it has escapes (the view then checks the string).
+    if (node.skeleton) this.sk = text ?? (node.asBytes && !escaped ? jsonBytes(this.b, i + 1, q) : this.text(i, q, escaped));
     return q + 1;
   }
 

@@ -113,7 +113,8 @@ export class WasmWalker {
             if (!node.redact) bytesTo = node.leaf;
             else (out[node.leaf] as LeafWriter).text(redaction((value = (mem as unknown as Slicer).utf8Slice(start, end))), rep);
           }
-          if ((skeleton = node.skeleton)) value ??= this.#strings.get(mem, start, end);
+          // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its UTF-8.
+          if ((skeleton = node.skeleton)) value ??= node.asBytes ? jsonBytes(mem, start, end) : this.#strings.get(mem, start, end);
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;

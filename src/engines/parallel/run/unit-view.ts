@@ -10,6 +10,7 @@ import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
+import { mayMatterUtf8 } from "./may-matter-utf8.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -57,7 +58,9 @@ export class UnitView {
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed };
       });
-    this.#env = viewEnv(setup.options);
+    const env = viewEnv(setup.options);
+    // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
+    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes } : env;
   }
 
   /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
@@ -85,3 +88,9 @@ export class UnitView {
     return { counts: tally.counts(), audit: audit.summary() };
   }
 }
+
+/**
+ * Whether `ViewEnv.check` gives a text of these bytes back as it is, clear of every injection pattern: nothing
+ * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both).
+ */
+const clearBytes = (bytes: Uint8Array): boolean => !mayMatterUtf8(bytes, 0, bytes.length, false);
