@@ -1,9 +1,9 @@
-import { Buffer } from "node:buffer";
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
 import type { Checked } from "./sanitize-text.js";
+import type { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -15,7 +15,7 @@ import { WindowChecks } from "./window-checks.js";
  */
 export interface CheckedMessage extends RowText {
   readonly role: string;
-  readonly bytes: Uint8Array | null;
+  readonly bytes: Utf8Range | null;
 }
 
 const WINDOW_PATH = "transcript_window[].content";
@@ -43,10 +43,10 @@ export function eachRlStep(
     const window = tuple.state.transcript_window.map((m): CheckedMessage => {
       // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
       // they are when cleared, else decoded and checked as any text.
-      const content = m.content as string | Uint8Array;
+      const content = m.content as string | Utf8Range;
       if (typeof content === "string") return checkedMessage(m.role, checks.of(content));
       if (clearBytes !== undefined && checks.clears(content, clearBytes)) return { role: m.role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
-      return checkedMessage(m.role, checks.of(utf8Text(content)));
+      return checkedMessage(m.role, checks.of(content.text()));
     });
     const content = tuple.action?.content ?? null;
     const action = content === null ? null : env.check(content);
@@ -61,9 +61,4 @@ export function eachRlStep(
 
 function checkedMessage(role: string, c: Checked): CheckedMessage {
   return { role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject, bytes: null };
-}
-
-/** A window message's text from its bytes (a message the byte check did not clear). */
-export function utf8Text(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
 }

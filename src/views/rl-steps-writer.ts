@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { RlRecord } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
@@ -7,6 +6,7 @@ import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage } from "./each-rl-step.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
+import { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
 import type { ViewWritten } from "./view-result.js";
@@ -84,9 +84,9 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
  */
 function jsonText(w: LeafWriter, value: unknown): void {
   if (value === null || value === undefined) w.missing(0, 0);
-  else if (!(value instanceof Uint8Array)) w.text(JSON.stringify(value), 0);
-  else if (isStringifyForm(value)) w.bytes(value, 0, value.length, 0);
-  else w.text(JSON.stringify(JSON.parse(Buffer.from(value.buffer, value.byteOffset, value.length).toString("utf8"))), 0);
+  else if (!(value instanceof Utf8Range)) w.text(JSON.stringify(value), 0);
+  else if (isStringifyForm(value.bytes, value.start, value.end)) w.bytes(value.bytes, value.start, value.end, 0);
+  else w.text(JSON.stringify(JSON.parse(value.text())), 0);
 }
 
 /** A top-level nullable string. */

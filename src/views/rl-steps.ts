@@ -1,7 +1,7 @@
 import type { RlTuple } from "../formats/rl.js";
 import type { Field } from "../schema/column-type.js";
 import { MESSAGES } from "./chat-message.js";
-import { eachRlStep, utf8Text } from "./each-rl-step.js";
+import { eachRlStep } from "./each-rl-step.js";
 import { rlStepsWriter } from "./rl-steps-writer.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -78,7 +78,7 @@ export const rlSteps: View<"rl", RlStepsRow> = {
         step_index: tuple.index,
         kind: tuple.kind,
         observation: tuple.state.observation,
-        transcript_window: window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : utf8Text(m.bytes) })),
+        transcript_window: window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : m.bytes.text() })),
         action_type: tuple.action?.action_type ?? null,
         action_content: action?.text ?? null,
         checks_passed: reward.checks_passed,

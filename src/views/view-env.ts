@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import type { RlContext } from "./rl-context.js";
+import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
 import { mayInject } from "./text-prefilter.js";
@@ -39,7 +40,7 @@ export interface ViewEnv {
    * control tokens only, so not with `controlTokens`) for the texts its walk hands `rl-steps` as bytes.
    * @internal
    */
-  readonly clearBytes?: (bytes: Uint8Array) => boolean;
+  readonly clearBytes?: (text: Utf8Range) => boolean;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;

@@ -1,4 +1,5 @@
 import type { Checked, TextCheck } from "./sanitize-text.js";
+import type { Utf8Range } from "./utf8-range.js";
 
 /**
  * `check` over the transcript windows of one trajectory, a step at a time: a window mostly repeats messages
@@ -12,8 +13,8 @@ export class WindowChecks {
   #current: string[] = [];
   #currentChecked: Checked[] = [];
   // Messages given as bytes that were cleared, this step's and the previous one's.
-  #previousBytes: Uint8Array[] = [];
-  #currentBytes: Uint8Array[] = [];
+  #previousBytes: Utf8Range[] = [];
+  #currentBytes: Utf8Range[] = [];
 
   constructor(check: TextCheck) {
     this.#check = check;
@@ -33,10 +34,10 @@ export class WindowChecks {
    * Whether `clear` clears a message of the current step's window given as its UTF-8 bytes; a message the
    * previous step's window held, cleared, is not read again. A text it does not clear goes to {@link of}.
    */
-  clears(bytes: Uint8Array, clear: (bytes: Uint8Array) => boolean): boolean {
+  clears(bytes: Utf8Range, clear: (bytes: Utf8Range) => boolean): boolean {
     const previous = this.#previousBytes;
     let cleared = false;
-    for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Uint8Array, bytes);
+    for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Utf8Range, bytes);
     if (!cleared && !clear(bytes)) return false;
     this.#currentBytes.push(bytes);
     return true;
@@ -54,8 +55,11 @@ export class WindowChecks {
   };
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+function sameBytes(a: Utf8Range, b: Utf8Range): boolean {
+  const length = a.end - a.start;
+  if (b.end - b.start !== length) return false;
+  const x = a.bytes;
+  const y = b.bytes;
+  for (let i = 0; i < length; i++) if (x[a.start + i] !== y[b.start + i]) return false;
   return true;
 }

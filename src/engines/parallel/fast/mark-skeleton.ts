@@ -73,7 +73,7 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
       node.skeleton = true;
       break;
     case JSON_VALUE:
-      // In the skeleton only when named (a training view's `observation`), as its bytes (fast/json-bytes.ts).
+      // In the skeleton only when named (a training view's `observation`), as its bytes (a `Utf8Range`, src/views/utf8-range.ts).
       node.skeleton = named;
       break;
     case STRUCT: {

@@ -36,7 +36,7 @@ export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> 
 };
 
 /**
- * The strings of `VIEW_READS` a view takes as their UTF-8 bytes (a `Uint8Array` in the skeleton, or a string
+ * The strings of `VIEW_READS` a view takes as their UTF-8 bytes (a `Utf8Range` in the skeleton, or a string
  * when the JS walker met escapes): `rl-steps` writes a window text's bytes as they are when a byte check
  * clears them (src/views/each-rl-step.ts). Per view: the others read the same paths as strings.
  */

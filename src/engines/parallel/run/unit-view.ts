@@ -6,6 +6,7 @@ import type { PathAudit } from "../../../views/text-audit.js";
 import type { AnyView, ViewName } from "../../../views/view.js";
 import { viewEnv } from "../../../views/view-env.js";
 import type { ViewEnv, ViewOptions } from "../../../views/view-env.js";
+import type { Utf8Range } from "../../../views/utf8-range.js";
 import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
@@ -93,4 +94,4 @@ export class UnitView {
  * Whether `ViewEnv.check` gives a text of these bytes back as it is, clear of every injection pattern: nothing
  * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both).
  */
-const clearBytes = (bytes: Uint8Array): boolean => !mayMatterUtf8(bytes, 0, bytes.length, false);
+const clearBytes = (text: Utf8Range): boolean => !mayMatterUtf8(text.bytes, text.start, text.end, false);
