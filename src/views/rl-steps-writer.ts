@@ -61,7 +61,8 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
         else window.messageBytes(leaves, m, message.role, message.bytes);
       }
       text(at(actionType), tuple.action?.action_type ?? null);
-      text(at(actionContent), action?.text ?? null);
+      if (action?.bytes == null) text(at(actionContent), action?.text ?? null);
+      else at(actionContent).bytes(action.bytes.bytes, action.bytes.start, action.bytes.end, 0);
       const { reward } = tuple;
       at(checksPassed).int64(reward.checks_passed, 0);
       at(checksFailed).int64(reward.checks_failed, 0);

@@ -80,7 +80,7 @@ export const rlSteps: View<"rl", RlStepsRow> = {
         observation: tuple.state.observation,
         transcript_window: window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : m.bytes.text() })),
         action_type: tuple.action?.action_type ?? null,
-        action_content: action?.text ?? null,
+        action_content: action === null ? null : action.bytes === null ? action.text : action.bytes.text(),
         checks_passed: reward.checks_passed,
         checks_failed: reward.checks_failed,
         conditions_met: reward.conditions_met,

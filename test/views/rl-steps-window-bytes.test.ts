@@ -8,7 +8,7 @@ import type { ConvertOptions, Manifest } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-// The parallel engine hands rl-steps its window texts as the walk's bytes and writes them as they are when a
+// The parallel engine hands rl-steps its window texts and action contents as the walk's bytes and writes them as they are when a
 // byte check clears them (src/views/each-rl-step.ts); every other text is decoded and checked as the stages
 // check it. Rows and the text audit must be the same on both engines whatever the texts hold: escapes, control
 // tokens (built-in and the user's own, which the byte check does not know), injection patterns, characters
@@ -48,10 +48,10 @@ async function run(engine: "parallel" | "stages", options: Omit<ConvertOptions, 
   return { rows, manifest };
 }
 
-/** An input of records whose steps' windows slide over the texts, two or three messages each. */
+/** An input of records whose steps' windows slide over the texts, two or three messages each; their actions' contents too. */
 function input(): string {
   const [line] = readFileSync(`${FIXTURES}records/views-rl.ndjson`, "utf8").split("\n");
-  const record = JSON.parse(line as string) as { run_id: string; tuples: { state: { transcript_window: { role: string; content: string }[] } }[] };
+  const record = JSON.parse(line as string) as { run_id: string; tuples: { state: { transcript_window: { role: string; content: string }[] }; action: { content: string } | null }[] };
   const spellings = [...TEXTS.map((t) => JSON.stringify(t)), ...SPELLED];
   const lines: string[] = [];
   for (let r = 0; r < spellings.length; r++) {
@@ -60,6 +60,7 @@ function input(): string {
     copy.tuples.forEach((t, i) => {
       const at = (k: number): string => `@${(r + i + k) % spellings.length}@`;
       t.state.transcript_window = (i % 2 === 0 ? [0, 1] : [0, 1, 2]).map((k) => ({ role: k % 2 === 0 ? "dm" : "player", content: at(k) }));
+      if (t.action !== null) t.action.content = at(5);
     });
     lines.push(JSON.stringify(copy).replace(/"@(\d+)@"/g, (_, k: string) => spellings[Number(k)] as string));
   }
@@ -68,7 +69,8 @@ function input(): string {
   return file;
 }
 
-const contents = (rows: readonly Record<string, unknown>[]): string[] => rows.flatMap((r) => (r.transcript_window as { content: string }[]).map((m) => m.content));
+const contents = (rows: readonly Record<string, unknown>[]): string[] =>
+  rows.flatMap((r) => [...(r.transcript_window as { content: string }[]).map((m) => m.content), ...(r.action_content === null ? [] : [r.action_content as string])]);
 
 describe("rl-steps' window texts on the parallel engine, written from the walk's bytes", () => {
   const file = input();
@@ -88,6 +90,7 @@ describe("rl-steps' window texts on the parallel engine, written from the walk's
       expect(texts).toContain("naïve café — 日本語 🙂 and 👨‍👩‍👧");
       const audit = parallel.manifest.view?.text_audit["transcript_window[].content"];
       expect(audit?.changed).toBeGreaterThan(0);
+      expect(parallel.manifest.view?.text_audit.action_content?.changed).toBeGreaterThan(0);
       if ("onInjection" in options) expect(parallel.manifest.view?.steps_dropped?.injection).toBeGreaterThan(0);
       else expect(audit?.injected).toBeGreaterThan(0);
     }
