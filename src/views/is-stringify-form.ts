@@ -35,8 +35,9 @@ const parents: boolean[] = [];
  * starting with a digit (JSON.parse lists array-index keys first, which would reorder them) nor written with escapes. When it is, a
  * view can write the bytes as the JSON text itself (its column then holds the bytes `JSON.stringify` would
  * give); when not, it parses and stringifies. Conservative: some texts in that form are answered false.
+ * `utf8`: the bytes are known to be valid UTF-8 (a walk's, whose line was checked), so not checked again.
  */
-export function isStringifyForm(bytes: Uint8Array, start = 0, end = bytes.length): boolean {
+export function isStringifyForm(bytes: Uint8Array, start = 0, end = bytes.length, utf8 = false): boolean {
   let ascii = true;
   keys.length = 0;
   objectKeysAt.length = 0;
@@ -105,7 +106,7 @@ export function isStringifyForm(bytes: Uint8Array, start = 0, end = bytes.length
       }
     }
   }
-  return ascii || isUtf8(bytes.subarray(start, end));
+  return ascii || utf8 || isUtf8(bytes.subarray(start, end));
 }
 
 /** `\u` followed at `at` by four lowercase hex digits naming a control character JSON.stringify writes so. */

@@ -86,7 +86,8 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
 function jsonText(w: LeafWriter, value: unknown): void {
   if (value === null || value === undefined) w.missing(0, 0);
   else if (!(value instanceof Utf8Range)) w.text(JSON.stringify(value), 0);
-  else if (isStringifyForm(value.bytes, value.start, value.end)) w.bytes(value.bytes, value.start, value.end, 0);
+  // A walk's range: its line was checked as UTF-8 before the walk, and a JSON value's text is whole characters.
+  else if (isStringifyForm(value.bytes, value.start, value.end, true)) w.bytes(value.bytes, value.start, value.end, 0);
   else w.text(JSON.stringify(JSON.parse(value.text())), 0);
 }
 
