@@ -3,13 +3,24 @@ import { admitTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
 import type { Checked } from "./sanitize-text.js";
+import type { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
 
-/** A window message of a row: its service role, its text checked, at its path for the audit. */
+/** An action's content checked; `bytes` as in {@link CheckedMessage}. */
+export interface CheckedText extends Checked {
+  readonly bytes: Utf8Range | null;
+}
+
+/**
+ * A window message of a row: its service role, its text checked, at its path for the audit. `bytes`: the
+ * text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them (`text` is then
+ * empty: the bytes are the text, unchanged, matching no pattern); else null.
+ */
 export interface CheckedMessage extends RowText {
   readonly role: string;
+  readonly bytes: Utf8Range | null;
 }
 
 const WINDOW_PATH = "transcript_window[].content";
@@ -25,20 +36,25 @@ export function eachRlStep(
   record: RlRecord,
   env: ViewEnv,
   result: ViewResultBuilder<unknown>,
-  emit: (tuple: RlTuple, i: number, window: readonly CheckedMessage[], action: Checked | null, returnToGo: number) => void,
+  emit: (tuple: RlTuple, i: number, window: readonly CheckedMessage[], action: CheckedText | null, returnToGo: number) => void,
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
+  const clearBytes = env.clearBytes;
   const tuples = record.tuples;
   for (let i = 0; i < tuples.length; i++) {
     const tuple = tuples[i] as RlTuple;
     checks.next();
     const window = tuple.state.transcript_window.map((m): CheckedMessage => {
-      const c = checks.of(m.content);
-      return { role: m.role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject };
+      // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
+      // they are when cleared, else decoded and checked as any text.
+      const content = m.content as string | Utf8Range;
+      if (typeof content === "string") return checkedMessage(m.role, checks.of(content));
+      if (clearBytes !== undefined && checks.clears(content, clearBytes)) return { role: m.role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
+      return checkedMessage(m.role, checks.of(content.text()));
     });
-    const content = tuple.action?.content ?? null;
-    const action = content === null ? null : env.check(content);
+    const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
+    const action = content === null ? null : checkedText(env, content);
     const texts = action === null ? window : [...window, { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject }];
     if (admitTexts(env, texts) === "injection") {
       result.drop("injection");
@@ -46,4 +62,15 @@ export function eachRlStep(
     }
     emit(tuple, i, window, action, returns[i] as number);
   }
+}
+
+/** A text given as a string or as the walk's bytes (a cleared one stays bytes), checked. */
+function checkedText(env: ViewEnv, content: string | Utf8Range): CheckedText {
+  if (typeof content === "string") return { ...env.check(content), bytes: null };
+  if (env.clearBytes?.(content) === true) return { text: "", changed: false, inject: false, bytes: content };
+  return { ...env.check(content.text()), bytes: null };
+}
+
+function checkedMessage(role: string, c: Checked): CheckedMessage {
+  return { role, path: WINDOW_PATH, text: c.text, changed: c.changed, inject: c.inject, bytes: null };
 }

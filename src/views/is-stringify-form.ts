@@ -29,15 +29,15 @@ const objectKeysAt: number[] = [];
 const parents: boolean[] = [];
 
 /**
- * Whether the JSON text in `bytes` (valid JSON, as the walker vouched) is exactly what
+ * Whether the JSON text in `bytes` `[start, end)` (valid JSON, as the walker vouched) is exactly what
  * `JSON.stringify(JSON.parse(text))` gives: no whitespace between tokens, numbers spelled as JS spells them,
  * escapes only where and as JSON.stringify writes them, valid UTF-8, no key twice in an object, no key
  * starting with a digit (JSON.parse lists array-index keys first, which would reorder them) nor written with escapes. When it is, a
  * view can write the bytes as the JSON text itself (its column then holds the bytes `JSON.stringify` would
  * give); when not, it parses and stringifies. Conservative: some texts in that form are answered false.
+ * `utf8`: the bytes are known to be valid UTF-8 (a walk's, whose line was checked), so not checked again.
  */
-export function isStringifyForm(bytes: Uint8Array): boolean {
-  const end = bytes.length;
+export function isStringifyForm(bytes: Uint8Array, start = 0, end = bytes.length, utf8 = false): boolean {
   let ascii = true;
   keys.length = 0;
   objectKeysAt.length = 0;
@@ -45,7 +45,7 @@ export function isStringifyForm(bytes: Uint8Array): boolean {
   let inObject = false;
   // Whether the next string literal is an object's key: after `{` or after `,` in an object.
   let expectKey = false;
-  for (let i = 0; i < end; ) {
+  for (let i = start; i < end; ) {
     const b = bytes[i] as number;
     switch (OUTSIDE[b]) {
       case 0:
@@ -106,7 +106,7 @@ export function isStringifyForm(bytes: Uint8Array): boolean {
       }
     }
   }
-  return ascii || isUtf8(bytes);
+  return ascii || utf8 || isUtf8(bytes.subarray(start, end));
 }
 
 /** `\u` followed at `at` by four lowercase hex digits naming a control character JSON.stringify writes so. */

@@ -1,5 +1,6 @@
 import type { ColumnPlan, LeafNode, ListNode, PlanNode } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
+import type { Utf8Range } from "./utf8-range.js";
 
 /** A row group being built, as a view writes its rows into it: a row begins, then each leaf gets its values. */
 export interface RowOut {
@@ -88,6 +89,13 @@ export class MessagesColumn {
     const rep = i === 0 ? 0 : this.#list.rep;
     (out[this.#role] as LeafWriter).text(role, rep);
     (out[this.#content] as LeafWriter).text(content, rep);
+  }
+
+  /** {@link message}, its content given as UTF-8 bytes. */
+  messageBytes(out: readonly LeafWriter[], i: number, role: string, content: Utf8Range): void {
+    const rep = i === 0 ? 0 : this.#list.rep;
+    (out[this.#role] as LeafWriter).text(role, rep);
+    (out[this.#content] as LeafWriter).bytes(content.bytes, content.start, content.end, rep);
   }
 
   /** The row's list is empty. */

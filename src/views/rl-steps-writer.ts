@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { RlRecord } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
@@ -7,6 +6,7 @@ import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage } from "./each-rl-step.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
+import { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
 import type { ViewWritten } from "./view-result.js";
@@ -57,10 +57,12 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       if (messages.length === 0) window.empty(leaves);
       for (let m = 0; m < messages.length; m++) {
         const message = messages[m] as CheckedMessage;
-        window.message(leaves, m, message.role, message.text);
+        if (message.bytes === null) window.message(leaves, m, message.role, message.text);
+        else window.messageBytes(leaves, m, message.role, message.bytes);
       }
       text(at(actionType), tuple.action?.action_type ?? null);
-      text(at(actionContent), action?.text ?? null);
+      if (action?.bytes == null) text(at(actionContent), action?.text ?? null);
+      else at(actionContent).bytes(action.bytes.bytes, action.bytes.start, action.bytes.end, 0);
       const { reward } = tuple;
       at(checksPassed).int64(reward.checks_passed, 0);
       at(checksFailed).int64(reward.checks_failed, 0);
@@ -83,9 +85,10 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
  */
 function jsonText(w: LeafWriter, value: unknown): void {
   if (value === null || value === undefined) w.missing(0, 0);
-  else if (!(value instanceof Uint8Array)) w.text(JSON.stringify(value), 0);
-  else if (isStringifyForm(value)) w.bytes(value, 0, value.length, 0);
-  else w.text(JSON.stringify(JSON.parse(Buffer.from(value.buffer, value.byteOffset, value.length).toString("utf8"))), 0);
+  else if (!(value instanceof Utf8Range)) w.text(JSON.stringify(value), 0);
+  // A walk's range: its line was checked as UTF-8 before the walk, and a JSON value's text is whole characters.
+  else if (isStringifyForm(value.bytes, value.start, value.end, true)) w.bytes(value.bytes, value.start, value.end, 0);
+  else w.text(JSON.stringify(JSON.parse(value.text())), 0);
 }
 
 /** A top-level nullable string. */

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import type { RlContext } from "./rl-context.js";
+import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
 import { mayInject } from "./text-prefilter.js";
@@ -33,6 +34,13 @@ export interface ViewEnv {
    * @internal
    */
   readonly check: TextCheck;
+  /**
+   * Whether `check` would give a text of these UTF-8 bytes back unchanged and cleared of every injection
+   * pattern; false when it cannot tell. Set by the parallel engine (a byte prefilter that knows the built-in
+   * control tokens only, so not with `controlTokens`) for the texts its walk hands `rl-steps` as bytes.
+   * @internal
+   */
+  readonly clearBytes?: (text: Utf8Range) => boolean;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;

@@ -1,4 +1,5 @@
 import type { Checked, TextCheck } from "./sanitize-text.js";
+import type { Utf8Range } from "./utf8-range.js";
 
 /**
  * `check` over the transcript windows of one trajectory, a step at a time: a window mostly repeats messages
@@ -11,6 +12,9 @@ export class WindowChecks {
   #previousChecked: Checked[] = [];
   #current: string[] = [];
   #currentChecked: Checked[] = [];
+  // Messages given as bytes that were cleared, this step's and the previous one's.
+  #previousBytes: Utf8Range[] = [];
+  #currentBytes: Utf8Range[] = [];
 
   constructor(check: TextCheck) {
     this.#check = check;
@@ -20,8 +24,23 @@ export class WindowChecks {
   next(): void {
     [this.#previous, this.#current] = [this.#current, this.#previous];
     [this.#previousChecked, this.#currentChecked] = [this.#currentChecked, this.#previousChecked];
+    [this.#previousBytes, this.#currentBytes] = [this.#currentBytes, this.#previousBytes];
     this.#current.length = 0;
     this.#currentChecked.length = 0;
+    this.#currentBytes.length = 0;
+  }
+
+  /**
+   * Whether `clear` clears a message of the current step's window given as its UTF-8 bytes; a message the
+   * previous step's window held, cleared, is not read again. A text it does not clear goes to {@link of}.
+   */
+  clears(bytes: Utf8Range, clear: (bytes: Utf8Range) => boolean): boolean {
+    const previous = this.#previousBytes;
+    let cleared = false;
+    for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Utf8Range, bytes);
+    if (!cleared && !clear(bytes)) return false;
+    this.#currentBytes.push(bytes);
+    return true;
   }
 
   /** A message of the current step's window, checked. */
@@ -34,4 +53,13 @@ export class WindowChecks {
     this.#currentChecked.push(checked);
     return checked;
   };
+}
+
+function sameBytes(a: Utf8Range, b: Utf8Range): boolean {
+  const length = a.end - a.start;
+  if (b.end - b.start !== length) return false;
+  const x = a.bytes;
+  const y = b.bytes;
+  for (let i = 0; i < length; i++) if (x[a.start + i] !== y[b.start + i]) return false;
+  return true;
 }

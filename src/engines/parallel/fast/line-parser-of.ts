@@ -34,11 +34,12 @@ export interface LineParser {
 
 /**
  * The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured
- * clone of one). With `reads`, the skeleton holds just those paths (see {@link markSkeleton}).
+ * clone of one). With `reads`, the skeleton holds just those paths (see {@link markSkeleton}); the strings at
+ * `asBytes` (some of the reads) as their UTF-8 bytes where they have no escapes.
  */
-export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[]): LineParser {
+export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[], asBytes?: readonly string[]): LineParser {
   const root = revive(schema);
-  markSkeleton(root, reads);
+  markSkeleton(root, reads, asBytes);
   root.skeleton = true;
   const walker = new LineWalker(root);
   const wasm = new WasmWalker(root);

@@ -17,8 +17,25 @@ interface Reads {
  * Every value in the skeleton is built into an object per record (SFT's `coaching.guidance`, ~600 bytes in
  * most records, was once decoded into a string per record for nothing). Returns whether the node is kept.
  */
-export function markSkeleton(node: SchemaNode, reads?: readonly string[]): boolean {
-  return mark(node, false, false, reads === undefined ? null : readsOf(reads), "");
+export function markSkeleton(node: SchemaNode, reads?: readonly string[], asBytes: readonly string[] = []): boolean {
+  const kept = mark(node, false, false, reads === undefined ? null : readsOf(reads), "");
+  for (const path of asBytes) markBytes(node, path);
+  return kept;
+}
+
+/**
+ * The string at `path` (one of the reads) goes into the skeleton as its UTF-8 bytes: for the one view that
+ * writes such texts as they are when its byte check clears them (`rl-steps`' window texts; VIEW_BYTE_READS).
+ */
+function markBytes(root: SchemaNode, path: string): void {
+  let node = root;
+  for (const step of parsePath(path)) {
+    const next = step.kind === "field" ? node.fields.find((f) => f.name === step.name)?.node : node.item;
+    if (next === undefined || next === null) throw new Error(`Internal error: ${path} is not in the schema`);
+    node = next;
+  }
+  if (node.kind !== STRING || !node.skeleton) throw new Error(`Internal error: ${path}, taken as bytes, is not a string the skeleton holds`);
+  node.asBytes = true;
 }
 
 function readsOf(paths: readonly string[]): Reads {
@@ -56,7 +73,7 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
       node.skeleton = true;
       break;
     case JSON_VALUE:
-      // In the skeleton only when named (a training view's `observation`), as its bytes (fast/json-bytes.ts).
+      // In the skeleton only when named (a training view's `observation`), as its bytes (a `Utf8Range`, src/views/utf8-range.ts).
       node.skeleton = named;
       break;
     case STRUCT: {

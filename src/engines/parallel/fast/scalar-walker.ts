@@ -2,11 +2,11 @@ import { Buffer } from "node:buffer";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/strip.js";
 import { QUOTE, unvouched } from "./byte-cursor.js";
-import { jsonBytes } from "./json-bytes.js";
 import { JsonSkipper } from "./json-skipper.js";
 import type { SchemaNode } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
 import { unescape } from "./unescape.js";
+import { Utf8Range } from "../../../views/utf8-range.js";
 
 export const NO_WRITERS: readonly LeafWriter[] = [];
 const EMPTY = Buffer.alloc(0);
@@ -52,7 +52,8 @@ export abstract class ScalarWalker extends JsonSkipper {
         w.bytes(this.scratch, 0, unescape(this.b, i + 1, q, this.scratch), rep);
       } else w.bytes(this.b, i + 1, q, rep);
     }
-    if (node.skeleton) this.sk = text ?? this.text(i, q, escaped);
+    // A string a view takes as bytes (rl-steps' window texts) stays bytes unless it has escapes (the view then checks the string).
+    if (node.skeleton) this.sk = text ?? (node.asBytes && !escaped ? new Utf8Range(this.b, i + 1, q) : this.text(i, q, escaped));
     return q + 1;
   }
 
@@ -100,8 +101,8 @@ export abstract class ScalarWalker extends JsonSkipper {
       if (node.redact) w.text(JSON.stringify(redaction(JSON.parse(this.utf8(i, end)))), rep);
       else w.bytes(this.b, i, end, rep);
     }
-    // Only a skeleton that names the value holds it (a training view's `observation`), as its bytes (jsonBytes).
-    if (node.skeleton) this.sk = jsonBytes(this.b, i, end);
+    // Only a skeleton that names the value holds it (a training view's `observation`), as its bytes (Utf8Range).
+    if (node.skeleton) this.sk = new Utf8Range(this.b, i, end);
     return end;
   }
 

@@ -88,6 +88,8 @@ export class SchemaNode {
 
   /** The value appears in the skeleton handed to `facts` and `check`. */
   skeleton = false;
+  /** STRING in the skeleton: there as its UTF-8 bytes (a `Utf8Range`), not a JS string, for a view that writes them. */
+  asBytes = false;
   /** STRUCT in the skeleton: the skeleton values of its fields, by field index, while it is walked. */
   slots: unknown[] = [];
   /** STRUCT in the skeleton: makes its skeleton object from {@link slots}, and clears the slots of optional fields. */

@@ -1,9 +1,9 @@
 import { Buffer } from "node:buffer";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/strip.js";
+import { Utf8Range } from "../../../views/utf8-range.js";
 import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
-import { jsonBytes } from "./json-bytes.js";
 import { ShortStrings } from "./short-strings.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
@@ -113,7 +113,8 @@ export class WasmWalker {
             if (!node.redact) bytesTo = node.leaf;
             else (out[node.leaf] as LeafWriter).text(redaction((value = (mem as unknown as Slicer).utf8Slice(start, end))), rep);
           }
-          if ((skeleton = node.skeleton)) value ??= this.#strings.get(mem, start, end);
+          // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its UTF-8.
+          if ((skeleton = node.skeleton)) value ??= node.asBytes ? new Utf8Range(mem, start, end) : this.#strings.get(mem, start, end);
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;
@@ -129,8 +130,8 @@ export class WasmWalker {
             // On the tape for the skeleton alone (a training view reads it).
           } else if (!node.redact) bytesTo = node.leaf;
           else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
-          // In the skeleton as its JSON text's bytes (a copy: the scan memory is reused); the view parses it if it must.
-          if ((skeleton = node.skeleton)) value = jsonBytes(mem, start, end);
+          // In the skeleton as its JSON text's bytes (valid while the view reads this line); the view parses it if it must.
+          if ((skeleton = node.skeleton)) value = new Utf8Range(mem, start, end);
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;

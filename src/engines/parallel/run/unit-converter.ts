@@ -1,7 +1,7 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
-import { VIEW_READS } from "../fast/view-reads.js";
+import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
 import { scanRegion, spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
@@ -109,7 +109,7 @@ export class UnitConverter {
     const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
-    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads]);
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name]);
     this.plan = this.#parser.plan;
     // A plain run's text scan reads the kept rows' texts from their columns.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);

@@ -6,10 +6,12 @@ import type { PathAudit } from "../../../views/text-audit.js";
 import type { AnyView, ViewName } from "../../../views/view.js";
 import { viewEnv } from "../../../views/view-env.js";
 import type { ViewEnv, ViewOptions } from "../../../views/view-env.js";
+import type { Utf8Range } from "../../../views/utf8-range.js";
 import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
+import { mayMatterUtf8 } from "./may-matter-utf8.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -57,7 +59,9 @@ export class UnitView {
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed };
       });
-    this.#env = viewEnv(setup.options);
+    const env = viewEnv(setup.options);
+    // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
+    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes } : env;
   }
 
   /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
@@ -85,3 +89,9 @@ export class UnitView {
     return { counts: tally.counts(), audit: audit.summary() };
   }
 }
+
+/**
+ * Whether `ViewEnv.check` gives a text of these bytes back as it is, clear of every injection pattern: nothing
+ * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both).
+ */
+const clearBytes = (text: Utf8Range): boolean => !mayMatterUtf8(text.bytes, text.start, text.end, false);
