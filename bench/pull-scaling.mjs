@@ -7,6 +7,9 @@
 //
 // --heap-mb N: each pull's process runs with --max-old-space-size=N (the heap policy of docs/decisions.md,
 // "Nightly pull memory"); without it, Node's default for the machine.
+// --growing-percent N: each pull's process runs with V8's --heap-growing-percent=N, as a node flag, or with
+// --growing-at-runtime set from inside the process before the night starts (v8.setFlagsFromString), as the CLI's
+// pull and run do (docs/decisions.md, "Nightly pull memory: the heap's growing percent").
 // --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported, in wall
 // time (the target) and in CPU time (user + system of the pull's process against the bare download's), which a
 // loaded machine disturbs less.
@@ -33,6 +36,8 @@ const { values } = parseArgs({
     format: { type: "string", default: "sft" },
     repeat: { type: "string", default: "1" },
     "heap-mb": { type: "string" },
+    "growing-percent": { type: "string" },
+    "growing-at-runtime": { type: "boolean", default: false },
     child: { type: "string" },
   },
 });
@@ -67,8 +72,8 @@ async function main() {
       sizes.push({
         runs,
         records: full.records_out,
-        full: { seconds: full.seconds, peak_rss_mb: full.peak_rss_mb },
-        rerun: { seconds: rerun.seconds, peak_rss_mb: Math.max(...rounds.map((r) => r.rerun.peak_rss_mb)), changed: rounds.some((r) => r.rerun.changed) },
+        full: { seconds: full.seconds, cpu_seconds: full.cpu_seconds, peak_rss_mb: full.peak_rss_mb },
+        rerun: { seconds: rerun.seconds, cpu_seconds: rerun.cpu_seconds, peak_rss_mb: Math.max(...rounds.map((r) => r.rerun.peak_rss_mb)), changed: rounds.some((r) => r.rerun.changed) },
         bare_download: bare,
         rerun_over_bare: median.ratio,
         rounds: rounds.map((r) => r.ratio),
@@ -90,6 +95,8 @@ async function main() {
       node: process.version,
       format: values.format,
       heap_mb: values["heap-mb"] === undefined ? null : Number(values["heap-mb"]),
+      heap_growing_percent: values["growing-percent"] === undefined ? null : Number(values["growing-percent"]),
+      growing_at_runtime: values["growing-at-runtime"],
       sizes,
       peak_rss_mb: peak,
       target_peak_rss_mb: TARGET_PEAK_MB,
@@ -106,6 +113,9 @@ async function main() {
 function pullInChild(options) {
   return new Promise((resolve, reject) => {
     const heap = values["heap-mb"] === undefined ? [] : [`--max-old-space-size=${values["heap-mb"]}`];
+    const growing = values["growing-percent"];
+    if (growing !== undefined && !values["growing-at-runtime"]) heap.push(`--heap-growing-percent=${growing}`);
+    else if (growing !== undefined) options = { ...options, growingPercent: Number(growing) };
     const proc = spawn(process.execPath, [...heap, new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (d) => (out += d));
@@ -114,7 +124,8 @@ function pullInChild(options) {
 }
 
 /** The child: a night through the library, as `evalshard pull` runs it. */
-async function child({ url, token, format, out, record }) {
+async function child({ url, token, format, out, record, growingPercent }) {
+  if (growingPercent !== undefined) (await import("node:v8")).setFlagsFromString(`--heap-growing-percent=${growingPercent}`);
   const { runNightly, parsePipeline } = await import(`${dist}/index.js`);
   const requests = [];
   if (record !== undefined) {

@@ -7,6 +7,7 @@ import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { runAction } from "./run-action.js";
+import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 
 /** `evalshard pull`: the nightly job from flags instead of a pipeline file; the same code path as `run`. */
 export function pullCommand(): Command {
@@ -26,6 +27,7 @@ export function pullCommand(): Command {
       const parsed = pipelineSpec.safeParse({ ...doc, version: 1, name: `pull-${String(given.format)}`, source });
       if (!parsed.success) throw new ConfigError(`Invalid pull options: ${describeIssues(parsed.error.issues)}`);
       const dry = dryRun === true;
+      applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(parsed.data.name);
       const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry }), { always: dry }).finally(() => environment.end());
       return reportNight(night, json === true || !process.stdout.isTTY);
