@@ -1,4 +1,8 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { recordFacts } from "../../src/pull/record-facts.js";
 
@@ -31,7 +35,15 @@ function agrees(line: string): "answered" | "declined" {
   return "answered";
 }
 
-const realLines = readFileSync(new URL("../../bench/data/sft-200.ndjson", import.meta.url), "utf8").split("\n").filter((l) => l !== "").slice(0, 60);
+/** Export lines as the benchmark's own generator writes them (bench/data/ is not in git), SFT and RL. */
+function generatedLines(format: "sft" | "rl", count: number): string[] {
+  const out = join(mkdtempSync(join(tmpdir(), "evalshard-record-facts-")), `${format}.ndjson`);
+  const generate = fileURLToPath(new URL("../../bench/generate-exports.mjs", import.meta.url));
+  execFileSync(process.execPath, [generate, "--format", format, "--mib", "1", "--seed", "1", "--out", out], { stdio: "ignore" });
+  return readFileSync(out, "utf8").split("\n").filter((l) => l !== "").slice(0, count);
+}
+
+const realLines = [...generatedLines("sft", 40), ...generatedLines("rl", 20)];
 
 describe("recordFacts: a record's key facts without JSON.parse", () => {
   it("answers for real export lines, equal to JSON.parse's values", () => {
