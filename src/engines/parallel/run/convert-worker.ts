@@ -29,10 +29,9 @@ port.on("message", (message: ToWorker | { readonly type: "start"; readonly start
     const { config } = message.start;
     if (config.selection.topKPerScenario !== null && config.topKeys === null) ranker = new UnitRanker(config);
     else {
-      // After a ranking read, its scan memory serves the conversion: a second one would only add to the peak.
-      const region = ranker?.region;
+      // After a ranking read, its batch copy serves the conversion: a second one would only add to the peak.
+      converter = new UnitConverter(config, ranker?.copy);
       ranker = null;
-      converter = region === undefined || region.length === 0 ? new UnitConverter(config) : new UnitConverter(config, region);
     }
   } catch (error) {
     fail(error);

@@ -1,6 +1,8 @@
 import { formatByName } from "../../../formats/index.js";
 import type { Flow } from "../../../core/flow.js";
-import type { SourceLine } from "../../../sources/line-source.js";
+import type { Buffer } from "node:buffer";
+import type { Provenance } from "../../../core/provenance.js";
+import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { recordStripper } from "../../../stages/strip.js";
 import { resolveUntrustedPolicy } from "../../../stages/untrusted-policy.js";
 import { lineValidator } from "../../../stages/validate.js";
@@ -9,15 +11,24 @@ import type { WorkerConfig } from "./protocol.js";
 
 /** The stages' own rules for the lines the fast parser declines: validate (zod) and strip. */
 export interface SlowPath {
-  validate(line: SourceLine): Flow<ValidRecord>;
+  /** The line of bytes `[start, end)` of a worker's batch, validated; its provenance is main's to give. */
+  validate(bytes: Buffer, start: number, end: number): Flow<ValidRecord>;
   strip(record: Record<string, unknown>): void;
 }
+
+const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 
 /** Loaded by a worker only when a line needs it: it brings zod, slow to load. */
 export function slowPath(config: WorkerConfig): SlowPath {
   const format = formatByName(config.format);
+  const validate = lineValidator({ format, forced: config.forced, acceptLaterMinor: config.acceptLaterMinor });
   return {
-    validate: lineValidator({ format, forced: config.forced, acceptLaterMinor: config.acceptLaterMinor }),
+    validate(bytes, start, end) {
+      const text = bytes.toString("utf8", start, end);
+      const invalidAt = invalidUtf8At(bytes, start, end, text);
+      const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
+      return validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
+    },
     strip: recordStripper(resolveUntrustedPolicy(format, config.untrusted)),
   };
 }

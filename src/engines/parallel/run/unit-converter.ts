@@ -3,7 +3,7 @@ import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
 import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
-import { scanRegion, spareLine } from "../fast/wasm-scan.js";
+import { spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
@@ -12,7 +12,6 @@ import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
-import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
@@ -25,6 +24,7 @@ import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
+import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
 import { PackedKeysWriter } from "./packed-keys.js";
 import type { SlowPath } from "./slow-path.js";
@@ -97,12 +97,12 @@ export class UnitConverter {
   /** Packs each batch's dedup keys; `done` hands them over and starts it over, so one writer serves every batch. */
   readonly #keys = new PackedKeysWriter();
   /** Where a shared batch is copied to be walked (see {@link local}). */
-  #copy: Buffer = Buffer.alloc(0);
+  readonly #copy: BatchCopy;
 
-  /** `region`: this thread's wasm scan memory, when a ranking read made it (see {@link local}). */
-  constructor(config: WorkerConfig, region?: Buffer) {
+  /** `copy`: this thread's, when a ranking read made one before (see {@link local}). */
+  constructor(config: WorkerConfig, copy = new BatchCopy()) {
     this.#config = config;
-    if (region !== undefined) this.#copy = region;
+    this.#copy = copy;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
@@ -293,14 +293,7 @@ export class UnitConverter {
    * by then, and its first run there deoptimised `batch`.
    */
   local(bytes: Buffer): Buffer {
-    if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
-    // Sized once to the whole slot: a copy grown in steps would fault in fresh pages at each step. It lies in
-    // the wasm scan module's memory, which then scans its lines (src/fast/wasm-scan.ts); a 0 after the batch
-    // stops the module's scans of its last line.
-    if (this.#copy.length <= bytes.length) this.#copy = scanRegion(bytes.buffer.byteLength);
-    this.#copy.set(bytes);
-    this.#copy[bytes.length] = 0;
-    return this.#copy.subarray(0, bytes.length);
+    return this.#copy.local(bytes);
   }
 
   /**
@@ -347,10 +340,7 @@ export class UnitConverter {
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
   async #slowLine(g: Gathered, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
-    const text = bytes.toString("utf8", start, end);
-    const invalidAt = invalidUtf8At(bytes, start, end, text);
-    const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
-    const item = this.#slow.validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
+    const item = this.#slow.validate(bytes, start, end);
     switch (item.kind) {
       case "quarantined":
         return { kind: LINE_QUARANTINED, quarantine: outcomeOf(item) };

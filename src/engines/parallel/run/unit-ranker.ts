@@ -1,24 +1,22 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
-import { scanRegion } from "../fast/wasm-scan.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
-import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { filterRule } from "../../../stages/filter.js";
 import { scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import type { Decision } from "../../../core/flow.js";
 import type { RankedMessage, WorkerConfig } from "./protocol.js";
+import { BatchCopy } from "./batch-copy.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 
-const NO_PROVENANCE = { source: "", line: 0, offset: 0 };
 /** What the parser writes into: nothing (its schema is bound to no columns). */
 const NO_LEAVES: readonly LeafWriter[] = [];
 
@@ -34,12 +32,8 @@ export class UnitRanker {
   readonly #parser: LineParser;
   readonly #keep: (facts: RecordFacts, read: Readonly<Record<string, unknown>>) => number | null;
   #slow: SlowPath | null = null;
-  #copy: Buffer = Buffer.alloc(0);
-
-  /** The wasm scan memory the batches were copied into (empty before the first), for the converter that follows. */
-  get region(): Buffer {
-    return this.#copy;
-  }
+  /** Where the batches are copied to be walked; the converter that follows takes it over. */
+  readonly copy = new BatchCopy();
 
   constructor(config: WorkerConfig) {
     this.#config = config;
@@ -61,9 +55,9 @@ export class UnitRanker {
     };
   }
 
-  /** Ranks a batch's valid records; `bytes` may lie in shared memory (copied first, as `UnitConverter.local` does). */
+  /** Ranks a batch's valid records; `bytes` may lie in shared memory (copied first, as the converter's are). */
   async rank(batch: number, shared: Buffer): Promise<RankedMessage> {
-    const bytes = this.#local(shared);
+    const bytes = this.copy.local(shared);
     const lines: BatchLine[] = [];
     splitBatch(bytes, this.#config.maxLineBytes, (line) => lines.push(line));
     const keys: string[] = [];
@@ -96,19 +90,7 @@ export class UnitRanker {
   /** The stages' validate, for a line the fast parser declined: the record and its facts, or null when not valid. */
   async #validate(bytes: Buffer, start: number, end: number): Promise<{ facts: RecordFacts; record: Readonly<Record<string, unknown>> } | null> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
-    const text = bytes.toString("utf8", start, end);
-    const invalidAt = invalidUtf8At(bytes, start, end, text);
-    const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
-    const item = this.#slow.validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
+    const item = this.#slow.validate(bytes, start, end);
     return item.kind === "kept" ? { facts: item.value.facts, record: item.value.record } : null;
-  }
-
-  /** The batch in the wasm scan module's memory, where the parser walks it (see `UnitConverter.local`). */
-  #local(bytes: Buffer): Buffer {
-    if (!(bytes.buffer instanceof SharedArrayBuffer)) return bytes;
-    if (this.#copy.length <= bytes.length) this.#copy = scanRegion(bytes.buffer.byteLength);
-    this.#copy.set(bytes);
-    this.#copy[bytes.length] = 0;
-    return this.#copy.subarray(0, bytes.length);
   }
 }
