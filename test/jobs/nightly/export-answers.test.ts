@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -171,5 +171,24 @@ describe("a rerun compares the export answers before pulling", () => {
     expect(uncached.events).toContain("scorecards");
     expect(uncached.result.changed).toBe(false);
     expect(uncached.result.manifest.pull?.scorecardsFetched).toBeGreaterThan(0);
+  });
+
+  it("pulls when the answers file lacks a request it names, or names one more", async () => {
+    const emu = await emulator({ seed: 74, runs: 150 });
+    const out = tempDir("evalshard-answers-");
+    const file = join(out, "nightly-sft", "_state/export-answers.txt");
+    await nightOf(emu, out);
+    const text = readFileSync(file, "utf8");
+    const lines = text.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(2);
+    for (const edited of [`${lines.slice(0, -1).join("\n")}\n`, `${text}${lines.at(-1) as string}\n`]) {
+      // The published file, edited in place: a header whose count does not match its lines is not trusted.
+      writeFileSync(file, edited);
+      const rerun = await nightOf(emu, out);
+      expect(rerun.events).toContain("listed");
+      expect(rerun.result.changed).toBe(false);
+    }
+    writeFileSync(file, text);
+    expect((await nightOf(emu, out)).events).toEqual(["done"]);
   });
 });
