@@ -37,3 +37,4 @@ export type { Clock } from "./clock.js";
 export type { ClientEvent, RetryEvent, StreamCutEvent } from "./client-event.js";
 export type { ConflictReason, HttpErrorInit, NetworkFailure } from "./http-errors.js";
 export type { Query } from "./request-url.js";
+export type { BodyDigest } from "./body-digest.js";

@@ -46,6 +46,11 @@ export function requestUrl(base: URL, path: string, query: Query = {}): URL {
   return url;
 }
 
+/** Whether a query parameter's value is one {@link displayPath} hides: such a request's target is never recorded. */
+export function hasSecretParam(url: URL): boolean {
+  return [...url.searchParams.keys()].some((name) => SECRET_PARAM.test(name));
+}
+
 /** Path and query as errors and events show them: values of secret-looking parameters replaced. */
 export function displayPath(url: URL): string {
   const parts = [...url.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? "[REDACTED]" : encodeURIComponent(value)}`);

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
+import { BodyHasher, type BodyDigest } from "./body-digest.js";
 import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
@@ -11,7 +12,7 @@ import { isPermanentNetworkError } from "./permanent-failure.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import { describeError, redactor, safeCause } from "./redact.js";
-import { checkBaseUrl, displayPath, requestUrl, type Query } from "./request-url.js";
+import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
 
 export interface ServiceClientOptions {
@@ -46,6 +47,12 @@ export interface ServiceClientOptions {
   readonly allowInsecureHttp?: boolean | undefined;
   /** Hears every retry and stream cut. */
   readonly onEvent?: ((event: ClientEvent) => void) | undefined;
+  /**
+   * Hears the digest of every 2xx body `getJson` parsed or `getNdjson` read to its end (not a body cut
+   * or abandoned), for requests whose query holds no secret-looking parameter. Bodies are hashed only
+   * when this is set.
+   */
+  readonly onBody?: ((digest: BodyDigest) => void) | undefined;
 }
 
 export interface RequestOptions {
@@ -66,6 +73,11 @@ export interface ServiceClient {
    * lines are out. See `completeNdjson` for the re-request that fills the gap.
    */
   getNdjson(path: string, query?: Query): AsyncIterable<string>;
+  /**
+   * GET a body read to its end and never parsed: its size and sha256 (retried as getJson is; error
+   * statuses throw). `target` is a path with its query, as a {@link BodyDigest} names it.
+   */
+  digestBody(target: string): Promise<BodyDigest>;
   /** Any method with a JSON body and answer. Only 429 and 503 are retried for POST and PATCH. */
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
   toJSON(): { baseUrl: string; auth: AuthMode; tokenSource: string };
@@ -78,6 +90,8 @@ interface Call {
   readonly url: URL;
   /** Path and query as shown in errors and events. */
   readonly path: string;
+  /** Path and query relative to the base URL, as `onBody` and `digestBody` name a request; undefined when the query holds a secret. */
+  readonly target: string | undefined;
   readonly body: string | undefined;
   readonly started: number;
   attempts: number;
@@ -117,11 +131,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const redact = redactor(token);
   const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
   const emit = (event: ClientEvent) => options.onEvent?.(event);
+  const onBody = options.onBody;
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const targetOf = (url: URL) => (url.pathname.startsWith(basePath) && !hasSecretParam(url) ? url.pathname.slice(basePath.length) + url.search : undefined);
 
   const newCall = (method: string, path: string, query: Query | undefined, body: unknown): Call => {
     if (typeof method !== "string" || !/^[A-Za-z]+$/.test(method)) throw new ConfigError(`Expected an HTTP method such as "GET", got ${JSON.stringify(method)}`);
     const url = requestUrl(base, path, query);
-    return { method: method.toUpperCase(), url, path: redact(displayPath(url)), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
+    return { method: method.toUpperCase(), url, path: redact(displayPath(url)), target: targetOf(url), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
   };
 
   const send = async (call: Call): Promise<Sent> => {
@@ -207,10 +224,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const { res, chunks, release } = await open(call);
       let failure: Failure;
       try {
-        const text = await readText(chunks());
+        const bytes = await readBytes(chunks());
+        const text = decodeText(bytes);
         if (text === "" && (res.status === 204 || call.method === "HEAD")) return undefined as T;
         try {
-          return JSON.parse(text) as T;
+          const value = JSON.parse(text) as T;
+          if (onBody !== undefined && call.target !== undefined && call.method === "GET") {
+            const hasher = new BodyHasher();
+            hasher.update(bytes);
+            onBody(hasher.digest(call.target));
+          }
+          return value;
         } catch (error) {
           failure = { kind: "network", reason: "cut", error };
         }
@@ -229,11 +253,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const { chunks, release } = await open(call);
       let delivered = 0;
       let failure: Failure;
+      const hasher = onBody !== undefined && call.target !== undefined ? new BodyHasher() : undefined;
       try {
-        for await (const line of ndjsonLines(chunks())) {
+        for await (const line of ndjsonLines(hasher === undefined ? chunks() : hashed(chunks(), hasher))) {
           delivered++;
           yield line;
         }
+        if (hasher !== undefined) onBody?.(hasher.digest(call.target as string));
         return;
       } catch (error) {
         const reason = error instanceof PartialLineError ? "cut" : error instanceof BodyTimeoutError ? "stalled" : "reset";
@@ -251,12 +277,32 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   }
 
+  const digestBody = async (target: string): Promise<BodyDigest> => {
+    const call = newCall("GET", target, undefined, undefined);
+    if (call.target === undefined) throw new ConfigError(`Expected a request target without secret-looking parameters, got ${JSON.stringify(call.path)}`);
+    for (;;) {
+      const { chunks, release } = await open(call);
+      let failure: Failure;
+      try {
+        const hasher = new BodyHasher();
+        for await (const chunk of chunks()) hasher.update(chunk);
+        return hasher.digest(call.target);
+      } catch (error) {
+        failure = { kind: "network", reason: error instanceof BodyTimeoutError ? "timeout" : "network", error };
+      } finally {
+        release();
+      }
+      await backOff(call, failure);
+    }
+  };
+
   const description = { baseUrl, auth, tokenSource };
   return {
     baseUrl,
     auth,
     getJson: (path, query) => request("GET", path, { query }),
     getNdjson: (path, query) => ndjson(path, query),
+    digestBody,
     request,
     toJSON: () => ({ ...description }),
     toString: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
@@ -270,10 +316,25 @@ function streamDetail(error: unknown, cause: unknown): { cause: unknown; detail?
 }
 
 async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  return decodeText(await readBytes(chunks));
+}
+
+async function readBytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+function decodeText(bytes: Uint8Array): string {
   // TextDecoder drops a leading BOM, as Response.text() does.
-  return new TextDecoder().decode(Buffer.concat(parts));
+  return new TextDecoder().decode(bytes);
+}
+
+async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: BodyHasher): AsyncGenerator<Uint8Array, void, undefined> {
+  for await (const chunk of chunks) {
+    hasher.update(chunk);
+    yield chunk;
+  }
 }
 
 async function* emptyChunks(): AsyncGenerator<Uint8Array, void, undefined> {}

@@ -29,20 +29,28 @@ export async function* timedChunks(body: ReadableStream<Uint8Array>, limits: Bod
   try {
     for (;;) {
       const left = limits.totalMs - (performance.now() - startedAt);
-      const timeout = left <= limits.idleMs ? new BodyTimeoutError("total", limits.totalMs) : new BodyTimeoutError("idle", limits.idleMs);
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(timeout), Math.max(0, Math.min(left, limits.idleMs)));
+      // One timer and one promise per read; the error (and its stack) only when the timer fires: a
+      // large body is thousands of reads (issue 21: a no-op rerun's CPU against a bare download).
+      const step = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
+        const timer = setTimeout(
+          () => {
+            const timeout = left <= limits.idleMs ? new BodyTimeoutError("total", limits.totalMs) : new BodyTimeoutError("idle", limits.idleMs);
+            abort(timeout);
+            reject(timeout);
+          },
+          Math.max(0, Math.min(left, limits.idleMs)),
+        );
+        reader.read().then(
+          (read) => {
+            clearTimeout(timer);
+            resolve(read);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
       });
-      let step: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        step = await Promise.race([reader.read(), expired]);
-      } catch (error) {
-        if (error === timeout) abort(timeout);
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
       if (step.done) {
         done = true;
         return;

@@ -1,13 +1,14 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { ConfigError } from "../core/errors.js";
-import type { AuthMode, ClientEvent, ServiceClient } from "../http/index.js";
+import type { AuthMode, BodyDigest, ClientEvent, ServiceClient } from "../http/index.js";
 import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source.js";
 import { readError } from "../sources/read-error.js";
 import { splitLines } from "../sources/split-lines.js";
 import { spool, type Spool } from "../sources/spool.js";
 import { encodeEscaped } from "../sources/escaped-utf8.js";
 import { checkDpoOptions, type DpoOptions } from "./dpo-pairs.js";
+import { ExportAnswers, type AnsweredExports } from "./export-answers.js";
 import { checkPartition, type Partition } from "./partition.js";
 import { pullLines } from "./pull.js";
 import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
@@ -61,6 +62,17 @@ export interface HttpSource extends LineSource {
    * `createServiceClient({ ..., onEvent: (e) => source.clientEvent(e) })`.
    */
   clientEvent(event: ClientEvent): void;
+  /**
+   * Pass the service client's `onBody` here (`createServiceClient({ ..., onBody: (d) => source.clientBody(d) })`)
+   * for {@link HttpSource.answeredExports}.
+   */
+  clientBody(digest: BodyDigest): void;
+  /**
+   * After the first full read of an SFT or RL pull given every body digest (`clientBody`): what its export
+   * requests answered, for a later night to compare (see ExportAnswers); null when a rerun could not
+   * rely on them (DPO, `skip`, a failed or cut request, a score the cache will not answer).
+   */
+  answeredExports(): AnsweredExports | null;
 }
 
 /**
@@ -85,7 +97,8 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>(), context: null as string | null };
+  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>(), context: null as string | null, settled: false };
+  const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;
 
@@ -160,5 +173,7 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     },
     report: () => afterPull("report()"),
     clientEvent: (event) => tally.clientEvent(event),
+    clientBody: (digest) => answers?.note(digest),
+    answeredExports: () => answers?.answered(afterPull("answeredExports()"), found.settled) ?? null,
   };
 }

@@ -8,8 +8,10 @@ import { Staging } from "./staging.js";
  * records in the order they came), then any `partial_stream` lines. Adds the gated runs to `gated`.
  * Records are read first, so each run's `scorecard_version` is known and only scorecards of runs new
  * or rescored since `scoring.cache` are requested; nothing is yielded before the scores are in.
+ * Sets `found.settled` when every score is one the cache left in `scoring.out` answers for the same records.
  */
-export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], gated: Set<string>, scoring: Scoring, spoolDir: string): AsyncGenerator<string | Buffer> {
+export async function* pullRecords(ctx: FetchRecordsContext, share: readonly ListedRun[], found: { readonly gated: Set<string>; settled: boolean }, scoring: Scoring, spoolDir: string): AsyncGenerator<string | Buffer> {
+  const { gated } = found;
   const scored = share.filter((run) => run.scored);
   const staging = await Staging.open(spoolDir);
   try {
@@ -27,6 +29,11 @@ export async function* pullRecords(ctx: FetchRecordsContext, share: readonly Lis
 
     const scores = await scoresOf(ctx.client, ctx.routes, scored.map((r) => r.runId), versions, scoring, ctx.tally);
     for (const [runId, score] of scores) if (score.gated) gated.add(runId);
+    // A rerun of the same records takes each score from the cache only for a known version it holds.
+    found.settled = scored.every((run) => {
+      const version = versions.get(run.runId);
+      return version !== undefined && scoring.out.get(run.runId)?.version === version;
+    });
     ctx.tally.r.gated = gated.size;
     ctx.tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
 

@@ -29,6 +29,8 @@ export interface PullFindings {
   readonly scores: Map<string, CachedScore>;
   /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
   context: string | null;
+  /** SFT and RL: every score is one the cache in `scores` answers for the same records (see ExportAnswers). */
+  settled: boolean;
 }
 
 /** What a pull hands the spool: a line as text (no newline), or spool bytes (whole lines with their newlines, as received, in pieces). */
@@ -58,7 +60,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
     tally.r.runsScored = share.filter((run) => run.scored).length;
     deferUnscored(share, tally);
     tally.emit({ type: "listed", runs: listed.length, inPartition: share.length, scored: tally.r.runsScored });
-    yield* pullRecords(ctx, share, found.gated, scoring, plan.spoolDir);
+    yield* pullRecords(ctx, share, found, scoring, plan.spoolDir);
   }
 
   // Concurrent fetches append in completion order: put the lists in the service's order.

@@ -34,3 +34,12 @@ export function pullRoutes(auth: AuthMode, format: PullFormat): PullRoutes {
     dpo: "/api/agent/finetuning/dpo",
   };
 }
+
+/**
+ * Whether a request target (path and query) is a scorecard route of {@link pullRoutes}: both end their
+ * path in `/scorecard`, and a run id in the path is percent-encoded, so it cannot end one so itself.
+ */
+export function isScorecardTarget(target: string): boolean {
+  const q = target.indexOf("?");
+  return (q === -1 ? target : target.slice(0, q)).endsWith("/scorecard");
+}

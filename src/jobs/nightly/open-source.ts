@@ -1,6 +1,6 @@
 import { ConfigError } from "../../core/errors.js";
 import { createServiceClient, credentialsFromEnv } from "../../http/index.js";
-import type { Clock, RetryPolicy } from "../../http/index.js";
+import type { BodyDigest, ClientEvent, Clock, RetryPolicy, ServiceClient } from "../../http/index.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { httpSource } from "../../pull/index.js";
 import type { HttpSource, PullEvent, ScoreCache } from "../../pull/index.js";
@@ -46,16 +46,8 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     const gated = book?.gatedRuns();
     return { sources, gatedRuns: () => gated, ...(book === undefined ? {} : { scores: book }), http: null };
   }
-  const credentials = credentialsFromEnv(source.auth, environment.env);
   let http: HttpSource | undefined;
-  const client = createServiceClient({
-    baseUrl: source.base_url,
-    ...credentials,
-    concurrency: source.concurrency,
-    ...(environment.clock === undefined ? {} : { clock: environment.clock }),
-    ...(environment.retry === undefined ? {} : { retry: environment.retry }),
-    onEvent: (event) => http?.clientEvent(event),
-  });
+  const client = clientOf(source, environment, (event) => http?.clientEvent(event), (digest) => http?.clientBody(digest));
   http = httpSource({
     client,
     auth: source.auth,
@@ -69,6 +61,24 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
   });
   const opened = http;
   return { sources: [opened], gatedRuns: () => opened.gatedRuns(), http: opened };
+}
+
+/** The service client of an http source: credentials from the environment only. */
+export function clientOf(
+  source: Extract<PipelineSpec["source"], { kind: "http" }>,
+  environment: SourceEnvironment,
+  onEvent: (event: ClientEvent) => void,
+  onBody?: (digest: BodyDigest) => void,
+): ServiceClient {
+  return createServiceClient({
+    baseUrl: source.base_url,
+    ...credentialsFromEnv(source.auth, environment.env),
+    concurrency: source.concurrency,
+    ...(environment.clock === undefined ? {} : { clock: environment.clock }),
+    ...(environment.retry === undefined ? {} : { retry: environment.retry }),
+    onEvent,
+    ...(onBody === undefined ? {} : { onBody }),
+  });
 }
 
 /** `"k/N"` as numbers. */

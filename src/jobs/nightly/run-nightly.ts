@@ -16,6 +16,8 @@ import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } 
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
 import { unchangedNight } from "./unchanged-night.js";
+import { answeredNight } from "./answered-night.js";
+import { EXPORT_ANSWERS_NAME, formatExportAnswers, setupDigest, sha256Hex } from "./export-answers-file.js";
 import type { SourceEnvironment } from "./open-source.js";
 import type { HttpSource } from "../../pull/index.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
@@ -66,7 +68,13 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   try {
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
-    const scoreCache = spec.source.kind === "http" ? parseScoreCache((await readText(sink.storage, SCORE_CACHE)) ?? "") : undefined;
+    const scoreCacheText = spec.source.kind === "http" ? ((await readText(sink.storage, SCORE_CACHE)) ?? "") : undefined;
+    // Nothing new is first told by the answers alone: the same bodies for the same export requests.
+    if (scoreCacheText !== undefined) {
+      const answered = await answeredNight(spec, sink, environment, scoreCacheText, startedAt);
+      if (answered !== null) return await finishUnchanged(sink, answered, environment, out, options.dryRun === true);
+    }
+    const scoreCache = scoreCacheText === undefined ? undefined : parseScoreCache(scoreCacheText);
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
     const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
@@ -101,6 +109,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
       environment.onPhase?.({ phase: "dry_run", would_publish: published, added: night.added, replaced: night.replaced, removed: night.removed });
       return { manifest, changed: false, decision: { ...judged, rejected_to: null }, outDir: out, dryRun: { wouldPublish: published } };
     }
+    const cacheOut = opened.http === null ? null : formatScoreCache(opened.http.scoreCacheOut());
+    const answers = opened.http?.answeredExports() ?? null;
     await sink.publish(
       {
         card: datasetCard({
@@ -112,8 +122,29 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
           ...(run.split === undefined ? {} : { split: run.split }),
         }),
         manifest,
-        ...(opened.http === null ? {} : { extra: { [SCORE_CACHE]: formatScoreCache(opened.http.scoreCacheOut()) } }),
-        ...(digest === null ? {} : { state: (next) => ({ [NIGHT_INPUT_NAME]: formatNightInput({ input_sha256: digest, ledger_sha256: next.ledger_sha256, keys }) }) }),
+        ...(cacheOut === null ? {} : { extra: { [SCORE_CACHE]: cacheOut } }),
+        ...(digest === null
+          ? {}
+          : {
+              state: (next) => ({
+                [NIGHT_INPUT_NAME]: formatNightInput({ input_sha256: digest, ledger_sha256: next.ledger_sha256, keys }),
+                ...(answers === null || cacheOut === null
+                  ? {}
+                  : {
+                      [EXPORT_ANSWERS_NAME]: formatExportAnswers({
+                        header: {
+                          format: "evalshard-export-answers/1",
+                          input_sha256: digest,
+                          setup_sha256: setupDigest(spec),
+                          score_cache_sha256: sha256Hex(cacheOut),
+                          requests: answers.requests,
+                          report: answers.rerunReport,
+                        },
+                        entries: answers.entries,
+                      }),
+                    }),
+              }),
+            }),
       },
       judged,
     );
