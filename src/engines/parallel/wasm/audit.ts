@@ -216,18 +216,9 @@ const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0
 /** Whether the UTF-8 text [start, end) may matter: mayMatterUtf8(bytes, start, end, false). */
 function textMayMatter(start: usize, end: usize): bool {
   let i = start;
-  const lowTable = v128.load(LOW);
-  const highTable = v128.load(HIGH);
-  const nibble = splat(0x0f);
-  const fold = splat(0x20);
-  const zero = splat(0);
-  const g = splat(0x67);
-  const n = splat(0x6e);
-  const o = splat(0x6f);
-  const a = splat(0x61);
-  const r = splat(0x72);
-  const e = splat(0x65);
-  const t = splat(0x74);
+  // textStops's constants, held in locals through the loop.
+  const lowTable = v128.load(LOW), highTable = v128.load(HIGH), nibble = splat(0x0f), fold = splat(0x20), zero = splat(0), g = splat(0x67);
+  const n = splat(0x6e), o = splat(0x6f), a = splat(0x61), r = splat(0x72), e = splat(0x65), t = splat(0x74);
   for (; i + 16 <= end; i += 16) {
     for (let stops = textStops(i, lowTable, highTable, nibble, fold, zero, g, n, o, a, r, e, t); stops != 0; stops &= stops - 1) {
       const at = i + <usize>ctz(stops);
@@ -248,23 +239,14 @@ function textMayMatter(start: usize, end: usize): bool {
  * it holds an escape. Where a 16-byte step holds stops, they are taken in order; `next` is the first byte no
  * escape took.
  */
-@inline function stringClose(open: usize, end: usize): usize {
+function stringClose(open: usize, end: usize): usize {
   flagged = false;
   sawBackslash = false;
   const quote = splat(QUOTE);
   const backslash = splat(BACKSLASH);
-  const lowTable = v128.load(LOW);
-  const highTable = v128.load(HIGH);
-  const nibble = splat(0x0f);
-  const fold = splat(0x20);
-  const zero = splat(0);
-  const g = splat(0x67);
-  const n = splat(0x6e);
-  const o = splat(0x6f);
-  const a = splat(0x61);
-  const r = splat(0x72);
-  const e = splat(0x65);
-  const t = splat(0x74);
+  // textStops's constants, held in locals through the loop.
+  const lowTable = v128.load(LOW), highTable = v128.load(HIGH), nibble = splat(0x0f), fold = splat(0x20), zero = splat(0), g = splat(0x67);
+  const n = splat(0x6e), o = splat(0x6f), a = splat(0x61), r = splat(0x72), e = splat(0x65), t = splat(0x74);
   let i = open + 1;
   let next = i;
   for (; i + 16 <= end; i = max(i + 16, next)) {
