@@ -140,8 +140,9 @@ export class UnitConverter {
       builders,
       builder: builders[this.#home] as RowGroupBuilder,
       kinds: new Uint8Array(lines.length),
-      versions: [],
-      digests: [],
+      valid: 0,
+      versions: new Float64Array(lines.length),
+      digests: new Float64Array(lines.length),
       rowBytes: [],
       rowCounts: [],
       filtered: [],
@@ -155,7 +156,7 @@ export class UnitConverter {
       const { start, end } = lines[i] as WholeLine;
       this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
-    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: Float64Array.from(g.versions), digests: Float64Array.from(g.digests) };
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
     return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
@@ -185,8 +186,8 @@ export class UnitConverter {
     g.kinds[i] = outcome.kind;
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
-      g.versions.push(outcome.facts.scorecardVersion ?? 0);
-      g.digests.push(lineDigestOf(g.bytes, start, end));
+      g.versions[g.valid] = outcome.facts.scorecardVersion ?? 0;
+      g.digests[g.valid++] = lineDigestOf(g.bytes, start, end);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
@@ -407,8 +408,14 @@ interface Gathered {
   /** The one the fast parser writes into: the home split's. */
   readonly builder: RowGroupBuilder;
   readonly kinds: Uint8Array;
-  readonly versions: number[];
-  readonly digests: number[];
+  /** Valid lines so far (rows and filtered): how much of `versions` and `digests` is written. */
+  valid: number;
+  /**
+   * Per valid line, sized to the batch's lines: typed stores, where a push into a new array per batch took its
+   * first digest (a 48-bit integer) from a small-integer array's path and deoptimised `#gather` once a worker.
+   */
+  readonly versions: Float64Array;
+  readonly digests: Float64Array;
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];

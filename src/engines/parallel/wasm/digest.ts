@@ -9,9 +9,12 @@ const P3: u32 = 0xc2b2ae3d;
 const P4: u32 = 0x27d4eb2f;
 const P5: u32 = 0x165667b1;
 
-@inline function round(lanes: v128, words: v128): v128 {
-  const sum = i32x4.add(lanes, i32x4.mul(words, i32x4.splat(P2)));
-  return i32x4.mul(v128.or(i32x4.shl(sum, 13), i32x4.shr_u(sum, 19)), i32x4.splat(P1));
+/** P1 and P2 in every lane, loaded before the loop (scan.ts's SPLATS says why from memory). */
+const PRIMES: usize = memory.data<u32>([P1, P1, P1, P1, P2, P2, P2, P2], 16);
+
+@inline function round(lanes: v128, words: v128, p1: v128, p2: v128): v128 {
+  const sum = i32x4.add(lanes, i32x4.mul(words, p2));
+  return i32x4.mul(v128.or(i32x4.shl(sum, 13), i32x4.shr_u(sum, 19)), p1);
 }
 
 /** The 32-bit hash of bytes [p, end). */
@@ -19,9 +22,11 @@ export function lineHash(p: usize, end: usize): u32 {
   let a = i32x4(P1, P1 + P2, P1 + 2 * P2, P1 + 3 * P2);
   let b = i32x4(P1 + 4 * P2, P1 + 5 * P2, P1 + 6 * P2, P1 + 7 * P2);
   const length = <u32>(end - p);
+  const p1 = v128.load(PRIMES);
+  const p2 = v128.load(PRIMES + 16);
   for (; p + 32 <= end; p += 32) {
-    a = round(a, v128.load(p));
-    b = round(b, v128.load(p + 16));
+    a = round(a, v128.load(p), p1, p2);
+    b = round(b, v128.load(p + 16), p1, p2);
   }
   let h: u32 =
     rotl<u32>(i32x4.extract_lane(a, 0), 1) + rotl<u32>(i32x4.extract_lane(a, 1), 7) + rotl<u32>(i32x4.extract_lane(a, 2), 12) + rotl<u32>(i32x4.extract_lane(a, 3), 18) +

@@ -25,6 +25,20 @@ const FINITE_DIGITS: i32 = 308;
 /** "__proto__", the key zod's record skips: its output would lack the member the raw text has. */
 export const PROTO = memory.data<u8>([0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]);
 
+/**
+ * `i8x16.splat(b)` for every byte b, read with {@link splat} into a local before a loop. V8's optimizing
+ * compiler builds a v128 constant afresh at each use (three instructions, inside the loop), and binaryen folds
+ * a local set to a constant back into its uses; a value loaded from memory it leaves where it is, so the loop
+ * keeps it in a register (docs/decisions.md, "SIMD constants").
+ */
+const SPLATS: usize = memory.data(256 * 16, 16);
+for (let b: u32 = 0; b < 256; b++) v128.store(SPLATS + (<usize>b << 4), i8x16.splat(<i8>b));
+
+/** `i8x16.splat(b)`, loaded from {@link SPLATS}: call it before a loop, not in it. */
+@inline export function splat(b: u32): v128 {
+  return v128.load(SPLATS + (<usize>b << 4));
+}
+
 /** The first address the caller may use: everything this module keeps lies below it. */
 export function heapEnd(): usize {
   return __heap_base;
@@ -33,9 +47,10 @@ export function heapEnd(): usize {
 /** Whether bytes [p, p + length) hold a byte below 0x20. */
 export function hasControlByte(p: usize, length: usize): bool {
   const end = p + length;
-  const space = i8x16.splat(0x20);
+  const controls = splat(0x1f);
   for (; p + 16 <= end; p += 16) {
-    if (v128.any_true(i8x16.lt_u(v128.load(p), space))) return true;
+    const v = v128.load(p);
+    if (v128.any_true(i8x16.eq(i8x16.min_u(v, controls), v))) return true;
   }
   for (; p < end; p++) if (load<u8>(p) < 0x20) return true;
   return false;
@@ -96,13 +111,14 @@ export let sawEscape = false;
  */
 export function stringEnd(p: usize, end: usize): usize {
   sawEscape = false;
-  const quote = i8x16.splat(<i8>QUOTE);
-  const backslash = i8x16.splat(<i8>BACKSLASH);
-  const space = i8x16.splat(0x20);
+  const quote = splat(QUOTE);
+  const backslash = splat(BACKSLASH);
+  // A byte below 0x20 is its minimum with 0x1f: two instructions, where `lt_u` takes four on x64.
+  const controls = splat(0x1f);
   while (true) {
     if (p + 16 <= end) {
       const v = v128.load(p);
-      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, space)));
+      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.eq(i8x16.min_u(v, controls), v)));
       if (stops == 0) {
         p += 16;
         continue;
