@@ -101,9 +101,11 @@ const wasm = new WasmAudit(ROLE_WORDS);
  * wasm pass answers alike 16 bytes at a time (docs/decisions.md); the JS one takes what is not in its memory.
  */
 const clearBytes = (text: Utf8Range): boolean => {
+  // The wasm walk checks as it reads (`checked`); a text it did not check is checked here.
+  if (text.checked !== null) return text.checked;
   const flagged = wasm.inMemory(text.bytes, text.start, text.end) ?? mayMatterUtf8(text.bytes, text.start, text.end, false);
   return !flagged;
 };
 
 /** Whether a JSON value's bytes from the walk are already `JSON.stringify`'s text (the wasm module answers most). */
-const jsonForm = (json: Utf8Range): boolean => jsonFormOf(json.bytes, json.start, json.end);
+const jsonForm = (json: Utf8Range): boolean => json.checked ?? jsonFormOf(json.bytes, json.start, json.end);

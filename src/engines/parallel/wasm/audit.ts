@@ -220,7 +220,7 @@ const HIGH = i8x16(0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0, 0, 0, 0, 0x40, 0
 }
 
 /** Whether the UTF-8 text [start, end) may matter: mayMatterUtf8(bytes, start, end, false). */
-function textMayMatter(start: usize, end: usize): bool {
+export function textMayMatter(start: usize, end: usize): bool {
   let i = start;
   for (; i + 16 <= end; i += 16) {
     for (let stops = textStops(i); stops != 0; stops &= stops - 1) {
