@@ -22,12 +22,19 @@ export class WindowChecks {
 
   /** The next step's window begins. */
   next(): void {
-    [this.#previous, this.#current] = [this.#current, this.#previous];
-    [this.#previousChecked, this.#currentChecked] = [this.#currentChecked, this.#previousChecked];
-    [this.#previousBytes, this.#currentBytes] = [this.#currentBytes, this.#previousBytes];
-    this.#current.length = 0;
-    this.#currentChecked.length = 0;
-    this.#currentBytes.length = 0;
+    // Swapped by hand and emptied only when not empty: once per step, and a length store is a builtin call.
+    const texts = this.#previous;
+    this.#previous = this.#current;
+    this.#current = texts;
+    const checked = this.#previousChecked;
+    this.#previousChecked = this.#currentChecked;
+    this.#currentChecked = checked;
+    const bytes = this.#previousBytes;
+    this.#previousBytes = this.#currentBytes;
+    this.#currentBytes = bytes;
+    if (texts.length !== 0) texts.length = 0;
+    if (checked.length !== 0) checked.length = 0;
+    if (bytes.length !== 0) bytes.length = 0;
   }
 
   /**
