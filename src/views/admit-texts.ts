@@ -26,13 +26,18 @@ export function patternsOf(t: RowText): readonly InjectionPattern[] {
   return t.inject === undefined ? scanInjection(t.text) : t.inject ? matchInjection(t.text) : NONE;
 }
 
+/** Counts a text of a kept row in the audit: changed or not, and the patterns it matches. */
+export function countText(env: ViewEnv, t: RowText): void {
+  env.audit.add(t.path, t.changed, patternsOf(t));
+}
+
 /**
  * Scans a row's texts for injection patterns. When any matches and `onInjection` is `drop`, the row goes
  * (`injection`) and nothing is counted; otherwise every text is counted in the audit and the row is kept.
  */
 export function admitTexts(env: ViewEnv, texts: readonly RowText[]): "keep" | "injection" {
   if (env.onInjection !== "drop") {
-    for (const t of texts) env.audit.add(t.path, t.changed, patternsOf(t));
+    for (const t of texts) countText(env, t);
     return "keep";
   }
   const scans = texts.map(patternsOf);

@@ -1,5 +1,5 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
-import { admitTexts } from "./admit-texts.js";
+import { admitTexts, countText } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
 import type { Checked } from "./sanitize-text.js";
@@ -55,8 +55,12 @@ export function eachRlStep(
     });
     const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
     const action = content === null ? null : checkedText(env, content);
-    const texts = action === null ? window : [...window, { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject }];
-    if (admitTexts(env, texts) === "injection") {
+    const actionText: RowText | null = action === null ? null : { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject };
+    if (env.onInjection !== "drop") {
+      // Every text is counted and the row kept, as admitTexts does, without a list of them per row.
+      for (let m = 0; m < window.length; m++) countText(env, window[m] as CheckedMessage);
+      if (actionText !== null) countText(env, actionText);
+    } else if (admitTexts(env, actionText === null ? window : [...window, actionText]) === "injection") {
       result.drop("injection");
       continue;
     }

@@ -53,7 +53,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       at(campaignId).text(record.scenario.campaign_id, 0);
       at(stepIndex).int64(tuple.index, 0);
       at(kind).text(tuple.kind, 0);
-      jsonText(at(observation), tuple.state.observation);
+      jsonText(at(observation), tuple.state.observation, env);
       if (messages.length === 0) window.empty(leaves);
       for (let m = 0; m < messages.length; m++) {
         const message = messages[m] as CheckedMessage;
@@ -81,13 +81,14 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
 /**
  * A top-level nullable JSON value as its JSON text: a parsed value (the stages' record, the slow path's) is
  * stringified; the fast walk's skeleton holds the value's bytes instead, written as they are when they are
- * already `JSON.stringify`'s text, else parsed and stringified: the column's bytes are the same either way.
+ * already `JSON.stringify`'s text (`env.jsonForm` or `isStringifyForm` says), else parsed and stringified: the
+ * column's bytes are the same either way.
  */
-function jsonText(w: LeafWriter, value: unknown): void {
+function jsonText(w: LeafWriter, value: unknown, env: ViewEnv): void {
   if (value === null || value === undefined) w.missing(0, 0);
   else if (!(value instanceof Utf8Range)) w.text(JSON.stringify(value), 0);
   // A walk's range: its line was checked as UTF-8 before the walk, and a JSON value's text is whole characters.
-  else if (isStringifyForm(value.bytes, value.start, value.end, true)) w.bytes(value.bytes, value.start, value.end, 0);
+  else if (env.jsonForm?.(value) ?? isStringifyForm(value.bytes, value.start, value.end, true)) w.bytes(value.bytes, value.start, value.end, 0);
   else w.text(JSON.stringify(JSON.parse(value.text())), 0);
 }
 

@@ -26,13 +26,18 @@ interface MutableAudit {
  */
 export class TextAudit {
   readonly #paths = new Map<string, MutableAudit>();
+  // The path added last and its counts: a step view adds a row's texts path after path, mostly the same one.
+  #lastPath = "";
+  #last: MutableAudit | undefined;
 
   add(path: string, changed: boolean, patterns: readonly InjectionPattern[]): void {
-    let audit = this.#paths.get(path);
+    let audit = path === this.#lastPath ? this.#last : this.#paths.get(path);
     if (audit === undefined) {
       audit = { values: 0, changed: 0, injected: 0, patterns: {} };
       this.#paths.set(path, audit);
     }
+    this.#lastPath = path;
+    this.#last = audit;
     audit.values++;
     if (changed) audit.changed++;
     if (patterns.length > 0) audit.injected++;

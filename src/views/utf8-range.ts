@@ -8,10 +8,17 @@ import { Buffer } from "node:buffer";
  * buffer, which the next line reuses; never kept.
  */
 export class Utf8Range {
+  /**
+   * `checked`: what the walk's own byte check found, when it made one (the parallel engine's wasm walk, for
+   * `rl-steps`): for a text, whether it is clear of everything the sanitizer or an injection pattern could start
+   * at (what `ViewEnv.clearBytes` answers); for a JSON value, whether it is already `JSON.stringify`'s text (what
+   * `ViewEnv.jsonForm` answers); null when it made none. Only the engine's `clearBytes` and `jsonForm` read it.
+   */
   constructor(
     readonly bytes: Uint8Array,
     readonly start: number,
     readonly end: number,
+    readonly checked: boolean | null = null,
   ) {}
 
   /** The text as a JS string. */

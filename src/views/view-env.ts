@@ -41,6 +41,12 @@ export interface ViewEnv {
    * @internal
    */
   readonly clearBytes?: (text: Utf8Range) => boolean;
+  /**
+   * `isStringifyForm` of a JSON value's bytes as a walk read them (valid UTF-8), answered the same way faster:
+   * set by the parallel engine (its wasm module) for the JSON values its walk hands `rl-steps` as bytes.
+   * @internal
+   */
+  readonly jsonForm?: (json: Utf8Range) => boolean;
   readonly systemPrompt: string | undefined;
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;

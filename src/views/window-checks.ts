@@ -22,19 +22,28 @@ export class WindowChecks {
 
   /** The next step's window begins. */
   next(): void {
-    [this.#previous, this.#current] = [this.#current, this.#previous];
-    [this.#previousChecked, this.#currentChecked] = [this.#currentChecked, this.#previousChecked];
-    [this.#previousBytes, this.#currentBytes] = [this.#currentBytes, this.#previousBytes];
-    this.#current.length = 0;
-    this.#currentChecked.length = 0;
-    this.#currentBytes.length = 0;
+    // Swapped by hand and emptied only when not empty: once per step, and a length store is a builtin call.
+    const texts = this.#previous;
+    this.#previous = this.#current;
+    this.#current = texts;
+    const checked = this.#previousChecked;
+    this.#previousChecked = this.#currentChecked;
+    this.#currentChecked = checked;
+    const bytes = this.#previousBytes;
+    this.#previousBytes = this.#currentBytes;
+    this.#currentBytes = bytes;
+    if (texts.length !== 0) texts.length = 0;
+    if (checked.length !== 0) checked.length = 0;
+    if (bytes.length !== 0) bytes.length = 0;
   }
 
   /**
    * Whether `clear` clears a message of the current step's window given as its UTF-8 bytes; a message the
-   * previous step's window held, cleared, is not read again. A text it does not clear goes to {@link of}.
+   * previous step's window held, cleared, is not read again. A text it does not clear goes to {@link of}. A
+   * text the walk checked as it read it (`checked`) is answered by `clear` at once: comparing costs more.
    */
   clears(bytes: Utf8Range, clear: (bytes: Utf8Range) => boolean): boolean {
+    if (bytes.checked !== null) return clear(bytes);
     const previous = this.#previousBytes;
     let cleared = false;
     for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Utf8Range, bytes);

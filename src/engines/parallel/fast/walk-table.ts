@@ -1,3 +1,4 @@
+import { JSON_VALUE } from "./schema-node.js";
 import type { SchemaNode } from "./schema-node.js";
 
 /** Bytes per node, field and (address, length) record; the layout src/engines/parallel/wasm/walk.ts reads. */
@@ -15,6 +16,11 @@ const REDACT = 32;
 const PRUNE_IF_EMPTY = 64;
 const VALUES_DROPPED = 128;
 const SKELETON = 256;
+/**
+ * The walk checks the value's bytes for the view that takes them as bytes (`rl-steps`): a string's text with the
+ * view's byte pass, a JSON value's text with the JSON.stringify-form check; the answer rides on the tape.
+ */
+const CHECKED = 512;
 /** A field record's flag: the policy drops the field. */
 const DROPPED = 1 << 8;
 
@@ -114,6 +120,7 @@ function flagsOf(node: SchemaNode): number {
     (node.redact ? REDACT : 0) |
     (node.pruneIfEmpty ? PRUNE_IF_EMPTY : 0) |
     (node.valuesDropped ? VALUES_DROPPED : 0) |
-    (node.skeleton ? SKELETON : 0)
+    (node.skeleton ? SKELETON : 0) |
+    (node.asBytes || (node.kind === JSON_VALUE && node.skeleton) ? CHECKED : 0)
   );
 }

@@ -51,6 +51,19 @@ export class WasmAudit {
   }
 
   /**
+   * Whether the text of UTF-8 bytes `[start, end)` of `bytes` may matter, as `mayMatterUtf8(bytes, start, end,
+   * false)` answers; undefined when the bytes do not lie in this thread's module memory (a walk's string does)
+   * or the module cannot take them. No copy: the module reads them where they are.
+   */
+  inMemory(bytes: Uint8Array, start: number, end: number): boolean | undefined {
+    if (bytes.buffer !== WASM_SCAN.buffer || !this.ready()) return undefined;
+    const at = bytes.byteOffset + start;
+    // The module's 16-byte steps read up to 3 bytes past a text (deciding nothing by them): they must be memory.
+    if (at + (end - start) + 3 > WASM_SCAN.buffer.byteLength) return undefined;
+    return WASM_SCAN.exports.auditText(at, at + (end - start)) === 1;
+  }
+
+  /**
    * Per JSON value from `values[from]` on (as {@link texts} takes them): its count of strings that are not keys
    * (-1: read it with JSON.parse), of those that may matter, its address, then those literals' [start, end)
    * addresses (plus {@link shift}: offsets into `values`). Valid until the next call.

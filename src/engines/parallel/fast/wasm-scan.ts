@@ -12,12 +12,15 @@ interface ScanExports {
   walk(root: number, p: number, end: number): number;
   /** The text audit's byte pass: see src/engines/parallel/wasm/audit.ts. */
   auditTexts(p: number, end: number, out: number): number;
+  auditText(start: number, end: number): number;
   auditJson(p: number, end: number, out: number, outEnd: number): number;
   auditStop(): number;
   /** src/core/line-digest.ts's lineHash: see src/engines/parallel/wasm/digest.ts. */
   lineHash(p: number, end: number): number;
   auditWords(): number;
   auditWordsBytes(): number;
+  /** src/views/is-stringify-form.ts's check: see src/engines/parallel/wasm/json-form.ts (0 no, 1 yes, 2 JS must tell). */
+  jsonForm(start: number, end: number): number;
 }
 
 /** Where a schema walk's own data lies in the module's memory, past the batch region. */
@@ -61,7 +64,7 @@ const SPARE_BYTES = 256 << 10;
  */
 export const WASM_SCAN: { buffer: ArrayBufferLike; exports: ScanExports; walk: WalkAreas; tableOwner: object | null } = {
   buffer: new ArrayBuffer(0),
-  exports: { heapEnd: () => 0, hasControlByte: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1, auditTexts: () => 0, auditJson: () => 0, auditStop: () => 0, lineHash: () => 0, auditWords: () => 0, auditWordsBytes: () => 0 },
+  exports: { heapEnd: () => 0, hasControlByte: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1, auditTexts: () => 0, auditText: () => 1, auditJson: () => 0, auditStop: () => 0, lineHash: () => 0, auditWords: () => 0, auditWordsBytes: () => 0, jsonForm: () => 2 },
   walk: { table: 0, tableBytes: 0, spare: 0, spareBytes: 0, tape: 0, tapeBytes: 0, scratch: 0, scratchBytes: 0 },
   /** The walker whose schema table the memory holds (a thread may have several parsers: tests do). */
   tableOwner: null,

@@ -7,6 +7,8 @@ import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
+import { WasmAudit } from "./wasm-audit.js";
+import { ROLE_WORDS } from "../../../views/text-prefilter.js";
 
 // The tape's ops, as src/wasm/walk.ts writes them.
 const OP_STR = 1;
@@ -20,6 +22,12 @@ const OP_MISSING = 8;
 const OP_MAP_KEY = 9;
 const OP_OPEN = 10;
 const OP_CLOSE = 11;
+
+/** Writes the role words (src/views/text-prefilter.ts) where the module's byte pass reads them, once per module instance. */
+const ROLE_WORDS_AUDIT = new WasmAudit(ROLE_WORDS.map((w) => Uint8Array.from(w, (c) => c.charCodeAt(0))));
+
+/** The walk's form check of a skeleton JSON value (src/engines/parallel/wasm/walk.ts's OP_JSON), as `Utf8Range.checked`. */
+const JSON_FORM: readonly (boolean | null)[] = [null, false, true, null];
 
 /** Node's Buffer has these since forever; `toString` ends up calling them, after argument checks that cost more. */
 interface Slicer {
@@ -77,6 +85,11 @@ export class WasmWalker {
       this.#unfitFor = WASM_SCAN.exports;
       return false;
     }
+    // The byte check of the strings a view takes as bytes reads the role words from the module's memory.
+    if (table.nodes.some((n) => n.asBytes) && !ROLE_WORDS_AUDIT.ready()) {
+      this.#unfitFor = WASM_SCAN.exports;
+      return false;
+    }
     const buffer = WASM_SCAN.buffer as ArrayBuffer;
     new Uint8Array(buffer, at, table.bytes.length).set(table.bytes);
     this.#rootAt = table.root;
@@ -113,8 +126,9 @@ export class WasmWalker {
             if (!node.redact) bytesTo = node.leaf;
             else (out[node.leaf] as LeafWriter).text(redaction((value = (mem as unknown as Slicer).utf8Slice(start, end))), rep);
           }
-          // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its UTF-8.
-          if ((skeleton = node.skeleton)) value ??= node.asBytes ? new Utf8Range(mem, start, end) : this.#strings.get(mem, start, end);
+          // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its
+          // UTF-8, with the walk's byte check (`def` 1: cleared, 2: may matter).
+          if ((skeleton = node.skeleton)) value ??= node.asBytes ? new Utf8Range(mem, start, end, word >>> 16 === 1) : this.#strings.get(mem, start, end);
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;
@@ -131,7 +145,8 @@ export class WasmWalker {
           } else if (!node.redact) bytesTo = node.leaf;
           else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
           // In the skeleton as its JSON text's bytes (valid while the view reads this line); the view parses it if it must.
-          if ((skeleton = node.skeleton)) value = new Utf8Range(mem, start, end);
+          // With the walk's form check: `def` 1 not JSON.stringify's text, 2 it is, 3 JS must tell.
+          if ((skeleton = node.skeleton)) value = new Utf8Range(mem, start, end, JSON_FORM[word >>> 16] as boolean | null);
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;

@@ -11,7 +11,9 @@ import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
-import { mayMatterUtf8 } from "./may-matter-utf8.js";
+import { WasmAudit } from "../fast/wasm-audit.js";
+import { jsonFormOf } from "../fast/wasm-json-form.js";
+import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -61,7 +63,7 @@ export class UnitView {
       });
     const env = viewEnv(setup.options);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
-    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes } : env;
+    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
   }
 
   /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
@@ -90,8 +92,20 @@ export class UnitView {
   }
 }
 
+/** The byte pass in this thread's wasm module, for texts the wasm walk left in its memory (all but the JS walker's). */
+const wasm = new WasmAudit(ROLE_WORDS);
+
 /**
  * Whether `ViewEnv.check` gives a text of these bytes back as it is, clear of every injection pattern: nothing
- * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both).
+ * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both). The
+ * wasm pass answers alike 16 bytes at a time (docs/decisions.md); the JS one takes what is not in its memory.
  */
-const clearBytes = (text: Utf8Range): boolean => !mayMatterUtf8(text.bytes, text.start, text.end, false);
+const clearBytes = (text: Utf8Range): boolean => {
+  // The wasm walk checks as it reads (`checked`); a text it did not check is checked here.
+  if (text.checked !== null) return text.checked;
+  const flagged = wasm.inMemory(text.bytes, text.start, text.end) ?? mayMatterUtf8(text.bytes, text.start, text.end, false);
+  return !flagged;
+};
+
+/** Whether a JSON value's bytes from the walk are already `JSON.stringify`'s text (the wasm module answers most). */
+const jsonForm = (json: Utf8Range): boolean => json.checked ?? jsonFormOf(json.bytes, json.start, json.end);

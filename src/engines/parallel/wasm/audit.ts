@@ -87,6 +87,14 @@ export function auditTexts(p: usize, end: usize, out: usize): u32 {
 }
 
 /**
+ * One text already in this memory (a walk's string, which a view takes as its bytes): whether its UTF-8 text
+ * [start, end) may matter, 1 or 0. Reads up to 3 bytes past `end` without their deciding anything.
+ */
+export function auditText(start: usize, end: usize): u32 {
+  return textMayMatter(start, end) ? 1 : 0;
+}
+
+/**
  * JSON values: for each whole value in [p, end), from `out` on, three words: the number of strings in it that
  * are not keys, the number of those that may matter, and the value's address; then that many pairs of
  * addresses, each such string's literal [opening quote, after its closing quote). A value whose keys repeat in
@@ -214,7 +222,7 @@ const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0
 }
 
 /** Whether the UTF-8 text [start, end) may matter: mayMatterUtf8(bytes, start, end, false). */
-function textMayMatter(start: usize, end: usize): bool {
+export function textMayMatter(start: usize, end: usize): bool {
   let i = start;
   // textStops's constants, held in locals through the loop.
   const lowTable = v128.load(LOW), highTable = v128.load(HIGH), nibble = splat(0x0f), fold = splat(0x20), zero = splat(0), g = splat(0x67);

@@ -1,5 +1,6 @@
 // AssemblyScript: the entry of the fast path's wasm module (dist/wasm/scan.wasm), whose exports are these.
 export { hasControlByte, heapEnd, skipValue } from "./scan";
 export { walk, walkAreas } from "./walk";
-export { auditJson, auditStop, auditTexts, auditWords, auditWordsBytes } from "./audit";
+export { auditJson, auditStop, auditText, auditTexts, auditWords, auditWordsBytes } from "./audit";
 export { lineHash } from "./digest";
+export { jsonForm } from "./json-form";

@@ -7,6 +7,8 @@
 // the line is vouched for. Like the scans, a walk may decline more than the JS walker, never accept more:
 // numbers it cannot convert exactly go on the tape as text, for the replay to convert and check.
 
+import { textMayMatter } from "./audit";
+import { jsonForm } from "./json-form";
 import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, skipValue, stringEnd, ws } from "./scan";
 
 // A node of the table: NODE_BYTES bytes at its address (see walk-table.ts, which writes them).
@@ -56,16 +58,18 @@ const REDACT: u32 = 32;
 const PRUNE_IF_EMPTY: u32 = 64;
 const VALUES_DROPPED: u32 = 128;
 const SKELETON: u32 = 256;
+/** Check the value's bytes (walk-table.ts says for whom): the answer goes in the op's `def` (OP_STR, OP_JSON below). */
+const CHECKED: u32 = 512;
 const EMITS: u32 = WRITTEN | SKELETON;
 
 // Tape ops: 16 bytes each, a word `op | rep << 8 | def << 16`, the node's id, then two words or a double.
-const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded
+const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded; CHECKED: `def` 1 when audit.ts's byte pass clears the text, 2 when it may matter
 const OP_CHOICE: u32 = 2; // choice number `def`, spelled by bytes [a, b) (escapes decoded)
 const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
 const OP_BOOL: u32 = 5;
 const OP_NULL: u32 = 6;
-const OP_JSON: u32 = 7; // raw JSON text [a, b)
+const OP_JSON: u32 = 7; // raw JSON text [a, b); CHECKED: `def` 1 + json-form.ts's answer (1 not in JSON.stringify's form, 2 in it, 3 JS must tell)
 const OP_MISSING: u32 = 8; // every leaf below the node misses at `def`
 const OP_MAP_KEY: u32 = 9; // key bytes [a, b)
 const OP_OPEN: u32 = 10; // a skeleton struct, list or map begins
@@ -197,8 +201,8 @@ function string(node: usize, flags: u32, p: usize, rep: i32): usize {
     if (sawEscape) {
       const start = scratchAt;
       const end = unescape(p + 1, q);
-      if (end != 0) emit(OP_STR, rep, 0, node, start, end);
-    } else emit(OP_STR, rep, 0, node, p + 1, q);
+      if (end != 0) emit(OP_STR, rep, textCheck(flags, start, end), node, start, end);
+    } else emit(OP_STR, rep, textCheck(flags, p + 1, q), node, p + 1, q);
   }
   return q + 1;
 }
@@ -256,8 +260,13 @@ function json(node: usize, flags: u32, p: usize, rep: i32): usize {
   const item = load<usize>(node, ITEM);
   const end = item == 0 ? skipValue(p, lineEnd) : value(item, p, 0);
   if (end == 0) return 0;
-  if ((flags & EMITS) != 0) emit(OP_JSON, rep, 0, node, p, end);
+  if ((flags & EMITS) != 0) emit(OP_JSON, rep, (flags & CHECKED) != 0 ? <i32>jsonForm(p, end) + 1 : 0, node, p, end);
   return end;
+}
+
+/** A CHECKED string's text [start, end) (its UTF-8, escapes decoded): 1 when the byte pass clears it, 2 when it may matter; 0 unchecked. */
+@inline function textCheck(flags: u32, start: usize, end: usize): i32 {
+  return (flags & CHECKED) == 0 ? 0 : textMayMatter(start, end) ? 2 : 1;
 }
 
 function struct(node: usize, p: usize, rep: i32): usize {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WasmAudit } from "../../../../src/engines/parallel/fast/wasm-audit.js";
-import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
+import { scanRegion, spareLine } from "../../../../src/engines/parallel/fast/wasm-scan.js";
 import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sanitizeText } from "../../../../src/views/sanitize-text.js";
 import { scanInjection } from "../../../../src/views/scan-injection.js";
@@ -35,6 +35,19 @@ describe("the wasm byte pass before a worker's text scan", () => {
       }),
       { numRuns: 20_000, seed: 14 },
     );
+  });
+
+  it("flags a text where it lies in the module's memory (a walk's string) exactly when the JS pass does", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const bytes = Buffer.from(t, "utf8");
+        const view = spareLine(bytes);
+        if (view === null) throw new Error("the text does not fit the spare line area");
+        expect(audit.inMemory(view, 0, view.length)).toBe(mayMatterUtf8(bytes, 0, bytes.length, false));
+      }),
+      { numRuns: 20_000, seed: 15 },
+    );
+    expect(audit.inMemory(Buffer.from("plain"), 0, 5)).toBeUndefined();
   });
 
   it("counts a JSON value's strings that are not keys and flags those the JS pass flags", () => {

@@ -1,0 +1,143 @@
+// AssemblyScript (see scan.ts), not TypeScript.
+//
+// src/views/is-stringify-form.ts's isStringifyForm over a JSON value the walk left in this module's memory
+// (rl-steps' observation), for a value whose bytes are valid UTF-8 (a walk's line was checked): whether the
+// text is exactly what JSON.stringify(JSON.parse(text)) gives. The same rules, with the literals' plain runs
+// skipped 16 bytes at a time; what needs JS to tell (a number other than a short integer: JS decides how it
+// spells a double; nesting or keys past the areas below) answers UNSURE, and the caller runs the JS check.
+// The two must agree wherever this one answers (test/engines/parallel/fast/wasm-json-form.test.ts).
+
+import { BACKSLASH, COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from "./scan";
+
+const NOT_FORM: u32 = 0;
+const FORM: u32 = 1;
+const UNSURE: u32 = 2;
+
+const MAX_DEPTH: u32 = 256;
+const MAX_KEYS: u32 = 1024;
+/** Per open container, 1 when its parent is an object. */
+const PARENTS: usize = memory.data(MAX_DEPTH);
+/** Per open object, the index of its first key in KEYS. */
+const OBJECT_KEYS: usize = memory.data(MAX_DEPTH * 4);
+/** The open objects' keys: [start, end) of each key's text. */
+const KEYS: usize = memory.data(MAX_KEYS * 8);
+
+/** FORM, NOT_FORM or UNSURE for the JSON value [start, end) (valid JSON, valid UTF-8). */
+export function jsonForm(start: usize, end: usize): u32 {
+  let depth: u32 = 0;
+  let objects: u32 = 0;
+  let keyCount: u32 = 0;
+  let inObject = false;
+  // Whether the next literal is an object's key: after `{`, or after `,` in an object.
+  let expectKey = false;
+  let i = start;
+  while (i < end) {
+    const b = <u32>load<u8>(i);
+    if (b == QUOTE) {
+      const open = i;
+      let j = i + 1;
+      let escaped = false;
+      for (;;) {
+        if (j + 16 <= end) {
+          const v = v128.load(j);
+          const stops = i8x16.bitmask(v128.or(i8x16.eq(v, i8x16.splat(<i8>QUOTE)), i8x16.eq(v, i8x16.splat(<i8>BACKSLASH))));
+          if (stops == 0) {
+            j += 16;
+            continue;
+          }
+          j += <usize>ctz(stops);
+        } else if (j >= end) return UNSURE;
+        const c = <u32>load<u8>(j);
+        if (c == QUOTE) break;
+        if (c != BACKSLASH) {
+          j++;
+          continue;
+        }
+        escaped = true;
+        const e = <u32>load<u8>(j + 1);
+        // The escapes JSON.stringify writes with one letter: \" \\ \b \f \n \r \t.
+        if (e == QUOTE || e == BACKSLASH || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) j += 2;
+        else if (e == 0x75 && controlEscape(j + 2)) j += 6;
+        else return NOT_FORM;
+      }
+      if (expectKey) {
+        if (escaped) return NOT_FORM;
+        // A key starting with a digit may be an array index, which JSON.parse lists first.
+        if (j > open + 1 && <u32>load<u8>(open + 1) - 0x30 < 10) return NOT_FORM;
+        if (keyCount == MAX_KEYS) return UNSURE;
+        for (let k = load<u32>(OBJECT_KEYS + (<usize>(objects - 1) << 2)); k < keyCount; k++) {
+          const at = <usize>load<u32>(KEYS + (<usize>k << 3));
+          const length = <usize>load<u32>(KEYS + (<usize>k << 3), 4) - at;
+          if (length == j - open - 1 && memory.compare(at, open + 1, length) == 0) return NOT_FORM;
+        }
+        store<u32>(KEYS + (<usize>keyCount << 3), <u32>(open + 1));
+        store<u32>(KEYS + (<usize>keyCount << 3), <u32>j, 4);
+        keyCount++;
+        expectKey = false;
+      }
+      i = j + 1;
+    } else if (b == LBRACE || b == LBRACKET) {
+      if (depth == MAX_DEPTH) return UNSURE;
+      store<u8>(PARENTS + <usize>depth, inObject ? 1 : 0);
+      depth++;
+      inObject = b == LBRACE;
+      expectKey = inObject;
+      if (inObject) {
+        store<u32>(OBJECT_KEYS + (<usize>objects << 2), keyCount);
+        objects++;
+      }
+      i++;
+    } else if (b == RBRACE || b == RBRACKET) {
+      if (depth == 0) return UNSURE;
+      depth--;
+      if (b == RBRACE) {
+        objects--;
+        keyCount = load<u32>(OBJECT_KEYS + (<usize>objects << 2));
+      }
+      inObject = load<u8>(PARENTS + <usize>depth) != 0;
+      expectKey = false;
+      i++;
+    } else if (b == COMMA) {
+      expectKey = inObject;
+      i++;
+    } else if (b == COLON) {
+      expectKey = false;
+      i++;
+    } else if (b == 0x2d || b - 0x30 < 10) {
+      // A number: a short integer is spelled as JS spells it; any other is JS's to tell.
+      const digits = b == 0x2d ? i + 1 : i;
+      let j = i + 1;
+      let plain = true;
+      for (; j < end; j++) {
+        const c = <u32>load<u8>(j);
+        if (c - 0x30 < 10) continue;
+        if (c == 0x2e || c == 0x65 || c == 0x45 || c == 0x2b || c == 0x2d) plain = false;
+        else break;
+      }
+      // Up to 15 digits, no leading zero (but `0` itself), not `-0`.
+      if (!plain || j == digits || j - digits > 15 || (load<u8>(digits) == 0x30 && (j - digits != 1 || digits != i))) return UNSURE;
+      i = j;
+    } else if (isLiteralLetter(b)) i++;
+    else return NOT_FORM;
+  }
+  return FORM;
+}
+
+/** A byte of `true`, `false` or `null`. */
+@inline function isLiteralLetter(b: u32): bool {
+  return b == 0x74 || b == 0x72 || b == 0x75 || b == 0x65 || b == 0x66 || b == 0x61 || b == 0x6c || b == 0x73 || b == 0x6e;
+}
+
+/** At `at`, four lower-case hex digits of a control character JSON.stringify writes as `\u00xx` (not one of \b \t \n \f \r). */
+function controlEscape(at: usize): bool {
+  if (<u32>load<u8>(at) != 0x30 || <u32>load<u8>(at + 1) != 0x30) return false;
+  const hi = <u32>load<u8>(at + 2);
+  const lo = <u32>load<u8>(at + 3);
+  if (hi != 0x30 && hi != 0x31) return false;
+  let value: u32 = 0;
+  if (lo - 0x30 < 10) value = lo - 0x30;
+  else if (lo - 0x61 < 6) value = lo - 0x61 + 10;
+  else return false;
+  const code = (hi - 0x30) * 16 + value;
+  return code != 0x08 && code != 0x09 && code != 0x0a && code != 0x0c && code != 0x0d;
+}
