@@ -431,23 +431,43 @@ class Pass {
    * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes as the
    * stages engine shares them, and `records` then says which records stay (their view counts count). A split
    * run's rows go to their split's shards, each split rotating on its own: the segments come a split at a
-   * time (`splits` says whose), each split's rows in their order.
+   * time (`splits` says whose), each split's rows in their order, and so does `keep` (split 0's rows, then
+   * split 1's...: the worker holds a row group per split, and takes its part of `keep` for each).
+   *
+   * The run's objects are read into locals once and no closure is made per call: this loop is main's largest
+   * compile, and each per-call closure or `this` field read in it was a way to deoptimise it (docs/decisions.md).
    */
   #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array): { keep: Uint8Array; records: Uint8Array | null; segments: number[]; shards: number[]; splits: Uint8Array | null } {
-    const rowsOf = (v: ValidBatch): number => (v.rowCounts === null ? v.rowBytes.length : v.rowCounts.reduce((n, k) => n + k, 0));
-    const keep = new Uint8Array(valid.reduce((n, v) => n + rowsOf(v), 0));
-    const viewed = valid.some((v) => v.rowCounts !== null);
-    const records = viewed ? new Uint8Array(valid.reduce((n, v) => n + v.rowBytes.length, 0)) : null;
-    // Per shard set (split): its segments' row counts and shards.
-    const segmentsOf = this.#rotations.map((): number[] => []);
-    const shardsOf = this.#rotations.map((): number[] => []);
+    const rotations = this.#rotations;
+    const decider = this.decider;
     const counter = this.#splits;
+    let rows = 0;
+    let recordCount = 0;
+    let viewed = false;
+    for (const v of valid) {
+      rows += v.rowCounts === null ? v.rowBytes.length : sumOf(v.rowCounts);
+      recordCount += v.rowBytes.length;
+      if (v.rowCounts !== null) viewed = true;
+    }
+    const keep = new Uint8Array(rows);
+    const records = viewed ? new Uint8Array(recordCount) : null;
+    // A split run: each row's split (kept or not: the worker's row groups hold every row).
+    const setOf = counter === null ? null : new Uint8Array(rows);
+    // Per shard set (split): its segments' row counts and shards.
+    const segmentsOf: number[][] = [];
+    const shardsOf: number[][] = [];
+    for (let set = 0; set < rotations.length; set++) {
+      segmentsOf.push([]);
+      shardsOf.push([]);
+    }
     let row = 0;
     let record = 0;
     let kept = 0;
     for (const { rules, rowBytes, rowCounts, droppedPairs, splits } of valid) {
       let batchRow = 0;
       let pruned = 0;
+      // A split run: the rows kept per group of the batch, counted per group once the batch is walked.
+      const groupRows = splits === null ? null : new Float64Array(splits.groups.length);
       for (const rule of rules) {
         const stay = stays[record++] === 1;
         if (rule !== null) continue;
@@ -457,19 +477,21 @@ class Pass {
         const first = row;
         row += count;
         const k = kept++;
+        let set = 0;
+        let group = 0;
+        if (splits !== null && setOf !== null) {
+          group = splits.rowGroups[at] as number;
+          set = splits.splitOf[group] as number;
+          for (let r = first; r < row; r++) setOf[r] = set;
+        }
         // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
         const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
-        if (!stay || this.decider.rewriteNeeded) continue;
+        if (!stay || decider.rewriteNeeded) continue;
         if (records !== null) records[k] = 1;
-        if (prunedRow !== null) this.decider.tally.pairsDropped(prunedRow.counts);
-        let set = 0;
-        if (splits !== null && counter !== null) {
-          const group = splits.rowGroups[at] as number;
-          set = splits.splitOf[group] as number;
-          counter.count(splits.groups[group] as string, counter.names[set] as string, count);
-        }
-        const rotation = this.#rotations[set] as ShardRotation;
+        if (prunedRow !== null) decider.tally.pairsDropped(prunedRow.counts);
+        if (groupRows !== null) groupRows[group] = (groupRows[group] as number) + count;
+        const rotation = rotations[set] as ShardRotation;
         const segments = segmentsOf[set] as number[];
         const shards = shardsOf[set] as number[];
         const size = (rowCounts === null ? bytes : bytes / count) + 1;
@@ -483,10 +505,11 @@ class Pass {
           segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
         }
       }
+      if (splits !== null && groupRows !== null && counter !== null) countGroups(counter, splits, groupRows);
     }
-    if (counter === null) return { keep, records, segments: segmentsOf[0] as number[], shards: shardsOf[0] as number[], splits: null };
+    if (setOf === null) return { keep, records, segments: segmentsOf[0] as number[], shards: shardsOf[0] as number[], splits: null };
     const splits = Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
-    return { keep, records, segments: segmentsOf.flat(), shards: shardsOf.flat(), splits };
+    return { keep: bySplit(keep, setOf, rotations.length), records, segments: segmentsOf.flat(), shards: shardsOf.flat(), splits };
   }
 
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */
@@ -538,4 +561,35 @@ class Pass {
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }
+}
+
+/**
+ * Counts a batch's kept rows per group into `counter`. Once per batch, out of `#rowsToKeep`'s loop: inlined
+ * there per row, the counter's Map lookups made that loop, main's largest compile, larger still.
+ */
+function countGroups(counter: SplitAssigner, splits: BatchSplits, groupRows: Float64Array): void {
+  for (let group = 0; group < groupRows.length; group++) {
+    const rows = groupRows[group] as number;
+    if (rows > 0) counter.count(splits.groups[group] as string, counter.names[splits.splitOf[group] as number] as string, rows);
+  }
+}
+
+function sumOf(counts: Uint32Array): number {
+  let n = 0;
+  for (const k of counts) n += k;
+  return n;
+}
+
+/** `keep` reordered split by split (a stable partition by `setOf`, each row's split): the order the worker's row groups hold the rows in. */
+function bySplit(keep: Uint8Array, setOf: Uint8Array, sets: number): Uint8Array {
+  const starts = new Uint32Array(sets + 1);
+  for (const set of setOf) starts[set + 1] = (starts[set + 1] as number) + 1;
+  for (let set = 1; set <= sets; set++) starts[set] = (starts[set] as number) + (starts[set - 1] as number);
+  const out = new Uint8Array(keep.length);
+  for (let r = 0; r < keep.length; r++) {
+    const set = setOf[r] as number;
+    out[starts[set] as number] = keep[r] as number;
+    starts[set] = (starts[set] as number) + 1;
+  }
+  return out;
 }

@@ -72,7 +72,7 @@ export interface BatchMessage {
 export interface DecideMessage {
   readonly type: "decide";
   readonly unit: number;
-  /** 1 keeps the row, 0 drops it. */
+  /** 1 keeps the row, 0 drops it; in a split run, split by split (split 0's rows in order, then split 1's...). */
   readonly keep: Uint8Array;
   /** A view's run: 1 per record that gave rows (LINE_ROW, in order) that stays, whose view counts then count. */
   readonly records: Uint8Array | null;

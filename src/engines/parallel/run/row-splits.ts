@@ -6,9 +6,9 @@ import type { BatchSplits } from "./protocol.js";
 /**
  * A worker's side of a split run (`--split`): each kept record's group, read from its skeleton (the group's
  * paths are among the rules' reads), and its split, hashed once per group (src/splits, the stages engine's
- * rule). Main gets a batch's groups and their splits (it counts them and rotates each split's shards); the
- * worker keeps each split's rows in a row group of their own, and each row's split, to share out main's
- * decisions (which run over a unit's rows in read order) among them.
+ * rule). Main gets a batch's groups and their splits (it counts them, rotates each split's shards, and
+ * sends its decisions on a unit's rows split by split); the worker keeps each split's rows in a row group of
+ * their own.
  */
 export class RowSplits {
   readonly #assigner: SplitAssigner;
@@ -19,8 +19,6 @@ export class RowSplits {
   /** The batch's groups, in order of first row, and their place. */
   #groups = new Map<string, number>();
   #rowGroups: number[] = [];
-  /** Each unit's rows' splits, in read order. */
-  readonly #units = new Map<number, number[]>();
   /**
    * The split most rows go to (the largest fraction): the fast parser writes each row into its row group,
    * before the row's group is known, and only the other splits' rows then move.
@@ -54,14 +52,11 @@ export class RowSplits {
     return split;
   }
 
-  /** A LINE_ROW record of `unit`, of group `key` in `split`, which gave `rows` rows. */
-  add(unit: number, key: string, split: number, rows: number): void {
+  /** A LINE_ROW record of group `key` (its rows are in its split's row group). */
+  add(key: string): void {
     let group = this.#groups.get(key);
     if (group === undefined) this.#groups.set(key, (group = this.#groups.size));
     this.#rowGroups.push(group);
-    let splits = this.#units.get(unit);
-    if (splits === undefined) this.#units.set(unit, (splits = []));
-    for (let r = 0; r < rows; r++) splits.push(split);
   }
 
   /** The batch's groups for main; the next batch starts afresh. */
@@ -72,24 +67,5 @@ export class RowSplits {
     this.#groups = new Map();
     this.#rowGroups = [];
     return done;
-  }
-
-  /**
-   * Main's `keep` (1 per row of `unit`, in read order) shared out among the splits: each split's, for its
-   * rows in their order. Forgets the unit.
-   */
-  keepPerSplit(unit: number, keep: Uint8Array): Uint8Array[] {
-    const splits = this.#units.get(unit) ?? [];
-    this.#units.delete(unit);
-    if (splits.length !== keep.length) throw new Error(`Internal error: unit ${unit} has ${splits.length} rows with splits, main decided ${keep.length}`);
-    const counts = new Array<number>(this.count).fill(0);
-    for (const split of splits) counts[split] = (counts[split] as number) + 1;
-    const per = counts.map((n) => new Uint8Array(n));
-    counts.fill(0);
-    for (let r = 0; r < splits.length; r++) {
-      const split = splits[r] as number;
-      (per[split] as Uint8Array)[(counts[split] as number)++] = keep[r] as number;
-    }
-    return per;
   }
 }

@@ -209,7 +209,6 @@ export class UnitConverter {
    */
   decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null, segmentSplits: Uint8Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
-    const keeps = this.#splits === null ? [keep] : this.#splits.keepPerSplit(unit, keep);
     const builders = this.#units.get(unit);
     if (builders === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
@@ -217,6 +216,8 @@ export class UnitConverter {
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
+    const rows = builders.reduce((n, builder) => n + builder.rows, 0);
+    if (rows !== keep.length) throw new Error(`Internal error: unit ${unit} holds ${rows} rows, main decided ${keep.length}`);
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
     const encode = (rows: RowGroupBuilder): void => {
@@ -226,14 +227,15 @@ export class UnitConverter {
     };
     try {
       // Each split's row group holds the rows main kept; their texts are scanned before encoding consumes them.
+      // Main's `keep` comes split by split, as the row groups hold the rows.
       const ranges: [RowGroupBuilder, number, number][] = [];
       let i = 0;
+      let first = 0;
       for (const [split, builder] of builders.entries()) {
+        const own = keep.subarray(first, (first += builder.rows));
         let end = i;
         while (end < segments.length && (segmentSplits?.[end] ?? 0) === split) end++;
         if (end === i) continue;
-        const own = keeps[split] as Uint8Array;
-        if (own.length !== builder.rows) throw new Error(`Internal error: split ${split} of unit ${unit} holds ${builder.rows} rows, main decided ${own.length}`);
         if (own.includes(0)) builder.retain((row) => own[row] === 1);
         ranges.push([builder, i, end]);
         i = end;
@@ -388,7 +390,7 @@ export class UnitConverter {
       shredRecord(this.plan, whole, into.leaves);
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
-    if (splits !== null && key !== null) splits.add((g as Gathered).unit, key, split, outcome.rows);
+    if (splits !== null && key !== null) splits.add(key);
     return outcome;
   }
 }
