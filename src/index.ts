@@ -99,7 +99,7 @@ export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock
 export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";
-export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode } from "./http/index.js";
+export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode, BodyDigest } from "./http/index.js";
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";
 export type { NightlyOptions, NightlyResult } from "./jobs/nightly/run-nightly.js";
@@ -141,6 +141,7 @@ export type { OnInjection } from "./views/view-records.js";
 export type { ParquetOptions } from "./sinks/parquet-format.js";
 export type { PathStep } from "./schema/field-path.js";
 export type { PullFormat } from "./pull/routes.js";
+export type { AnsweredExports } from "./pull/export-answers.js";
 export type { Recovery, LocalStaging } from "./output/local-staging.js";
 export type { RequestOptions } from "./http/service-client.js";
 export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";
