@@ -2,9 +2,9 @@ import type { SnapshotSink } from "../../dataset/snapshot-sink.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { sameAnswers } from "../../pull/same-answers.js";
-import { EXPORT_ANSWERS_FILE, parseExportAnswers, setupDigest, sha256Hex } from "./export-answers-file.js";
+import { EXPORT_ANSWERS_FILE, parseExportAnswers, setupDigest } from "./export-answers-file.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
-import { NIGHT_INPUT_FILE, parseNightInput } from "./night-input.js";
+import { NIGHT_INPUT_FILE, parseNightInput, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
 import { clientOf, type SourceEnvironment } from "./open-source.js";
 import { unchangedNight } from "./unchanged-night.js";
@@ -33,7 +33,7 @@ export async function answeredNight(
   const { header } = answers;
   const stored = parseNightInput(await readText(sink.storage, NIGHT_INPUT_FILE));
   if (stored === null || stored.input_sha256 !== header.input_sha256 || stored.ledger_sha256 !== state.ledger_sha256) return null;
-  if (header.setup_sha256 !== setupDigest(spec) || header.score_cache_sha256 !== sha256Hex(scoreCacheText)) return null;
+  if (header.setup_sha256 !== setupDigest(spec) || header.score_cache_sha256 !== sha256Of(scoreCacheText)) return null;
 
   let retries = 0;
   const client = clientOf(source, environment, (event) => void (event.type === "retry" && retries++));

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { STATE_DIR } from "../../dataset/ledger.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import type { PullReport } from "../../pull/index.js";
+import { sha256Of } from "./night-input.js";
 
 /**
  * Published with the dataset's state by a night that pulled and converted: what each export request of
@@ -34,11 +34,7 @@ export interface ExportAnswersFile {
 
 /** sha256 over evalshard's version and the pipeline (which carries no secret), as the night input has them. */
 export function setupDigest(spec: PipelineSpec): string {
-  return sha256Hex(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec }));
-}
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Of(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec }));
 }
 
 export function formatExportAnswers(file: ExportAnswersFile): string {

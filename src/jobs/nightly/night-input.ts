@@ -60,7 +60,8 @@ export function formatNightInput(input: NightInput): string {
   return `${JSON.stringify(input, null, 2)}\n`;
 }
 
-function sha256Of(text: string): string {
+/** sha256 of a text, hex: the digests the nightly state files hold. */
+export function sha256Of(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 

@@ -13,11 +13,11 @@ import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
 import { openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
-import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest } from "./night-input.js";
+import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
 import { unchangedNight } from "./unchanged-night.js";
 import { answeredNight } from "./answered-night.js";
-import { EXPORT_ANSWERS_NAME, formatExportAnswers, setupDigest, sha256Hex } from "./export-answers-file.js";
+import { EXPORT_ANSWERS_NAME, formatExportAnswers, setupDigest } from "./export-answers-file.js";
 import type { SourceEnvironment } from "./open-source.js";
 import type { HttpSource } from "../../pull/index.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
@@ -136,7 +136,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
                           format: "evalshard-export-answers/1",
                           input_sha256: digest,
                           setup_sha256: setupDigest(spec),
-                          score_cache_sha256: sha256Hex(cacheOut),
+                          score_cache_sha256: sha256Of(cacheOut),
                           requests: answers.requests,
                           report: answers.rerunReport,
                         },
