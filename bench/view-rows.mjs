@@ -5,7 +5,7 @@
 // Without threads, main or I/O, so it moves with the view code alone: for tuning the views (bench/views.mjs
 // times whole converts). Needs dist/ (npm run build).
 //
-//   node bench/view-rows.mjs [--file bench/data/rl-200.ndjson] [--views trl-prompt-completion,rl-steps] [--runs 3] [--cpu-prof rl-steps]
+//   node bench/view-rows.mjs [--file bench/data/rl-200.ndjson] [--views trl-prompt-completion,rl-steps] [--runs 3] [--no-plain] [--cpu-prof rl-steps]
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Session } from "node:inspector/promises";
@@ -19,6 +19,8 @@ const { values: args } = parseArgs({
     views: { type: "string", default: "trl-prompt-completion,rl-steps" },
     runs: { type: "string", default: "3" },
     dist: { type: "string" },
+    // The views alone, without plain's side (for instruction counts of one side under valgrind).
+    "no-plain": { type: "boolean", default: false },
     // One side, profiled on its own once (a .cpuprofile in bench/out), after the timed runs.
     "cpu-prof": { type: "string" },
   },
@@ -74,7 +76,7 @@ async function pass(side) {
   return { ms, rows };
 }
 
-const sides = ["plain", ...args.views.split(",")];
+const sides = args["no-plain"] ? args.views.split(",") : ["plain", ...args.views.split(",")];
 const samples = new Map(sides.map((s) => [s, []]));
 const rows = new Map();
 for (let run = 0; run < Number(args.runs); run++) {
@@ -87,7 +89,7 @@ for (let run = 0; run < Number(args.runs); run++) {
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const plain = median(samples.get("plain"));
+const plain = args["no-plain"] ? Number.NaN : median(samples.get("plain"));
 const summary = sides.map((side) => {
   const m = median(samples.get(side));
   return { side, cpu_ms: Math.round(m), mib_s: Math.round(mib / (m / 1000)), x_plain: Math.round((m / plain) * 100) / 100, rows: rows.get(side), runs_ms: samples.get(side).map(Math.round) };

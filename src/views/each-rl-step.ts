@@ -3,7 +3,7 @@ import { admitTexts, countText } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
 import type { Checked } from "./sanitize-text.js";
-import type { Utf8Range } from "./utf8-range.js";
+import { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -23,6 +23,16 @@ export interface CheckedMessage extends RowText {
   readonly bytes: Utf8Range | null;
 }
 
+/**
+ * A step's window as `emit` gets it: its messages checked, or `CLEARED` when every message's content is the
+ * walk's bytes and `ViewEnv.clearBytes` cleared them all, so the row holds `tuple.state.transcript_window` as
+ * it is (each content a {@link Utf8Range}); no message object is made per row then (docs/decisions.md).
+ */
+export type StepWindow = readonly CheckedMessage[] | typeof CLEARED;
+
+/** See {@link StepWindow}. */
+export const CLEARED = "cleared";
+
 const WINDOW_PATH = "transcript_window[].content";
 const ACTION_PATH = "action_content";
 
@@ -36,7 +46,7 @@ export function eachRlStep(
   record: RlRecord,
   env: ViewEnv,
   result: ViewResultBuilder<unknown>,
-  emit: (tuple: RlTuple, i: number, window: readonly CheckedMessage[], action: CheckedText | null, returnToGo: number) => void,
+  emit: (tuple: RlTuple, i: number, window: StepWindow, action: CheckedText | null, returnToGo: number) => void,
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
@@ -45,27 +55,53 @@ export function eachRlStep(
   for (let i = 0; i < tuples.length; i++) {
     const tuple = tuples[i] as RlTuple;
     checks.next();
-    const window = tuple.state.transcript_window.map((m): CheckedMessage => {
-      // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
-      // they are when cleared, else decoded and checked as any text.
-      const content = m.content as string | Utf8Range;
-      if (typeof content === "string") return checkedMessage(m.role, checks.of(content));
-      if (clearBytes !== undefined && checks.clears(content, clearBytes)) return { role: m.role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
-      return checkedMessage(m.role, checks.of(content.text()));
-    });
+    const messages = tuple.state.transcript_window;
+    // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
+    // they are when cleared, else decoded and checked as any text. Mostly all of a window's are cleared.
+    const cleared = clearBytes === undefined ? 0 : clearedPrefix(messages, checks, clearBytes);
+    const window: StepWindow = cleared === messages.length ? CLEARED : checkedWindow(messages, cleared, checks);
     const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
     const action = content === null ? null : checkedText(env, content);
-    const actionText: RowText | null = action === null ? null : { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject };
     if (env.onInjection !== "drop") {
       // Every text is counted and the row kept, as admitTexts does, without a list of them per row.
-      for (let m = 0; m < window.length; m++) countText(env, window[m] as CheckedMessage);
-      if (actionText !== null) countText(env, actionText);
-    } else if (admitTexts(env, actionText === null ? window : [...window, actionText]) === "injection") {
-      result.drop("injection");
-      continue;
+      if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
+      else for (let m = 0; m < window.length; m++) countText(env, window[m] as CheckedMessage);
+      if (action !== null) countAction(env, action);
+    } else {
+      // Cleared texts match no pattern: only the others can drop the row.
+      const texts: RowText[] = window === CLEARED ? [] : [...window];
+      if (action !== null) texts.push(actionText(action));
+      if (admitTexts(env, texts) === "injection") {
+        result.drop("injection");
+        continue;
+      }
+      if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
     }
     emit(tuple, i, window, action, returns[i] as number);
   }
+}
+
+/** How many of `messages`, from the first, are the walk's bytes that `clearBytes` clears. */
+function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: WindowChecks, clearBytes: (text: Utf8Range) => boolean): number {
+  let n = 0;
+  for (; n < messages.length; n++) {
+    const content = (messages[n] as { content: unknown }).content;
+    if (!(content instanceof Utf8Range) || !checks.clears(content, clearBytes)) break;
+  }
+  return n;
+}
+
+/** The messages of a window that is not all cleared bytes, checked; the first `cleared` already are. */
+function checkedWindow(messages: RlTuple["state"]["transcript_window"], cleared: number, checks: WindowChecks): CheckedMessage[] {
+  const window = new Array<CheckedMessage>(messages.length);
+  for (let m = 0; m < messages.length; m++) {
+    const { role } = messages[m] as { role: string };
+    const content = (messages[m] as { content: unknown }).content as string | Utf8Range;
+    if (typeof content === "string") window[m] = checkedMessage(role, checks.of(content));
+    else if (m < cleared) window[m] = { role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
+    else window[m] = checkedMessage(role, checks.of(content.text()));
+  }
+  return window;
 }
 
 /** A text given as a string or as the walk's bytes (a cleared one stays bytes), checked. */
@@ -73,6 +109,16 @@ function checkedText(env: ViewEnv, content: string | Utf8Range): CheckedText {
   if (typeof content === "string") return { ...env.check(content), bytes: null };
   if (env.clearBytes?.(content) === true) return { text: "", changed: false, inject: false, bytes: content };
   return { ...env.check(content.text()), bytes: null };
+}
+
+function actionText(action: CheckedText): RowText {
+  return { path: ACTION_PATH, text: action.text, changed: action.changed, inject: action.inject };
+}
+
+/** Counts a kept row's action content: a cleared one is unchanged and matches no pattern. */
+function countAction(env: ViewEnv, action: CheckedText): void {
+  if (action.bytes !== null) env.audit.addUnchanged(ACTION_PATH, 1);
+  else countText(env, actionText(action));
 }
 
 function checkedMessage(role: string, c: Checked): CheckedMessage {

@@ -1,7 +1,7 @@
 import type { RlRecord } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
-import { eachRlStep } from "./each-rl-step.js";
+import { CLEARED, eachRlStep } from "./each-rl-step.js";
 import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage } from "./each-rl-step.js";
 import { LeafColumns } from "./leaf-columns.js";
@@ -54,11 +54,21 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       at(stepIndex).int64(tuple.index, 0);
       at(kind).text(tuple.kind, 0);
       jsonText(at(observation), tuple.state.observation, env);
-      if (messages.length === 0) window.empty(leaves);
-      for (let m = 0; m < messages.length; m++) {
-        const message = messages[m] as CheckedMessage;
-        if (message.bytes === null) window.message(leaves, m, message.role, message.text);
-        else window.messageBytes(leaves, m, message.role, message.bytes);
+      if (messages === CLEARED) {
+        // Every content is the walk's bytes, cleared: written as they are, from the record's own messages.
+        const own = tuple.state.transcript_window;
+        if (own.length === 0) window.empty(leaves);
+        for (let m = 0; m < own.length; m++) {
+          const message = own[m] as { role: string; content: unknown };
+          window.messageBytes(leaves, m, message.role, message.content as Utf8Range);
+        }
+      } else {
+        if (messages.length === 0) window.empty(leaves);
+        for (let m = 0; m < messages.length; m++) {
+          const message = messages[m] as CheckedMessage;
+          if (message.bytes === null) window.message(leaves, m, message.role, message.text);
+          else window.messageBytes(leaves, m, message.role, message.bytes);
+        }
       }
       text(at(actionType), tuple.action?.action_type ?? null);
       if (action?.bytes == null) text(at(actionContent), action?.text ?? null);

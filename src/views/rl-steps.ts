@@ -1,7 +1,8 @@
 import type { RlTuple } from "../formats/rl.js";
 import type { Field } from "../schema/column-type.js";
 import { MESSAGES } from "./chat-message.js";
-import { eachRlStep } from "./each-rl-step.js";
+import { CLEARED, eachRlStep } from "./each-rl-step.js";
+import type { Utf8Range } from "./utf8-range.js";
 import { rlStepsWriter } from "./rl-steps-writer.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -78,7 +79,10 @@ export const rlSteps: View<"rl", RlStepsRow> = {
         step_index: tuple.index,
         kind: tuple.kind,
         observation: tuple.state.observation,
-        transcript_window: window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : m.bytes.text() })),
+        transcript_window:
+          window === CLEARED
+            ? tuple.state.transcript_window.map((m) => ({ role: m.role, content: (m.content as unknown as Utf8Range).text() }))
+            : window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : m.bytes.text() })),
         action_type: tuple.action?.action_type ?? null,
         action_content: action === null ? null : action.bytes === null ? action.text : action.bytes.text(),
         checks_passed: reward.checks_passed,

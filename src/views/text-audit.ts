@@ -31,6 +31,19 @@ export class TextAudit {
   #last: MutableAudit | undefined;
 
   add(path: string, changed: boolean, patterns: readonly InjectionPattern[]): void {
+    const audit = this.#at(path);
+    audit.values++;
+    if (changed) audit.changed++;
+    if (patterns.length > 0) audit.injected++;
+    for (const p of patterns) audit.patterns[p] = (audit.patterns[p] ?? 0) + 1;
+  }
+
+  /** Adds `n` texts at `path` that sanitizing left as they were and that match no pattern (none: nothing added). */
+  addUnchanged(path: string, n: number): void {
+    if (n !== 0) this.#at(path).values += n;
+  }
+
+  #at(path: string): MutableAudit {
     let audit = path === this.#lastPath ? this.#last : this.#paths.get(path);
     if (audit === undefined) {
       audit = { values: 0, changed: 0, injected: 0, patterns: {} };
@@ -38,10 +51,7 @@ export class TextAudit {
     }
     this.#lastPath = path;
     this.#last = audit;
-    audit.values++;
-    if (changed) audit.changed++;
-    if (patterns.length > 0) audit.injected++;
-    for (const p of patterns) audit.patterns[p] = (audit.patterns[p] ?? 0) + 1;
+    return audit;
   }
 
   /** Adds another audit's counts (a record's, a shard's). */

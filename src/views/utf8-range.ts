@@ -5,7 +5,7 @@ import { Buffer } from "node:buffer";
  * a string's content with its escapes decoded), in place of the JS value. Only `rl-steps` is handed these (for
  * its observation and window texts), which it writes as they are when its checks clear them, saving a decode
  * and an encode per text (docs/decisions.md). Valid only while the record is viewed: the bytes are the walk's
- * buffer, which the next line reuses; never kept.
+ * buffer, which the next line reuses, and so is the range itself ({@link Utf8Ranges}); never kept.
  */
 export class Utf8Range {
   /**
@@ -13,16 +13,49 @@ export class Utf8Range {
    * `rl-steps`): for a text, whether it is clear of everything the sanitizer or an injection pattern could start
    * at (what `ViewEnv.clearBytes` answers); for a JSON value, whether it is already `JSON.stringify`'s text (what
    * `ViewEnv.jsonForm` answers); null when it made none. Only the engine's `clearBytes` and `jsonForm` read it.
+   * Read-only to everyone but {@link Utf8Ranges}, which sets them when it hands the range out again.
    */
   constructor(
-    readonly bytes: Uint8Array,
-    readonly start: number,
-    readonly end: number,
-    readonly checked: boolean | null = null,
+    public bytes: Uint8Array,
+    public start: number,
+    public end: number,
+    public checked: boolean | null = null,
   ) {}
 
   /** The text as a JS string. */
   text(): string {
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString("utf8", this.start, this.end);
+  }
+}
+
+/**
+ * The ranges one walk hands out, reused line after line: a line's ranges live only while its record is viewed
+ * (see {@link Utf8Range}), so the next line's walk takes them again after {@link reset} instead of allocating
+ * ~5 objects per RL step (fewer young-generation collections in a view worker; docs/decisions.md).
+ */
+export class Utf8Ranges {
+  readonly #all: Utf8Range[] = [];
+  #used = 0;
+
+  /** A new line: every range handed out before may be handed out again. */
+  reset(): void {
+    this.#used = 0;
+  }
+
+  /** A range of these bytes, one not handed out since the last {@link reset}. */
+  next(bytes: Uint8Array, start: number, end: number, checked: boolean | null): Utf8Range {
+    const all = this.#all;
+    const i = this.#used++;
+    if (i === all.length) {
+      const range = new Utf8Range(bytes, start, end, checked);
+      all.push(range);
+      return range;
+    }
+    const range = all[i] as Utf8Range;
+    range.bytes = bytes;
+    range.start = start;
+    range.end = end;
+    range.checked = checked;
+    return range;
   }
 }

@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/strip.js";
-import { Utf8Range } from "../../../views/utf8-range.js";
+import { Utf8Ranges } from "../../../views/utf8-range.js";
 import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
@@ -52,6 +52,8 @@ export class WasmWalker {
   #doubles: Float64Array<ArrayBufferLike> = new Float64Array(0);
   #memory: Buffer = Buffer.alloc(0);
   readonly #strings = new ShortStrings();
+  /** The skeleton's byte ranges (a view's texts and JSON values), reused line after line. */
+  readonly #ranges = new Utf8Ranges();
   readonly #slotted: readonly SchemaNode[];
   // The skeleton's open structs, lists and maps: the node, a list's array or a map's object, a map's key.
   readonly #open: SchemaNode[] = [];
@@ -106,8 +108,10 @@ export class WasmWalker {
     const words = this.#words;
     const nodes = this.#nodes;
     const mem = this.#memory;
+    const ranges = this.#ranges;
     let result: unknown = null;
     let top = -1;
+    ranges.reset();
     for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
       const word = words[k] as number;
       const rep = (word >>> 8) & 0xff;
@@ -128,7 +132,7 @@ export class WasmWalker {
           }
           // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its
           // UTF-8, with the walk's byte check (`def` 1: cleared, 2: may matter).
-          if ((skeleton = node.skeleton)) value ??= node.asBytes ? new Utf8Range(mem, start, end, word >>> 16 === 1) : this.#strings.get(mem, start, end);
+          if ((skeleton = node.skeleton)) value ??= node.asBytes ? ranges.next(mem, start, end, word >>> 16 === 1) : this.#strings.get(mem, start, end);
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;
@@ -146,7 +150,7 @@ export class WasmWalker {
           else (out[node.leaf] as LeafWriter).text(JSON.stringify(redaction(JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)))), rep);
           // In the skeleton as its JSON text's bytes (valid while the view reads this line); the view parses it if it must.
           // With the walk's form check: `def` 1 not JSON.stringify's text, 2 it is, 3 JS must tell.
-          if ((skeleton = node.skeleton)) value = new Utf8Range(mem, start, end, JSON_FORM[word >>> 16] as boolean | null);
+          if ((skeleton = node.skeleton)) value = ranges.next(mem, start, end, JSON_FORM[word >>> 16] as boolean | null);
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;
