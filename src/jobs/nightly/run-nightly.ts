@@ -48,7 +48,8 @@ export interface NightlyOptions {
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
  * It leaves the process's V8 flags alone (the caller's process is theirs); the CLI sets --heap-growing-percent=100
- * first, which keeps a 100,000-run night near 300 MB instead of ~500 on a large machine (README, "Memory").
+ * first. The pull keeps its per-run state off the heap and its records in the scratch, so a 100,000-run night
+ * peaks near 320 MB even with Node's default heap on a large machine (README, "Memory").
  */
 export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
