@@ -1,16 +1,22 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ServiceClient } from "../http/index.js";
 import { inOrder } from "./in-order.js";
-import { isRecord, type ListedRun } from "./list-runs.js";
+import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
 import { recordFacts } from "./record-facts.js";
 import { SeenRecords } from "./seen-records.js";
 import type { PullRoutes } from "./routes.js";
+import type { RunTable } from "./run-table.js";
 
 /** Owner bulk exports take at most 500 runs per request (spec section 8). */
 export const OWNER_BULK_LIMIT = 500;
 /** Agent bulk exports are capped by platform configuration: ask for as many, take what comes. */
 export const AGENT_BULK_LIMIT = 500;
+
+/** Per-run flags of a fetch. */
+const WANTED = 1;
+const DELIVERED = 2;
+const SUSPECT = 4;
 
 export interface FetchRecordsContext {
   readonly client: ServiceClient;
@@ -22,7 +28,8 @@ export interface FetchRecordsContext {
 
 /** One record of a wanted run, as raw text, with what keyed it; parsed only on request. */
 export interface RecordVisit {
-  readonly run: ListedRun;
+  /** The run's number in the RunTable. */
+  readonly run: number;
   /** run id and seat index: the record's identity within a pull. */
   readonly key: string;
   readonly seat: number;
@@ -44,7 +51,7 @@ interface Keyed {
 }
 
 /**
- * Every record of the `wanted` runs, each handed to `visit` once (in no particular order). The bulk
+ * Every record of the `wanted` runs (numbers in `runs`, in list order), each handed to `visit` once (in no particular order). The bulk
  * streams go first (owner: one per campaign, `limit=500`; agent: one, capped by the platform), cut
  * streams completed by re-requesting; records of runs not wanted are dropped and counted. Lines that
  * are not records (`{"error":"partial_stream"}`) go to `other` as they came. Wanted runs the streams
@@ -54,19 +61,22 @@ interface Keyed {
  */
 export async function fetchRecords(
   ctx: FetchRecordsContext,
-  wanted: readonly ListedRun[],
+  runs: RunTable,
+  wanted: Int32Array,
   visit: (v: RecordVisit) => Promise<void>,
   other: (line: string) => void,
 ): Promise<void> {
-  const byId = new Map(wanted.map((run) => [run.runId, run]));
-  // Keys are built on the listed run's id, one string per run, not on each line's own copy of it
-  // (a key that outlives its line must not keep the line's text alive).
-  const canonicalId = (runId: string) => byId.get(runId)?.runId ?? runId;
-  const delivered = new Set<string>();
-  const suspect = new Set<string>();
+  // Per listed run, in typed arrays (issue 21: nothing per run on the heap): wanted, delivered by a
+  // stream, suspect (a stream may have cut it short).
+  const flags = new Uint8Array(runs.size);
+  for (const run of wanted) flags[run] = WANTED;
+  const wantedNumber = (runId: string) => {
+    const run = runs.indexOf(runId);
+    return run >= 0 && ((flags[run] as number) & WANTED) !== 0 ? run : -1;
+  };
   const seen = new SeenRecords();
   const visitOnce = async (v: RecordVisit) => {
-    if (!seen.first(v.run.runId, v.seat, v.key)) return false;
+    if (!seen.first(v.run, v.seat, v.key)) return false;
     await visit(v);
     return true;
   };
@@ -78,7 +88,7 @@ export async function fetchRecords(
     const keyOnce = (line: string) => {
       if (line !== keyedLine) {
         keyedLine = line;
-        keyed = keyLine(line, canonicalId);
+        keyed = keyLine(line);
       }
       return keyed;
     };
@@ -91,10 +101,10 @@ export async function fetchRecords(
     // before each re-request is fetched again on its own (its lines already staged are kept once).
     let attempts = 0;
     let attemptsAtLast = 0;
-    let lastRun: string | undefined;
+    let lastRun = -1;
     const counted = { getNdjson: (path: string, q?: Query) => (attempts++, ctx.client.getNdjson(path, q)) };
     const noteRestart = () => {
-      if (attempts !== attemptsAtLast && lastRun !== undefined) suspect.add(lastRun);
+      if (attempts !== attemptsAtLast && lastRun >= 0) flags[lastRun] = (flags[lastRun] as number) | SUSPECT;
       attemptsAtLast = attempts;
     };
     ctx.tally.r.requests++;
@@ -106,13 +116,13 @@ export async function fetchRecords(
         others.push(line);
         continue;
       }
-      const run = byId.get(k.runId);
-      if (run === undefined) {
+      const run = wantedNumber(k.runId);
+      if (run < 0) {
         ctx.tally.r.droppedOutside++;
         continue;
       }
-      delivered.add(run.runId);
-      lastRun = run.runId;
+      flags[run] = (flags[run] as number) | DELIVERED;
+      lastRun = run;
       if (await visitOnce(visitOf(run, line, k))) records++;
     }
     noteRestart();
@@ -120,7 +130,7 @@ export async function fetchRecords(
     // and no seat count (4.8), so a cut between two seats of one run shows nothing. Only the run streamed
     // last can be split so (a run's records are contiguous): an owner stream's last run is fetched again
     // on its own, one request per stream. Agent streams hold one seat per run: nothing to split.
-    if (ctx.client.auth === "owner" && lastRun !== undefined) suspect.add(lastRun);
+    if (ctx.client.auth === "owner" && lastRun >= 0) flags[lastRun] = (flags[lastRun] as number) | SUSPECT;
     ctx.tally.r.bulkRecords += records;
     ctx.tally.r.streamErrors += errors;
     ctx.tally.emit({ type: "bulk", path: `${ctx.routes.bulk}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, records, streamErrors: errors });
@@ -128,7 +138,7 @@ export async function fetchRecords(
   };
 
   if (ctx.client.auth === "owner") {
-    const campaigns = [...new Set(wanted.map((r) => r.campaignId).filter((c): c is string => c !== undefined))];
+    const campaigns = [...new Set(Array.from(wanted, (run) => runs.campaignId(run)).filter((c): c is string => c !== undefined))];
     // Each stream holds a client slot while it is read; nothing inside the loops makes a request.
     // Streams finish in any order: their non-record lines are handed on in campaign order.
     const others = await Promise.all(campaigns.map((campaignId) => readBulk({ limit: OWNER_BULK_LIMIT, campaign_id: campaignId })));
@@ -137,35 +147,35 @@ export async function fetchRecords(
     (await readBulk({ limit: AGENT_BULK_LIMIT })).forEach(other);
   }
 
-  const missing = wanted.filter((run) => !delivered.has(run.runId) || suspect.has(run.runId));
+  const missing = wanted.filter((run) => ((flags[run] as number) & (DELIVERED | SUSPECT)) !== DELIVERED);
   // In list order as they come, a window at a time: a world's missing runs are never all in memory.
-  await inOrder(missing, (run) => fetchOne(ctx, run), async (entries, run) => {
+  await inOrder(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run) => {
     for (const { text: line, value } of entries) {
       const key = recordKey(value);
       if (key === undefined || !isRecord(value)) {
         other(line);
         continue;
       }
-      await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: run.runId, version: versionField(value), value }));
+      await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: value.run_id as string, version: versionField(value), value }));
     }
   });
 }
 
 /** A run's records from its own route; none when the service defers it (409) or has no RL data (404). */
-async function fetchOne(ctx: FetchRecordsContext, run: ListedRun): Promise<{ text: string; value: unknown }[]> {
+async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text: string; value: unknown }[]> {
   ctx.tally.r.requests++;
   ctx.tally.r.perRunFetches++;
   try {
-    const entries = await getRawRecordEntries(ctx.client, ctx.routes.run(run.runId));
-    ctx.tally.emit({ type: "run_fetched", runId: run.runId, records: entries.length });
+    const entries = await getRawRecordEntries(ctx.client, ctx.routes.run(runId));
+    ctx.tally.emit({ type: "run_fetched", runId, records: entries.length });
     return entries;
   } catch (error) {
     if (error instanceof ConflictError) {
-      ctx.tally.defer({ runId: run.runId, reason: "conflict", conflict: error.reason });
+      ctx.tally.defer({ runId, reason: "conflict", conflict: error.reason });
       return [];
     }
     if (error instanceof NotFoundError && ctx.rl) {
-      ctx.tally.r.noRlData.push(run.runId);
+      ctx.tally.r.noRlData.push(runId);
       return [];
     }
     throw error;
@@ -179,23 +189,25 @@ export function recordKey(value: unknown): string | undefined {
   return typeof seat === "number" ? `${value.run_id}#${seat}` : undefined;
 }
 
-/** Keys a line by {@link recordFacts}, or by JSON.parse for what that declines; `canonical` gives the run id string to key on. */
-function keyLine(line: string, canonical: (runId: string) => string): Keyed | undefined {
+/**
+ * Keys a line by {@link recordFacts}, or by JSON.parse for what that declines. The run id is parsed apart
+ * (never a slice of the line), so a key that outlives its line does not keep the line's text alive.
+ */
+function keyLine(line: string): Keyed | undefined {
   const facts = recordFacts(line);
   if (facts !== undefined) {
-    const { seatIndex, version } = facts;
-    if (facts.runId === undefined || seatIndex === undefined) return undefined;
-    const runId = canonical(facts.runId);
+    const { runId, seatIndex, version } = facts;
+    if (runId === undefined || seatIndex === undefined) return undefined;
     return { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
   }
   const value = tryParse(line);
   if (recordKey(value) === undefined || !isRecord(value)) return undefined;
-  const runId = canonical(value.run_id as string);
+  const runId = value.run_id as string;
   const seat = (value.seat as Record<string, unknown>).seat_index as number;
   return { key: `${runId}#${seat}`, seat, runId, version: versionField(value), value };
 }
 
-function visitOf(run: ListedRun, line: string, k: Keyed): RecordVisit {
+function visitOf(run: number, line: string, k: Keyed): RecordVisit {
   return { run, key: k.key, seat: k.seat, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
 }
 

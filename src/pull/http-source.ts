@@ -13,7 +13,8 @@ import { checkPartition, type Partition } from "./partition.js";
 import { pullLines } from "./pull.js";
 import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
-import type { CachedScore, ScoreCache } from "./scorecards.js";
+import type { ScoreCache } from "./scorecards.js";
+import { ScoreTable } from "./score-table.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
@@ -97,7 +98,7 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gated: new Set<string>(), scores: new Map<string, CachedScore>(), context: null as string | null, settled: false };
+  const found = { gated: new Set<string>(), scores: new ScoreTable(), context: null as string | null, settled: false };
   const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;

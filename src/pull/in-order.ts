@@ -12,7 +12,7 @@ export const IN_FLIGHT = 64;
  * `start` or a `take`) is thrown once the started work has settled, and nothing after it is taken.
  */
 export async function inOrder<T, R>(
-  items: readonly T[],
+  items: ArrayLike<T>,
   start: (item: T, index: number) => Promise<R>,
   take: (result: R, item: T, index: number) => void | Promise<void>,
   width = IN_FLIGHT,

@@ -3,6 +3,7 @@ export { httpSource } from "./http-source.js";
 export { shareOf, inPartition, checkPartition } from "./partition.js";
 export { planPairs, DEFAULT_MAX_PAIRS } from "./dpo-pairs.js";
 export { recordSlices } from "./record-slices.js";
+export { ScoreTable } from "./score-table.js";
 
 export type { HttpSource, HttpSourceOptions } from "./http-source.js";
 export type { Partition } from "./partition.js";

@@ -1,40 +1,23 @@
 import { ForbiddenError, NetworkError, type ServiceClient } from "../http/index.js";
 import type { PullTally } from "./pull-report.js";
+import { RunTable } from "./run-table.js";
 
-/** A run as the service lists it (spec 2.4), with its place in the list. */
-export interface ListedRun {
-  readonly runId: string;
-  /** Owner lists only; agent summaries carry no scenario. */
-  readonly campaignId: string | undefined;
-  readonly status: string | null;
-  readonly scored: boolean;
-  /** Position in the service's list order (newest first), which fixes the spool's order. */
-  readonly order: number;
-}
+export type { ListedRun } from "./run-table.js";
 
 /**
- * Every run the credential can list, deduplicated by run id, in the service's order. Owner: `GET
+ * Every run the credential can list, deduplicated by run id, in the service's order (a compact table:
+ * a 100,000-run world's list is never 100,000 objects). Owner: `GET
  * /api/evals`. Agent: `GET /api/agent/runs`, then each batch's `GET /api/agent/runs?batch_id=` (the
  * plain list stops at 100 runs; batches reach further back). A key without `manage:runs` cannot list
  * batches: that 403 is noted and the plain list is used alone.
  */
-export async function listRuns(client: ServiceClient, tally: PullTally): Promise<ListedRun[]> {
-  const runs = new Map<string, ListedRun>();
-  // A world has a few hundred campaigns and JSON.parse gives each run its own copy of the id: one kept.
-  const campaigns = new Map<string, string>();
-  const intern = (id: string) => campaigns.get(id) ?? (campaigns.set(id, id), id);
+export async function listRuns(client: ServiceClient, tally: PullTally): Promise<RunTable> {
+  const runs = new RunTable();
   const add = (summaries: unknown, where: string) => {
     if (!Array.isArray(summaries)) throw shapeError(where, "an array of run summaries");
     for (const s of summaries) {
       if (!isRecord(s) || typeof s.run_id !== "string") throw shapeError(where, "run summaries with a string run_id");
-      if (runs.has(s.run_id)) continue;
-      runs.set(s.run_id, {
-        runId: s.run_id,
-        campaignId: typeof s.campaign_id === "string" ? intern(s.campaign_id) : undefined,
-        status: typeof s.status === "string" ? s.status : null,
-        scored: s.scored === true,
-        order: runs.size,
-      });
+      runs.add(s.run_id, typeof s.campaign_id === "string" ? s.campaign_id : undefined, typeof s.status === "string" ? s.status : null, s.scored === true);
     }
   };
 
@@ -42,13 +25,13 @@ export async function listRuns(client: ServiceClient, tally: PullTally): Promise
     tally.r.requests++;
     const body = await client.getJson<unknown>("/api/evals");
     add(isRecord(body) ? body.runs : undefined, "GET /api/evals");
-    return [...runs.values()];
+    return runs;
   }
 
   tally.r.requests++;
   add(await client.getJson<unknown>("/api/agent/runs"), "GET /api/agent/runs");
   for (const list of await batchRunLists(client, tally)) add(list.body, list.where);
-  return [...runs.values()];
+  return runs;
 }
 
 async function batchRunLists(client: ServiceClient, tally: PullTally): Promise<{ body: unknown; where: string }[]> {

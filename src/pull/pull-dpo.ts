@@ -5,13 +5,15 @@ import { inPartition, type Partition } from "./partition.js";
 import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
 import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
-import { noteVersion, scoresOf, type Scoring } from "./scorecards.js";
+import type { RunTable } from "./run-table.js";
+import { noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
 import { inOrder } from "./in-order.js";
 import { Staging } from "./staging.js";
 
 /** The one staging group of a DPO pull: its pairs' lines, in pair order. */
-const PAIRS = "pairs";
+/** The one "run" of the pairs' staging. */
+const PAIRS = 0;
 
 /**
  * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
@@ -26,6 +28,7 @@ const PAIRS = "pairs";
 export async function* pullDpo(
   ctx: FetchRecordsContext,
   spoolDir: string,
+  listed: RunTable,
   runs: readonly ListedRun[],
   partition: Partition | undefined,
   dpo: DpoOptions,
@@ -43,16 +46,17 @@ export async function* pullDpo(
   const readSft = (wanted: readonly ListedRun[]) =>
     fetchRecords(
       { ...ctx, rl: false },
-      wanted,
+      listed,
+      numbersOf(wanted),
       async (visit) => {
-        const { run } = visit;
+        const runId = listed.runId(visit.run);
         const record = visit.record();
-        known.add(run.runId);
-        noteVersion(versions, run.runId, record.scorecard_version);
+        known.add(runId);
+        noteVersion(versions, runId, record.scorecard_version);
         // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
-        if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(run.runId);
+        if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(runId);
         const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;
-        if (typeof campaign === "string" && !campaignOf.has(run.runId)) campaignOf.set(run.runId, campaign);
+        if (typeof campaign === "string" && !campaignOf.has(runId)) campaignOf.set(runId, campaign);
       },
       // partial_stream lines of the SFT streams are not part of a DPO spool; their runs are fetched one by one.
       () => {},
@@ -72,12 +76,13 @@ export async function* pullDpo(
     });
   }
   tally.r.runsInPartition = share.length;
-  deferUnscored(share, tally);
+  deferUnscored(listed, numbersOf(share), tally);
   const scored = share.filter((run) => run.scored);
   tally.r.runsScored = scored.length;
   tally.emit({ type: "listed", runs: tally.r.runsListed, inPartition: share.length, scored: scored.length });
 
-  const scores = await scoresOf(ctx.client, ctx.routes, scored.map((r) => r.runId), versions, scoring, tally);
+  const scores = new Map<string, RunScore>();
+  await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => versions.get(run.runId), scoring, tally, (score, run) => void scores.set(run.runId, score));
   for (const [runId, score] of scores) if (score.gated) gated.add(runId);
   tally.r.gated = gated.size;
   tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
@@ -114,7 +119,7 @@ export async function* pullDpo(
     await staging.dispose();
   }
   tally.r.runsFetched = inPairs.size;
-  if (context !== null) context.found.context = await fetchRlContext(ctx, runs.filter((run) => inPairs.has(run.runId)), context.spoolDir);
+  if (context !== null) context.found.context = await fetchRlContext(ctx, listed, numbersOf(runs.filter((run) => inPairs.has(run.runId))), context.spoolDir);
 }
 
 async function fetchPair(ctx: FetchRecordsContext, pair: PlannedPair): Promise<string[]> {
@@ -140,4 +145,9 @@ async function fetchPair(ctx: FetchRecordsContext, pair: PlannedPair): Promise<s
     }
     throw error;
   }
+}
+
+/** The RunTable numbers of `runs`. */
+function numbersOf(runs: readonly ListedRun[]): Int32Array {
+  return Int32Array.from(runs, (run) => run.order);
 }

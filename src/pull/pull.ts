@@ -8,7 +8,8 @@ import { pullDpo } from "./pull-dpo.js";
 import type { PullTally } from "./pull-report.js";
 import { pullRecords } from "./pull-sft-rl.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
-import type { CachedScore, ScoreCache } from "./scorecards.js";
+import type { ScoreCache } from "./scorecards.js";
+import type { ScoreTable } from "./score-table.js";
 
 export interface PullPlan {
   readonly client: ServiceClient;
@@ -26,7 +27,7 @@ export interface PullPlan {
 /** What a pull learns besides its lines: gated runs, and the score cache for the next pull. */
 export interface PullFindings {
   readonly gated: Set<string>;
-  readonly scores: Map<string, CachedScore>;
+  readonly scores: ScoreTable;
   /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
   context: string | null;
   /** SFT and RL: every score is one the cache in `scores` answers for the same records (see ExportAnswers). */
@@ -45,27 +46,34 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
   const scoring = { cache: plan.scoreCache, out: found.scores };
   const listed = await listRuns(client, tally);
-  tally.r.runsListed = listed.length;
-  const runs = plan.skip === undefined ? listed : listed.filter((run) => !plan.skip?.has(run.runId));
+  tally.r.runsListed = listed.size;
   if (client.auth === "agent" && format === "dpo" && partition !== undefined && partition.count > 1) {
     tally.r.notes.push("agent run summaries name no scenario, so unscored runs are reported as deferred by every partition job");
   }
 
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
-    yield* pullDpo(ctx, plan.spoolDir, runs, partition, plan.dpo, found.gated, scoring, context);
+    const runs = Array.from(listed.select((run) => plan.skip?.has(listed.runId(run)) !== true), (run) => listed.run(run));
+    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gated, scoring, context);
   } else {
-    const share = runs.filter((run) => inPartition(run.runId, partition));
+    // Run numbers, not run objects: a 100,000-run share is 400 KB (issue 21).
+    const share = listed.select((run) => {
+      if (plan.skip === undefined && partition === undefined) return true;
+      const runId = listed.runId(run);
+      return plan.skip?.has(runId) !== true && inPartition(runId, partition);
+    });
     tally.r.runsInPartition = share.length;
-    tally.r.runsScored = share.filter((run) => run.scored).length;
-    deferUnscored(share, tally);
-    tally.emit({ type: "listed", runs: listed.length, inPartition: share.length, scored: tally.r.runsScored });
-    yield* pullRecords(ctx, share, found, scoring, plan.spoolDir);
+    tally.r.runsScored = share.filter((run) => listed.scored(run)).length;
+    deferUnscored(listed, share, tally);
+    tally.emit({ type: "listed", runs: listed.size, inPartition: share.length, scored: tally.r.runsScored });
+    yield* pullRecords(ctx, listed, share, found, scoring, plan.spoolDir);
   }
 
   // Concurrent fetches append in completion order: put the lists in the service's order.
-  const order = new Map(listed.map((run) => [run.runId, run.order]));
-  const rank = (id: string) => order.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const rank = (id: string) => {
+    const run = listed.indexOf(id);
+    return run < 0 ? Number.MAX_SAFE_INTEGER : run;
+  };
   tally.r.deferred.sort((a, b) => rank(a.runId) - rank(b.runId));
   tally.r.noRlData.sort((a, b) => rank(a) - rank(b));
 }

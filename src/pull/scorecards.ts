@@ -3,6 +3,9 @@ import { inOrder } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
+import type { CachedScore, ScoreCache, ScoreTable } from "./score-table.js";
+
+export type { CachedScore, ScoreCache } from "./score-table.js";
 
 /** What a pull needs from a run's scorecards (spec 2.7). */
 export interface RunScore {
@@ -16,50 +19,43 @@ export interface RunScore {
   readonly composite: number | undefined;
 }
 
-/**
- * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
- * entry stays true for as long as the run's records carry that version.
- */
-export interface CachedScore {
-  readonly version: number;
-  readonly gated: boolean;
-  readonly composite?: number;
-}
-
-/** Cached scores by run id. */
-export type ScoreCache = ReadonlyMap<string, CachedScore>;
-
 /** The score cache a pull reads (`cache`) and the one it leaves for the next (`out`). */
 export interface Scoring {
   readonly cache: ScoreCache | undefined;
-  readonly out: Map<string, CachedScore>;
+  readonly out: ScoreTable;
+}
+
+/** A run's score, and the version the cache left for the next pull holds for it (undefined: none). */
+export interface ScoredRun extends RunScore {
+  readonly cachedVersion: number | undefined;
 }
 
 /**
- * Each run's score: from `scoring.cache` when its entry is for the version the run's records carry
- * (`versions`), else fetched once, all under the client's concurrency limit. A run of unknown version
- * is always fetched. Every score whose version is known is put in `scoring.out`, so that is the cache for
- * the next pull.
+ * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
+ * version the run's records carry (`versionOf`), else fetched once, all under the client's concurrency
+ * limit. A run of unknown version is always fetched. Every score whose version is known is put in
+ * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
  */
-export async function scoresOf(
+export async function scoresOf<T>(
   client: ServiceClient,
   routes: PullRoutes,
-  runIds: readonly string[],
-  versions: ReadonlyMap<string, number>,
+  runs: ArrayLike<T>,
+  idOf: (run: T) => string,
+  versionOf: (run: T) => number | undefined,
   { cache, out }: Scoring,
   tally: PullTally,
-): Promise<Map<string, RunScore>> {
-  const scores = new Map<string, RunScore>();
+  take: (score: ScoredRun, run: T) => void,
+): Promise<void> {
   // A window of requests, not one promise per run: see inOrder.
   await inOrder(
-    runIds,
-    async (runId): Promise<RunScore> => {
-      const version = versions.get(runId);
+    runs,
+    async (run): Promise<ScoredRun & { readonly runId: string; readonly entry: CachedScore | undefined }> => {
+      const runId = idOf(run);
+      const version = versionOf(run);
       const hit = cache?.get(runId);
       if (version !== undefined && hit !== undefined && hit.version === version) {
         tally.r.scorecardsCached++;
-        out.set(runId, hit);
-        return { gated: hit.gated, composite: hit.composite };
+        return { gated: hit.gated, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -70,13 +66,16 @@ export async function scoresOf(
       const score = scoreOf(body);
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
-      const fetchedVersion = versionOf(body, pin);
-      if (fetchedVersion !== undefined) out.set(runId, { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) });
-      return score;
+      const fetchedVersion = bodyVersion(body, pin);
+      const entry = fetchedVersion === undefined ? undefined : { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) };
+      return { ...score, cachedVersion: fetchedVersion, runId, entry };
     },
-    (score, runId) => void scores.set(runId, score),
+    // Cached in list order, not completion order: one world's cache is always the same table.
+    (scored, run) => {
+      if (scored.entry !== undefined) out.set(scored.runId, scored.entry);
+      take(scored, run);
+    },
   );
-  return scores;
 }
 
 export function scoreOf(body: unknown): RunScore {
@@ -92,7 +91,7 @@ export function scoreOf(body: unknown): RunScore {
  * body lists it, else the latest of `versions` (an unpinned request answers the latest). Undefined when
  * `versions` is missing, empty, or does not list the pinned version.
  */
-export function versionOf(body: unknown, pinned?: number): number | undefined {
+export function bodyVersion(body: unknown, pinned?: number): number | undefined {
   const listed = isRecord(body) && Array.isArray(body.versions) ? body.versions : [];
   if (pinned !== undefined) return listed.includes(pinned) ? pinned : undefined;
   return maxVersion(listed);
@@ -104,8 +103,13 @@ export function noteVersion(versions: Map<string, number>, runId: string, versio
   if (v !== undefined) versions.set(runId, v);
 }
 
+/** A scorecard version a record may carry: a whole number from 0 up. */
+export function isVersion(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
 function maxVersion(values: readonly unknown[]): number | undefined {
-  const ok = values.filter((v): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0);
+  const ok = values.filter(isVersion);
   return ok.length === 0 ? undefined : Math.max(...ok);
 }
 

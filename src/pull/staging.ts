@@ -3,6 +3,7 @@ import { readSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
+import { grown } from "./id-index.js";
 import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */
@@ -14,14 +15,19 @@ const NEWLINE = Buffer.from("\n");
 /**
  * Record lines parked on disk as they arrive (in completion order), grouped by run, so they can be
  * written out in the service's list order afterwards while memory holds only where each run's bytes
- * are: a run's lines mostly arrive back to back (a bulk stream's run, a per-run fetch), so a run is a
- * line count and one extent, rarely a few. Lines are stored with their newline and read back as spool
+ * are: a run's lines mostly arrive back to back (a bulk stream's run, a per-run fetch), so a run (its
+ * number in the RunTable) is a line count and one extent in typed arrays, rarely a few more. Lines are stored with their newline and read back as spool
  * bytes. Appends are encoded straight into a chunk buffer (no Buffer per line) and written a chunk at a
  * time.
  */
 export class Staging {
-  /** Per run: its line count, then offset and length of each extent of its bytes, in the order added. */
-  private readonly byRun = new Map<string, number[]>();
+  /** Per run: its line count, and offset and length of its first extent. */
+  private counts = new Int32Array(1024);
+  private starts = new Float64Array(1024);
+  private lengths = new Float64Array(1024);
+  /** Offset and length of each further extent of a run, in the order added (rare: a run split by other lines). */
+  private readonly more = new Map<number, number[]>();
+  private runsWithLines = 0;
   /** The chunk being filled; `pendingBytes` of it are used. Written, it is replaced, never reused. */
   private pending: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
@@ -45,18 +51,18 @@ export class Staging {
 
   /** Runs with at least one line. */
   runs(): number {
-    return this.byRun.size;
+    return this.runsWithLines;
   }
 
-  /** Parks `line` under `runId` (the caller sees to it that a record comes once: fetchRecords' visit). */
-  async add(runId: string, line: string): Promise<void> {
+  /** Parks `line` under run number `run` (the caller sees to it that a record comes once: fetchRecords' visit). */
+  async add(run: number, line: string): Promise<void> {
     // Bytes the service sent that are not UTF-8 are written back as they came (see decodeEscaped).
     const escaped = hasEscapedBytes(line) ? encodeEscaped(line) : undefined;
     const bytes = (escaped?.length ?? Buffer.byteLength(line, "utf8")) + 1;
     // The bulk streams are read together, so other adds may fill the chunk while this one waits: check
     // again after each wait, and from there on write without one.
     while (this.pendingBytes > 0 && this.pendingBytes + bytes > this.pending.length) await this.flush();
-    this.note(runId, this.flushed + this.pendingBytes, bytes);
+    this.note(run, this.flushed + this.pendingBytes, bytes);
     if (bytes > this.pending.length) {
       // Longer than a chunk: a chunk of its own.
       this.pending = Buffer.concat([escaped ?? Buffer.from(line, "utf8"), NEWLINE]);
@@ -70,19 +76,20 @@ export class Staging {
     this.pendingBytes += bytes;
   }
 
-  /** How many lines `runId` has. */
-  count(runId: string): number {
-    return this.byRun.get(runId)?.[0] ?? 0;
+  /** How many lines run `run` has. */
+  count(run: number): number {
+    return run < this.counts.length ? (this.counts[run] as number) : 0;
   }
 
   /**
-   * The lines of `runId` in the order they were added, each with its newline, as the bytes written: spool
+   * The lines of run `run` in the order they were added, each with its newline, as the bytes written: spool
    * bytes, never decoded and encoded again, in pieces of at most 1 MiB (not cut at lines).
    */
-  async *bytes(runId: string): AsyncGenerator<Buffer> {
+  async *bytes(run: number): AsyncGenerator<Buffer> {
     await this.flush();
-    const extents = this.byRun.get(runId) ?? [];
-    for (let i = 1; i < extents.length; i += 2) {
+    if (this.count(run) === 0) return;
+    const extents = [this.starts[run] as number, this.lengths[run] as number, ...(this.more.get(run) ?? [])];
+    for (let i = 0; i < extents.length; i += 2) {
       const start = extents[i] as number;
       const end = start + (extents[i + 1] as number);
       for (let at = start; at < end; at += READ_BYTES) yield this.read(at, Math.min(READ_BYTES, end - at));
@@ -90,13 +97,26 @@ export class Staging {
   }
 
   /** Adds a line's bytes to its run: extends the run's last extent when the line follows it. */
-  private note(runId: string, at: number, bytes: number): void {
-    const extents = this.byRun.get(runId);
-    if (extents === undefined) {
-      this.byRun.set(runId, [1, at, bytes]);
+  private note(run: number, at: number, bytes: number): void {
+    if (run >= this.counts.length) {
+      this.counts = grown(this.counts, run + 1);
+      this.starts = grown(this.starts, run + 1);
+      this.lengths = grown(this.lengths, run + 1);
+    }
+    const count = this.counts[run] as number;
+    this.counts[run] = count + 1;
+    if (count === 0) {
+      this.runsWithLines++;
+      this.starts[run] = at;
+      this.lengths[run] = bytes;
       return;
     }
-    extents[0] = (extents[0] as number) + 1;
+    const extents = this.more.get(run);
+    if (extents === undefined) {
+      if ((this.starts[run] as number) + (this.lengths[run] as number) === at) this.lengths[run] = (this.lengths[run] as number) + bytes;
+      else this.more.set(run, [at, bytes]);
+      return;
+    }
     const last = extents.length - 1;
     if ((extents[last - 1] as number) + (extents[last] as number) === at) extents[last] = (extents[last] as number) + bytes;
     else extents.push(at, bytes);

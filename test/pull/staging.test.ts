@@ -11,8 +11,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("Staging: lines parked on disk by run, read back as spool bytes in the order added", () => {
   it("keeps every line's bytes through concurrent adds, chunk boundaries, lines longer than a chunk and escaped bytes", async () => {
     const staging = await Staging.open(dir);
-    const runs = ["r0", "r1", "r2", "r3"];
-    const expected = new Map<string, Buffer[]>(runs.map((r) => [r, []]));
+    const runs = [0, 1, 2, 3];
+    const expected = new Map<number, Buffer[]>(runs.map((r) => [r, []]));
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     // Four writers at once, as the bulk streams add: each awaits its adds, interleaving at every wait.
@@ -21,7 +21,7 @@ describe("Staging: lines parked on disk by run, read back as spool bytes in the 
         for (let n = 0; n < 120; n++) {
           const size = n === 60 && w === 1 ? (1 << 20) + 4321 : Math.floor(random() * 40_000);
           // "\uDC80" is how decodeEscaped marks a byte that is not UTF-8 (0x80): it must come back as that byte.
-          const line = `{"run":"${run}","n":${n},"é":"${"x".repeat(size)}"${n % 17 === 0 ? ',"bad":"\uDC80"' : ""}}`;
+          const line = `{"run":"r${run}","n":${n},"é":"${"x".repeat(size)}"${n % 17 === 0 ? ',"bad":"\uDC80"' : ""}}`;
           expected.get(run)?.push(encodeEscaped(line));
           await staging.add(run, line);
         }
@@ -31,7 +31,7 @@ describe("Staging: lines parked on disk by run, read back as spool bytes in the 
       const got: Buffer[] = [];
       for await (const bytes of staging.bytes(run)) got.push(Buffer.from(bytes));
       const lines = (expected.get(run) ?? []).flatMap((line) => [line, Buffer.from("\n")]);
-      expect(Buffer.concat(got).equals(Buffer.concat(lines)), run).toBe(true);
+      expect(Buffer.concat(got).equals(Buffer.concat(lines)), `run ${run}`).toBe(true);
       expect(staging.count(run)).toBe(120);
     }
     expect(encodeEscaped('"\uDC80"')).toEqual(Buffer.from([0x22, 0x80, 0x22]));

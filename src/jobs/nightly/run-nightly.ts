@@ -19,7 +19,7 @@ import { unchangedNight } from "./unchanged-night.js";
 import { answeredNight } from "./answered-night.js";
 import { EXPORT_ANSWERS_NAME, formatExportAnswers, setupDigest } from "./export-answers-file.js";
 import type { SourceEnvironment } from "./open-source.js";
-import type { HttpSource } from "../../pull/index.js";
+import type { HttpSource, ScoreCache } from "../../pull/index.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
@@ -48,7 +48,8 @@ export interface NightlyOptions {
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
  * It leaves the process's V8 flags alone (the caller's process is theirs); the CLI sets --heap-growing-percent=100
- * first, which keeps a 100,000-run night near 300 MB instead of ~500 on a large machine (README, "Memory").
+ * first. The pull keeps its per-run state off the heap and its records in the scratch, so a 100,000-run night
+ * peaks near 320 MB even with Node's default heap on a large machine (README, "Memory").
  */
 export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
@@ -68,13 +69,9 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   try {
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
-    const scoreCacheText = spec.source.kind === "http" ? ((await readText(sink.storage, SCORE_CACHE)) ?? "") : undefined;
-    // Nothing new is first told by the answers alone: the same bodies for the same export requests.
-    if (scoreCacheText !== undefined) {
-      const answered = await answeredNight(spec, sink, environment, scoreCacheText, startedAt);
-      if (answered !== null) return await finishUnchanged(sink, answered, environment, out, options.dryRun === true);
-    }
-    const scoreCache = scoreCacheText === undefined ? undefined : parseScoreCache(scoreCacheText);
+    const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt) : undefined;
+    if (prior !== undefined && "answered" in prior) return await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true);
+    const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
     const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
@@ -155,6 +152,22 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     await sink.abort();
     throw error;
   }
+}
+
+/**
+ * The score cache the last published night saved, parsed off the heap (its text is not kept through the
+ * pull), unless the export answers already tell that nothing is new (the same bodies for the same export
+ * requests): then that night's outcome.
+ */
+async function priorScores(
+  spec: PipelineSpec,
+  sink: SnapshotSink,
+  environment: SourceEnvironment,
+  startedAt: string,
+): Promise<{ readonly answered: { manifest: NightlyManifest; stored: NightInput } } | { readonly scoreCache: ScoreCache }> {
+  const text = (await readText(sink.storage, SCORE_CACHE)) ?? "";
+  const answered = await answeredNight(spec, sink, environment, text, startedAt);
+  return answered !== null ? { answered } : { scoreCache: parseScoreCache(text) };
 }
 
 /** A night with nothing new (see {@link unchangedNight}): the phases a converting night reports, nothing published. */

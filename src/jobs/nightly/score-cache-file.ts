@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { ScoreTable } from "../../pull/index.js";
 import type { CachedScore, ScoreCache } from "../../pull/index.js";
 
 /** Where a dataset keeps the scores of its runs' scorecards, relative to its directory. */
@@ -17,17 +18,22 @@ export async function readScoreCache(path: string): Promise<Map<string, CachedSc
   } catch {
     return new Map();
   }
-  return parseScoreCache(text);
+  return new Map(parseScoreCache(text));
 }
 
-/** The cache in a file's text (see {@link readScoreCache}). */
-export function parseScoreCache(text: string): Map<string, CachedScore> {
-  const cache = new Map<string, CachedScore>();
-  for (const line of text.split("\n")) {
-    const entry = parseEntry(line);
+/**
+ * The cache in a file's text (see {@link readScoreCache}), kept off the JS heap (a ScoreTable): a night
+ * holds it through its whole pull.
+ */
+export function parseScoreCache(text: string): ScoreTable {
+  const cache = new ScoreTable();
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf("\n", start);
+    const entry = parseEntry(text.slice(start, end < 0 ? text.length : end));
+    start = end < 0 ? text.length : end + 1;
     if (entry === undefined) continue;
     // A file with a repeated run is not one this code wrote: trust none of it.
-    if (cache.has(entry.runId)) return new Map();
+    if (cache.has(entry.runId)) return new ScoreTable();
     cache.set(entry.runId, entry.score);
   }
   return cache;
