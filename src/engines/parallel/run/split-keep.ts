@@ -55,7 +55,7 @@ export function countSplitRows(valid: readonly SplitBatch[], kept: Uint8Array, c
     }
     for (let group = 0; group < groupRows.length; group++) {
       const rows = groupRows[group] as number;
-      if (rows > 0) counter.count(groups[group] as string, counter.names[splitOf[group] as number] as string, rows);
+      if (rows > 0) counter.countAt(groups[group] as string, splitOf[group] as number, rows);
     }
   }
 }
