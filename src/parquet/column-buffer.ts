@@ -259,10 +259,13 @@ export class ColumnBuffer implements LeafWriter {
   }
 }
 
-/** Copies `n` bytes of `from` at `start` into `to` at `at`. */
+/**
+ * Copies `n` bytes of `from` at `start` into `to` at `at`. A plain view, not `subarray`: `values` is a Buffer,
+ * whose `subarray` builds a Buffer (and its code is then optimised in each worker of a split run).
+ */
 function copy(from: Uint8Array, start: number, to: Uint8Array, at: number, n: number): void {
   if (n <= SHORT_BYTES) for (let i = 0; i < n; i++) to[at + i] = from[start + i] as number;
-  else to.set(from.subarray(start, start + n), at);
+  else to.set(new Uint8Array(from.buffer, from.byteOffset + start, n), at);
 }
 
 function grow(array: Uint8Array, capacity: number, used: number): Uint8Array {

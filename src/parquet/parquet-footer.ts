@@ -49,6 +49,8 @@ export class FooterBuilder {
   readonly #groups = new ByteWriter(4096);
   #count = 0;
   #rows = 0;
+  /** Per leaf: {@link leadOf}'s bytes, and the chunk they were made from. */
+  readonly #leads: { readonly chunk: ChunkInfo; readonly bytes: Uint8Array }[] = [];
 
   constructor(plan: ColumnPlan) {
     this.#plan = plan;
@@ -62,18 +64,38 @@ export class FooterBuilder {
     }
     // A struct element of a list is its fields then a stop byte: a top-level struct of its own.
     const t = new ThriftWriter(this.#groups).list(1, CompactType.STRUCT, encoded.columns.length);
-    encoded.columns.forEach((chunk, i) => {
+    for (let i = 0; i < encoded.columns.length; i++) {
+      const chunk = encoded.columns[i] as ChunkInfo;
       const leaf = plan.leaves[i];
-      if (leaf === undefined || chunk.path.join("\0") !== leaf.path.join("\0")) {
+      if (leaf === undefined || !sameItems(chunk.path, leaf.path)) {
         throw new Error(`Row group ${ordinal}, chunk ${i} is ${chunk.path.join(".")} where the schema has ${leaf?.path.join(".")}`);
       }
-      writeColumnChunk(t, chunk, offset);
-    });
+      writeColumnChunk(t, chunk, offset, this.#leadOf(i, chunk));
+    }
     t.i64(2, encoded.uncompressedSize).i64(3, encoded.rows).i64(5, offset).i64(6, encoded.compressedSize);
     if (ordinal <= MAX_ORDINAL) t.i16(7, ordinal);
     t.end();
     this.#count++;
     this.#rows += encoded.rows;
+  }
+
+  /**
+   * Chunk `i`'s ColumnMetaData fields 1-4 (type, encodings, path, codec), serialized once per leaf: they are
+   * the same in every row group, and a split run's footers hold three times the chunks of a plain run's.
+   */
+  #leadOf(i: number, chunk: ChunkInfo): Uint8Array {
+    const lead = this.#leads[i];
+    if (lead !== undefined && lead.chunk.type === chunk.type && lead.chunk.codec === chunk.codec && sameItems(lead.chunk.encodings, chunk.encodings)) return lead.bytes;
+    const t = new ThriftWriter(new ByteWriter(64));
+    t.i32(1, physicalType(chunk.type));
+    t.list(2, CompactType.I32, chunk.encodings.length);
+    for (const e of chunk.encodings) t.itemI32(ENCODINGS[e]);
+    t.list(3, CompactType.BINARY, chunk.path.length);
+    for (const p of chunk.path) t.itemString(p);
+    t.i32(4, CODECS[chunk.codec]);
+    const bytes = t.out.toBytes();
+    this.#leads[i] = { chunk, bytes };
+    return bytes;
   }
 
   /** The footer of the groups added so far. */
@@ -98,15 +120,10 @@ export class FooterBuilder {
   }
 }
 
-function writeColumnChunk(t: ThriftWriter, chunk: ChunkInfo, rowGroupOffset: number): void {
-  t.itemStruct().i64(2, 0).struct(3);
-  t.i32(1, physicalType(chunk.type));
-  t.list(2, CompactType.I32, chunk.encodings.length);
-  for (const e of chunk.encodings) t.itemI32(ENCODINGS[e]);
-  t.list(3, CompactType.BINARY, chunk.path.length);
-  for (const p of chunk.path) t.itemString(p);
-  t.i32(4, CODECS[chunk.codec])
-    .i64(5, chunk.numValues)
+/** A ColumnChunk; `lead`: its ColumnMetaData's fields 1-4 as serialized (see `FooterBuilder.#leadOf`). */
+function writeColumnChunk(t: ThriftWriter, chunk: ChunkInfo, rowGroupOffset: number, lead: Uint8Array): void {
+  t.itemStruct().i64(2, 0).struct(3).fields(lead, 4);
+  t.i64(5, chunk.numValues)
     .i64(6, chunk.uncompressedSize)
     .i64(7, chunk.compressedSize)
     .i64(9, rowGroupOffset + chunk.offset);
@@ -120,15 +137,25 @@ function writeColumnChunk(t: ThriftWriter, chunk: ChunkInfo, rowGroupOffset: num
   t.end(); // ColumnChunk
 }
 
-/** A statistics bound: the value PLAIN-encoded (8 bytes little-endian). */
+/** Two lists of strings (a path, encodings) hold the same items. */
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Where a statistics bound is encoded, then copied into the footer at once: no array made per bound. */
+const BOUND = new Uint8Array(8);
+const BOUND_VIEW = new DataView(BOUND.buffer);
+
+/** A statistics bound: the value PLAIN-encoded (8 bytes little-endian), in {@link BOUND} until the next call. */
 function plain8(type: ChunkInfo["type"], value: number): Uint8Array {
-  const bytes = new Uint8Array(8);
-  const view = new DataView(bytes.buffer);
+  const view = BOUND_VIEW;
   if (type === "float64") view.setFloat64(0, value, true);
   else {
     const hi = Math.floor(value / 4294967296);
     view.setUint32(0, value - hi * 4294967296, true);
     view.setInt32(4, hi, true);
   }
-  return bytes;
+  return BOUND;
 }

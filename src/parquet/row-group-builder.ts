@@ -85,7 +85,8 @@ export class RowGroupBuilder {
    */
   moveLastRowTo(to: RowGroupBuilder): void {
     if (!this.#open) throw new Error("moveLastRowTo() without a row begun since the last discard, retain or clear");
-    this.columns.forEach((c, i) => c.moveRowTo(to.columns[i] as ColumnBuffer));
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) (columns[i] as ColumnBuffer).moveRowTo(to.columns[i] as ColumnBuffer);
     this.rows--;
     to.rows++;
     this.#open = false;

@@ -41,8 +41,9 @@ export class SplitAssigner {
   /** A record's group id (scenario.campaign_id or run_id, as `request.by` says). */
   readonly keyOf: GroupKeyOf;
   readonly #of = new Map<string, string>();
-  readonly #rows = new Map<string, number>();
-  readonly #groups = new Map<string, number>();
+  /** Rows and groups per split, by its index in {@link names}. */
+  readonly #rows: Float64Array;
+  readonly #groups: Float64Array;
   /** Groups with a row written. */
   readonly #counted = new Set<string>();
 
@@ -52,10 +53,8 @@ export class SplitAssigner {
   ) {
     this.names = Object.keys(request.fractions);
     this.keyOf = groupKeyOf(request.by, format);
-    for (const name of this.names) {
-      this.#rows.set(name, 0);
-      this.#groups.set(name, 0);
-    }
+    this.#rows = new Float64Array(this.names.length);
+    this.#groups = new Float64Array(this.names.length);
   }
 
   /** The split of `rows` rows made of `record` (an export record as validated), counted. */
@@ -78,23 +77,32 @@ export class SplitAssigner {
 
   /** Counts `rows` rows of group `key` written into `split`. */
   count(key: string, split: string, rows: number): void {
+    this.countAt(key, this.names.indexOf(split), rows);
+  }
+
+  /**
+   * {@link count} with the split given by its index in {@link names} (the parallel engine's main thread:
+   * its workers name splits so; an index keeps the code optimised into its loop small).
+   */
+  countAt(key: string, split: number, rows: number): void {
     // A record whose view made no rows puts nothing in its split, and neither does its group on its own.
     if (rows <= 0) return;
-    this.#rows.set(split, (this.#rows.get(split) ?? 0) + rows);
+    if (!(split >= 0 && split < this.#rows.length)) throw new Error(`Internal error: no split ${split} to count`);
+    this.#rows[split] = (this.#rows[split] as number) + rows;
     if (!this.#counted.has(key)) {
       this.#counted.add(key);
-      this.#groups.set(split, (this.#groups.get(split) ?? 0) + 1);
+      this.#groups[split] = (this.#groups[split] as number) + 1;
     }
   }
 
   summary(): SplitManifest {
-    const rows = [...this.#rows.values()].reduce((a, b) => a + b, 0);
-    const groups = [...this.#groups.values()].reduce((a, b) => a + b, 0);
+    const rows = this.#rows.reduce((a, b) => a + b, 0);
+    const groups = this.#groups.reduce((a, b) => a + b, 0);
     const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
     const splits: Record<string, SplitCount> = {};
-    for (const name of this.names) {
-      const r = this.#rows.get(name) ?? 0;
-      const g = this.#groups.get(name) ?? 0;
+    for (const [i, name] of this.names.entries()) {
+      const r = this.#rows[i] as number;
+      const g = this.#groups[i] as number;
       splits[name] = { rows: r, groups: g, row_fraction: share(r, rows), group_fraction: share(g, groups) };
     }
     return { by: this.request.by, seed: this.request.seed, fractions: this.request.fractions, splits };

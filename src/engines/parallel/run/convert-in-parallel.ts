@@ -16,8 +16,10 @@ import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { BatchSplits, EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
+import type { SplitBatch } from "./split-keep.js";
 import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
@@ -126,7 +128,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
 }
 
 /** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
-type ValidBatch = ValidRecords & { readonly rowBytes: Float64Array; readonly rowCounts: Uint32Array | null; readonly droppedPairs: readonly PrunedRow[]; readonly splits: BatchSplits | null };
+type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] };
 
 /** The run's shared memory: batches, encoded units, batches' outcome columns. */
 interface Pools {
@@ -385,10 +387,19 @@ class Pass {
       }
       const columns = batch.columns as OutcomeColumns;
       const outcomes = batch.outcomes as OutcomesMessage;
-      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, name, raw.offset), rowBytes: columns.rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits });
+      const { rowBytes } = columns;
+      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, name, raw.offset), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
-    const { keep, records, segments, shards, splits } = this.#rowsToKeep(valid, this.decider.decide(valid));
+    // A split run: `keep` and the segments come a split at a time (the worker holds a row group per split).
+    const counter = this.#splits;
+    const starts = counter === null ? new Uint32Array(1) : splitStarts(valid, counter.names.length);
+    const { keep, kept, segmentsOf, shardsOf } = this.#rowsToKeep(valid, this.decider.decide(valid), starts);
+    if (counter !== null) countSplitRows(valid, kept, counter);
+    const splits = counter === null ? null : Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
+    const segments = segmentsOf.flat();
+    const shards = shardsOf.flat();
+    const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
@@ -429,30 +440,29 @@ class Pass {
   /**
    * Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). A plain
    * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes as the
-   * stages engine shares them, and `records` then says which records stay (their view counts count). A split
-   * run's rows go to their split's shards, each split rotating on its own: the segments come a split at a
-   * time (`splits` says whose), each split's rows in their order, and so does `keep` (split 0's rows, then
-   * split 1's...: the worker holds a row group per split, and takes its part of `keep` for each).
+   * stages engine shares them, and `kept` says which records stay (a view's counts count those). A split
+   * run's rows go to their split's shards, each split rotating on its own: segments and shards per shard set
+   * (split), and `keep` split by split, each split's rows from `starts[split]` on (split 0's rows, then split
+   * 1's...: the worker holds a row group per split, and takes its part of `keep` for each). A plain run is a
+   * split run of one set: the loop is the same code for both (each record's set read from `sets`), so a split
+   * run makes it no larger to compile.
    *
    * The run's objects are read into locals once and no closure is made per call: this loop is main's largest
    * compile, and each per-call closure or `this` field read in it was a way to deoptimise it (docs/decisions.md).
    */
-  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array): { keep: Uint8Array; records: Uint8Array | null; segments: number[]; shards: number[]; splits: Uint8Array | null } {
+  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array, starts: Uint32Array): { keep: Uint8Array; kept: Uint8Array; segmentsOf: number[][]; shardsOf: number[][] } {
     const rotations = this.#rotations;
     const decider = this.decider;
-    const counter = this.#splits;
     let rows = 0;
     let recordCount = 0;
-    let viewed = false;
     for (const v of valid) {
       rows += v.rowCounts === null ? v.rowBytes.length : sumOf(v.rowCounts);
       recordCount += v.rowBytes.length;
-      if (v.rowCounts !== null) viewed = true;
     }
     const keep = new Uint8Array(rows);
-    const records = viewed ? new Uint8Array(recordCount) : null;
-    // A split run: each row's split (kept or not: the worker's row groups hold every row).
-    const setOf = counter === null ? null : new Uint8Array(rows);
+    const kept = new Uint8Array(recordCount);
+    // Each split's next row in `keep`.
+    const next = starts;
     // Per shard set (split): its segments' row counts and shards.
     const segmentsOf: number[][] = [];
     const shardsOf: number[][] = [];
@@ -460,42 +470,33 @@ class Pass {
       segmentsOf.push([]);
       shardsOf.push([]);
     }
-    let row = 0;
     let record = 0;
-    let kept = 0;
-    for (const { rules, rowBytes, rowCounts, droppedPairs, splits } of valid) {
+    let rowRecord = 0;
+    for (const { rules, rowBytes, rowCounts, droppedPairs, sets } of valid) {
       let batchRow = 0;
       let pruned = 0;
-      // A split run: the rows kept per group of the batch, counted per group once the batch is walked.
-      const groupRows = splits === null ? null : new Float64Array(splits.groups.length);
       for (const rule of rules) {
         const stay = stays[record++] === 1;
         if (rule !== null) continue;
         const at = batchRow++;
         const bytes = rowBytes[at] as number;
         const count = rowCounts === null ? 1 : (rowCounts[at] as number);
-        const first = row;
-        row += count;
-        const k = kept++;
-        let set = 0;
-        let group = 0;
-        if (splits !== null && setOf !== null) {
-          group = splits.rowGroups[at] as number;
-          set = splits.splitOf[group] as number;
-          for (let r = first; r < row; r++) setOf[r] = set;
-        }
+        const set = sets[at] as number;
+        const first = next[set] as number;
+        const end = first + count;
+        next[set] = end;
+        const index = rowRecord++;
         // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
         const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || decider.rewriteNeeded) continue;
-        if (records !== null) records[k] = 1;
+        kept[index] = 1;
         if (prunedRow !== null) decider.tally.pairsDropped(prunedRow.counts);
-        if (groupRows !== null) groupRows[group] = (groupRows[group] as number) + count;
         const rotation = rotations[set] as ShardRotation;
         const segments = segmentsOf[set] as number[];
         const shards = shardsOf[set] as number[];
         const size = (rowCounts === null ? bytes : bytes / count) + 1;
-        for (let r = first; r < row; r++) {
+        for (let r = first; r < end; r++) {
           keep[r] = 1;
           const shard = rotation.place(size);
           if (shards.at(-1) !== shard) {
@@ -505,11 +506,8 @@ class Pass {
           segments[segments.length - 1] = (segments.at(-1) ?? 0) + 1;
         }
       }
-      if (splits !== null && groupRows !== null && counter !== null) countGroups(counter, splits, groupRows);
     }
-    if (setOf === null) return { keep, records, segments: segmentsOf[0] as number[], shards: shardsOf[0] as number[], splits: null };
-    const splits = Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
-    return { keep: bySplit(keep, setOf, rotations.length), records, segments: segmentsOf.flat(), shards: shardsOf.flat(), splits };
+    return { keep, kept, segmentsOf, shardsOf };
   }
 
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */
@@ -563,33 +561,8 @@ class Pass {
   }
 }
 
-/**
- * Counts a batch's kept rows per group into `counter`. Once per batch, out of `#rowsToKeep`'s loop: inlined
- * there per row, the counter's Map lookups made that loop, main's largest compile, larger still.
- */
-function countGroups(counter: SplitAssigner, splits: BatchSplits, groupRows: Float64Array): void {
-  for (let group = 0; group < groupRows.length; group++) {
-    const rows = groupRows[group] as number;
-    if (rows > 0) counter.count(splits.groups[group] as string, counter.names[splits.splitOf[group] as number] as string, rows);
-  }
-}
-
 function sumOf(counts: Uint32Array): number {
   let n = 0;
   for (const k of counts) n += k;
   return n;
-}
-
-/** `keep` reordered split by split (a stable partition by `setOf`, each row's split): the order the worker's row groups hold the rows in. */
-function bySplit(keep: Uint8Array, setOf: Uint8Array, sets: number): Uint8Array {
-  const starts = new Uint32Array(sets + 1);
-  for (const set of setOf) starts[set + 1] = (starts[set + 1] as number) + 1;
-  for (let set = 1; set <= sets; set++) starts[set] = (starts[set] as number) + (starts[set - 1] as number);
-  const out = new Uint8Array(keep.length);
-  for (let r = 0; r < keep.length; r++) {
-    const set = setOf[r] as number;
-    out[starts[set] as number] = keep[r] as number;
-    starts[set] = (starts[set] as number) + 1;
-  }
-  return out;
 }
