@@ -21,6 +21,8 @@ const SKELETON = 256;
  * view's byte pass, a JSON value's text with the JSON.stringify-form check; the answer rides on the tape.
  */
 const CHECKED = 512;
+/** The walk skips the JSON value with the text audit's pass folded in (schema-node.ts's `auditSlot`). */
+const AUDITED = 1024;
 /** A field record's flag: the policy drops the field. */
 const DROPPED = 1 << 8;
 
@@ -121,6 +123,7 @@ function flagsOf(node: SchemaNode): number {
     (node.pruneIfEmpty ? PRUNE_IF_EMPTY : 0) |
     (node.valuesDropped ? VALUES_DROPPED : 0) |
     (node.skeleton ? SKELETON : 0) |
-    (node.asBytes || (node.kind === JSON_VALUE && node.skeleton) ? CHECKED : 0)
+    (node.asBytes || (node.kind === JSON_VALUE && node.skeleton) ? CHECKED : 0) |
+    (node.auditSlot >= 0 ? AUDITED : 0)
   );
 }

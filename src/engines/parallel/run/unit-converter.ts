@@ -33,6 +33,8 @@ import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
+import { AuditedRows } from "./audited-rows.js";
+import { WalkAudit } from "../fast/walk-audit.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
@@ -82,6 +84,8 @@ export class UnitConverter {
   #view: UnitView | null = null;
   /** A plain run's text scan (issue 18), or null. */
   readonly #audit: UnitTextAudit | null;
+  /** The walk's answers for a line's audited JSON values, or null when the walk audits none. */
+  readonly #walkAudit: WalkAudit | null;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -113,6 +117,10 @@ export class UnitConverter {
     this.plan = this.#parser.plan;
     // A plain run's text scan reads the kept rows' texts from their columns.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
+    // The JSON values it reads, the wasm walk audits as it skips them; their answers ride with the rows.
+    const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.jsonLeaves);
+    this.#audit?.fold(folded);
+    this.#walkAudit = folded.length === 0 ? null : new WalkAudit(folded.length);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
@@ -307,7 +315,8 @@ export class UnitConverter {
     let builders = this.#units.get(unit);
     if (builders === undefined) {
       const like = this.#units.values().next().value;
-      builders = this.#spare.map((spare, split) => spare.pop() ?? new RowGroupBuilder(this.plan, like?.[split]));
+      const slots = this.#walkAudit?.counts.length ?? 0;
+      builders = this.#spare.map((spare, split) => spare.pop() ?? (slots === 0 ? new RowGroupBuilder(this.plan, like?.[split]) : new AuditedRows(this.plan, slots, like?.[split])));
       this.#units.set(unit, builders);
     }
     return builders;
@@ -319,11 +328,14 @@ export class UnitConverter {
     // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
     const plain = this.#view === null;
     if (plain) builder.beginRow();
-    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES);
+    const audit = builder instanceof AuditedRows ? this.#walkAudit : null;
+    audit?.begin();
+    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, audit);
     if (skeleton === null) {
       if (plain) builder.discardRow();
       return null;
     }
+    if (audit !== null) (builder as AuditedRows).walked(audit);
     const fault = this.#rules.check(skeleton as never);
     if (fault !== null) {
       if (plain) builder.discardRow();

@@ -90,7 +90,7 @@ export function hex4(p: usize): i32 {
 }
 
 /** After the escape at p (a backslash): its end, or 0. Surrogates only as a high-low pair, as the JS cursor. */
-function escapeEnd(p: usize): usize {
+export function escapeEnd(p: usize): usize {
   const c = <u32>load<u8>(p + 1);
   if (c == QUOTE || c == BACKSLASH || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return p + 2;
   if (c != 0x75) return 0;
@@ -139,7 +139,7 @@ export function stringEnd(p: usize, end: usize): usize {
 }
 
 /** Whether the key whose content is [p, close) (escapes checked) spells `__proto__`, escaped or not. */
-function isProto(p: usize, close: usize): bool {
+export function isProto(p: usize, close: usize): bool {
   let k: usize = 0;
   while (p < close) {
     let c = <u32>load<u8>(p);
@@ -244,7 +244,7 @@ export let numberNegative = false;
 }
 
 /** After the JSON number at p, or 0; numbers that might not be finite decline. */
-function numberEnd(p: usize): usize {
+export function numberEnd(p: usize): usize {
   p = scanNumber(p, false);
   return p == 0 || numberDigits > FINITE_DIGITS ? 0 : p;
 }

@@ -1,0 +1,131 @@
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
+import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
+import type { WalkAudit } from "../fast/walk-audit.js";
+
+/**
+ * A unit's row group in a plain run whose walk audits JSON values (fast/walk-audit.ts): besides the rows, per
+ * row and audited slot the walk's count of the row's strings (-1: the audit reads that row's values from the
+ * column), and the literals that may matter, by row. Every way a row comes, goes or moves (a discarded line,
+ * a split's move, dedup's `retain`, a segment taken) carries them with it, so the audit of the kept rows adds
+ * up exactly what it would read from their columns.
+ */
+export class AuditedRows extends RowGroupBuilder {
+  readonly slots: number;
+  /** Per row, `slots` counts. */
+  counts: Float64Array;
+  /** The flagged literals: each one's row, slot and decoded text, in row order. */
+  readonly textRows: number[] = [];
+  readonly textSlots: number[] = [];
+  readonly texts: string[] = [];
+
+  constructor(plan: ColumnPlan, slots: number, sizedLike?: RowGroupBuilder) {
+    super(plan, sizedLike);
+    this.slots = slots;
+    this.counts = new Float64Array(Math.max(1, slots * 64));
+  }
+
+  /** A row without the walk's answers (the slow path's): its values are read from the columns. */
+  override beginRow(): void {
+    super.beginRow();
+    this.#room(this.rows);
+    this.counts.fill(-1, (this.rows - 1) * this.slots, this.rows * this.slots);
+  }
+
+  /** The walk's answers for the row begun last. */
+  walked(audit: WalkAudit): void {
+    const row = this.rows - 1;
+    this.counts.set(audit.counts, row * this.slots);
+    for (let k = 0; k < audit.texts.length; k++) this.#text(row, audit.slots[k] as number, audit.texts[k] as string);
+  }
+
+  override discardRow(): void {
+    super.discardRow();
+    this.#dropTextsFrom(this.rows);
+  }
+
+  override moveLastRowTo(to: RowGroupBuilder): void {
+    const row = this.rows - 1;
+    super.moveLastRowTo(to);
+    if (!(to instanceof AuditedRows)) throw new Error("Internal error: an audited row moved to a row group without audits");
+    const target = to.rows - 1;
+    to.#room(to.rows);
+    to.counts.set(this.counts.subarray(row * this.slots, (row + 1) * this.slots), target * this.slots);
+    const first = this.#firstTextOf(row);
+    for (let k = first; k < this.texts.length; k++) to.#text(target, this.textSlots[k] as number, this.texts[k] as string);
+    this.#dropTextsFrom(row);
+  }
+
+  override retain(keep: (row: number) => boolean): number {
+    const mask = new Uint8Array(this.rows);
+    for (let r = 0; r < mask.length; r++) mask[r] = keep(r) ? 1 : 0;
+    const removed = super.retain((row) => mask[row] === 1);
+    if (removed === 0) return 0;
+    const s = this.slots;
+    const newRow = new Int32Array(mask.length);
+    let kept = 0;
+    for (let r = 0; r < mask.length; r++) {
+      newRow[r] = mask[r] === 1 ? kept : -1;
+      if (mask[r] === 1) this.counts.copyWithin(kept++ * s, r * s, (r + 1) * s);
+    }
+    let w = 0;
+    for (let k = 0; k < this.texts.length; k++) {
+      const row = newRow[this.textRows[k] as number] as number;
+      if (row < 0) continue;
+      this.textRows[w] = row;
+      this.textSlots[w] = this.textSlots[k] as number;
+      this.texts[w++] = this.texts[k] as string;
+    }
+    this.#truncateTexts(w);
+    return removed;
+  }
+
+  override takeFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
+    const result = super.takeFirstRows(rows, use);
+    const s = this.slots;
+    this.counts.copyWithin(0, rows * s, (rows + this.rows) * s);
+    const first = this.#firstTextOf(rows);
+    for (let k = first; k < this.texts.length; k++) {
+      this.textRows[k - first] = (this.textRows[k] as number) - rows;
+      this.textSlots[k - first] = this.textSlots[k] as number;
+      this.texts[k - first] = this.texts[k] as string;
+    }
+    this.#truncateTexts(this.texts.length - first);
+    return result;
+  }
+
+  override clear(): void {
+    super.clear();
+    this.#truncateTexts(0);
+  }
+
+  #text(row: number, slot: number, text: string): void {
+    this.textRows.push(row);
+    this.textSlots.push(slot);
+    this.texts.push(text);
+  }
+
+  /** The index of the first flagged literal of `row` or a later row. */
+  #firstTextOf(row: number): number {
+    let k = this.texts.length;
+    while (k > 0 && (this.textRows[k - 1] as number) >= row) k--;
+    return k;
+  }
+
+  #dropTextsFrom(row: number): void {
+    this.#truncateTexts(this.#firstTextOf(row));
+  }
+
+  #truncateTexts(length: number): void {
+    this.textRows.length = length;
+    this.textSlots.length = length;
+    this.texts.length = length;
+  }
+
+  /** Room for `rows` rows' counts. */
+  #room(rows: number): void {
+    if (rows * this.slots <= this.counts.length) return;
+    const grown = new Float64Array(Math.max(rows * this.slots, this.counts.length * 2));
+    grown.set(this.counts);
+    this.counts = grown;
+  }
+}
