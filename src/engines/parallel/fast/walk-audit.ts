@@ -1,8 +1,8 @@
 /**
  * What the wasm walk found of one line's audited JSON values (schema-node.ts's `auditSlot`), for the plain
  * run's text audit (run/unit-text-audit.ts): per slot, how many strings that are not keys its values hold,
- * or -1 when the walk did not answer (the line went another way, or a value the walk could not tell): the
- * audit then reads that row's values from their column, as it reads every value the walk does not audit.
+ * or -1 for a value the walk could not tell; a line the wasm walk did not take has no answers (see `take`). The
+ * audit reads such a row's values from their column, as it reads every value the walk does not audit.
  * The literals that may matter come decoded, for the audit's exact check once the row is kept.
  */
 export class WalkAudit {
@@ -12,19 +12,29 @@ export class WalkAudit {
   readonly slots: number[] = [];
 
   constructor(slots: number) {
-    this.counts = new Float64Array(slots).fill(-1);
+    this.counts = new Float64Array(slots);
   }
 
-  /** Before a line: nothing answered yet. */
-  begin(): void {
-    this.counts.fill(-1);
-    this.texts.length = 0;
-    this.slots.length = 0;
-  }
+  /** The wasm walk vouched for a line and answers for it (until the answers are taken, see {@link take}). */
+  answered = false;
 
-  /** The wasm walk vouched for the line: it answers for every slot (a slot without values holds none). */
+  /** The wasm walk vouched for a line: it answers for every slot (a slot without values holds none). */
   walked(): void {
-    this.counts.fill(0);
+    const counts = this.counts;
+    for (let k = 0; k < counts.length; k++) counts[k] = 0;
+    // Only when there is something to drop: setting an array's length is a call into the runtime.
+    if (this.texts.length > 0) {
+      this.texts.length = 0;
+      this.slots.length = 0;
+    }
+    this.answered = true;
+  }
+
+  /** The line's answers, once: true when the wasm walk took the line (else its row's values are read from the columns). */
+  take(): boolean {
+    const answered = this.answered;
+    this.answered = false;
+    return answered;
   }
 
   /** An audited value's answer on the tape: `def` 1 + its count, or 0 when the walk could not tell. */

@@ -79,7 +79,9 @@ export class WasmWalker {
     const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
     if (ops < 0) return null;
     audit?.walked();
-    return this.#replay(ops, out, audit);
+    const skeleton = this.#replay(ops, out, audit);
+    if (skeleton === null) audit?.take();
+    return skeleton;
   }
 
   #load(): boolean {

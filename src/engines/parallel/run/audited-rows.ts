@@ -28,13 +28,17 @@ export class AuditedRows extends RowGroupBuilder {
   override beginRow(): void {
     super.beginRow();
     this.#room(this.rows);
-    this.counts.fill(-1, (this.rows - 1) * this.slots, this.rows * this.slots);
+    // A loop: most runs have one or two slots, where a typed array's `fill` is a call into the runtime.
+    const counts = this.counts;
+    for (let k = (this.rows - 1) * this.slots, end = k + this.slots; k < end; k++) counts[k] = -1;
   }
 
-  /** The walk's answers for the row begun last. */
+  /** The walk's answers for the row begun last, when the wasm walk took its line. */
   walked(audit: WalkAudit): void {
+    if (!audit.take()) return;
     const row = this.rows - 1;
-    this.counts.set(audit.counts, row * this.slots);
+    const counts = this.counts;
+    for (let k = 0, at = row * this.slots; k < this.slots; k++) counts[at + k] = audit.counts[k] as number;
     for (let k = 0; k < audit.texts.length; k++) this.#text(row, audit.slots[k] as number, audit.texts[k] as string);
   }
 

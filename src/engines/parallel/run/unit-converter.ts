@@ -276,7 +276,7 @@ export class UnitConverter {
     if (this.#priming === null) {
       const first = lines.find((l) => l.kind === "line");
       if (first?.kind !== "line") return;
-      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: new RowGroupBuilder(this.plan) };
+      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: this.#newBuilder() };
     }
     this.#primed++;
     const { lines: primers, builder } = this.#priming;
@@ -315,11 +315,20 @@ export class UnitConverter {
     let builders = this.#units.get(unit);
     if (builders === undefined) {
       const like = this.#units.values().next().value;
-      const slots = this.#walkAudit?.counts.length ?? 0;
-      builders = this.#spare.map((spare, split) => spare.pop() ?? (slots === 0 ? new RowGroupBuilder(this.plan, like?.[split]) : new AuditedRows(this.plan, slots, like?.[split])));
+      builders = this.#spare.map((spare, split) => spare.pop() ?? this.#newBuilder(like?.[split]));
       this.#units.set(unit, builders);
     }
     return builders;
+  }
+
+  /**
+   * A row group for this run: one that carries the walk's audit answers when the walk audits (a plain run
+   * of SFT or RL), else a plain one. The priming lines' is one too: a second class where the units' row
+   * groups go would make the walk's writers polymorphic, and its dropping deoptimised them once per worker.
+   */
+  #newBuilder(like?: RowGroupBuilder): RowGroupBuilder {
+    const audit = this.#walkAudit;
+    return audit === null ? new RowGroupBuilder(this.plan, like) : new AuditedRows(this.plan, audit.counts.length, like);
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
@@ -328,13 +337,13 @@ export class UnitConverter {
     // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
     const plain = this.#view === null;
     if (plain) builder.beginRow();
-    const audit = builder instanceof AuditedRows ? this.#walkAudit : null;
-    audit?.begin();
+    const audit = this.#walkAudit;
     const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, audit);
     if (skeleton === null) {
       if (plain) builder.discardRow();
       return null;
     }
+    // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8).
     if (audit !== null) (builder as AuditedRows).walked(audit);
     const fault = this.#rules.check(skeleton as never);
     if (fault !== null) {
