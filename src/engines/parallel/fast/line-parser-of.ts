@@ -7,7 +7,7 @@ import { hasControlByte } from "./has-control-byte.js";
 import { LineWalker } from "./line-walker.js";
 import { markSkeleton } from "./mark-skeleton.js";
 import { primingLines } from "./priming-lines.js";
-import { JSON_VALUE, SchemaNode } from "./schema-node.js";
+import { JSON_VALUE, SchemaNode, STRING } from "./schema-node.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { WasmWalker } from "./wasm-walker.js";
 import type { WalkAudit } from "./walk-audit.js";
@@ -31,8 +31,9 @@ export interface LineParser {
    */
   parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit?: WalkAudit | null): Record<string, unknown> | null;
   /**
-   * Of the JSON leaves the text audit reads (`leaves`), the ones the wasm walk audits as it skips them (any
-   * JSON, written as it is, not in the skeleton), in slot order (see {@link WalkAudit}). Before the first parse.
+   * Of the text and JSON leaves the text audit reads (`leaves`), the ones the wasm walk audits as it walks them
+   * (free text and any JSON, written as they are; JSON not in the skeleton), in slot order (see {@link WalkAudit}).
+   * Before the first parse.
    */
   auditWhileWalking(leaves: readonly number[]): number[];
   /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
@@ -62,7 +63,8 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
     auditWhileWalking(leaves) {
       const taken: number[] = [];
       const visit = (node: SchemaNode): void => {
-        if (node.kind === JSON_VALUE && node.item === null && node.written && !node.redact && !node.skeleton && leaves.includes(node.leaf)) node.auditSlot = taken.push(node.leaf) - 1;
+        const json = node.kind === JSON_VALUE && node.item === null && !node.skeleton;
+        if ((json || node.kind === STRING) && node.written && !node.redact && leaves.includes(node.leaf)) node.auditSlot = taken.push(node.leaf) - 1;
         for (const f of node.fields) visit(f.node);
         if (node.item !== null) visit(node.item);
       };

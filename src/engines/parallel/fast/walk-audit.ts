@@ -1,9 +1,10 @@
 /**
- * What the wasm walk found of one line's audited JSON values (schema-node.ts's `auditSlot`), for the plain
- * run's text audit (run/unit-text-audit.ts): per slot, how many strings that are not keys its values hold,
- * or -1 for a value the walk could not tell; a line the wasm walk did not take has no answers (see `take`). The
- * audit reads such a row's values from their column, as it reads every value the walk does not audit.
- * The literals that may matter come decoded, for the audit's exact check once the row is kept.
+ * What the wasm walk found of one line's audited values (schema-node.ts's `auditSlot`), for the plain run's
+ * text audit (run/unit-text-audit.ts): per slot, how many texts its values hold (a text value is one; a JSON
+ * value, its strings that are not keys), or -1 for a JSON value the walk could not tell; a line the wasm walk
+ * did not take has no answers (see `take`). The audit reads such a row's values from their column, as it reads
+ * every value the walk does not audit. The texts that may matter come decoded, for the audit's exact check once
+ * the row is kept.
  */
 export class WalkAudit {
   readonly counts: Float64Array;

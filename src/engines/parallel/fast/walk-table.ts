@@ -21,7 +21,10 @@ const SKELETON = 256;
  * view's byte pass, a JSON value's text with the JSON.stringify-form check; the answer rides on the tape.
  */
 const CHECKED = 512;
-/** The walk skips the JSON value with the text audit's pass folded in (schema-node.ts's `auditSlot`). */
+/**
+ * The text audit reads the value (schema-node.ts's `auditSlot`): a JSON value is skipped with the audit's pass
+ * folded in, a string's text checked as CHECKED checks it.
+ */
 const AUDITED = 1024;
 /** A field record's flag: the policy drops the field. */
 const DROPPED = 1 << 8;

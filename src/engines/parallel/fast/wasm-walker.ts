@@ -136,6 +136,11 @@ export class WasmWalker {
           // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its
           // UTF-8, with the walk's byte check (`def` 1: cleared, 2: may matter).
           if ((skeleton = node.skeleton)) value ??= node.asBytes ? new Utf8Range(mem, start, end, word >>> 16 === 1) : this.#strings.get(mem, start, end);
+          // An audited text: one value; the audit decodes it only if the walk's check says it may matter.
+          if (node.auditSlot >= 0 && audit !== null) {
+            audit.value(node.auditSlot, 2);
+            if (word >>> 16 === 2) audit.flagged(node.auditSlot, (mem as unknown as Slicer).utf8Slice(start, end));
+          }
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;

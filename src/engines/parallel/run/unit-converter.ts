@@ -117,8 +117,8 @@ export class UnitConverter {
     this.plan = this.#parser.plan;
     // A plain run's text scan reads the kept rows' texts from their columns.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
-    // The JSON values it reads, the wasm walk audits as it skips them; their answers ride with the rows.
-    const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.jsonLeaves);
+    // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
+    const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
     this.#audit?.fold(folded);
     this.#walkAudit = folded.length === 0 ? null : new WalkAudit(folded.length);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);

@@ -61,12 +61,12 @@ export class UnitTextAudit {
     this.#sums = new Float64Array(paths.length * WIDTH);
   }
 
-  /** The JSON leaves it reads: those the walk may audit as it skips them (fast/walk-audit.ts). */
-  get jsonLeaves(): number[] {
-    return this.#leaves.filter((l) => l.json).map((l) => l.leaf);
+  /** The text and JSON leaves it reads: those the walk may audit as it walks them (fast/walk-audit.ts). */
+  get scannedLeaves(): number[] {
+    return this.#leaves.map((l) => l.leaf);
   }
 
-  /** The leaves (of {@link jsonLeaves}) the walk audits, by slot: their counts come with an {@link AuditedRows}' rows. */
+  /** The leaves (of {@link scannedLeaves}) the walk audits, by slot: their counts come with an {@link AuditedRows}' rows. */
   fold(leaves: readonly number[]): void {
     this.#folded = leaves;
   }
@@ -88,8 +88,8 @@ export class UnitTextAudit {
       const column = builder.columns[leaf];
       if (column === undefined) continue;
       const base = path * WIDTH;
-      const slot = json && builder instanceof AuditedRows ? this.#folded.indexOf(leaf) : -1;
-      if (slot >= 0) this.#walked(builder as AuditedRows, column, slot, base);
+      const slot = builder instanceof AuditedRows ? this.#folded.indexOf(leaf) : -1;
+      if (slot >= 0) this.#walked(builder as AuditedRows, column, slot, base, json);
       else this.#values(column, 0, column.valueBytes, base, json);
     }
   }
@@ -112,10 +112,10 @@ export class UnitTextAudit {
   }
 
   /**
-   * A JSON leaf the walk audited (`slot` among the rows' answers): each row's count and flagged literals as
-   * the walk found them; the values of a row it did not answer for from the column.
+   * A leaf the walk audited (`slot` among the rows' answers): each row's count and flagged texts as the walk
+   * found them; the values of a row it did not answer for from the column.
    */
-  #walked(rows: AuditedRows, column: ColumnBuffer, slot: number, base: number): void {
+  #walked(rows: AuditedRows, column: ColumnBuffer, slot: number, base: number, json: boolean): void {
     const { counts, slots } = rows;
     const sums = this.#sums;
     let unanswered = false;
@@ -136,14 +136,14 @@ export class UnitTextAudit {
     let reading = false;
     for (let e = 0; e < entries; e++) {
       if (maxRep === 0 || reps[e] === 0) {
-        if (reading && at > from) this.#values(column, from, at, base, true);
+        if (reading && at > from) this.#values(column, from, at, base, json);
         row++;
         reading = (counts[row * slots + slot] as number) < 0;
         from = at;
       }
       if (maxDef === 0 || defs[e] === maxDef) at += 4 + view.getUint32(at, true);
     }
-    if (reading && at > from) this.#values(column, from, at, base, true);
+    if (reading && at > from) this.#values(column, from, at, base, json);
   }
 
   /** Text values from `from` on, flagged by the wasm pass; where those it took end. */

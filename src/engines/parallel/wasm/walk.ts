@@ -61,12 +61,15 @@ const VALUES_DROPPED: u32 = 128;
 const SKELETON: u32 = 256;
 /** Check the value's bytes (walk-table.ts says for whom): the answer goes in the op's `def` (OP_STR, OP_JSON below). */
 const CHECKED: u32 = 512;
-/** A JSON value (any JSON, written as it is) the text audit reads: skipped with the audit's pass folded in (audited-skip.ts). */
+/**
+ * The text audit reads the value (written as it is): a JSON value (any JSON) is skipped with the audit's pass
+ * folded in (audited-skip.ts); a string's text is checked as CHECKED checks it.
+ */
 const AUDITED: u32 = 1024;
 const EMITS: u32 = WRITTEN | SKELETON;
 
 // Tape ops: 16 bytes each, a word `op | rep << 8 | def << 16`, the node's id, then two words or a double.
-const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded; CHECKED: `def` 1 when audit.ts's byte pass clears the text, 2 when it may matter
+const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded; CHECKED or AUDITED: `def` 1 when audit.ts's byte pass clears the text, 2 when it may matter
 const OP_CHOICE: u32 = 2; // choice number `def`, spelled by bytes [a, b) (escapes decoded)
 const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
@@ -289,9 +292,9 @@ function audited(node: usize, p: usize, rep: i32): usize {
   return end;
 }
 
-/** A CHECKED string's text [start, end) (its UTF-8, escapes decoded): 1 when the byte pass clears it, 2 when it may matter; 0 unchecked. */
+/** A CHECKED or AUDITED string's text [start, end) (its UTF-8, escapes decoded): 1 when the byte pass clears it, 2 when it may matter; 0 unchecked. */
 @inline function textCheck(flags: u32, start: usize, end: usize): i32 {
-  return (flags & CHECKED) == 0 ? 0 : textMayMatter(start, end) ? 2 : 1;
+  return (flags & (CHECKED | AUDITED)) == 0 ? 0 : textMayMatter(start, end) ? 2 : 1;
 }
 
 function struct(node: usize, p: usize, rep: i32): usize {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { compileLineParser } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
 import { WalkAudit } from "../../../../src/engines/parallel/fast/walk-audit.js";
 import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
-import { LITERAL, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
+import { LITERAL, mayMatterUtf8, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sft } from "../../../../src/formats/sft.js";
 import { resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
@@ -23,6 +23,11 @@ const parser = compileLineParser(sft, resolveUntrustedPolicy(sft, {}));
 const steps = parser.plan.leaves.findIndex((l) => l.path[0] === "trace_steps");
 const slots = parser.auditWhileWalking([steps]);
 const audit = new WalkAudit(slots.length);
+// A second parser audits the evidence texts too (a text leaf: one value each, checked as the column's text pass checks it).
+const both = compileLineParser(sft, resolveUntrustedPolicy(sft, {}));
+const evidence = both.plan.leaves.findIndex((l) => l.path.includes("evidence"));
+const bothSlots = both.auditWhileWalking([evidence, steps]);
+const bothAudit = new WalkAudit(bothSlots.length);
 
 /** The walk's answers for an SFT line whose trace steps are `values` (JSON texts). */
 function walked(values: readonly string[]): { count: number; texts: string[] } | null {
@@ -93,5 +98,30 @@ describe("the wasm walk's audit of the JSON values it skips", () => {
       expect(walked([bad])).toBeNull();
     }
     expect(walked(['"\\ud83d\\ude00 \\u00e9"', "[]", "{}", "null", "-0.5"])).toEqual({ count: 1, texts: ["😀 é"] });
+  });
+
+  it("counts a text leaf's values and flags those the JS text pass flags, escapes decoded", () => {
+    expect(bothSlots).toEqual([evidence, steps]);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, fc.boolean()), { maxLength: 4 }), (texts) => {
+        const record = sftRecord();
+        const spelled = texts.map(([t, ascii]) => (ascii ? asciiJson(t) : JSON.stringify(t)));
+        const line = JSON.stringify({ ...record, scores: { ...record.scores, per_trait: { empathy: { mean: 0.5, variance: 0.1, evidence: [] } } } }).replace('"evidence":[]', () => `"evidence":[${spelled.join(",")}]`);
+        const bytes = Buffer.from(line);
+        region.set(bytes);
+        region[bytes.length] = 0x0a;
+        expect(both.parse(region, 0, bytes.length, recorders(both.plan.leaves.length), bothAudit)).not.toBeNull();
+        expect(bothAudit.take()).toBe(true);
+        // The column holds each text's UTF-8 (as JSON.parse decodes its literal); the JS pass reads those bytes.
+        const decoded = spelled.map((s) => JSON.parse(s) as string);
+        expect(bothAudit.counts[0]).toBe(texts.length);
+        expect(bothAudit.texts).toEqual(decoded.filter((t) => {
+          const utf8 = Buffer.from(t, "utf8");
+          return mayMatterUtf8(utf8, 0, utf8.length, false);
+        }));
+        expect(bothAudit.slots.every((s) => s === 0)).toBe(true);
+      }),
+      { numRuns: 5_000, seed: 17 },
+    );
   });
 });
