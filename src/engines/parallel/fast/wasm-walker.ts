@@ -79,9 +79,7 @@ export class WasmWalker {
     const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
     if (ops < 0) return null;
     audit?.walked();
-    const skeleton = this.#replay(ops, out, audit);
-    if (skeleton === null) audit?.take();
-    return skeleton;
+    return this.#replay(ops, out, audit);
   }
 
   #load(): boolean {

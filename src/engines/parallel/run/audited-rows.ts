@@ -3,13 +3,14 @@ import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { WalkAudit } from "../fast/walk-audit.js";
 
 /**
- * A unit's row group in a plain run whose walk audits JSON values (fast/walk-audit.ts): besides the rows, per
- * row and audited slot the walk's count of the row's strings (-1: the audit reads that row's values from the
- * column), and the literals that may matter, by row. Every way a row comes, goes or moves (a discarded line,
+ * A unit's row group in a plain run whose walk audits texts and JSON values (fast/walk-audit.ts, whose answers
+ * the parser hands here as it writes the row): besides the rows, per row and audited slot the walk's count of
+ * the row's texts (-1: the audit reads that row's values from the column: the wasm walk did not take the line,
+ * or could not tell), and the texts that may matter, by row. Every way a row comes, goes or moves (a discarded line,
  * a split's move, dedup's `retain`, a segment taken) carries them with it, so the audit of the kept rows adds
  * up exactly what it would read from their columns.
  */
-export class AuditedRows extends RowGroupBuilder {
+export class AuditedRows extends RowGroupBuilder implements WalkAudit {
   readonly slots: number;
   /** Per row, `slots` counts. */
   counts: Float64Array;
@@ -33,13 +34,22 @@ export class AuditedRows extends RowGroupBuilder {
     for (let k = (this.rows - 1) * this.slots, end = k + this.slots; k < end; k++) counts[k] = -1;
   }
 
-  /** The walk's answers for the row begun last, when the wasm walk took its line. */
-  walked(audit: WalkAudit): void {
-    if (!audit.take()) return;
-    const row = this.rows - 1;
+  // The wasm walk's answers for the row begun last (fast/walk-audit.ts): the parser hands them here.
+
+  walked(): void {
     const counts = this.counts;
-    for (let k = 0, at = row * this.slots; k < this.slots; k++) counts[at + k] = audit.counts[k] as number;
-    for (let k = 0; k < audit.texts.length; k++) this.#text(row, audit.slots[k] as number, audit.texts[k] as string);
+    for (let k = (this.rows - 1) * this.slots, end = k + this.slots; k < end; k++) counts[k] = 0;
+  }
+
+  value(slot: number, def: number): void {
+    const at = (this.rows - 1) * this.slots + slot;
+    const now = this.counts[at] as number;
+    if (def === 0) this.counts[at] = -1;
+    else if (now >= 0) this.counts[at] = now + def - 1;
+  }
+
+  flagged(slot: number, text: string): void {
+    this.#text(this.rows - 1, slot, text);
   }
 
   override discardRow(): void {

@@ -34,7 +34,6 @@ import type { UnitView, UnitViewCounts } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
-import { WalkAudit } from "../fast/walk-audit.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
@@ -84,8 +83,8 @@ export class UnitConverter {
   #view: UnitView | null = null;
   /** A plain run's text scan (issue 18), or null. */
   readonly #audit: UnitTextAudit | null;
-  /** The walk's answers for a line's audited JSON values, or null when the walk audits none. */
-  readonly #walkAudit: WalkAudit | null;
+  /** Values the walk audits per row (see AuditedRows), 0 when it audits none. */
+  readonly #slots: number;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -120,7 +119,7 @@ export class UnitConverter {
     // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
     const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
     this.#audit?.fold(folded);
-    this.#walkAudit = folded.length === 0 ? null : new WalkAudit(folded.length);
+    this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
@@ -327,8 +326,7 @@ export class UnitConverter {
    * groups go would make the walk's writers polymorphic, and its dropping deoptimised them once per worker.
    */
   #newBuilder(like?: RowGroupBuilder): RowGroupBuilder {
-    const audit = this.#walkAudit;
-    return audit === null ? new RowGroupBuilder(this.plan, like) : new AuditedRows(this.plan, audit.counts.length, like);
+    return this.#slots === 0 ? new RowGroupBuilder(this.plan, like) : new AuditedRows(this.plan, this.#slots, like);
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
@@ -337,14 +335,12 @@ export class UnitConverter {
     // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
     const plain = this.#view === null;
     if (plain) builder.beginRow();
-    const audit = this.#walkAudit;
-    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, audit);
+    // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8), where the walk's answers go.
+    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, this.#slots === 0 ? null : (builder as AuditedRows));
     if (skeleton === null) {
       if (plain) builder.discardRow();
       return null;
     }
-    // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8).
-    if (audit !== null) (builder as AuditedRows).walked(audit);
     const fault = this.#rules.check(skeleton as never);
     if (fault !== null) {
       if (plain) builder.discardRow();

@@ -10,7 +10,7 @@
 // (test/engines/parallel/fast/wasm-audited-skip.test.ts).
 
 import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, QUOTE_KIND, textStops } from "./audit";
-import { BACKSLASH, COMMA, escapeEnd, isProto, LBRACE, LBRACKET, numberEnd, QUOTE, RBRACE, splat, stringEnd, ws } from "./scan";
+import { BACKSLASH, COMMA, escapeEnd, isProto, LBRACE, LBRACKET, QUOTE, RBRACE, scalarEnd, splat, stringEnd, ws } from "./scan";
 
 /** As skipValue's: deeper values decline. */
 const MAX_DEPTH: u32 = 512;
@@ -77,17 +77,8 @@ export function skipAudited(p: usize, end: usize): usize {
         }
         continue;
       }
-    } else if (c == 0x74) {
-      if (load<u32>(p) != 0x65757274) return 0; // "true"
-      p += 4;
-    } else if (c == 0x66) {
-      if (load<u32>(p + 1) != 0x65736c61) return 0; // "alse"
-      p += 5;
-    } else if (c == 0x6e) {
-      if (load<u32>(p) != 0x6c6c756e) return 0; // "null"
-      p += 4;
     } else {
-      p = numberEnd(p);
+      p = scalarEnd(c, p);
       if (p == 0) return 0;
     }
     // After a value: close what ends here, then move on to the next value.

@@ -244,9 +244,17 @@ export let numberNegative = false;
 }
 
 /** After the JSON number at p, or 0; numbers that might not be finite decline. */
-export function numberEnd(p: usize): usize {
+function numberEnd(p: usize): usize {
   p = scanNumber(p, false);
   return p == 0 || numberDigits > FINITE_DIGITS ? 0 : p;
+}
+
+/** After the literal or number at p, whose first byte is c, or 0. */
+@inline export function scalarEnd(c: u32, p: usize): usize {
+  if (c == 0x74) return load<u32>(p) == 0x65757274 ? p + 4 : 0; // "true"
+  if (c == 0x66) return load<u32>(p + 1) == 0x65736c61 ? p + 5 : 0; // "alse"
+  if (c == 0x6e) return load<u32>(p) == 0x6c6c756e ? p + 4 : 0; // "null"
+  return numberEnd(p);
 }
 
 /**
@@ -274,17 +282,8 @@ export function skipValue(p: usize, end: usize): usize {
         }
         continue;
       }
-    } else if (c == 0x74) {
-      if (load<u32>(p) != 0x65757274) return 0; // "true"
-      p += 4;
-    } else if (c == 0x66) {
-      if (load<u32>(p + 1) != 0x65736c61) return 0; // "alse"
-      p += 5;
-    } else if (c == 0x6e) {
-      if (load<u32>(p) != 0x6c6c756e) return 0; // "null"
-      p += 4;
     } else {
-      p = numberEnd(p);
+      p = scalarEnd(c, p);
       if (p == 0) return 0;
     }
     // After a value: close what ends here, then move on to the next value.

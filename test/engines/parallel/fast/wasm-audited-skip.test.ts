@@ -2,15 +2,14 @@ import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileLineParser } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
-import { WalkAudit } from "../../../../src/engines/parallel/fast/walk-audit.js";
 import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
+import { AuditedRows } from "../../../../src/engines/parallel/run/audited-rows.js";
 import { LITERAL, mayMatterUtf8, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sft } from "../../../../src/formats/sft.js";
 import { resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
 import { sftRecord } from "../../../helpers/records.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
-import { recorders } from "./helpers/recording-writer.js";
 
 // The wasm walk skips a JSON value the plain run's text audit reads (SFT's trace steps) with the audit's JSON
 // pass folded in (src/engines/parallel/wasm/audited-skip.ts). Its answers must be the JS pass's over the same
@@ -22,12 +21,13 @@ const region = scanRegion(1 << 20);
 const parser = compileLineParser(sft, resolveUntrustedPolicy(sft, {}));
 const steps = parser.plan.leaves.findIndex((l) => l.path[0] === "trace_steps");
 const slots = parser.auditWhileWalking([steps]);
-const audit = new WalkAudit(slots.length);
+/** Where a worker's walk hands its answers: the row group the row goes to. */
+const rows = new AuditedRows(parser.plan, slots.length);
 // A second parser audits the evidence texts too (a text leaf: one value each, checked as the column's text pass checks it).
 const both = compileLineParser(sft, resolveUntrustedPolicy(sft, {}));
 const evidence = both.plan.leaves.findIndex((l) => l.path.includes("evidence"));
 const bothSlots = both.auditWhileWalking([evidence, steps]);
-const bothAudit = new WalkAudit(bothSlots.length);
+const bothRows = new AuditedRows(both.plan, bothSlots.length);
 
 /** The walk's answers for an SFT line whose trace steps are `values` (JSON texts). */
 function walked(values: readonly string[]): { count: number; texts: string[] } | null {
@@ -35,12 +35,12 @@ function walked(values: readonly string[]): { count: number; texts: string[] } |
   const bytes = Buffer.from(record);
   region.set(bytes);
   region[bytes.length] = 0x0a;
-  const skeleton = parser.parse(region, 0, bytes.length, recorders(parser.plan.leaves.length), audit);
-  // Answers are taken once, and only for a line the walk vouched for.
-  expect(audit.take()).toBe(skeleton !== null);
-  expect(audit.take()).toBe(false);
+  rows.clear();
+  rows.beginRow();
+  const skeleton = parser.parse(region, 0, bytes.length, rows.leaves, rows);
+  // A declined line's row is discarded (the slow path's, its values then read from the column).
   if (skeleton === null) return null;
-  return { count: audit.counts[0] as number, texts: [...audit.texts] };
+  return { count: rows.counts[0] as number, texts: [...rows.texts] };
 }
 
 /** The JS pass over one value's bytes: its strings that are not keys, and the decoded literals that may matter. */
@@ -110,16 +110,17 @@ describe("the wasm walk's audit of the JSON values it skips", () => {
         const bytes = Buffer.from(line);
         region.set(bytes);
         region[bytes.length] = 0x0a;
-        expect(both.parse(region, 0, bytes.length, recorders(both.plan.leaves.length), bothAudit)).not.toBeNull();
-        expect(bothAudit.take()).toBe(true);
+        bothRows.clear();
+        bothRows.beginRow();
+        expect(both.parse(region, 0, bytes.length, bothRows.leaves, bothRows)).not.toBeNull();
         // The column holds each text's UTF-8 (as JSON.parse decodes its literal); the JS pass reads those bytes.
         const decoded = spelled.map((s) => JSON.parse(s) as string);
-        expect(bothAudit.counts[0]).toBe(texts.length);
-        expect(bothAudit.texts).toEqual(decoded.filter((t) => {
+        expect(bothRows.counts[0]).toBe(texts.length);
+        expect(bothRows.texts).toEqual(decoded.filter((t) => {
           const utf8 = Buffer.from(t, "utf8");
           return mayMatterUtf8(utf8, 0, utf8.length, false);
         }));
-        expect(bothAudit.slots.every((s) => s === 0)).toBe(true);
+        expect(bothRows.textSlots.every((s) => s === 0)).toBe(true);
       }),
       { numRuns: 5_000, seed: 17 },
     );
