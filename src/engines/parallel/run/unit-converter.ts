@@ -114,7 +114,7 @@ export class UnitConverter {
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name]);
     this.plan = this.#parser.plan;
-    // A plain run's text scan reads the kept rows' texts from their columns.
+    // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
     const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
