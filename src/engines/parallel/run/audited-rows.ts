@@ -25,20 +25,28 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
     this.counts = new Float64Array(Math.max(1, slots * 64));
   }
 
-  /** A row without the walk's answers (the slow path's): its values are read from the columns. */
-  override beginRow(): void {
-    super.beginRow();
-    this.#room(this.rows);
-    // A loop: most runs have one or two slots, where a typed array's `fill` is a call into the runtime.
-    const counts = this.counts;
-    for (let k = (this.rows - 1) * this.slots, end = k + this.slots; k < end; k++) counts[k] = -1;
+  /**
+   * Rows whose counts are set. A row begun without the walk's answers (the slow path's, the JS walker's) gets
+   * -1 when a later one is answered or the counts are read: `beginRow` stays the base class's, whose small
+   * size lets V8 inline the converter's `#fast` as it did before the audit was folded in.
+   */
+  #set = 0;
+
+  /** Per row and slot, the walk's count (-1: read the row's values from the column). */
+  answers(): Float64Array {
+    this.#settle(this.rows);
+    return this.counts;
   }
 
   // The wasm walk's answers for the row begun last (fast/walk-audit.ts): the parser hands them here.
 
   walked(): void {
+    const row = this.rows - 1;
+    this.#settle(row);
+    this.#room(this.rows);
     const counts = this.counts;
-    for (let k = (this.rows - 1) * this.slots, end = k + this.slots; k < end; k++) counts[k] = 0;
+    for (let k = row * this.slots, end = k + this.slots; k < end; k++) counts[k] = 0;
+    this.#set = this.rows;
   }
 
   value(slot: number, def: number): void {
@@ -54,15 +62,20 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
 
   override discardRow(): void {
     super.discardRow();
+    if (this.#set > this.rows) this.#set = this.rows;
     this.#dropTextsFrom(this.rows);
   }
 
   override moveLastRowTo(to: RowGroupBuilder): void {
+    this.#settle(this.rows);
     const row = this.rows - 1;
-    super.moveLastRowTo(to);
     if (!(to instanceof AuditedRows)) throw new Error("Internal error: an audited row moved to a row group without audits");
+    to.#settle(to.rows);
+    super.moveLastRowTo(to);
+    this.#set = this.rows;
     const target = to.rows - 1;
     to.#room(to.rows);
+    to.#set = to.rows;
     to.counts.set(this.counts.subarray(row * this.slots, (row + 1) * this.slots), target * this.slots);
     const first = this.#firstTextOf(row);
     for (let k = first; k < this.texts.length; k++) to.#text(target, this.textSlots[k] as number, this.texts[k] as string);
@@ -70,9 +83,11 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
   }
 
   override retain(keep: (row: number) => boolean): number {
+    this.#settle(this.rows);
     const mask = new Uint8Array(this.rows);
     for (let r = 0; r < mask.length; r++) mask[r] = keep(r) ? 1 : 0;
     const removed = super.retain((row) => mask[row] === 1);
+    this.#set = this.rows;
     if (removed === 0) return 0;
     const s = this.slots;
     const newRow = new Int32Array(mask.length);
@@ -94,7 +109,9 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
   }
 
   override takeFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
+    this.#settle(this.rows);
     const result = super.takeFirstRows(rows, use);
+    this.#set = this.rows;
     const s = this.slots;
     this.counts.copyWithin(0, rows * s, (rows + this.rows) * s);
     const first = this.#firstTextOf(rows);
@@ -109,7 +126,17 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
 
   override clear(): void {
     super.clear();
+    this.#set = 0;
     this.#truncateTexts(0);
+  }
+
+  /** Counts of -1 for the rows up to `rows` begun without the walk's answers. */
+  #settle(rows: number): void {
+    if (this.#set >= rows) return;
+    this.#room(rows);
+    const counts = this.counts;
+    for (let k = this.#set * this.slots, end = rows * this.slots; k < end; k++) counts[k] = -1;
+    this.#set = rows;
   }
 
   #text(row: number, slot: number, text: string): void {

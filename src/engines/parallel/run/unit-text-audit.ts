@@ -116,7 +116,8 @@ export class UnitTextAudit {
    * found them; the values of a row it did not answer for from the column.
    */
   #walked(rows: AuditedRows, column: ColumnBuffer, slot: number, base: number, json: boolean): void {
-    const { counts, slots } = rows;
+    const counts = rows.answers();
+    const slots = rows.slots;
     const sums = this.#sums;
     let unanswered = false;
     for (let r = 0, at = slot; r < rows.rows; r++, at += slots) {
