@@ -7,9 +7,10 @@ import { hasControlByte } from "./has-control-byte.js";
 import { LineWalker } from "./line-walker.js";
 import { markSkeleton } from "./mark-skeleton.js";
 import { primingLines } from "./priming-lines.js";
-import { SchemaNode } from "./schema-node.js";
+import { JSON_VALUE, SchemaNode, STRING } from "./schema-node.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { WasmWalker } from "./wasm-walker.js";
+import type { WalkAudit } from "./walk-audit.js";
 
 /** A byte-level parser for the lines of one format under one untrusted policy. */
 export interface LineParser {
@@ -25,9 +26,16 @@ export interface LineParser {
    * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null
    * when it cannot vouch for the line, invalid or merely unusual; the caller then discards what was written
    * for this row and runs the slow path. Writers must copy the bytes they are given before returning (they
-   * may point into a scratch buffer). Not reentrant: one parser per thread.
+   * may point into a scratch buffer). Not reentrant: one parser per thread. `audit` gets the answers of the
+   * values {@link auditWhileWalking} took, when the wasm walk takes the line.
    */
-  parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null;
+  parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit?: WalkAudit | null): Record<string, unknown> | null;
+  /**
+   * Of the text and JSON leaves the text audit reads (`leaves`), the ones the wasm walk audits as it walks them
+   * (free text and any JSON, written as they are; JSON not in the skeleton), in slot order (see {@link WalkAudit}).
+   * Before the first parse.
+   */
+  auditWhileWalking(leaves: readonly number[]): number[];
   /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
   primingLines(line: string): Buffer[];
 }
@@ -45,13 +53,24 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
   const wasm = new WasmWalker(root);
   return {
     plan: columnPlan(columns),
-    parse(buf, start, end, out) {
+    parse(buf, start, end, out, audit = null) {
       // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
-      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out);
+      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out, audit);
       const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
       return walker.run(line, !hasControlByte(buf, start, end), out);
     },
     primingLines: (line) => primingLines(root, line),
+    auditWhileWalking(leaves) {
+      const taken: number[] = [];
+      const visit = (node: SchemaNode): void => {
+        const json = node.kind === JSON_VALUE && node.item === null && !node.skeleton;
+        if ((json || node.kind === STRING) && node.written && !node.redact && leaves.includes(node.leaf)) node.auditSlot = taken.push(node.leaf) - 1;
+        for (const f of node.fields) visit(f.node);
+        if (node.item !== null) visit(node.item);
+      };
+      visit(root);
+      return taken;
+    },
   };
 }
 

@@ -90,6 +90,11 @@ export class SchemaNode {
   skeleton = false;
   /** STRING in the skeleton: there as its UTF-8 bytes (a `Utf8Range`), not a JS string, for a view that writes them. */
   asBytes = false;
+  /**
+   * STRING or JSON_VALUE (any JSON, not in the skeleton), written as it is, whose text the plain run's audit
+   * reads: its slot among the values the wasm walk audits as it walks them (walk-audit.ts); -1 otherwise.
+   */
+  auditSlot = -1;
   /** STRUCT in the skeleton: the skeleton values of its fields, by field index, while it is walked. */
   slots: unknown[] = [];
   /** STRUCT in the skeleton: makes its skeleton object from {@link slots}, and clears the slots of optional fields. */

@@ -21,6 +21,11 @@ const SKELETON = 256;
  * view's byte pass, a JSON value's text with the JSON.stringify-form check; the answer rides on the tape.
  */
 const CHECKED = 512;
+/**
+ * The text audit reads the value (schema-node.ts's `auditSlot`): a JSON value is skipped with the audit's pass
+ * folded in, a string's text checked as CHECKED checks it.
+ */
+const AUDITED = 1024;
 /** A field record's flag: the policy drops the field. */
 const DROPPED = 1 << 8;
 
@@ -121,6 +126,7 @@ function flagsOf(node: SchemaNode): number {
     (node.pruneIfEmpty ? PRUNE_IF_EMPTY : 0) |
     (node.valuesDropped ? VALUES_DROPPED : 0) |
     (node.skeleton ? SKELETON : 0) |
-    (node.asBytes || (node.kind === JSON_VALUE && node.skeleton) ? CHECKED : 0)
+    (node.asBytes || (node.kind === JSON_VALUE && node.skeleton) ? CHECKED : 0) |
+    (node.auditSlot >= 0 ? AUDITED : 0)
   );
 }

@@ -8,6 +8,7 @@ import { ShortStrings } from "./short-strings.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
 import { WasmAudit } from "./wasm-audit.js";
+import type { WalkAudit } from "./walk-audit.js";
 import { ROLE_WORDS } from "../../../views/text-prefilter.js";
 
 // The tape's ops, as src/wasm/walk.ts writes them.
@@ -22,6 +23,7 @@ const OP_MISSING = 8;
 const OP_MAP_KEY = 9;
 const OP_OPEN = 10;
 const OP_CLOSE = 11;
+const OP_FLAGGED = 12;
 
 /** Writes the role words (src/views/text-prefilter.ts) where the module's byte pass reads them, once per module instance. */
 const ROLE_WORDS_AUDIT = new WasmAudit(ROLE_WORDS.map((w) => Uint8Array.from(w, (c) => c.charCodeAt(0))));
@@ -72,11 +74,14 @@ export class WasmWalker {
 
   /**
    * Walks the line `[start, end)` of `buf` (a view of the scan memory; {@link ready} said so): the skeleton,
-   * or null when the line is not vouched for. Bytes handed to `out` are valid only during the call.
+   * or null when the line is not vouched for. Bytes handed to `out` are valid only during the call. `audit`
+   * gets the answers of the values the walk audits (schema-node.ts's `auditSlot`).
    */
-  run(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+  run(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit: WalkAudit | null = null): Record<string, unknown> | null {
     const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
-    return ops < 0 ? null : this.#replay(ops, out);
+    if (ops < 0) return null;
+    audit?.walked();
+    return this.#replay(ops, out, audit);
   }
 
   #load(): boolean {
@@ -87,8 +92,8 @@ export class WasmWalker {
       this.#unfitFor = WASM_SCAN.exports;
       return false;
     }
-    // The byte check of the strings a view takes as bytes reads the role words from the module's memory.
-    if (table.nodes.some((n) => n.asBytes) && !ROLE_WORDS_AUDIT.ready()) {
+    // The byte check of the strings a view takes as bytes, and of the values the walk audits, reads the role words from the module's memory.
+    if (table.nodes.some((n) => n.asBytes || n.auditSlot >= 0) && !ROLE_WORDS_AUDIT.ready()) {
       this.#unfitFor = WASM_SCAN.exports;
       return false;
     }
@@ -104,7 +109,7 @@ export class WasmWalker {
     return true;
   }
 
-  #replay(ops: number, out: readonly LeafWriter[]): Record<string, unknown> | null {
+  #replay(ops: number, out: readonly LeafWriter[], audit: WalkAudit | null): Record<string, unknown> | null {
     const words = this.#words;
     const nodes = this.#nodes;
     const mem = this.#memory;
@@ -133,6 +138,11 @@ export class WasmWalker {
           // Escapes are decoded on the tape: a string a view takes as bytes (rl-steps' window texts) is always its
           // UTF-8, with the walk's byte check (`def` 1: cleared, 2: may matter).
           if ((skeleton = node.skeleton)) value ??= node.asBytes ? ranges.next(mem, start, end, word >>> 16 === 1) : this.#strings.get(mem, start, end);
+          // An audited text: one value; the audit decodes it only if the walk's check says it may matter.
+          if (node.auditSlot >= 0 && audit !== null) {
+            audit.value(node.auditSlot, 2);
+            if (word >>> 16 === 2) audit.flagged(node.auditSlot, (mem as unknown as Slicer).utf8Slice(start, end));
+          }
           break;
         case OP_CHOICE:
           value = node.choiceValues[word >>> 16] as string;
@@ -151,6 +161,10 @@ export class WasmWalker {
           // In the skeleton as its JSON text's bytes (valid while the view reads this line); the view parses it if it must.
           // With the walk's form check: `def` 1 not JSON.stringify's text, 2 it is, 3 JS must tell.
           if ((skeleton = node.skeleton)) value = ranges.next(mem, start, end, JSON_FORM[word >>> 16] as boolean | null);
+          else if (node.auditSlot >= 0) audit?.value(node.auditSlot, word >>> 16);
+          break;
+        case OP_FLAGGED:
+          audit?.flagged(node.auditSlot, JSON.parse((mem as unknown as Slicer).utf8Slice(start, end)) as string);
           break;
         case OP_MAP_KEY:
           if (node.written && !node.valuesDropped) bytesTo = node.keyLeaf;

@@ -33,6 +33,7 @@ import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
+import { AuditedRows } from "./audited-rows.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
@@ -82,6 +83,8 @@ export class UnitConverter {
   #view: UnitView | null = null;
   /** A plain run's text scan (issue 18), or null. */
   readonly #audit: UnitTextAudit | null;
+  /** Values the walk audits per row (see AuditedRows), 0 when it audits none. */
+  readonly #slots: number;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
@@ -111,8 +114,12 @@ export class UnitConverter {
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name]);
     this.plan = this.#parser.plan;
-    // A plain run's text scan reads the kept rows' texts from their columns.
+    // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
+    // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
+    const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
+    this.#audit?.fold(folded);
+    this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
     this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
@@ -268,7 +275,7 @@ export class UnitConverter {
     if (this.#priming === null) {
       const first = lines.find((l) => l.kind === "line");
       if (first?.kind !== "line") return;
-      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: new RowGroupBuilder(this.plan) };
+      this.#priming = { lines: this.#parser.primingLines(bytes.toString("utf8", first.start, first.end)), builder: this.#newBuilder() };
     }
     this.#primed++;
     const { lines: primers, builder } = this.#priming;
@@ -307,10 +314,19 @@ export class UnitConverter {
     let builders = this.#units.get(unit);
     if (builders === undefined) {
       const like = this.#units.values().next().value;
-      builders = this.#spare.map((spare, split) => spare.pop() ?? new RowGroupBuilder(this.plan, like?.[split]));
+      builders = this.#spare.map((spare, split) => spare.pop() ?? this.#newBuilder(like?.[split]));
       this.#units.set(unit, builders);
     }
     return builders;
+  }
+
+  /**
+   * A row group for this run: one that carries the walk's audit answers when the walk audits (a plain run
+   * of SFT or RL), else a plain one. The priming lines' is one too: a second class where the units' row
+   * groups go would make the walk's writers polymorphic, and its dropping deoptimised them once per worker.
+   */
+  #newBuilder(like?: RowGroupBuilder): RowGroupBuilder {
+    return this.#slots === 0 ? new RowGroupBuilder(this.plan, like) : new AuditedRows(this.plan, this.#slots, like);
   }
 
   /** The fast parser's answer, or null when it declines the line (nothing is left written then). */
@@ -319,7 +335,8 @@ export class UnitConverter {
     // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
     const plain = this.#view === null;
     if (plain) builder.beginRow();
-    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES);
+    // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8), where the walk's answers go.
+    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, this.#slots === 0 ? null : (builder as AuditedRows));
     if (skeleton === null) {
       if (plain) builder.discardRow();
       return null;

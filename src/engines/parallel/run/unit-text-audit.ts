@@ -1,3 +1,4 @@
+import type { ColumnBuffer } from "../../../parquet/column-buffer.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import { parsePath } from "../../../schema/field-path.js";
@@ -6,6 +7,7 @@ import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection
 import type { InjectionPattern } from "../../../views/scan-injection.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
+import { AuditedRows } from "./audited-rows.js";
 import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "./may-matter-utf8.js";
 
 const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
@@ -44,6 +46,8 @@ export class UnitTextAudit {
   /** Where each open object's keys start among them. */
   readonly #objects = new Int32Array(MAX_KEYS);
   readonly #wasm = new WasmAudit(ROLE_WORDS);
+  /** The JSON leaves whose values the walk audits, by slot (see {@link fold}). */
+  #folded: readonly number[] = [];
 
   /** `paths`: `textAuditPaths(format)`; `plan`: the dataset's columns. */
   constructor(paths: readonly string[], plan: ColumnPlan) {
@@ -55,6 +59,16 @@ export class UnitTextAudit {
       return path === -1 ? [] : [{ leaf: leaf.index, path, json: leaf.type === "json" }];
     });
     this.#sums = new Float64Array(paths.length * WIDTH);
+  }
+
+  /** The text and JSON leaves it reads: those the walk may audit as it walks them (fast/walk-audit.ts). */
+  get scannedLeaves(): number[] {
+    return this.#leaves.map((l) => l.leaf);
+  }
+
+  /** The leaves (of {@link scannedLeaves}) the walk audits, by slot: their counts come with an {@link AuditedRows}' rows. */
+  fold(leaves: readonly number[]): void {
+    this.#folded = leaves;
   }
 
   /** The counts over every row of `builders` (the unit's kept rows, one row group per split). */
@@ -70,24 +84,67 @@ export class UnitTextAudit {
    * value, on a thread without scan memory) to the JS pass.
    */
   #scanOne(builder: RowGroupBuilder): void {
-    const wasm = this.#wasm.ready();
     for (const { leaf, path, json } of this.#leaves) {
       const column = builder.columns[leaf];
       if (column === undefined) continue;
-      const { values, view, valueBytes } = column;
       const base = path * WIDTH;
-      for (let at = 0; at < valueBytes; ) {
-        const taken = !wasm ? at : json ? this.#wasmJson(values, at, valueBytes, base) : this.#wasmTexts(values, view, at, valueBytes, base);
-        if (taken > at) {
-          at = taken;
-          continue;
-        }
-        const end = at + 4 + view.getUint32(at, true);
-        if (json) this.#json(values, at + 4, end, base);
-        else this.#text(values, at + 4, end, base);
-        at = end;
-      }
+      const slot = builder instanceof AuditedRows ? this.#folded.indexOf(leaf) : -1;
+      if (slot >= 0) this.#walked(builder as AuditedRows, column, slot, base, json);
+      else this.#values(column, 0, column.valueBytes, base, json);
     }
+  }
+
+  /** The values of bytes `[from, to)` of a column (whole values). */
+  #values(column: ColumnBuffer, from: number, to: number, base: number, json: boolean): void {
+    const wasm = this.#wasm.ready();
+    const { values, view } = column;
+    for (let at = from; at < to; ) {
+      const taken = !wasm ? at : json ? this.#wasmJson(values, at, to, base) : this.#wasmTexts(values, view, at, to, base);
+      if (taken > at) {
+        at = taken;
+        continue;
+      }
+      const end = at + 4 + view.getUint32(at, true);
+      if (json) this.#json(values, at + 4, end, base);
+      else this.#text(values, at + 4, end, base);
+      at = end;
+    }
+  }
+
+  /**
+   * A leaf the walk audited (`slot` among the rows' answers): each row's count and flagged texts as the walk
+   * found them; the values of a row it did not answer for from the column.
+   */
+  #walked(rows: AuditedRows, column: ColumnBuffer, slot: number, base: number, json: boolean): void {
+    const counts = rows.answers();
+    const slots = rows.slots;
+    const sums = this.#sums;
+    let unanswered = false;
+    for (let r = 0, at = slot; r < rows.rows; r++, at += slots) {
+      const n = counts[at] as number;
+      if (n >= 0) sums[base] = (sums[base] as number) + n;
+      else unanswered = true;
+    }
+    for (let k = 0; k < rows.texts.length; k++) {
+      if (rows.textSlots[k] === slot && (counts[(rows.textRows[k] as number) * slots + slot] as number) >= 0) this.#exact(rows.texts[k] as string, base);
+    }
+    if (!unanswered) return;
+    // A row starts at each repetition level 0 (every entry without repetition); a present value is a length and its bytes.
+    const { defs, reps, view, maxDef, maxRep, entries } = column;
+    let row = -1;
+    let at = 0;
+    let from = 0;
+    let reading = false;
+    for (let e = 0; e < entries; e++) {
+      if (maxRep === 0 || reps[e] === 0) {
+        if (reading && at > from) this.#values(column, from, at, base, json);
+        row++;
+        reading = (counts[row * slots + slot] as number) < 0;
+        from = at;
+      }
+      if (maxDef === 0 || defs[e] === maxDef) at += 4 + view.getUint32(at, true);
+    }
+    if (reading && at > from) this.#values(column, from, at, base, json);
   }
 
   /** Text values from `from` on, flagged by the wasm pass; where those it took end. */

@@ -14,10 +14,10 @@ import { BACKSLASH, LBRACE, QUOTE, RBRACE, splat } from "./scan";
 const FLAG: u8 = 1;
 const COLON_KIND: u8 = 2;
 const G: u8 = 3;
-const BACKSLASH_KIND: u8 = 4;
+export const BACKSLASH_KIND: u8 = 4;
 const LEAD: u8 = 5;
-const QUOTE_KIND: u8 = 6;
-const KINDS: usize = memory.data(256);
+export const QUOTE_KIND: u8 = 6;
+export const KINDS: usize = memory.data(256);
 for (let b: usize = 0; b < 0x20; b++) if (b != 0x09 && b != 0x0a) store<u8>(KINDS + b, FLAG);
 store<u8>(KINDS + 0x3c, FLAG); // <
 store<u8>(KINDS + 0x5b, FLAG); // [
@@ -197,8 +197,8 @@ function newKey(open: usize, last: usize, from: u32): bool {
 // DEL; the lead bytes C2, E1, E2, EF, F3, and F2 with them), as a nibble table: a byte is one when the
 // entries of its high and low nibble share a bit. Bits: 01 controls (high 0, 1); 02 `"#` and F2 F3; 04 `:<`;
 // 10 `[\`; 20 `{` DEL; 40 C2; 80 E1 E2 EF. In memory, as every SIMD constant here (scan.ts's SPLATS says why).
-const LOW: usize = memory.data<u8>([0x01, 0x81, 0xc3, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x05, 0x31, 0x15, 0x01, 0x01, 0xa1], 16);
-const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0, 0, 0, 0, 0x40, 0, 0x80, 0x02], 16);
+export const LOW: usize = memory.data<u8>([0x01, 0x81, 0xc3, 0x03, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x05, 0x31, 0x15, 0x01, 0x01, 0xa1], 16);
+export const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0, 0, 0, 0, 0x40, 0, 0x80, 0x02], 16);
 
 /**
  * The bytes of the 16 at `p` the test looks at: those of the table, and a `g` or `G` that `nor`, `ard` or
@@ -208,7 +208,7 @@ const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 0x20, 0
  * takes four instructions on x64); its high nibbles come from a 16-bit shift, masked (an 8-bit shift is the
  * same two instructions plus a mask built each time).
  */
-@inline function textStops(p: usize, lowTable: v128, highTable: v128, nibble: v128, fold: v128, zero: v128, g: v128, n: v128, o: v128, a: v128, r: v128, e: v128, t: v128): i32 {
+@inline export function textStops(p: usize, lowTable: v128, highTable: v128, nibble: v128, fold: v128, zero: v128, g: v128, n: v128, o: v128, a: v128, r: v128, e: v128, t: v128): i32 {
   const v = v128.load(p);
   const low = i8x16.swizzle(lowTable, v128.and(v, nibble));
   const high = i8x16.swizzle(highTable, v128.and(i16x8.shr_u(v, 4), nibble));
@@ -287,30 +287,37 @@ function stringClose(open: usize, end: usize): usize {
 /** The escape at `at` (a backslash in a literal): notes it, flags the literal if it may matter (escapeMayMatter in may-matter-utf8.ts), and answers where it ends. */
 function escape(at: usize): usize {
   sawBackslash = true;
+  if (escapeMatters(at)) flagged = true;
+  return <u32>load<u8>(at + 1) == 0x75 && isHex4(at + 2) ? at + 6 : at + 2;
+}
+
+/** Whether the escape at `at` (a backslash in a literal) may make its text matter (escapeMayMatter in may-matter-utf8.ts). */
+export function escapeMatters(at: usize): bool {
   const e = <u32>load<u8>(at + 1);
-  if (e != 0x75) {
-    // `\n`, `\"`, `\\`, `\/` spell nothing the scan looks for.
-    if (e != 0x6e && e != QUOTE && e != BACKSLASH && e != 0x2f) flagged = true;
-    return at + 2;
-  }
+  // `\n`, `\"`, `\\`, `\/` spell nothing the scan looks for.
+  if (e != 0x75) return e != 0x6e && e != QUOTE && e != BACKSLASH && e != 0x2f;
   let code: u32 = 0;
   for (let k: usize = 2; k < 6; k++) {
     const c = <u32>load<u8>(at + k);
     let h: u32;
     if (c - 0x30 < 10) h = c - 0x30;
     else if ((c | 0x20) - 0x61 < 6) h = (c | 0x20) - 0x61 + 10;
-    else {
-      flagged = true;
-      return at + 2;
-    }
+    else return true;
     code = (code << 4) | h;
   }
-  if (code < 0x80 || (code >= 0xd800 && code <= 0xdfff) || code <= 0x9f || (code >= 0x1800 && code <= 0x183f) || (code >= 0x200b && code <= 0x200d) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || (code >= 0xfec0 && code <= 0xfeff)) flagged = true;
-  return at + 6;
+  return code < 0x80 || (code >= 0xd800 && code <= 0xdfff) || code <= 0x9f || (code >= 0x1800 && code <= 0x183f) || (code >= 0x200b && code <= 0x200d) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || (code >= 0xfec0 && code <= 0xfeff);
+}
+
+@inline function isHex4(at: usize): bool {
+  for (let k: usize = 0; k < 4; k++) {
+    const c = <u32>load<u8>(at + k);
+    if (c - 0x30 >= 10 && (c | 0x20) - 0x61 >= 6) return false;
+  }
+  return true;
 }
 
 /** Whether byte `i` (a flagged kind, not a quote or backslash) may make the text [start, ...) matter. */
-function byteMayMatter(start: usize, i: usize, end: usize): bool {
+export function byteMayMatter(start: usize, i: usize, end: usize): bool {
   const b = <u32>load<u8>(i);
   const kind = load<u8>(KINDS + <usize>b);
   if (kind == FLAG) return true;

@@ -90,7 +90,7 @@ export function hex4(p: usize): i32 {
 }
 
 /** After the escape at p (a backslash): its end, or 0. Surrogates only as a high-low pair, as the JS cursor. */
-function escapeEnd(p: usize): usize {
+export function escapeEnd(p: usize): usize {
   const c = <u32>load<u8>(p + 1);
   if (c == QUOTE || c == BACKSLASH || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return p + 2;
   if (c != 0x75) return 0;
@@ -139,7 +139,7 @@ export function stringEnd(p: usize, end: usize): usize {
 }
 
 /** Whether the key whose content is [p, close) (escapes checked) spells `__proto__`, escaped or not. */
-function isProto(p: usize, close: usize): bool {
+export function isProto(p: usize, close: usize): bool {
   let k: usize = 0;
   while (p < close) {
     let c = <u32>load<u8>(p);
@@ -249,6 +249,14 @@ function numberEnd(p: usize): usize {
   return p == 0 || numberDigits > FINITE_DIGITS ? 0 : p;
 }
 
+/** After the literal or number at p, whose first byte is c, or 0. */
+@inline export function scalarEnd(c: u32, p: usize): usize {
+  if (c == 0x74) return load<u32>(p) == 0x65757274 ? p + 4 : 0; // "true"
+  if (c == 0x66) return load<u32>(p + 1) == 0x65736c61 ? p + 5 : 0; // "alse"
+  if (c == 0x6e) return load<u32>(p) == 0x6c6c756e ? p + 4 : 0; // "null"
+  return numberEnd(p);
+}
+
 /**
  * The index after the JSON value starting at p (not whitespace), if it ends at or before `end`; else 0.
  * One loop with an explicit stack, as the JS skipper.
@@ -274,17 +282,8 @@ export function skipValue(p: usize, end: usize): usize {
         }
         continue;
       }
-    } else if (c == 0x74) {
-      if (load<u32>(p) != 0x65757274) return 0; // "true"
-      p += 4;
-    } else if (c == 0x66) {
-      if (load<u32>(p + 1) != 0x65736c61) return 0; // "alse"
-      p += 5;
-    } else if (c == 0x6e) {
-      if (load<u32>(p) != 0x6c6c756e) return 0; // "null"
-      p += 4;
     } else {
-      p = numberEnd(p);
+      p = scalarEnd(c, p);
       if (p == 0) return 0;
     }
     // After a value: close what ends here, then move on to the next value.

@@ -8,6 +8,7 @@
 // numbers it cannot convert exactly go on the tape as text, for the replay to convert and check.
 
 import { textMayMatter } from "./audit";
+import { auditedCount, flaggedAt, flaggedCount, skipAudited } from "./audited-skip";
 import { jsonForm } from "./json-form";
 import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, skipValue, stringEnd, ws } from "./scan";
 
@@ -60,10 +61,15 @@ const VALUES_DROPPED: u32 = 128;
 const SKELETON: u32 = 256;
 /** Check the value's bytes (walk-table.ts says for whom): the answer goes in the op's `def` (OP_STR, OP_JSON below). */
 const CHECKED: u32 = 512;
+/**
+ * The text audit reads the value (written as it is): a JSON value (any JSON) is skipped with the audit's pass
+ * folded in (audited-skip.ts); a string's text is checked as CHECKED checks it.
+ */
+const AUDITED: u32 = 1024;
 const EMITS: u32 = WRITTEN | SKELETON;
 
 // Tape ops: 16 bytes each, a word `op | rep << 8 | def << 16`, the node's id, then two words or a double.
-const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded; CHECKED: `def` 1 when audit.ts's byte pass clears the text, 2 when it may matter
+const OP_STR: u32 = 1; // string bytes [a, b), escapes decoded; CHECKED or AUDITED: `def` 1 when audit.ts's byte pass clears the text, 2 when it may matter
 const OP_CHOICE: u32 = 2; // choice number `def`, spelled by bytes [a, b) (escapes decoded)
 const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
@@ -74,6 +80,10 @@ const OP_MISSING: u32 = 8; // every leaf below the node misses at `def`
 const OP_MAP_KEY: u32 = 9; // key bytes [a, b)
 const OP_OPEN: u32 = 10; // a skeleton struct, list or map begins
 const OP_CLOSE: u32 = 11;
+/** AUDITED: after its OP_JSON (whose `def` is then 1 + its count of strings that are not keys, 0 when the audit must read it), a literal [a, b) of it that may matter. */
+const OP_FLAGGED: u32 = 12;
+/** The most strings an AUDITED value's `def` can count. */
+const MAX_AUDITED: i32 = 0xfffe;
 
 const SAFE_INTEGER: f64 = 9007199254740991;
 const POW10 = memory.data<f64>([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]);
@@ -257,6 +267,7 @@ function number(node: usize, flags: u32, p: usize, rep: i32): usize {
 
 /** A JSON-typed value: validated (by its item node, or as any JSON), kept as its raw text. */
 function json(node: usize, flags: u32, p: usize, rep: i32): usize {
+  if ((flags & AUDITED) != 0) return audited(node, p, rep);
   const item = load<usize>(node, ITEM);
   const end = item == 0 ? skipValue(p, lineEnd) : value(item, p, 0);
   if (end == 0) return 0;
@@ -264,9 +275,26 @@ function json(node: usize, flags: u32, p: usize, rep: i32): usize {
   return end;
 }
 
-/** A CHECKED string's text [start, end) (its UTF-8, escapes decoded): 1 when the byte pass clears it, 2 when it may matter; 0 unchecked. */
+/** An AUDITED JSON value: validated as any JSON, its text's audit answer on the tape with it. */
+function audited(node: usize, p: usize, rep: i32): usize {
+  const end = skipAudited(p, lineEnd);
+  if (end == 0) return 0;
+  const count = auditedCount;
+  if (count < 0 || count > MAX_AUDITED) {
+    emit(OP_JSON, rep, 0, node, p, end);
+    return end;
+  }
+  emit(OP_JSON, rep, count + 1, node, p, end);
+  for (let k: u32 = 0; k < flaggedCount; k++) {
+    const at = flaggedAt(k);
+    emit(OP_FLAGGED, rep, 0, node, <usize>load<u32>(at), <usize>load<u32>(at + 4));
+  }
+  return end;
+}
+
+/** A CHECKED or AUDITED string's text [start, end) (its UTF-8, escapes decoded): 1 when the byte pass clears it, 2 when it may matter; 0 unchecked. */
 @inline function textCheck(flags: u32, start: usize, end: usize): i32 {
-  return (flags & CHECKED) == 0 ? 0 : textMayMatter(start, end) ? 2 : 1;
+  return (flags & (CHECKED | AUDITED)) == 0 ? 0 : textMayMatter(start, end) ? 2 : 1;
 }
 
 function struct(node: usize, p: usize, rep: i32): usize {

@@ -17,16 +17,21 @@ function asciiStringify(value: unknown): string {
 
 // The workers count the texts of the rows they keep (the wasm pass over a column's bytes, the JS pass for what
 // does not fit it); the stages count the parsed records'. Their manifests must hold the same counts.
+/** 200 SFT records whose evidence and trace steps hold tricky texts. */
+function trickyRecords(): Record<string, unknown>[] {
+  const template = JSON.parse(readFileSync(join(FIXTURES, "records", "sft-valid.ndjson"), "utf8").split("\n")[0] as string) as Record<string, unknown>;
+  const texts = fc.sample(trickyText, { numRuns: 600, seed: 18 });
+  const filler = "a plain sentence about grain, guards and the ledger, nothing more. ";
+  return Array.from({ length: 200 }, (_, i) => {
+    const t = (k: number): string => `${filler.slice(0, (i * 7 + k) % filler.length)}${texts[(3 * i + k) % texts.length] as string}${filler.slice(0, (i * 3) % 40)}`;
+    const steps = [{ turn: 1, action: { type: "speak", text: t(0) } }, { turn: 2, notes: [t(1), { deep: t(2) }] }];
+    return { ...template, run_id: `run-${i}`, scores: { ...(template.scores as object), per_trait: { empathy: { mean: 0.5, variance: 0.1, evidence: [t(1), t(2)] } } }, trace_steps: steps };
+  });
+}
+
 describe("a worker's text scan of plain outputs", () => {
   it("counts as the stages do, texts and JSON values alike, whether the export escapes what is above ASCII or not", async () => {
-    const template = JSON.parse(readFileSync(join(FIXTURES, "records", "sft-valid.ndjson"), "utf8").split("\n")[0] as string) as Record<string, unknown>;
-    const texts = fc.sample(trickyText, { numRuns: 600, seed: 18 });
-    const filler = "a plain sentence about grain, guards and the ledger, nothing more. ";
-    const records = Array.from({ length: 200 }, (_, i) => {
-      const t = (k: number): string => `${filler.slice(0, (i * 7 + k) % filler.length)}${texts[(3 * i + k) % texts.length] as string}${filler.slice(0, (i * 3) % 40)}`;
-      const steps = [{ turn: 1, action: { type: "speak", text: t(0) } }, { turn: 2, notes: [t(1), { deep: t(2) }] }];
-      return { ...template, run_id: `run-${i}`, scores: { ...(template.scores as object), per_trait: { empathy: { mean: 0.5, variance: 0.1, evidence: [t(1), t(2)] } } }, trace_steps: steps };
-    });
+    const records = trickyRecords();
     const lines = records.map((r, i) => {
       const line = i % 2 === 0 ? asciiStringify(r) : JSON.stringify(r);
       // A JSON value with a key twice: its last member counts, as JSON.parse keeps it.
@@ -44,5 +49,27 @@ describe("a worker's text scan of plain outputs", () => {
     expect(steps?.changed).toBeGreaterThan(10);
     expect(steps?.injected).toBeGreaterThan(10);
     expect(steps?.injected).toBeLessThan(steps?.values ?? 0);
+  });
+
+  // The wasm walk audits the trace steps as it skips them; its counts ride with each row (run/audited-rows.ts).
+  it("counts each kept row once through dedup, splits, rows from the slow path and units cut across shards", async () => {
+    const records = trickyRecords();
+    const lines = records.map((r, i) => {
+      const line = i % 2 === 0 ? asciiStringify(r) : JSON.stringify(r);
+      // An escaped key the walk declines: the slow path's row, whose texts the audit reads from its columns.
+      return i % 5 === 1 ? line.replace('"run_id"', '"run\\u005fid"') : line;
+    });
+    // Copies of earlier records (each a duplicate the dedup drops) between the others, some in the same unit, some later.
+    const withCopies = lines.flatMap((l, i) => (i % 7 === 3 ? [l, lines[i - 3] as string] : [l])).concat(lines.slice(0, 20));
+    const file = join(root, "dedup-split.ndjson");
+    writeFileSync(file, `${withCopies.join("\n")}\n`);
+    const options = { inputs: [file], shardRows: 7, seats: "all" as const, split: { train: 0.5, validation: 0.25, test: 0.25 }, splitBy: "run" as const };
+    const { manifest } = await convert({ ...options, out: join(root, "dedup-split-parallel"), engine: "auto" });
+    expect(manifest.output.engine).toBe("parallel");
+    expect(manifest.dropped.duplicate).toBeGreaterThan(40);
+    const { manifest: stages } = await convert({ ...options, out: join(root, "dedup-split-stages"), engine: "stages" });
+    expect(manifest.text_audit).toEqual(stages.text_audit);
+    expect(stages.text_audit?.["trace_steps"]?.values).toBe(records.length * 4);
+    expect(stages.text_audit?.["trace_steps"]?.injected).toBeGreaterThan(10);
   });
 });
