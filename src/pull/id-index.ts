@@ -116,10 +116,3 @@ export class IdIndex {
     this.#bytes = bytes;
   }
 }
-
-/** A copy of `array` with room for `length` entries (at least double), the rest zero. */
-export function grown<T extends Float64Array | Int32Array | Uint8Array>(array: T, length: number): T {
-  const next = new (array.constructor as new (n: number) => T)(Math.max(length, array.length * 2));
-  next.set(array);
-  return next;
-}

@@ -1,4 +1,5 @@
-import { grown, IdIndex } from "./id-index.js";
+import { grown } from "../core/grown.js";
+import { IdIndex } from "./id-index.js";
 
 /** A run as the service lists it (spec 2.4), with its place in the list. */
 export interface ListedRun {

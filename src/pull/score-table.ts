@@ -1,4 +1,5 @@
-import { grown, IdIndex } from "./id-index.js";
+import { grown } from "../core/grown.js";
+import { IdIndex } from "./id-index.js";
 
 /**
  * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an

@@ -1,4 +1,4 @@
-import { grown } from "./id-index.js";
+import { grown } from "../core/grown.js";
 
 /**
  * Which records (run and seat) a pull has seen, held for the whole pull: per run (its number in the

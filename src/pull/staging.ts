@@ -3,7 +3,7 @@ import { readSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { writeStep } from "../core/write-step.js";
-import { grown } from "./id-index.js";
+import { grown } from "../core/grown.js";
 import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
 /** Appended lines are written once this many bytes wait: one write per chunk, not one per record. */

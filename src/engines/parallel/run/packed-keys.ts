@@ -1,4 +1,4 @@
-import { grown } from "./grown.js";
+import { grown } from "../../../core/grown.js";
 
 /**
  * Strings as UTF-8, back to back, with where each ends: what a worker sends main for its records' dedup
