@@ -14,26 +14,24 @@ export interface CachedScore {
 /** Cached scores by run id. */
 export type ScoreCache = ReadonlyMap<string, CachedScore>;
 
-const PRESENT = 1;
-const GATED = 2;
-const HAS_COMPOSITE = 4;
+const GATED = 1;
+const HAS_COMPOSITE = 2;
 
 /**
  * A score cache (run id to {@link CachedScore}) as a ReadonlyMap whose entries live off the JS heap: ids in
  * an {@link IdIndex}, version, flags and composite in typed arrays. A 100,000-run world's cache, read in
  * and written out by every night, was two Maps of 100,000 strings and objects (docs/decisions.md, "Nightly
  * pull memory: per-run state off the heap"). Entries iterate in the order first set, as a Map's do; an
- * entry is never removed. `get` makes a new object each call.
+ * entry is never removed, so every id the index holds has an entry. `get` makes a new object each call.
  */
 export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   readonly #ids = new IdIndex();
   #versions = new Float64Array(1024);
   #composites = new Float64Array(1024);
   #flags = new Uint8Array(1024);
-  #count = 0;
 
   get size(): number {
-    return this.#count;
+    return this.#ids.size;
   }
 
   set(runId: string, score: CachedScore): this {
@@ -43,10 +41,9 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
       this.#composites = grown(this.#composites, index + 1);
       this.#flags = grown(this.#flags, index + 1);
     }
-    if (this.#flags[index] === 0) this.#count++;
     this.#versions[index] = score.version;
     this.#composites[index] = score.composite ?? 0;
-    this.#flags[index] = PRESENT | (score.gated ? GATED : 0) | (score.composite === undefined ? 0 : HAS_COMPOSITE);
+    this.#flags[index] = (score.gated ? GATED : 0) | (score.composite === undefined ? 0 : HAS_COMPOSITE);
     return this;
   }
 
@@ -56,8 +53,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   }
 
   has(runId: string): boolean {
-    const index = this.#ids.indexOf(runId);
-    return index >= 0 && this.#flags[index] !== 0;
+    return this.#ids.indexOf(runId) >= 0;
   }
 
   forEach(fn: (value: CachedScore, key: string, map: ReadonlyMap<string, CachedScore>) => void, thisArg?: unknown): void {
@@ -65,14 +61,11 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   }
 
   *entries(): IterableIterator<[string, CachedScore]> {
-    for (let i = 0; i < this.#ids.size; i++) {
-      const score = this.#at(i);
-      if (score !== undefined) yield [this.#ids.id(i), score];
-    }
+    for (let i = 0; i < this.#ids.size; i++) yield [this.#ids.id(i), this.#at(i)];
   }
 
   *keys(): IterableIterator<string> {
-    for (let i = 0; i < this.#ids.size; i++) if (this.#flags[i] !== 0) yield this.#ids.id(i);
+    for (let i = 0; i < this.#ids.size; i++) yield this.#ids.id(i);
   }
 
   *values(): IterableIterator<CachedScore> {
@@ -83,9 +76,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
     return this.entries();
   }
 
-  #at(index: number): CachedScore | undefined {
+  #at(index: number): CachedScore {
     const flags = this.#flags[index] as number;
-    if (flags === 0) return undefined;
     const base = { version: this.#versions[index] as number, gated: (flags & GATED) !== 0 };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
   }
