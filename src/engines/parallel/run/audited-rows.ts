@@ -1,3 +1,4 @@
+import { grown } from "../../../core/grown.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { WalkAudit } from "../fast/walk-audit.js";
@@ -164,9 +165,6 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
 
   /** Room for `rows` rows' counts. */
   #room(rows: number): void {
-    if (rows * this.slots <= this.counts.length) return;
-    const grown = new Float64Array(Math.max(rows * this.slots, this.counts.length * 2));
-    grown.set(this.counts);
-    this.counts = grown;
+    if (rows * this.slots > this.counts.length) this.counts = grown(this.counts, rows * this.slots);
   }
 }
