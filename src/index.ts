@@ -99,7 +99,7 @@ export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock
 export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";
-export type { ServiceClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode, BodyDigest } from "./http/index.js";
+export type { ServiceClient, ExportClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode, BodyDigest } from "./http/index.js";
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";
 export type { NightlyOptions, NightlyResult } from "./jobs/nightly/run-nightly.js";

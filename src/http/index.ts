@@ -27,7 +27,7 @@ export {
   StreamCutError,
 } from "./http-errors.js";
 
-export type { ServiceClient, ServiceClientOptions, RequestOptions } from "./service-client.js";
+export type { ServiceClient, ExportClient, ServiceClientOptions, RequestOptions } from "./service-client.js";
 export type { CompleteNdjsonOptions } from "./complete-ndjson.js";
 export type { AuthMode, Credentials } from "./credentials.js";
 export type { RetryPolicy, ResolvedRetryPolicy, RetryReason, FailedAttempt } from "./retry-policy.js";

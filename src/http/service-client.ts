@@ -84,6 +84,12 @@ export interface ServiceClient {
   toString(): string;
 }
 
+/**
+ * What a pull reads the service's exports with: a {@link ServiceClient} is one, and so is any wrapper
+ * (caching, logging, rate limiting) that offers these four members.
+ */
+export type ExportClient = Pick<ServiceClient, "baseUrl" | "auth" | "getJson" | "getNdjson">;
+
 /** A logical request across its attempts. */
 interface Call {
   readonly method: string;

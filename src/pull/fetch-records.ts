@@ -1,4 +1,4 @@
-import { completeNdjson, ConflictError, NotFoundError, type Query, type ServiceClient } from "../http/index.js";
+import { completeNdjson, ConflictError, NotFoundError, type Query, type ExportClient } from "../http/index.js";
 import { inOrder } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
@@ -19,7 +19,7 @@ const DELIVERED = 2;
 const SUSPECT = 4;
 
 export interface FetchRecordsContext {
-  readonly client: ServiceClient;
+  readonly client: ExportClient;
   readonly routes: PullRoutes;
   readonly tally: PullTally;
   /** RL: a 404 on a per-run fetch means the run has no RL data (reported, not an error). */

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { ConfigError } from "../core/errors.js";
-import type { AuthMode, BodyDigest, ClientEvent, ServiceClient } from "../http/index.js";
+import type { AuthMode, BodyDigest, ClientEvent, ExportClient } from "../http/index.js";
 import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source.js";
 import { readError } from "../sources/read-error.js";
 import { splitLines } from "../sources/split-lines.js";
@@ -23,7 +23,7 @@ const NEWLINE = Buffer.from("\n");
 
 export interface HttpSourceOptions {
   /** Created by the caller with credentials from the environment; its `auth` must match `auth`. */
-  readonly client: ServiceClient;
+  readonly client: ExportClient;
   readonly auth: AuthMode;
   readonly format: PullFormat;
   /** Where the first read is spooled; the caller owns it and removes it. */

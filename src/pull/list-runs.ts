@@ -1,4 +1,4 @@
-import { ForbiddenError, NetworkError, type ServiceClient } from "../http/index.js";
+import { ForbiddenError, NetworkError, type ExportClient } from "../http/index.js";
 import type { PullTally } from "./pull-report.js";
 import { RunTable } from "./run-table.js";
 
@@ -11,7 +11,7 @@ export type { ListedRun } from "./run-table.js";
  * plain list stops at 100 runs; batches reach further back). A key without `manage:runs` cannot list
  * batches: that 403 is noted and the plain list is used alone.
  */
-export async function listRuns(client: ServiceClient, tally: PullTally): Promise<RunTable> {
+export async function listRuns(client: ExportClient, tally: PullTally): Promise<RunTable> {
   const runs = new RunTable();
   const add = (summaries: unknown, where: string) => {
     if (!Array.isArray(summaries)) throw shapeError(where, "an array of run summaries");
@@ -34,7 +34,7 @@ export async function listRuns(client: ServiceClient, tally: PullTally): Promise
   return runs;
 }
 
-async function batchRunLists(client: ServiceClient, tally: PullTally): Promise<{ body: unknown; where: string }[]> {
+async function batchRunLists(client: ExportClient, tally: PullTally): Promise<{ body: unknown; where: string }[]> {
   let batches: unknown;
   try {
     tally.r.requests++;

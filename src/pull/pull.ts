@@ -1,4 +1,4 @@
-import type { ServiceClient } from "../http/index.js";
+import type { ExportClient } from "../http/index.js";
 import type { DpoOptions } from "./dpo-pairs.js";
 import { deferUnscored } from "./defer-unscored.js";
 import type { FetchRecordsContext } from "./fetch-records.js";
@@ -12,7 +12,7 @@ import type { ScoreCache } from "./scorecards.js";
 import type { ScoreTable } from "./score-table.js";
 
 export interface PullPlan {
-  readonly client: ServiceClient;
+  readonly client: ExportClient;
   readonly format: PullFormat;
   readonly spoolDir: string;
   readonly partition: Partition | undefined;

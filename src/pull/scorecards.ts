@@ -1,4 +1,4 @@
-import type { ServiceClient } from "../http/index.js";
+import type { ExportClient } from "../http/index.js";
 import { inOrder } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
@@ -37,7 +37,7 @@ export interface ScoredRun extends RunScore {
  * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
  */
 export async function scoresOf<T>(
-  client: ServiceClient,
+  client: ExportClient,
   routes: PullRoutes,
   runs: ArrayLike<T>,
   idOf: (run: T) => string,

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { httpSource, type ExportClient } from "../../src/index.js";
 import { inPartition, type PullEvent } from "../../src/pull/index.js";
 import { byKey, clientFor, emulator, listed, perRun, readAll, source } from "./support.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const SEED = 11;
 const RUNS = 160;
@@ -14,6 +16,7 @@ describe("httpSource: SFT and RL records of the scored runs", async () => {
   const agentRuns = await listed(agent);
   const scoredOwner = ownerRuns.filter((r) => r.scored).map((r) => r.run_id);
   const scoredAgent = agentRuns.filter((r) => r.scored).map((r) => r.run_id);
+  const ownSpool = tempDir("evalshard-own-client-");
 
   it("owner SFT: exactly what the per-run routes answer for every scored run", async () => {
     const events: PullEvent[] = [];
@@ -87,6 +90,21 @@ describe("httpSource: SFT and RL records of the scored runs", async () => {
     const src = source(emu, { auth: "owner", format: "sft", skip });
     const got = byKey(await readAll(src));
     expect(got).toEqual(await perRun(owner, scoredOwner.slice(5), false));
+  });
+
+  it("a caller's own client needs only baseUrl, auth, getJson and getNdjson (a logging wrapper here)", async () => {
+    const paths: string[] = [];
+    // Exactly the four members, so a method the pull started to need would fail this at the call.
+    const logged: ExportClient = {
+      baseUrl: owner.baseUrl,
+      auth: owner.auth,
+      getJson: <T>(path: string, query?: Parameters<ExportClient["getJson"]>[1]) => (paths.push(path), owner.getJson<T>(path, query)),
+      getNdjson: (path, query) => (paths.push(path), owner.getNdjson(path, query)),
+    };
+    const src = httpSource({ client: logged, auth: "owner", format: "sft", spoolDir: ownSpool });
+    expect(byKey(await readAll(src))).toEqual(await perRun(owner, scoredOwner, false));
+    expect(paths).toContain("/api/evals");
+    expect(paths.length).toBeGreaterThanOrEqual(src.report().requests);
   });
 
   it("the partition share is sha256(run_id) as a big-endian integer mod N", () => {
