@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { createReadStream, existsSync, readFileSync, rmSync, mkdirSync, statSync, mkdtempSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 const { values: args } = parseArgs({
@@ -102,6 +102,25 @@ function summarize(samples, bytes, records) {
   };
 }
 
+/**
+ * The DuckDB side's column types, derived here from the build and handed over, so its timed process does
+ * not load evalshard's formats (a bare COPY would not). Empty when the build cannot say: the side then
+ * derives them itself (and says so in `types_from`).
+ */
+const columnsByFormat = new Map();
+async function duckdbColumnsArgs(format) {
+  if (!columnsByFormat.has(format)) {
+    try {
+      const { FORMATS } = await import(pathToFileURL(`${dist}/formats/index.js`).href);
+      const { duckdbColumns } = await import(pathToFileURL(`${dist}/schema/duckdb-type.js`).href);
+      columnsByFormat.set(format, ["--columns", duckdbColumns(FORMATS[format].columns)]);
+    } catch {
+      columnsByFormat.set(format, []);
+    }
+  }
+  return columnsByFormat.get(format);
+}
+
 const cases = [];
 for (const format of formats) {
   for (const size of sizes) {
@@ -133,7 +152,7 @@ for (const format of formats) {
       process.stderr.write(`${name} run ${run}/${runs}: duckdb ...\n`);
       rmSync(duckdbOut, { force: true });
       await countLines(file);
-      d.push(await measure(process.execPath, ["bench/duckdb-convert.mjs", "--format", format, "--in", file, "--out", duckdbOut, "--dist", dist]));
+      d.push(await measure(process.execPath, ["bench/duckdb-convert.mjs", "--format", format, "--in", file, "--out", duckdbOut, "--dist", dist, ...(await duckdbColumnsArgs(format))]));
       if (d.at(-1).code === 0) duckdbResult = JSON.parse(lastLine(d.at(-1).stdout));
     };
     // Sides alternate which goes first, so neither always runs right after the other's heat and memory use.
