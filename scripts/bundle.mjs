@@ -9,12 +9,14 @@
 //
 //   node scripts/bundle.mjs [distDir]   (default: the repo's dist)
 //
-// Packages stay external (loaded from node_modules as before). Each module's `import.meta.url` is
+// Packages stay external (loaded from node_modules as before), but for commander, which the CLI's bundle holds:
+// loaded through Node's ESM-to-CommonJS translation it cost main ~10 ms before the workers could start
+// (docs/decisions.md). Each module's `import.meta.url` is
 // rewritten to its own URL as seen from the bundle, so files found relative to a module (the worker
 // script, format-info.json, package.json, pipelines/) are found from the bundle too.
 import { readdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -49,19 +51,43 @@ const COMMON = {
   logLevel: "warning",
 };
 
+/**
+ * Packages stay external, except those named: bundled in, they skip Node's package resolution and, for a
+ * CommonJS package, its ESM-to-CommonJS translation (commander: ~10 ms of main's start-up, docs/decisions.md).
+ */
+function externalExcept(bundled) {
+  return {
+    name: "external-except",
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => (bundled.some((name) => args.path === name || args.path.startsWith(`${name}/`)) ? undefined : { path: args.path, external: true }));
+      // A bundled package's license notice goes with its code (a `/*!` comment, kept at the end of its chunk).
+      b.onLoad({ filter: /[\\/]node_modules[\\/][^\\/]+[\\/]index\.js$/ }, async (args) => {
+        const license = await readFile(join(dirname(args.path), "LICENSE"), "utf8").catch(() => null);
+        const contents = await readFile(args.path, "utf8");
+        return { contents: license === null ? contents : `/*! ${license.replaceAll("*/", "* /")} */\n${contents}`, loader: "js", resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** A bundled CommonJS package's `require` of Node's modules, in an ESM bundle (esbuild's shim throws without it). */
+const REQUIRE_SHIM = 'import { createRequire as __createRequire } from "node:module";\nconst require = __createRequire(import.meta.url);';
+
 async function bundle(entry, chunkPrefix) {
   const outdir = dirname(entry);
   // Chunk names carry a content hash: a rebuild must not leave the previous build's chunks behind.
   for (const name of readdirSync(outdir)) if (name.startsWith(chunkPrefix)) rmSync(`${outdir}/${name}`);
+  const { packages: _externalExceptNamed, ...common } = COMMON;
   await build({
-    ...COMMON,
+    ...common,
     entryPoints: [entry],
     outdir,
     entryNames: "[name]",
     chunkNames: `${chunkPrefix}[hash]`,
     splitting: true, // lazy imports stay lazy: zod, the stages engine and each command's code load on first use
     format: "esm",
-    plugins: [ownImportMetaUrl(outdir)],
+    banner: { js: REQUIRE_SHIM },
+    plugins: [externalExcept(["commander"]), ownImportMetaUrl(outdir)],
   });
 }
 
