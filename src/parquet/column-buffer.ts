@@ -93,7 +93,7 @@ export class ColumnBuffer implements LeafWriter {
       for (let i = 0; i < n; i++) values[at + 4 + i] = src[start + i] as number;
     } else {
       // A plain view: `subarray` of a Buffer builds a Buffer, whose constructor costs more than the copy.
-      values.set(new Uint8Array(src.buffer, src.byteOffset + start, n), at + 4);
+      values.set(viewOf(src, start, n), at + 4);
     }
     this.valueBytes = at + 4 + n;
     this.valueCount++;
@@ -257,6 +257,24 @@ export class ColumnBuffer implements LeafWriter {
     this.values = values;
     this.view = new DataView(values.buffer, values.byteOffset, values.length);
   }
+}
+
+/**
+ * The source `bytes` saw last (the walk's: the wasm scan memory, line after line), with its ArrayBuffer and
+ * offset: `buffer` is a native getter, a call into the runtime per value, which cost as much as the view built on it.
+ */
+let lastSource: Uint8Array | null = null;
+let lastBuffer: ArrayBufferLike = new ArrayBuffer(0);
+let lastOffset = 0;
+
+/** A plain Uint8Array over `n` bytes of `src` at `start`. */
+function viewOf(src: Uint8Array, start: number, n: number): Uint8Array {
+  if (src !== lastSource) {
+    lastSource = src;
+    lastBuffer = src.buffer;
+    lastOffset = src.byteOffset;
+  }
+  return new Uint8Array(lastBuffer, lastOffset + start, n);
 }
 
 /**
