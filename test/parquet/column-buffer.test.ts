@@ -33,6 +33,24 @@ describe("values are stored in their PLAIN encoding", () => {
     expect(valuesOf(c)).toEqual([200, 0, 0, 0, ...src.subarray(10, 210)]);
   });
 
+  it("BYTE_ARRAY bytes: every length and offset, from sources that are views into larger buffers and alternate", () => {
+    // Short ranges go four bytes a step with a byte tail, long ones through a view: each length across that
+    // line and every alignment, with the source switching each time (the view of the last source is cached).
+    const backing = Uint8Array.from({ length: 1024 }, (_, i) => (i * 37 + 11) & 0xff);
+    const sources = [new Uint8Array(backing.buffer, 3, 600), Buffer.from(backing.buffer, 17, 700), backing];
+    const c = new ColumnBuffer(leaf("json"), 1);
+    const expected: number[] = [];
+    let k = 0;
+    for (let n = 0; n <= 140; n++) {
+      for (let start = 0; start < 8; start++, k++) {
+        const src = sources[k % sources.length] as Uint8Array;
+        c.bytes(src, start, start + n, 0);
+        expected.push(...new Uint8Array(new Uint32Array([n]).buffer), ...src.subarray(start, start + n));
+      }
+    }
+    expect(valuesOf(c)).toEqual(expected);
+  });
+
   it("INT64: 8 bytes little-endian two's complement, exact to ±(2^53 - 1)", () => {
     const c = new ColumnBuffer(leaf("int64"));
     for (const v of [0, 1, -1, 2 ** 32, -(2 ** 32), 2 ** 53 - 1, -(2 ** 53 - 1), -0]) c.int64(v, 0);
