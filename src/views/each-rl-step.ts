@@ -59,7 +59,7 @@ export function eachRlStep(
     // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
     // they are when cleared, else decoded and checked as any text. Mostly all of a window's are cleared.
     const cleared = clearBytes === undefined ? 0 : clearedPrefix(messages, checks, clearBytes);
-    const window: StepWindow = cleared === messages.length ? CLEARED : checkedWindow(messages, cleared, checks);
+    const window: StepWindow = cleared === messages.length ? CLEARED : checkedWindow(messages, cleared, checks, clearBytes);
     const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
     const action = content === null ? null : checkedText(env, content);
     if (env.onInjection !== "drop") {
@@ -91,17 +91,31 @@ function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: 
   return n;
 }
 
-/** The messages of a window that is not all cleared bytes, checked; the first `cleared` already are. */
-function checkedWindow(messages: RlTuple["state"]["transcript_window"], cleared: number, checks: WindowChecks): CheckedMessage[] {
+/**
+ * The messages of a window that is not all cleared bytes, checked; the first `cleared` already are, and the
+ * one at `cleared` is not. One after it that `clearBytes` clears stays bytes too, as the prefix does: only
+ * the flagged texts are decoded and checked (docs/decisions.md).
+ */
+function checkedWindow(
+  messages: RlTuple["state"]["transcript_window"],
+  cleared: number,
+  checks: WindowChecks,
+  clearBytes: ((text: Utf8Range) => boolean) | undefined,
+): CheckedMessage[] {
   const window = new Array<CheckedMessage>(messages.length);
   for (let m = 0; m < messages.length; m++) {
     const { role } = messages[m] as { role: string };
     const content = (messages[m] as { content: unknown }).content as string | Utf8Range;
     if (typeof content === "string") window[m] = checkedMessage(role, checks.of(content));
-    else if (m < cleared) window[m] = { role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes: content };
+    else if (m < cleared || (m > cleared && clearBytes !== undefined && checks.clears(content, clearBytes))) window[m] = clearedMessage(role, content);
     else window[m] = checkedMessage(role, checks.of(content.text()));
   }
   return window;
+}
+
+/** A message whose bytes `clearBytes` cleared: unchanged, matching no pattern. */
+function clearedMessage(role: string, bytes: Utf8Range): CheckedMessage {
+  return { role, path: WINDOW_PATH, text: "", changed: false, inject: false, bytes };
 }
 
 /** A text given as a string or as the walk's bytes (a cleared one stays bytes), checked. */

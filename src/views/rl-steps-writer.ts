@@ -1,9 +1,9 @@
-import type { RlRecord } from "../formats/rl.js";
+import type { RlRecord, RlTuple } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { CLEARED, eachRlStep } from "./each-rl-step.js";
 import { isStringifyForm } from "./is-stringify-form.js";
-import type { CheckedMessage } from "./each-rl-step.js";
+import type { CheckedMessage, CheckedText, StepWindow } from "./each-rl-step.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
 import { Utf8Range } from "./utf8-range.js";
@@ -37,53 +37,65 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   const returnToGo = c.leaf("return_to_go");
   const window = c.messages("transcript_window");
   const conditionsMet = c.strings("conditions_met");
-  return (record, env, out) => {
-    const result = new ViewResultBuilder<never>();
-    const leaves = out.leaves;
-    const at = (i: number): LeafWriter => leaves[i] as LeafWriter;
-    const last = record.tuples.length - 1;
-    let rows = 0;
-    eachRlStep(record, env, result, (tuple, i, messages, action, rtg) => {
-      out.beginRow();
-      rows++;
-      at(runId).text(record.run_id, 0);
-      at(seatIndex).int64(record.seat.seat_index, 0);
-      at(role).text(record.seat.role, 0);
-      text(at(agentKeyId), record.seat.agent_key_id);
-      at(campaignId).text(record.scenario.campaign_id, 0);
-      at(stepIndex).int64(tuple.index, 0);
-      at(kind).text(tuple.kind, 0);
-      jsonText(at(observation), tuple.state.observation, env);
-      if (messages === CLEARED) {
-        // Every content is the walk's bytes, cleared: written as they are, from the record's own messages.
-        const own = tuple.state.transcript_window;
-        if (own.length === 0) window.empty(leaves);
-        for (let m = 0; m < own.length; m++) {
-          const message = own[m] as { role: string; content: unknown };
-          window.messageBytes(leaves, m, message.role, message.content as Utf8Range);
-        }
-      } else {
-        if (messages.length === 0) window.empty(leaves);
-        for (let m = 0; m < messages.length; m++) {
-          const message = messages[m] as CheckedMessage;
-          if (message.bytes === null) window.message(leaves, m, message.role, message.text);
-          else window.messageBytes(leaves, m, message.role, message.bytes);
-        }
+  // One `emit` for every record, the record's own state in these: a closure made per record was compiled again
+  // by V8 for a later record (twice a worker), ~15 ms each (docs/decisions.md).
+  let record: RlRecord;
+  let env: ViewEnv;
+  let leaves: readonly LeafWriter[] = [];
+  let out: RowOut;
+  let last = -1;
+  let rows = 0;
+  const at = (i: number): LeafWriter => leaves[i] as LeafWriter;
+  const emit = (tuple: RlTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number): void => {
+    out.beginRow();
+    rows++;
+    at(runId).text(record.run_id, 0);
+    at(seatIndex).int64(record.seat.seat_index, 0);
+    at(role).text(record.seat.role, 0);
+    text(at(agentKeyId), record.seat.agent_key_id);
+    at(campaignId).text(record.scenario.campaign_id, 0);
+    at(stepIndex).int64(tuple.index, 0);
+    at(kind).text(tuple.kind, 0);
+    jsonText(at(observation), tuple.state.observation, env);
+    if (messages === CLEARED) {
+      // Every content is the walk's bytes, cleared: written as they are, from the record's own messages.
+      const own = tuple.state.transcript_window;
+      if (own.length === 0) window.empty(leaves);
+      for (let m = 0; m < own.length; m++) {
+        const message = own[m] as { role: string; content: unknown };
+        window.messageBytes(leaves, m, message.role, message.content as Utf8Range);
       }
-      text(at(actionType), tuple.action?.action_type ?? null);
-      if (action?.bytes == null) text(at(actionContent), action?.text ?? null);
-      else at(actionContent).bytes(action.bytes.bytes, action.bytes.start, action.bytes.end, 0);
-      const { reward } = tuple;
-      at(checksPassed).int64(reward.checks_passed, 0);
-      at(checksFailed).int64(reward.checks_failed, 0);
-      conditionsMet.write(leaves, reward.conditions_met);
-      at(scalarReward).float64(reward.scalar_reward, 0);
-      at(progressDelta).float64(reward.progress_delta, 0);
-      if (reward.terminal_reward === null || reward.terminal_reward === undefined) at(terminalReward).missing(0, 0);
-      else at(terminalReward).float64(reward.terminal_reward, 0);
-      at(isLast).bool(i === last, 0);
-      at(returnToGo).float64(rtg, 0);
-    });
+    } else {
+      if (messages.length === 0) window.empty(leaves);
+      for (let m = 0; m < messages.length; m++) {
+        const message = messages[m] as CheckedMessage;
+        if (message.bytes === null) window.message(leaves, m, message.role, message.text);
+        else window.messageBytes(leaves, m, message.role, message.bytes);
+      }
+    }
+    text(at(actionType), tuple.action?.action_type ?? null);
+    if (action?.bytes == null) text(at(actionContent), action?.text ?? null);
+    else at(actionContent).bytes(action.bytes.bytes, action.bytes.start, action.bytes.end, 0);
+    const { reward } = tuple;
+    at(checksPassed).int64(reward.checks_passed, 0);
+    at(checksFailed).int64(reward.checks_failed, 0);
+    conditionsMet.write(leaves, reward.conditions_met);
+    at(scalarReward).float64(reward.scalar_reward, 0);
+    at(progressDelta).float64(reward.progress_delta, 0);
+    if (reward.terminal_reward === null || reward.terminal_reward === undefined) at(terminalReward).missing(0, 0);
+    else at(terminalReward).float64(reward.terminal_reward, 0);
+    at(isLast).bool(i === last, 0);
+    at(returnToGo).float64(rtg, 0);
+  };
+  return (r, e, o) => {
+    const result = new ViewResultBuilder<never>();
+    record = r;
+    env = e;
+    out = o;
+    leaves = o.leaves;
+    last = r.tuples.length - 1;
+    rows = 0;
+    eachRlStep(r, e, result, emit);
     return result.written(rows);
   };
 }

@@ -12,7 +12,8 @@ import { tempDir } from "../helpers/temp-dir.js";
 // the record's own messages and counted in one go; a window with one text the check flags anywhere (first,
 // middle, last) is checked message by message; the walk's byte ranges are reused from line to line. Rows and
 // the `view` manifest (text audit, drops) must be the stages engine's whatever the mix, for windows of 0 to 4
-// messages and records of many steps followed by records of few (src/views/each-rl-step.ts, utf8-range.ts).
+// messages and records of many steps followed by records of few (src/views/each-rl-step.ts, utf8-range.ts). A
+// window may hold two flagged texts: the second is checked too, a cleared text between or after them stays bytes.
 const CLEAR = ["the ferry waits at the north gate", "naïve café — 日本語 🙂", "seal, rope and lantern; nothing else", "a \"quoted\" word\nand a\ttab"];
 // Each is flagged by the byte check and changed or matched by the checks: a built-in token, one spelled with
 // escapes (the walk decodes them), a removed control character, a zero-width space, a bidi override, a pattern.
@@ -35,14 +36,18 @@ async function run(engine: "parallel" | "stages", file: string, options: Partial
 type Tuple = { index: number; state: { transcript_window: unknown[] }; action: { content: unknown } | null };
 
 /**
- * Records whose steps' windows hold 0 to 4 messages, all cleared or with one flagged text at each position;
+ * Records whose steps' windows hold 0 to 4 messages, all cleared or with one flagged text at each position, or
+ * two at each pair of positions;
  * the action content cleared or flagged by turns. Long records (many steps) alternate with short ones.
  * Returns the file and how many window texts and action contents its rows carry.
  */
 function input(): { file: string; windowTexts: number } {
   const [line] = readFileSync(`${FIXTURES}records/views-rl.ndjson`, "utf8").split("\n");
-  const shapes: { length: number; flagged: number | null }[] = [];
-  for (let length = 0; length <= 4; length++) for (let flagged = -1; flagged < length; flagged++) shapes.push({ length, flagged: flagged < 0 ? null : flagged });
+  const shapes: { length: number; flagged: readonly number[] }[] = [];
+  for (let length = 0; length <= 4; length++) {
+    for (let flagged = -1; flagged < length; flagged++) shapes.push({ length, flagged: flagged < 0 ? [] : [flagged] });
+    for (let a = 0; a < length; a++) for (let b = a + 1; b < length; b++) shapes.push({ length, flagged: [a, b] });
+  }
   const lines: string[] = [];
   let windowTexts = 0;
   for (let r = 0; r < 12; r++) {
@@ -51,9 +56,9 @@ function input(): { file: string; windowTexts: number } {
     const template = record.tuples[1] as Tuple;
     const steps = r % 2 === 0 ? shapes.length : 2;
     record.tuples = Array.from({ length: steps }, (_, i) => {
-      const shape = shapes[(i + r) % shapes.length] as { length: number; flagged: number | null };
+      const shape = shapes[(i + r) % shapes.length] as { length: number; flagged: readonly number[] };
       windowTexts += shape.length;
-      const window = Array.from({ length: shape.length }, (_, m) => ({ role: m % 2 === 0 ? "dm" : "player", content: m === shape.flagged ? `@F${(i + m + r) % FLAGGED.length}@` : `${CLEAR[(i + m) % CLEAR.length]} ${r}.${i}.${m}` }));
+      const window = Array.from({ length: shape.length }, (_, m) => ({ role: m % 2 === 0 ? "dm" : "player", content: shape.flagged.includes(m) ? `@F${(i + m + r) % FLAGGED.length}@` : `${CLEAR[(i + m) % CLEAR.length]} ${r}.${i}.${m}` }));
       const action = { ...(template.action as object), content: (i + r) % 3 === 0 ? `@F${(i + r) % FLAGGED.length}@` : `move ${r}.${i}` };
       return { ...template, index: i, state: { ...template.state, transcript_window: window }, action, reward: { ...(template as unknown as { reward: object }).reward, terminal_reward: null } };
     });
