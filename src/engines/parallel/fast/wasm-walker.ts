@@ -99,18 +99,25 @@ export class WasmWalker {
       route.pick(null);
       return null;
     }
-    const words = this.#words;
-    const id = this.#routeId;
-    let key: string | null = null;
-    for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
-      if (words[k + 1] !== id) continue;
-      if (((words[k] as number) & 0xff) === OP_STR) key = this.#strings.get(this.#memory, words[k + 2] as number, words[k + 3] as number);
-      break;
-    }
-    route.pick(key);
+    route.pick(this.#routeKey(ops));
     const audit = route.audit;
     audit?.walked();
     return this.#replay(ops, route.out, audit);
+  }
+
+  /**
+   * The route key on the tape of `ops` ops: the first op of the route's node, if a string. A function of its
+   * own: its loop in {@link runRouted} made that hot, and V8 then compiled it with the whole replay inlined
+   * (RL's lines are few and long: `run`, which has no loop, is never optimised there).
+   */
+  #routeKey(ops: number): string | null {
+    const words = this.#words;
+    const id = this.#routeId;
+    for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
+      if (words[k + 1] !== id) continue;
+      return ((words[k] as number) & 0xff) === OP_STR ? this.#strings.get(this.#memory, words[k + 2] as number, words[k + 3] as number) : null;
+    }
+    return null;
   }
 
   #load(): boolean {
