@@ -4,7 +4,7 @@ import type { LeafType } from "./column-plan.js";
 import { compressPage } from "./compress-page.js";
 import type { PageCodec } from "./compress-page.js";
 import { bitWidth, packBooleans, writeRleHybrid } from "./rle-hybrid.js";
-import { writePageHeader } from "./page-header.js";
+import { ThriftWriter } from "./thrift-writer.js";
 import { valueRange } from "./value-range.js";
 
 /** What the footer needs to know of one column chunk. Plain data: it crosses threads by structured clone. */
@@ -45,6 +45,11 @@ export interface ChunkEncoder {
   /** Uncompressed value bytes after which a page ends at the next row start. */
   readonly pageBytes: number;
 }
+
+/** Parquet enums used in page headers (parquet.thrift). */
+const DATA_PAGE = 0;
+const PLAIN = 0;
+const RLE = 3;
 
 /**
  * Appends one column chunk to `encoder.out`: V1 data pages, each holding repetition levels then
@@ -109,7 +114,17 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
     size = encoder.compressed.length;
   }
   const headerStart = out.length;
-  writePageHeader(out, body.length, size, e1 - e0);
+  new ThriftWriter(out)
+    .i32(1, DATA_PAGE)
+    .i32(2, body.length)
+    .i32(3, size)
+    .struct(5)
+    .i32(1, e1 - e0)
+    .i32(2, PLAIN)
+    .i32(3, RLE)
+    .i32(4, RLE)
+    .end()
+    .end();
   const header = out.length - headerStart;
   if (codec === "none") out.append(body);
   else out.append(encoder.compressed.bytes, 0, encoder.compressed.length);
