@@ -11,6 +11,9 @@ export type SplitBy = (typeof SPLIT_BY)[number];
  */
 export const DEFAULT_SPLIT_SEED = "evalshard-split-1";
 
+/** Where a record holds its group id, by what the split keeps together (a dotted path into the record). */
+export const GROUP_KEY_PATH: Readonly<Record<SplitBy, string>> = { scenario: "scenario.campaign_id", run: "run_id" };
+
 /** A record's group id, as the service gave it (opaque: hashed, never parsed). */
 export type GroupKeyOf = (record: Readonly<Record<string, unknown>>) => string;
 
@@ -27,7 +30,7 @@ export function groupKeyOf(by: SplitBy, format: FormatName): GroupKeyOf {
   return (record) => {
     const key = read(record);
     // Validation guarantees both fields; a record without one is a bug upstream, not data.
-    if (typeof key !== "string") throw new Error(`Internal error: a ${format} record without its ${by === "scenario" ? "scenario.campaign_id" : "run_id"} reached the split`);
+    if (typeof key !== "string") throw new Error(`Internal error: a ${format} record without its ${GROUP_KEY_PATH[by]} reached the split`);
     return key;
   };
 }

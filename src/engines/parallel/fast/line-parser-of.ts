@@ -11,6 +11,7 @@ import { JSON_VALUE, SchemaNode, STRING } from "./schema-node.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { WasmWalker } from "./wasm-walker.js";
 import type { WalkAudit } from "./walk-audit.js";
+import type { RowRoute } from "./row-route.js";
 
 /** A byte-level parser for the lines of one format under one untrusted policy. */
 export interface LineParser {
@@ -31,6 +32,12 @@ export interface LineParser {
    */
   parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit?: WalkAudit | null): Record<string, unknown> | null;
   /**
+   * {@link parse}, writing the row where `route` picks (called once, before anything is written) from the
+   * line's string at the parser's `routeBy` path; for a parser made without one, or a line the wasm walk
+   * does not take, the key is null.
+   */
+  parseRouted(buf: Uint8Array, start: number, end: number, route: RowRoute): Record<string, unknown> | null;
+  /**
    * Of the text and JSON leaves the text audit reads (`leaves`), the ones the wasm walk audits as it walks them
    * (free text and any JSON, written as they are; JSON not in the skeleton), in slot order (see {@link WalkAudit}).
    * Before the first parse.
@@ -43,14 +50,15 @@ export interface LineParser {
 /**
  * The half of `compileLineParser` that runs without zod: a parser from a compiled schema (or a structured
  * clone of one). With `reads`, the skeleton holds just those paths (see {@link markSkeleton}); the strings at
- * `asBytes` (some of the reads) as their UTF-8 bytes where they have no escapes.
+ * `asBytes` (some of the reads) as their UTF-8 bytes where they have no escapes. `routeBy`: the dotted path
+ * of a string field, outside any list, whose value {@link LineParser.parseRouted} routes rows by.
  */
-export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[], asBytes?: readonly string[]): LineParser {
+export function lineParserOf(schema: SchemaNode, columns: readonly Field[], reads?: readonly string[], asBytes?: readonly string[], routeBy?: string): LineParser {
   const root = revive(schema);
   markSkeleton(root, reads, asBytes);
   root.skeleton = true;
   const walker = new LineWalker(root);
-  const wasm = new WasmWalker(root);
+  const wasm = new WasmWalker(root, routeBy === undefined ? null : nodeAt(root, routeBy));
   return {
     plan: columnPlan(columns),
     parse(buf, start, end, out, audit = null) {
@@ -58,6 +66,12 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
       if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out, audit);
       const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
       return walker.run(line, !hasControlByte(buf, start, end), out);
+    },
+    parseRouted(buf, start, end, route) {
+      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.runRouted(buf, start, end, route);
+      route.pick(null);
+      const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
+      return walker.run(line, !hasControlByte(buf, start, end), route.out);
     },
     primingLines: (line) => primingLines(root, line),
     auditWhileWalking(leaves) {
@@ -72,6 +86,18 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
       return taken;
     },
   };
+}
+
+/** The string node at dotted `path` (struct fields only) under `root`. */
+function nodeAt(root: SchemaNode, path: string): SchemaNode {
+  let node = root;
+  for (const name of path.split(".")) {
+    const next = node.fields.find((f) => f.name === name)?.node;
+    if (next === undefined) throw new Error(`Internal error: no field ${path} to route rows by`);
+    node = next;
+  }
+  if (node.kind !== STRING) throw new Error(`Internal error: ${path}, which rows are routed by, is not a string`);
+  return node;
 }
 
 /** Gives a cloned tree back its class (one object shape for the walker's property reads). */

@@ -9,6 +9,7 @@ import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
 import { WasmAudit } from "./wasm-audit.js";
 import type { WalkAudit } from "./walk-audit.js";
+import type { RowRoute } from "./row-route.js";
 import { ROLE_WORDS } from "../../../views/text-prefilter.js";
 
 // The tape's ops, as src/wasm/walk.ts writes them.
@@ -61,10 +62,14 @@ export class WasmWalker {
   readonly #open: SchemaNode[] = [];
   readonly #made: unknown[] = [];
   readonly #keys: string[] = [];
+  /** The string node {@link runRouted} reads a line's route key from, and its id on the tape (-1: none). */
+  readonly #routeNode: SchemaNode | null;
+  #routeId = -1;
 
-  constructor(root: SchemaNode) {
+  constructor(root: SchemaNode, routeNode: SchemaNode | null = null) {
     this.#root = root;
     this.#slotted = structsWithSlots(root);
+    this.#routeNode = routeNode;
   }
 
   /** Whether the walk can take lines in this thread's scan memory: there is some, and the table fits it. */
@@ -82,6 +87,37 @@ export class WasmWalker {
     if (ops < 0) return null;
     audit?.walked();
     return this.#replay(ops, out, audit);
+  }
+
+  /**
+   * {@link run}, writing where `route` picks from the line's route key, read off the tape before the replay
+   * writes anything (the key is a top-level string or one in a struct near the line's start: a few ops in).
+   */
+  runRouted(buf: Uint8Array, start: number, end: number, route: RowRoute): Record<string, unknown> | null {
+    const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
+    if (ops < 0) {
+      route.pick(null);
+      return null;
+    }
+    route.pick(this.#routeKey(ops));
+    const audit = route.audit;
+    audit?.walked();
+    return this.#replay(ops, route.out, audit);
+  }
+
+  /**
+   * The route key on the tape of `ops` ops: the first op of the route's node, if a string. A function of its
+   * own: its loop in {@link runRouted} made that hot, and V8 then compiled it with the whole replay inlined
+   * (RL's lines are few and long: `run`, which has no loop, is never optimised there).
+   */
+  #routeKey(ops: number): string | null {
+    const words = this.#words;
+    const id = this.#routeId;
+    for (let k = WASM_SCAN.walk.tape >> 2, stop = k + 4 * ops; k < stop; k += 4) {
+      if (words[k + 1] !== id) continue;
+      return ((words[k] as number) & 0xff) === OP_STR ? this.#strings.get(this.#memory, words[k + 2] as number, words[k + 3] as number) : null;
+    }
+    return null;
   }
 
   #load(): boolean {
@@ -102,6 +138,7 @@ export class WasmWalker {
     this.#rootAt = table.root;
     this.#nodes = table.nodes;
     this.#slotOf = table.slotOf;
+    this.#routeId = this.#routeNode === null ? -1 : table.nodes.indexOf(this.#routeNode);
     this.#words = new Int32Array(buffer);
     this.#doubles = new Float64Array(buffer);
     this.#memory = Buffer.from(buffer);

@@ -20,8 +20,8 @@ export class RowSplits {
   #groups = new Map<string, number>();
   #rowGroups: number[] = [];
   /**
-   * The split most rows go to (the largest fraction): the fast parser writes each row into its row group,
-   * before the row's group is known, and only the other splits' rows then move.
+   * The split most rows go to (the largest fraction): where the fast parser writes a row whose group it
+   * cannot tell before writing (the JS walker's lines, see SplitRoute); only the other splits' rows then move.
    */
   readonly home: number;
 

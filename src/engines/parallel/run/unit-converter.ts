@@ -32,6 +32,8 @@ import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
 import type { UnitView, UnitViewCounts } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
+import { SplitRoute } from "./split-route.js";
+import { GROUP_KEY_PATH } from "../../../splits/split-by.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
 import type { PathAudit } from "../../../views/text-audit.js";
@@ -76,8 +78,10 @@ export class UnitConverter {
   readonly #units = new Map<number, RowGroupBuilder[]>();
   /** Row groups encoded and cleared, per split, for the next units. */
   readonly #spare: RowGroupBuilder[][];
-  /** The split whose row group the fast parser writes into (see `RowSplits.home`). */
+  /** The split whose row group the fast parser writes into when it cannot tell the row's split first (see `RowSplits.home`). */
   readonly #home: number;
+  /** A split run's (not a view's): where the fast parser writes each row, its split's row group (null otherwise). */
+  readonly #route: SplitRoute | null;
   #slow: SlowPath | null = null;
   /** The training view, loaded with the first batch of a view's run; null otherwise. */
   #view: UnitView | null = null;
@@ -112,7 +116,9 @@ export class UnitConverter {
     const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
-    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name]);
+    // A split run's rows are written straight into their split's row group, by the group key the walk reads.
+    const routeBy = config.split === null || config.view !== null ? undefined : GROUP_KEY_PATH[config.split.by];
+    this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
     this.plan = this.#parser.plan;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
@@ -127,6 +133,7 @@ export class UnitConverter {
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);
     this.#home = this.#splits?.home ?? 0;
+    this.#route = this.#splits === null || routeBy === undefined ? null : new SplitRoute(this.#splits, this.#slots > 0);
   }
 
   /**
@@ -139,6 +146,7 @@ export class UnitConverter {
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
     const builders = this.#builders(unit);
+    this.#route?.use(builders);
     const g: Gathered = {
       bytes,
       lines,
@@ -334,9 +342,17 @@ export class UnitConverter {
     if (!utf8 && !isUtf8(bytes.subarray(start, end))) return null;
     // A view's run only validates here: its schema writes no leaves, and its rows are shredded once built.
     const plain = this.#view === null;
-    if (plain) builder.beginRow();
-    // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8), where the walk's answers go.
-    const skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, this.#slots === 0 ? null : (builder as AuditedRows));
+    // A split run's batch line: the parser begins the row in its split's row group (the priming lines' stay put).
+    const route = g === null ? null : this.#route;
+    let skeleton: Record<string, unknown> | null;
+    if (route !== null) {
+      skeleton = this.#parser.parseRouted(bytes, start, end, route);
+      builder = route.builder as RowGroupBuilder;
+    } else {
+      if (plain) builder.beginRow();
+      // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8), where the walk's answers go.
+      skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, this.#slots === 0 ? null : (builder as AuditedRows));
+    }
     if (skeleton === null) {
       if (plain) builder.discardRow();
       return null;
@@ -394,7 +410,8 @@ export class UnitConverter {
     const into = g === null ? builder : (g.builders[split] as RowGroupBuilder);
     let outcome: RowOutcome;
     if (record === null) {
-      // The fast parser wrote the row into the home split's row group before its group was known.
+      // The fast parser wrote the row where its route went: its split's row group, or the home split's when
+      // the walk could not tell the group first.
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
