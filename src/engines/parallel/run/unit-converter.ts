@@ -249,7 +249,12 @@ export class UnitConverter {
       for (const [split, builder] of builders.entries()) {
         const own = keep.subarray(first, (first += builder.rows));
         let end = i;
-        while (end < segments.length && (segmentSplits?.[end] ?? 0) === split) end++;
+        let segmented = 0;
+        while (end < segments.length && (segmentSplits?.[end] ?? 0) === split) segmented += segments[end++] as number;
+        // Per split, not only in total: counts that disagree in two splits by the same amount would
+        // otherwise move rows between splits unnoticed.
+        const kept = own.reduce((n, k) => n + k, 0);
+        if (kept !== segmented) throw new Error(`Internal error: unit ${unit} split ${split} keeps ${kept} rows, main's segments hold ${segmented}`);
         if (end === i) continue;
         if (own.includes(0)) builder.retain((row) => own[row] === 1);
         ranges.push([builder, i, end]);
