@@ -1,3 +1,5 @@
+import { uleb128At } from "./uleb128-at.js";
+
 /**
  * A growable byte buffer for the encoder's output and scratch space: little-endian numbers, ULEB128 varints
  * and raw bytes. Reused across row groups (`reset()`), so it only allocates when it grows.
@@ -51,16 +53,10 @@ export class ByteWriter {
     this.length += 8;
   }
 
-  /** ULEB128 of a non-negative integer up to 2^53 (bit operators would cut it to 32 bits, so it divides). */
+  /** ULEB128 of a non-negative integer up to 2^53. */
   varint(value: number): void {
     this.ensure(8);
-    let n = value;
-    while (n >= 0x80) {
-      // `&` takes the value modulo 2^32, so the low 7 bits are right even above 2^32.
-      this.bytes[this.length++] = (n & 0x7f) | 0x80;
-      n = Math.floor(n / 128);
-    }
-    this.bytes[this.length++] = n;
+    this.length = uleb128At(this.bytes, this.length, value);
   }
 
   /** Copies `src[start, end)`. */
