@@ -26,9 +26,10 @@ export function groupKeyOf(by: SplitBy, format: FormatName): GroupKeyOf {
   if (by === "run" && format === "dpo") {
     throw new ConfigError('--split-by run cannot split dpo records: each pairs two runs (run_chosen, run_rejected) of one scenario; split them by scenario');
   }
-  const read = by === "scenario" ? (r: Readonly<Record<string, unknown>>) => (r["scenario"] as { campaign_id?: unknown } | undefined)?.campaign_id : (r: Readonly<Record<string, unknown>>) => r["run_id"];
+  const names = GROUP_KEY_PATH[by].split(".");
   return (record) => {
-    const key = read(record);
+    let key: unknown = record;
+    for (const name of names) key = (key as Readonly<Record<string, unknown>> | undefined)?.[name];
     // Validation guarantees both fields; a record without one is a bug upstream, not data.
     if (typeof key !== "string") throw new Error(`Internal error: a ${format} record without its ${GROUP_KEY_PATH[by]} reached the split`);
     return key;
