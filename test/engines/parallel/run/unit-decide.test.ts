@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileParserSchema } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
+import type { WorkerConfig } from "../../../../src/engines/parallel/run/protocol.js";
 import { UnitConverter } from "../../../../src/engines/parallel/run/unit-converter.js";
 import { formatByName } from "../../../../src/formats/index.js";
+import { filterSettings } from "../../../../src/stages/filter.js";
 import { SELECT_DEFAULTS } from "../../../../src/stages/select.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
 
@@ -11,11 +13,11 @@ import { outputColumns, resolveUntrustedPolicy } from "../../../../src/stages/un
 // rows between segments or splits, or lose them.
 const format = formatByName("sft");
 const policy = resolveUntrustedPolicy(format, {});
-const config = { format: "sft", forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gatedRuns: null, scores: null, codec: "zstd", maxLineBytes: 1 << 20, columns: outputColumns(format, policy), schema: compileParserSchema(format, policy), view: null, split: null, textAudit: null } as const;
+const config: WorkerConfig = { format: "sft", forced: false, acceptLaterMinor: false, untrusted: {}, filters: filterSettings(), selection: SELECT_DEFAULTS, gatedRuns: null, scores: null, codec: "zstd", maxLineBytes: 1 << 20, columns: outputColumns(format, policy), schema: compileParserSchema(format, policy), view: null, split: null, textAudit: null, topKeys: null, rankSchema: null };
 const lines = Buffer.from(readFileSync("fixtures/records/sft-valid.ndjson"));
 
 async function unitOfRows(): Promise<{ converter: UnitConverter; rows: number }> {
-  const converter = new UnitConverter(config as unknown as ConstructorParameters<typeof UnitConverter>[0]);
+  const converter = new UnitConverter(config);
   const slot = Buffer.from(new SharedArrayBuffer(lines.length));
   slot.set(lines);
   const outcomes = await converter.batch(0, 0, converter.local(slot));
