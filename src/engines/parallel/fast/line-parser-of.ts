@@ -59,19 +59,19 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
   root.skeleton = true;
   const walker = new LineWalker(root);
   const wasm = new WasmWalker(root, routeBy === undefined ? null : nodeAt(root, routeBy));
+  // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
+  const inWasm = (buf: Uint8Array): boolean => buf.buffer === WASM_SCAN.buffer && wasm.ready();
+  const inJs = (buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null =>
+    walker.run(Buffer.from(buf.buffer, buf.byteOffset + start, end - start), !hasControlByte(buf, start, end), out);
   return {
     plan: columnPlan(columns),
     parse(buf, start, end, out, audit = null) {
-      // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
-      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.run(buf, start, end, out, audit);
-      const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
-      return walker.run(line, !hasControlByte(buf, start, end), out);
+      return inWasm(buf) ? wasm.run(buf, start, end, out, audit) : inJs(buf, start, end, out);
     },
     parseRouted(buf, start, end, route) {
-      if (buf.buffer === WASM_SCAN.buffer && wasm.ready()) return wasm.runRouted(buf, start, end, route);
+      if (inWasm(buf)) return wasm.runRouted(buf, start, end, route);
       route.pick(null);
-      const line = Buffer.from(buf.buffer, buf.byteOffset + start, end - start);
-      return walker.run(line, !hasControlByte(buf, start, end), route.out);
+      return inJs(buf, start, end, route.out);
     },
     primingLines: (line) => primingLines(root, line),
     auditWhileWalking(leaves) {
