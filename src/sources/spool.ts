@@ -28,6 +28,9 @@ export interface SpoolFile {
 export function spool(input: NodeJS.ReadableStream, dir: string): Spool {
   const path = join(dir, `stdin-${randomUUID()}.raw`);
   const iterator = input[Symbol.asyncIterator]();
+  // The iterator listens for errors only from its first next(), which waits for the spool file to open: a stream
+  // failing before then would throw as an unhandled 'error' event. The iterator still sees it (the stream is errored).
+  input.on("error", () => {});
   const hash = createHash("sha256");
   let bytes = 0;
   let file: Promise<FileHandle> | undefined;

@@ -118,6 +118,16 @@ describe("a stdin failure is an IoError naming -", () => {
     await expect(source.info()).rejects.toThrow('Cannot read input "-": pipe broke');
   });
 
+  it("reports a stream that fails before its first chunk is asked for (while the spool file opens)", async () => {
+    const stdin = new PassThrough();
+    const source = stdinSource({ spoolDir: freshDir(), stdin });
+    const reading = read(source).catch((e: unknown) => e);
+    stdin.destroy(new Error("pipe broke"));
+    const err = await reading;
+    expect(err).toBeInstanceOf(IoError);
+    expect((err as IoError).message).toBe('Cannot read input "-": pipe broke');
+  });
+
   it("reports corrupt gzip on stdin", async () => {
     const gz = gzipSync(plain);
     const source = stdinSource({ spoolDir: freshDir(), stdin: stdinOf(gz.subarray(0, gz.length - 20)) });
