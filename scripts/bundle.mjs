@@ -14,8 +14,9 @@
 // (docs/decisions.md). Each module's `import.meta.url` is
 // rewritten to its own URL as seen from the bundle, so files found relative to a module (the worker
 // script, format-info.json, package.json, pipelines/) are found from the bundle too.
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { isBuiltin } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -92,6 +93,36 @@ async function bundle(entry, chunkPrefix) {
 }
 
 /**
+ * Node's modules a worker loads as it starts. Each costs every worker's start-up before its first unit; one
+ * that only some runs need is loaded at its first use instead (src/core/lazy-builtin.ts) and listed in
+ * WORKER_LAZY_BUILTINS. The build fails when the worker imports any other at start.
+ */
+const WORKER_START_BUILTINS = ["node:buffer", "node:fs", "node:module", "node:url", "node:worker_threads"];
+/**
+ * Loaded by the worker at first use, never at start (~1-2 ms of each worker's start-up apiece): node:crypto
+ * for a redacted value's hash (`--untrusted redact`) and a split's HMAC (`--split`), node:zlib for gzip pages.
+ */
+const WORKER_LAZY_BUILTINS = ["node:crypto", "node:zlib"];
+
+/** Fails the build on a builtin the worker bundle `outfile` loads at start but does not list, or loads lazily but does not list. */
+function checkWorkerBuiltins(metafile, outfile) {
+  const output = Object.entries(metafile.outputs).find(([path]) => resolve(path) === resolve(outfile))?.[1];
+  if (output === undefined) throw new Error(`bundle.mjs: no metafile output for ${outfile}`);
+  const builtin = (path) => path.startsWith("node:") || isBuiltin(path);
+  const atStart = [...new Set(output.imports.filter((i) => i.external && i.kind !== "dynamic-import" && builtin(i.path)).map((i) => i.path))];
+  const unlisted = atStart.filter((path) => !WORKER_START_BUILTINS.includes(path));
+  if (unlisted.length > 0) {
+    throw new Error(
+      `bundle.mjs: the worker loads ${unlisted.join(", ")} at start. Load it at first use (lazyBuiltin, src/core/lazy-builtin.ts) and list it in ` +
+        `WORKER_LAZY_BUILTINS, or, if every run needs it, list it in WORKER_START_BUILTINS`,
+    );
+  }
+  const lazy = [...readFileSync(outfile, "utf8").matchAll(/lazyBuiltin\d*\)?\(\s*"([^"]+)"/g)].map((m) => m[1]);
+  const unlistedLazy = lazy.filter((path) => !WORKER_LAZY_BUILTINS.includes(path));
+  if (unlistedLazy.length > 0) throw new Error(`bundle.mjs: the worker loads ${unlistedLazy.join(", ")} at first use: list it in WORKER_LAZY_BUILTINS`);
+}
+
+/**
  * The worker, as CommonJS: no code splitting there, so its one lazy part (the slow path, which loads zod)
  * is bundled on its own as ESM and imported by name.
  */
@@ -105,16 +136,19 @@ async function bundleWorker() {
       b.onResolve({ filter: /^\.\/slow-path\.js$/ }, () => ({ path: "./worker-slow-path.js", external: true }));
     },
   };
-  await build({
+  const outfile = `${outdir}/convert-worker.cjs`;
+  const { metafile } = await build({
     ...COMMON,
     entryPoints: [`${outdir}/convert-worker.js`],
-    outfile: `${outdir}/convert-worker.cjs`,
+    outfile,
+    metafile: true,
     format: "cjs",
     // CommonJS has no import.meta: each module's URL is derived from the bundle's own file name.
     banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
     define: { "import.meta.url": "__bundle_url" },
     plugins: [ownImportMetaUrl(outdir), slowPathApart],
   });
+  checkWorkerBuiltins(metafile, outfile);
 }
 
 await bundleWorker();

@@ -3,6 +3,7 @@ import type { Hash } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { IoError } from "../core/errors.js";
+import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, WrittenFile } from "./storage.js";
 
 /**
@@ -11,7 +12,11 @@ import type { FileWriter, WrittenFile } from "./storage.js";
  */
 const FLUSH_BYTES = 8 << 20;
 
-/** A local file written at its final path, hashed as it is written; `close()` syncs it to disk. */
+/**
+ * A local file written at its final path, hashed as it is written. `close()` syncs it to disk; or, for a
+ * file given {@link PendingFlushes}, starts the sync and leaves it to them (the file is complete on close,
+ * durable once they settle).
+ */
 export class LocalFileWriter implements FileWriter {
   bytes = 0;
   readonly #hash: Hash = createHash("sha256");
@@ -24,15 +29,16 @@ export class LocalFileWriter implements FileWriter {
     /** The file's local path: a writer that must hand a path to another program (DuckDB) reads it. */
     readonly path: string,
     private readonly file: FileHandle,
+    private readonly flushes: PendingFlushes | undefined,
   ) {}
 
   get name(): string {
     return this.path;
   }
 
-  static async create(path: string): Promise<LocalFileWriter> {
+  static async create(path: string, flushes?: PendingFlushes): Promise<LocalFileWriter> {
     try {
-      return new LocalFileWriter(path, await open(path, "w"));
+      return new LocalFileWriter(path, await open(path, "w"), flushes);
     } catch (error) {
       throw new IoError(`Cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
     }
@@ -62,6 +68,19 @@ export class LocalFileWriter implements FileWriter {
   async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the file is ${this.#state}`, this.path);
     this.#state = "closed";
+    const written = { bytes: this.bytes, sha256: this.#hash.digest("hex") };
+    const flushed = this.#flush();
+    if (this.flushes === undefined) {
+      await flushed.catch(async (error: unknown) => {
+        await rm(this.path, { force: true });
+        throw error;
+      });
+    } else this.flushes.add(flushed);
+    return written;
+  }
+
+  /** Syncs the file to disk and closes it. */
+  async #flush(): Promise<void> {
     try {
       try {
         await this.#flushing;
@@ -70,10 +89,8 @@ export class LocalFileWriter implements FileWriter {
         await this.file.close();
       }
     } catch (error) {
-      await rm(this.path, { force: true });
       throw new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
     }
-    return { bytes: this.bytes, sha256: this.#hash.digest("hex") };
   }
 
   /**

@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, rm, stat as fsStat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
+import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
 import { ioStep } from "./io-step.js";
 
@@ -24,9 +25,7 @@ export class LocalFiles implements Files {
   }
 
   async create(path: string): Promise<FileWriter> {
-    const local = this.at(path);
-    await ioStep(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
-    return LocalFileWriter.create(local);
+    return createLocalFile(this.at(path));
   }
 
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
@@ -76,6 +75,12 @@ export class LocalFiles implements Files {
     const local = this.at(path);
     await ioStep(local, "remove", () => rm(local, { recursive: true, force: true }));
   }
+}
+
+/** Creates the local file `local` and the folders above it; with `flushes`, its sync to disk is left to them. */
+export async function createLocalFile(local: string, flushes?: PendingFlushes): Promise<LocalFileWriter> {
+  await ioStep(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
+  return LocalFileWriter.create(local, flushes);
 }
 
 /** A read stream that reports a failure as an {@link IoError} naming the file. */

@@ -1,10 +1,12 @@
-import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../core/errors.js";
-import { writeStep } from "../core/write-step.js";
 import { ioStep } from "./io-step.js";
+import { LocalFileWriter } from "./local-file-writer.js";
 import { OLD_PREFIX } from "./local-journal.js";
-import { exists, syncDir, syncTree } from "./local-sync.js";
+import { syncDir, syncFile, syncFolders } from "./local-sync.js";
+import type { PendingFlushes } from "./pending-flushes.js";
+import { writeText } from "./write-text.js";
 import type { PublishHook } from "./storage.js";
 
 /**
@@ -34,16 +36,18 @@ export async function currentSnapshot(outDir: string): Promise<string | null> {
 /**
  * Publishes the staged `names` of `stagingDir` as snapshot `id`: moves them into its folder, carries over
  * (hard links) the current snapshot's entries not listed, links new names, then switches `.evalshard-current`
- * (the commit) and finishes ({@link finishSnapshot}). Calls `step` after each step.
+ * (the commit) and finishes ({@link finishSnapshot}). Calls `step` after each step. Before the switch, the
+ * staged files' `flushes` have settled and the snapshot's folders are synced, so the switch publishes only
+ * what is on disk.
  */
-export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook): Promise<void> {
+export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes): Promise<void> {
   const folder = join(outDir, SNAPSHOTS_DIR, id);
   await ioStep(folder, "create the snapshot folder", () => mkdir(folder, { recursive: true }));
   const previous = await currentSnapshot(outDir);
   const present: string[] = [];
   for (const name of names) {
-    if (!(await exists(join(stagingDir, name)))) continue;
-    await ioStep(join(folder, name), "move into the snapshot", () => rename(join(stagingDir, name), join(folder, name)));
+    // A listed entry the run did not produce is absent from the staging.
+    if (!(await ioStep(join(folder, name), "move into the snapshot", () => ifThere(rename(join(stagingDir, name), join(folder, name)))))) continue;
     present.push(name);
     await step(`in:${name}`);
   }
@@ -56,12 +60,11 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
     }
   }
   const record: SnapshotEntries = { entries: present, listed: [...names] };
-  await writeStep(join(folder, ENTRIES_FILE), "write the snapshot's entries to", () => writeFile(join(folder, ENTRIES_FILE), JSON.stringify(record)));
-  await syncTree(folder);
-  await syncDir(join(outDir, SNAPSHOTS_DIR));
+  await writeText({ create: (path) => LocalFileWriter.create(join(folder, path), flushes) }, ENTRIES_FILE, JSON.stringify(record));
+  await Promise.all([flushes.settle(), syncFolders(folder), syncDir(join(outDir, SNAPSHOTS_DIR))]);
   await step("snapshot");
   // A name new to the dataset gets its link now: dangling, so absent for readers, until the switch.
-  for (const name of present) if (!(await exists(join(outDir, name)))) await ioStep(join(outDir, name), "link", () => symlink(`${CURRENT}/${name}`, join(outDir, name)));
+  for (const name of present) await ioStep(join(outDir, name), "link", () => ifAbsent(symlink(`${CURRENT}/${name}`, join(outDir, name))));
   await step("linked");
   const temp = join(outDir, `${CURRENT}.tmp-${id}`);
   await ioStep(temp, "switch to the new snapshot", async () => {
@@ -71,7 +74,25 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   });
   await syncDir(outDir);
   await step("switched");
-  await finishSnapshot(outDir, step);
+  await finishSnapshot(outDir, step, { id, record });
+}
+
+/** Whether the step found its source: false where it failed for want of it (ENOENT). */
+async function ifThere(done: Promise<void>): Promise<boolean> {
+  return done.then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return false;
+      throw error;
+    },
+  );
+}
+
+/** A step that creates a name, where something there already (EEXIST) is as good. */
+async function ifAbsent(done: Promise<void>): Promise<void> {
+  await done.catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
 }
 
 /**
@@ -79,36 +100,46 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
  * belongs, or one the publish listed for removal (a dataset of the layout before snapshots), is moved aside
  * (the manifest first), links are made (the manifest last); evalshard's links to entries the current
  * snapshot lacks, and snapshot folders other than the current one (the replaced version, dead runs'), go.
+ * `current`: the snapshot just switched to, where the caller knows it (else it is read).
  */
-export async function finishSnapshot(outDir: string, step: PublishHook): Promise<void> {
-  const id = await currentSnapshot(outDir);
+export async function finishSnapshot(outDir: string, step: PublishHook, current?: { readonly id: string; readonly record: SnapshotEntries }): Promise<void> {
+  const id = current?.id ?? (await currentSnapshot(outDir));
   for (const other of await readdir(join(outDir, SNAPSHOTS_DIR)).catch(() => [])) {
     if (other !== id) await ioStep(join(outDir, SNAPSHOTS_DIR, other), "delete the replaced snapshot", () => rm(join(outDir, SNAPSHOTS_DIR, other), { recursive: true, force: true }));
   }
-  const { entries, listed } = id === null ? { entries: [], listed: [] } : await entriesOf(outDir, id);
+  const { entries, listed } = current?.record ?? (id === null ? { entries: [], listed: [] } : await entriesOf(outDir, id));
   for (const name of await readdir(outDir)) {
-    // A link to an entry the current version lacks: dangling, made before a switch that did not happen, or the replaced version's.
-    if (!entries.includes(name) && (await isLink(join(outDir, name), name))) await unlink(join(outDir, name));
+    // A link to an entry the current version lacks: dangling, made before a switch that did not happen, or
+    // the replaced version's. Entries never start with ".", so neither do their links.
+    if (!name.startsWith(".") && !entries.includes(name) && (await linkOf(join(outDir, name))) === `${CURRENT}/${name}`) await unlink(join(outDir, name));
   }
   if (id === null) return;
   const old = join(outDir, `${OLD_PREFIX}${id}`);
   const manifestLast = [...entries].sort((a, b) => Number(a === COMMIT_ENTRY) - Number(b === COMMIT_ENTRY));
   const manifestFirst = [...manifestLast].reverse();
+  const unlinked = new Set<string>();
+  let moved = false;
   for (const name of [...manifestFirst, ...listed.filter((n) => !entries.includes(n))]) {
     const path = join(outDir, name);
-    if ((await exists(path)) && !(await isLink(path, name))) {
+    const link = await linkOf(path);
+    if (link === `${CURRENT}/${name}`) continue;
+    if (link !== null) {
       await ioStep(old, "create the directory for replaced entries", () => mkdir(old, { recursive: true }));
       await ioStep(path, "move aside", () => rename(path, join(old, name)));
+      moved = true;
     }
+    unlinked.add(name);
   }
-  for (const name of manifestLast) if (!(await exists(join(outDir, name)))) await ioStep(join(outDir, name), "link", () => symlink(`${CURRENT}/${name}`, join(outDir, name)));
-  await syncDir(outDir);
+  const linking = manifestLast.filter((name) => unlinked.has(name));
+  for (const name of linking) await ioStep(join(outDir, name), "link", () => symlink(`${CURRENT}/${name}`, join(outDir, name)));
+  // Stale links and folders going need no sync: a crash brings them back for the next recovery to remove.
+  if (moved || linking.length > 0) await syncDir(outDir);
   await ioStep(old, "delete the replaced output", () => rm(old, { recursive: true, force: true }));
   await step("cleaned");
 }
 
 /** The top-level names a snapshot holds, and those its publish listed (replaced or removed). */
-interface SnapshotEntries {
+export interface SnapshotEntries {
   readonly entries: readonly string[];
   readonly listed: readonly string[];
 }
@@ -124,9 +155,13 @@ async function entriesOf(outDir: string, id: string): Promise<SnapshotEntries> {
   return { entries: record.entries, listed: record.listed };
 }
 
-/** Whether `path` is evalshard's link of the entry `name`. */
-async function isLink(path: string, name: string): Promise<boolean> {
-  return (await readlink(path).catch(() => null)) === `${CURRENT}/${name}`;
+/** What the link `path` points at; "" for anything there that is not a link, null for nothing there. */
+async function linkOf(path: string): Promise<string | null> {
+  return readlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    if (error.code === "EINVAL") return "";
+    throw new IoError(`Cannot inspect ${path}: ${error.message}`, path, { cause: error });
+  });
 }
 
 /**
@@ -148,5 +183,7 @@ export async function linkTree(from: string, to: string): Promise<void> {
       throw new IoError(`Cannot link ${from} into ${to}: ${(error as Error).message}`, from, { cause: error });
     }
     await copyFile(from, to);
+    // A link shares bytes already on disk; a copy's are new.
+    await ioStep(to, "flush", () => syncFile(to));
   }
 }

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { ConfigError, IoError } from "../core/errors.js";
-import { LocalFiles } from "./local-files.js";
+import { createLocalFile, LocalFiles } from "./local-files.js";
 import type { PublishHook, Staging } from "./storage.js";
 import { ioStep } from "./io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
 import { exists } from "./local-sync.js";
+import { PendingFlushes } from "./pending-flushes.js";
 import { REJECTED_DIR } from "./publish-guard.js";
 
 const TMP_PREFIX = ".evalshard-tmp-";
@@ -43,11 +44,13 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
   const step = options.onStep ?? (() => undefined);
   let publishing = false;
   const files = new LocalFiles(dir);
+  // A staged file's sync to disk runs while the job goes on; the publish and a reject wait for them all.
+  const flushes = new PendingFlushes();
   return {
     dir,
     location: dir,
     scratch: dir,
-    create: (path) => files.create(path),
+    create: async (path) => createLocalFile(files.at(path), flushes),
     read: (path) => files.read(path),
     list: (prefix) => files.list(prefix),
     rename: (from, to) => files.rename(from, to),
@@ -59,12 +62,13 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
       for (const name of names.filter((n) => entries.includes(`${n}/`))) await ioStep(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       publishing = true;
-      await publishSnapshot(outDir, dir, id, names, step);
+      await publishSnapshot(outDir, dir, id, names, step, flushes);
       await ioStep(dir, "delete the staging directory", () => rm(dir, { recursive: true, force: true }));
       await step("done");
     },
     async reject(entries, name) {
       const target = join(outDir, REJECTED_DIR, name);
+      await flushes.settle();
       await ioStep(target, "create the folder for a rejected attempt", () => mkdir(target, { recursive: true }));
       for (const entry of checkEntries(entries.map((n) => n.replace(/\/$/, "")))) {
         if (await exists(join(dir, entry))) await ioStep(join(target, entry), "keep the rejected", () => rename(join(dir, entry), join(target, entry)));
@@ -73,6 +77,8 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       return target;
     },
     async abort() {
+      // Their files are dropped, but their handles close first.
+      await flushes.settle().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
       // A publish that failed may have switched already: recovery finishes it (or drops its unswitched
       // folder). If that fails too, the next recoverStaging does it.

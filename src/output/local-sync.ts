@@ -23,15 +23,14 @@ export async function syncFile(path: string): Promise<void> {
   }
 }
 
-/** Flushes every file and directory under `path` to disk before they are published. */
-export async function syncTree(path: string): Promise<void> {
-  const stat = await lstat(path);
-  if (stat.isDirectory()) {
-    await Promise.all((await readdir(path)).map((name) => syncTree(join(path, name))));
-    await syncDir(path);
-  } else if (stat.isFile()) {
-    await ioStep(path, "flush", () => syncFile(path));
-  }
+/**
+ * Makes the names inside every folder under `path` (and `path` itself) durable, all folders at once. Files
+ * are not synced here: whoever put one there flushed it (a writer's close, a copy), or it is a hard link to
+ * a published one.
+ */
+export async function syncFolders(path: string): Promise<void> {
+  const entries = await ioStep(path, "list", () => readdir(path, { withFileTypes: true }));
+  await Promise.all([syncDir(path), ...entries.filter((entry) => entry.isDirectory()).map((entry) => syncFolders(join(path, entry.name)))]);
 }
 
 /** Makes renames inside `dir` durable; a no-op where directories cannot be opened. */

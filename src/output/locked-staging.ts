@@ -46,8 +46,9 @@ export async function publishLockedStaging(
   entries: readonly string[],
   decision?: Pick<PublishDecision, "published" | "rejected_to">,
 ): Promise<string> {
-  await writeText(staging, "README.md", files.card);
-  await writeText(staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`);
+  // Written together: the publish still moves the manifest last, and no reader sees either before it.
+  const written = await Promise.allSettled([writeText(staging, "README.md", files.card), writeText(staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`)]);
+  for (const result of written) if (result.status === "rejected") throw result.reason;
   const all = [...entries, "README.md", "manifest.json"];
   let where = storage.location;
   if (decision === undefined || decision.published) await staging.publish(all);

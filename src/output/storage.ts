@@ -21,7 +21,10 @@ export interface FileWriter {
   write(bytes: Uint8Array): Promise<void>;
   /** Bytes written so far. */
   readonly bytes: number;
-  /** Makes the file complete and durable, and tells its size and sha256. */
+  /**
+   * Makes the file complete and durable, and tells its size and sha256. A staging's file may become durable
+   * later, but always before its {@link Staging.publish} makes it visible.
+   */
   close(): Promise<WrittenFile>;
   /** Gives up: removes whatever was written. */
   abort(): Promise<void>;

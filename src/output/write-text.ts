@@ -1,7 +1,7 @@
 import type { Files, WrittenFile } from "./storage.js";
 
 /** Writes a small text file (a card, a manifest, a state) whole. */
-export async function writeText(files: Files, path: string, text: string): Promise<WrittenFile> {
+export async function writeText(files: Pick<Files, "create">, path: string, text: string): Promise<WrittenFile> {
   const file = await files.create(path);
   try {
     await file.write(Buffer.from(text));

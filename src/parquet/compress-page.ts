@@ -1,7 +1,10 @@
-import { gzipSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
 import snappy from "snappyjs";
 import zstd from "zstd-napi/binding.js";
+import { lazyBuiltin } from "../core/lazy-builtin.js";
 import type { ByteWriter } from "./byte-writer.js";
+
+const zlib = lazyBuiltin<typeof Zlib>("node:zlib");
 
 /** Page compression of the native encoder. */
 export type PageCodec = "zstd" | "gzip" | "snappy" | "none";
@@ -26,7 +29,7 @@ export function compressPage(codec: PageCodec, level: number, src: Uint8Array, o
       return;
     }
     case "gzip":
-      out.append(gzipSync(src, { level }));
+      out.append(zlib().gzipSync(src, { level }));
       return;
     case "snappy":
       out.append(snappy.compress(src));

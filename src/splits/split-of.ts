@@ -1,4 +1,7 @@
-import { createHmac } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { lazyBuiltin } from "../core/lazy-builtin.js";
+
+const nodeCrypto = lazyBuiltin<typeof Crypto>("node:crypto");
 
 /** The names and fractions of a split, in their order along [0, 1), and the key of its hash. */
 export interface SplitRule {
@@ -15,7 +18,7 @@ const SCALE = 2 ** 48;
  * `int.from_bytes(hmac.new(seed.encode(), key.encode(), "sha256").digest()[:6], "big") / 2**48`.
  */
 export function splitPoint(seed: string, groupKey: string): number {
-  return createHmac("sha256", seed).update(groupKey).digest().readUIntBE(0, 6) / SCALE;
+  return nodeCrypto().createHmac("sha256", seed).update(groupKey).digest().readUIntBE(0, 6) / SCALE;
 }
 
 /**

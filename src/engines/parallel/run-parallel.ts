@@ -12,7 +12,6 @@ import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
-import { openViewRun } from "../../views/open-view-run.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
 import { TextAudit } from "../../views/text-audit.js";
 import { textAuditPaths } from "../../views/record-text-audit.js";
@@ -33,7 +32,8 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const policy = resolveUntrustedPolicy(format, plan.untrusted);
   // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
   // the view's rows with the view's own code (src/views) and shred those.
-  const view = plan.view === undefined ? null : await openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor });
+  // Imported here: a plain run does not load the views' code.
+  const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
