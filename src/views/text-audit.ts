@@ -16,7 +16,12 @@ interface MutableAudit {
   values: number;
   changed: number;
   injected: number;
-  patterns: Partial<Record<InjectionPattern, number>>;
+  /**
+   * Made at the path's first match, not with the counts: most paths of most records match nothing, and an
+   * empty object per path per record, a few then given pattern keys, made V8 drop the optimised code of the
+   * audit and of the view calling it, mid-run.
+   */
+  patterns: Partial<Record<InjectionPattern, number>> | null;
 }
 
 /**
@@ -34,8 +39,10 @@ export class TextAudit {
     const audit = this.#at(path);
     audit.values++;
     if (changed) audit.changed++;
-    if (patterns.length > 0) audit.injected++;
-    for (const p of patterns) audit.patterns[p] = (audit.patterns[p] ?? 0) + 1;
+    if (patterns.length === 0) return;
+    audit.injected++;
+    const counts = (audit.patterns ??= {});
+    for (const p of patterns) counts[p] = (counts[p] ?? 0) + 1;
   }
 
   /** Adds `n` texts at `path` that sanitizing left as they were and that match no pattern (none: nothing added). */
@@ -46,7 +53,7 @@ export class TextAudit {
   #at(path: string): MutableAudit {
     let audit = path === this.#lastPath ? this.#last : this.#paths.get(path);
     if (audit === undefined) {
-      audit = { values: 0, changed: 0, injected: 0, patterns: {} };
+      audit = { values: 0, changed: 0, injected: 0, patterns: null };
       this.#paths.set(path, audit);
     }
     this.#lastPath = path;
@@ -65,18 +72,28 @@ export class TextAudit {
     for (const [path, a] of Object.entries(summary)) this.#mergePath(path, a);
   }
 
-  #mergePath(path: string, a: PathAudit): void {
-    const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: {} };
+  #mergePath(path: string, a: Readonly<MutableAudit> | PathAudit): void {
+    const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: null };
     mine.values += a.values;
     mine.changed += a.changed;
     mine.injected += a.injected;
-    for (const [p, n] of Object.entries(a.patterns) as [InjectionPattern, number][]) mine.patterns[p] = (mine.patterns[p] ?? 0) + n;
+    if (a.patterns !== null) {
+      for (const [p, n] of Object.entries(a.patterns) as [InjectionPattern, number][]) {
+        const counts = (mine.patterns ??= {});
+        counts[p] = (counts[p] ?? 0) + n;
+      }
+    }
     this.#paths.set(path, mine);
   }
 
   /** The counts by path, paths in code-unit order. */
   summary(): Record<string, PathAudit> {
     const paths = [...this.#paths.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(paths.map((p) => [p, structuredClone(this.#paths.get(p) as MutableAudit)]));
+    return Object.fromEntries(
+      paths.map((p) => {
+        const { values, changed, injected, patterns } = this.#paths.get(p) as MutableAudit;
+        return [p, { values, changed, injected, patterns: { ...patterns } }];
+      }),
+    );
   }
 }

@@ -91,7 +91,7 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
       if (any) {
         node.slots = node.fields.map(() => undefined);
         node.build = skeletonBuilder(node);
-        primeBuilder(node.build, node.fields.length);
+        primeBuilder(node, node.build);
       }
       break;
     }
@@ -123,12 +123,20 @@ function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
 }
 
 /**
+ * Each struct's last primed object, kept as long as its node: it holds the hidden class the priming made. A
+ * builder gets no feedback (so no boilerplate holding that class) until it has run a while; without a live
+ * object of the class, a collection dropped it, the next record rebuilt it from scratch, and the field's
+ * first small integer deoptimised as if unprimed (sporadically, with the collections' timing).
+ */
+const primed = new WeakMap<SchemaNode, object>();
+
+/**
  * Builds one object of numbers, then one of nulls: the literal's fields then hold any value from the start.
  * Otherwise a field that had held only objects and null (a nullable number: `terminal_reward`) changed
  * representation on its first small integer, mid-run, deoptimising the builder and every function that
  * read the skeleton (`checkTrajectory`), once per worker.
  */
-function primeBuilder(build: SkeletonBuilder, fields: number): void {
-  build(Array.from({ length: fields }, () => 0));
-  build(Array.from({ length: fields }, () => null));
+function primeBuilder(node: SchemaNode, build: SkeletonBuilder): void {
+  build(Array.from({ length: node.fields.length }, () => 0));
+  primed.set(node, build(Array.from({ length: node.fields.length }, () => null)));
 }
