@@ -170,6 +170,39 @@ export class ColumnBuffer implements LeafWriter {
     this.#level(def, rep);
   }
 
+  /**
+   * Writes the entry written last `n` more times, its levels and value copied as they are encoded: for a
+   * value that each of a record's rows repeats (a view's per-record columns), written once and then copied,
+   * not encoded again. `from`: where the value's bytes began (`valueBytes` before it was written).
+   */
+  repeatLast(n: number, from: number): void {
+    if (n <= 0) return;
+    const e = this.entries;
+    while (e + n > this.#levelCapacity) this.#growLevels();
+    if (this.#storeDefs) repeatByte(this.defs, e, n);
+    if (this.#storeReps) repeatByte(this.reps, e, n);
+    this.entries = e + n;
+    const size = this.valueBytes - from;
+    if (size === 0) return;
+    const total = size * n;
+    const at = this.#reserve(total);
+    const values = this.values;
+    // Forward over the value just before: each step reads bytes already copied, `size` back.
+    if (total <= SHORT_BYTES * 4) {
+      let i = 0;
+      if (size >= 4) {
+        const view = this.view;
+        for (; i + 4 <= total; i += 4) view.setUint32(at + i, view.getUint32(from + i, true), true);
+      }
+      for (; i < total; i++) values[at + i] = values[from + i] as number;
+    } else {
+      values.copyWithin(at, from, at);
+      for (let done = size; done < total; done *= 2) values.copyWithin(at + done, at, at + Math.min(done, total - done));
+    }
+    this.valueBytes = at + total;
+    this.valueCount += n;
+  }
+
   /** Remembers the current lengths: the start of a row {@link rollback} can return to. */
   mark(): void {
     this.#markEntries = this.entries;
@@ -299,6 +332,12 @@ function viewOf(src: Uint8Array, start: number, n: number): Uint8Array {
 function copy(from: Uint8Array, start: number, to: Uint8Array, at: number, n: number): void {
   if (n <= SHORT_BYTES) for (let i = 0; i < n; i++) to[at + i] = from[start + i] as number;
   else to.set(new Uint8Array(from.buffer, from.byteOffset + start, n), at);
+}
+
+/** Sets the `n` bytes of `levels` from `at` to the byte before them. */
+function repeatByte(levels: Uint8Array, at: number, n: number): void {
+  const level = levels[at - 1] as number;
+  for (let i = at; i < at + n; i++) levels[i] = level;
 }
 
 function grow(array: Uint8Array, capacity: number, used: number): Uint8Array {

@@ -1,3 +1,4 @@
+import type { ColumnBuffer } from "../parquet/column-buffer.js";
 import type { ColumnPlan, LeafNode, ListNode, PlanNode } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import type { Utf8Range } from "./utf8-range.js";
@@ -6,6 +7,8 @@ import type { Utf8Range } from "./utf8-range.js";
 export interface RowOut {
   beginRow(): void;
   readonly leaves: readonly LeafWriter[];
+  /** The same leaves as their buffers: for what a writer copies rather than writes again (`ColumnBuffer.repeatLast`). */
+  readonly columns: readonly ColumnBuffer[];
 }
 
 /**

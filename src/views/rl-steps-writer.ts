@@ -1,4 +1,5 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
+import type { ColumnBuffer } from "../parquet/column-buffer.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { CLEARED, eachRlStep } from "./each-rl-step.js";
@@ -37,9 +38,11 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   const returnToGo = c.leaf("return_to_go");
   const window = c.messages("transcript_window");
   const conditionsMet = c.strings("conditions_met");
+  const perRecord = [runId, seatIndex, role, agentKeyId, campaignId];
+  /** Per column of `perRecord`, where the record's value begins. */
+  const from = perRecord.map(() => 0);
   // One `emit` for every record, the record's own state in these: a closure made per record was compiled again
   // by V8 for a later record (twice a worker), ~15 ms each (docs/decisions.md).
-  let record: RlRecord;
   let env: ViewEnv;
   let leaves: readonly LeafWriter[] = [];
   let out: RowOut;
@@ -49,11 +52,6 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   const emit = (tuple: RlTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number): void => {
     out.beginRow();
     rows++;
-    at(runId).text(record.run_id, 0);
-    at(seatIndex).int64(record.seat.seat_index, 0);
-    at(role).text(record.seat.role, 0);
-    text(at(agentKeyId), record.seat.agent_key_id);
-    at(campaignId).text(record.scenario.campaign_id, 0);
     at(stepIndex).int64(tuple.index, 0);
     at(kind).text(tuple.kind, 0);
     jsonText(at(observation), tuple.state.observation, env);
@@ -89,13 +87,23 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   };
   return (r, e, o) => {
     const result = new ViewResultBuilder<never>();
-    record = r;
     env = e;
     out = o;
     leaves = o.leaves;
     last = r.tuples.length - 1;
     rows = 0;
     eachRlStep(r, e, result, emit);
+    if (rows > 0) {
+      // The record's own values, the same in each of its rows: written once, then copied into the others.
+      const columns = o.columns;
+      for (let k = 0; k < perRecord.length; k++) from[k] = (columns[perRecord[k] as number] as ColumnBuffer).valueBytes;
+      at(runId).text(r.run_id, 0);
+      at(seatIndex).int64(r.seat.seat_index, 0);
+      at(role).text(r.seat.role, 0);
+      text(at(agentKeyId), r.seat.agent_key_id);
+      at(campaignId).text(r.scenario.campaign_id, 0);
+      for (let k = 0; k < perRecord.length; k++) (columns[perRecord[k] as number] as ColumnBuffer).repeatLast(rows - 1, from[k] as number);
+    }
     return result.written(rows);
   };
 }

@@ -138,3 +138,38 @@ describe("levels and counts", () => {
     expect(() => new ColumnBuffer(leaf("string", 256, 0))).toThrow(/255/);
   });
 });
+
+describe("repeatLast copies the entry written last, as if it were written again", () => {
+  /** The levels, counts and value bytes of a column, without its first `skip` entries (which hold no value). */
+  const state = (c: ColumnBuffer, skip: number) => ({
+    entries: c.entries - skip,
+    values: c.valueCount,
+    defs: [...c.defs.subarray(skip, c.entries)],
+    reps: [...c.reps.subarray(skip, c.entries)],
+    data: valuesOf(c),
+  });
+
+  const cases: [string, LeafType, (c: ColumnBuffer) => void][] = [
+    ["a short string", "string", (c) => c.text("run_1", 0)],
+    ["an empty string (a value of 4 bytes)", "string", (c) => c.text("", 1)],
+    ["a long string", "string", (c) => c.text("é".repeat(300), 0)],
+    ["an integer", "int64", (c) => c.int64(-7, 0)],
+    ["a boolean (1 byte a value)", "bool", (c) => c.bool(true, 1)],
+    ["a null (levels only)", "string", (c) => c.missing(1, 0)],
+  ];
+  for (const [name, type, write] of cases) {
+    it(`${name}: 0 to 200 more times, the column growing on the way`, () => {
+      for (const times of [0, 1, 2, 3, 17, 200]) {
+        const repeated = new ColumnBuffer(leaf(type, 2, 1), 1);
+        // An entry before it, so the value does not begin at 0.
+        repeated.missing(0, 0);
+        const from = repeated.valueBytes;
+        write(repeated);
+        repeated.repeatLast(times, from);
+        const expected = new ColumnBuffer(leaf(type, 2, 1), 1);
+        for (let k = 0; k <= times; k++) write(expected);
+        expect(state(repeated, 1), `${name} x${times}`).toEqual(state(expected, 0));
+      }
+    });
+  }
+});

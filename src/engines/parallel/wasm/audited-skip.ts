@@ -10,10 +10,8 @@
 // (test/engines/parallel/fast/wasm-audited-skip.test.ts).
 
 import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, QUOTE_KIND, textStops } from "./audit";
-import { BACKSLASH, COMMA, escapeEnd, isProto, LBRACE, LBRACKET, QUOTE, RBRACE, scalarEnd, splat, stringEnd, ws } from "./scan";
+import { BACKSLASH, COMMA, escapeEnd, isProto, LBRACE, LBRACKET, MAX_DEPTH, QUOTE, RBRACE, scalarEnd, splat, stringEnd, ws } from "./scan";
 
-/** As skipValue's: deeper values decline. */
-const MAX_DEPTH: u32 = 512;
 const STACK: usize = memory.data(MAX_DEPTH);
 /** Per open object, where its keys start among KEY_START and KEY_END. */
 const OBJECTS: usize = memory.data(MAX_DEPTH * 4);

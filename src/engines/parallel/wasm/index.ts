@@ -4,3 +4,4 @@ export { walk, walkAreas } from "./walk";
 export { auditJson, auditStop, auditText, auditTexts, auditWords, auditWordsBytes } from "./audit";
 export { lineHash } from "./digest";
 export { jsonForm } from "./json-form";
+export { skipForm, skipFormAnswer } from "./skip-form";

@@ -5,13 +5,15 @@
 // text is exactly what JSON.stringify(JSON.parse(text)) gives. The same rules, with the literals' plain runs
 // skipped 16 bytes at a time; what needs JS to tell (a number other than a short integer: JS decides how it
 // spells a double; nesting or keys past the areas below) answers UNSURE, and the caller runs the JS check.
-// The two must agree wherever this one answers (test/engines/parallel/fast/wasm-json-form.test.ts).
+// The two must agree wherever this one answers (test/engines/parallel/fast/wasm-json-form.test.ts). The walk
+// checks a value of any JSON as it skips it (skip-form.ts, with this file's rules for keys, numbers and
+// escapes); this pass takes the other values: a walk's typed JSON, and ranges in this memory the walk did not check.
 
 import { BACKSLASH, COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from "./scan";
 
-const NOT_FORM: u32 = 0;
-const FORM: u32 = 1;
-const UNSURE: u32 = 2;
+export const NOT_FORM: u32 = 0;
+export const FORM: u32 = 1;
+export const UNSURE: u32 = 2;
 
 const MAX_DEPTH: u32 = 256;
 const MAX_KEYS: u32 = 1024;
@@ -54,24 +56,12 @@ export function jsonForm(start: usize, end: usize): u32 {
           continue;
         }
         escaped = true;
-        const e = <u32>load<u8>(j + 1);
-        // The escapes JSON.stringify writes with one letter: \" \\ \b \f \n \r \t.
-        if (e == QUOTE || e == BACKSLASH || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) j += 2;
-        else if (e == 0x75 && controlEscape(j + 2)) j += 6;
-        else return NOT_FORM;
+        j = formEscapeEnd(j);
+        if (j == 0) return NOT_FORM;
       }
       if (expectKey) {
-        if (escaped) return NOT_FORM;
-        // A key starting with a digit may be an array index, which JSON.parse lists first.
-        if (j > open + 1 && <u32>load<u8>(open + 1) - 0x30 < 10) return NOT_FORM;
-        if (keyCount == MAX_KEYS) return UNSURE;
-        for (let k = load<u32>(OBJECT_KEYS + (<usize>(objects - 1) << 2)); k < keyCount; k++) {
-          const at = <usize>load<u32>(KEYS + (<usize>k << 3));
-          const length = <usize>load<u32>(KEYS + (<usize>k << 3), 4) - at;
-          if (length == j - open - 1 && memory.compare(at, open + 1, length) == 0) return NOT_FORM;
-        }
-        store<u32>(KEYS + (<usize>keyCount << 3), <u32>(open + 1));
-        store<u32>(KEYS + (<usize>keyCount << 3), <u32>j, 4);
+        const answer = keyForm(open + 1, j, escaped, load<u32>(OBJECT_KEYS + (<usize>(objects - 1) << 2)), keyCount);
+        if (answer != FORM) return answer;
         keyCount++;
         expectKey = false;
       }
@@ -105,17 +95,12 @@ export function jsonForm(start: usize, end: usize): u32 {
       i++;
     } else if (b == 0x2d || b - 0x30 < 10) {
       // A number: a short integer is spelled as JS spells it; any other is JS's to tell.
-      const digits = b == 0x2d ? i + 1 : i;
       let j = i + 1;
-      let plain = true;
       for (; j < end; j++) {
         const c = <u32>load<u8>(j);
-        if (c - 0x30 < 10) continue;
-        if (c == 0x2e || c == 0x65 || c == 0x45 || c == 0x2b || c == 0x2d) plain = false;
-        else break;
+        if (c - 0x30 >= 10 && c != 0x2e && c != 0x65 && c != 0x45 && c != 0x2b && c != 0x2d) break;
       }
-      // Up to 15 digits, no leading zero (but `0` itself), not `-0`.
-      if (!plain || j == digits || j - digits > 15 || (load<u8>(digits) == 0x30 && (j - digits != 1 || digits != i))) return UNSURE;
+      if (!numberForm(i, j)) return UNSURE;
       i = j;
     } else if (isLiteralLetter(b)) i++;
     else return NOT_FORM;
@@ -123,9 +108,45 @@ export function jsonForm(start: usize, end: usize): u32 {
   return FORM;
 }
 
+/**
+ * jsonForm's answer after an object's key [start, end) (its text between the quotes; `escaped`: it holds an
+ * escape), the object's keys so far being KEYS [from, count): FORM when the key may stand as it is, and it
+ * is then recorded at `count`.
+ */
+export function keyForm(start: usize, end: usize, escaped: bool, from: u32, count: u32): u32 {
+  if (escaped) return NOT_FORM;
+  // A key starting with a digit may be an array index, which JSON.parse lists first.
+  if (end > start && <u32>load<u8>(start) - 0x30 < 10) return NOT_FORM;
+  if (count == MAX_KEYS) return UNSURE;
+  const length = end - start;
+  for (let k = from; k < count; k++) {
+    const at = <usize>load<u32>(KEYS + (<usize>k << 3));
+    if (<usize>load<u32>(KEYS + (<usize>k << 3), 4) - at == length && memory.compare(at, start, length) == 0) return NOT_FORM;
+  }
+  store<u32>(KEYS + (<usize>count << 3), <u32>start);
+  store<u32>(KEYS + (<usize>count << 3), <u32>end, 4);
+  return FORM;
+}
+
+/** Whether the number [p, end) is spelled as JS spells it: up to 15 digits, no leading zero (but `0` itself), not `-0`, no point or exponent. */
+export function numberForm(p: usize, end: usize): bool {
+  const digits = <u32>load<u8>(p) == 0x2d ? p + 1 : p;
+  if (end == digits || end - digits > 15 || (<u32>load<u8>(digits) == 0x30 && (end - digits != 1 || digits != p))) return false;
+  for (let i = digits; i < end; i++) if (<u32>load<u8>(i) - 0x30 >= 10) return false;
+  return true;
+}
+
 /** A byte of `true`, `false` or `null`. */
 @inline function isLiteralLetter(b: u32): bool {
   return b == 0x74 || b == 0x72 || b == 0x75 || b == 0x65 || b == 0x66 || b == 0x61 || b == 0x6c || b == 0x73 || b == 0x6e;
+}
+
+/** After the escape at `at` (a backslash), when it is one JSON.stringify writes; else 0. */
+export function formEscapeEnd(at: usize): usize {
+  const e = <u32>load<u8>(at + 1);
+  // The escapes JSON.stringify writes with one letter: \" \\ \b \f \n \r \t.
+  if (e == QUOTE || e == BACKSLASH || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74) return at + 2;
+  return e == 0x75 && controlEscape(at + 2) ? at + 6 : 0;
 }
 
 /** At `at`, four lower-case hex digits of a control character JSON.stringify writes as `\u00xx` (not one of \b \t \n \f \r). */

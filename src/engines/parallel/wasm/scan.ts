@@ -8,8 +8,9 @@
 // A value is accepted only if it ends by `end`; the caller keeps a 0 after the batch's last line, so a scan
 // that reads on past a line end (a malformed line) stops there at the latest.
 
+/** The deepest a value may nest: a skip declines deeper ones. */
+export const MAX_DEPTH: u32 = 512;
 /** The nesting stack of {@link skipValue}, one closing byte per open container. */
-const MAX_DEPTH: u32 = 512;
 const STACK: usize = memory.data(MAX_DEPTH);
 
 export const QUOTE: u32 = 0x22;

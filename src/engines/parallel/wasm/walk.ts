@@ -10,6 +10,7 @@
 import { textMayMatter } from "./audit";
 import { auditedCount, flaggedAt, flaggedCount, skipAudited } from "./audited-skip";
 import { jsonForm } from "./json-form";
+import { skipForm, skippedForm } from "./skip-form";
 import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, skipValue, stringEnd, ws } from "./scan";
 
 // A node of the table: NODE_BYTES bytes at its address (see walk-table.ts, which writes them).
@@ -75,7 +76,7 @@ const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
 const OP_BOOL: u32 = 5;
 const OP_NULL: u32 = 6;
-const OP_JSON: u32 = 7; // raw JSON text [a, b); CHECKED: `def` 1 + json-form.ts's answer (1 not in JSON.stringify's form, 2 in it, 3 JS must tell)
+const OP_JSON: u32 = 7; // raw JSON text [a, b); CHECKED: `def` 1 + json-form.ts's answer (1 not in JSON.stringify's form, 2 in it, 3 JS must tell; skip-form.ts's for any JSON)
 const OP_MISSING: u32 = 8; // every leaf below the node misses at `def`
 const OP_MAP_KEY: u32 = 9; // key bytes [a, b)
 const OP_OPEN: u32 = 10; // a skeleton struct, list or map begins
@@ -269,9 +270,17 @@ function number(node: usize, flags: u32, p: usize, rep: i32): usize {
 function json(node: usize, flags: u32, p: usize, rep: i32): usize {
   if ((flags & AUDITED) != 0) return audited(node, p, rep);
   const item = load<usize>(node, ITEM);
+  const checked = (flags & CHECKED) != 0;
+  if (item == 0 && checked) {
+    // Any JSON, its form told on the way.
+    const end = skipForm(p, lineEnd);
+    if (end == 0) return 0;
+    if ((flags & EMITS) != 0) emit(OP_JSON, rep, <i32>skippedForm + 1, node, p, end);
+    return end;
+  }
   const end = item == 0 ? skipValue(p, lineEnd) : value(item, p, 0);
   if (end == 0) return 0;
-  if ((flags & EMITS) != 0) emit(OP_JSON, rep, (flags & CHECKED) != 0 ? <i32>jsonForm(p, end) + 1 : 0, node, p, end);
+  if ((flags & EMITS) != 0) emit(OP_JSON, rep, checked ? <i32>jsonForm(p, end) + 1 : 0, node, p, end);
   return end;
 }
 
