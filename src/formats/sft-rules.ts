@@ -18,11 +18,11 @@ export function checkSftRecord(r: SftShape): SemanticFault | null {
   if (r.scored && r.scores === null) return { reason: "scored_without_scores", detail: "scored is true but scores is null" };
   const outcomes = r.scores?.outcomes;
   if (outcomes === undefined) return null;
-  for (const name of ["met_count", "total_checks", "total_actions"] as const) {
-    if (outcomes[name] < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.${name} is ${outcomes[name]}, a count below 0` };
-  }
-  if (outcomes.met_count > outcomes.total_checks) {
-    return { reason: "count_out_of_range", detail: `scores.outcomes.met_count ${outcomes.met_count} is over total_checks ${outcomes.total_checks}` };
-  }
+  // Each count by its own name: a keyed load over a list of names goes megamorphic (see checkRlRecord).
+  const { met_count: met, total_checks: checks, total_actions: actions } = outcomes;
+  if (met < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.met_count is ${met}, a count below 0` };
+  if (checks < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.total_checks is ${checks}, a count below 0` };
+  if (actions < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.total_actions is ${actions}, a count below 0` };
+  if (met > checks) return { reason: "count_out_of_range", detail: `scores.outcomes.met_count ${met} is over total_checks ${checks}` };
   return null;
 }
