@@ -1,8 +1,8 @@
 import type { DropReason } from "../../../core/reasons.js";
 import { DROP_REASONS } from "../../../core/reasons.js";
 import type { Tally } from "../../../core/tally.js";
-import { ChunkedColumn } from "./chunked-column.js";
-import { KeyIndex } from "./key-index.js";
+import { ChunkedColumn } from "../../../core/chunked-column.js";
+import { KeyIndex } from "../../../core/key-index.js";
 import { keyStart } from "./packed-keys.js";
 import type { PackedKeys } from "./packed-keys.js";
 

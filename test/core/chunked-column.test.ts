@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChunkedColumn } from "../../../../src/engines/parallel/run/chunked-column.js";
+import { ChunkedColumn } from "../../src/core/chunked-column.js";
 
 describe("ChunkedColumn: numbers by index, grown a chunk at a time", () => {
   it("reads back what was set, across chunks, and 0 where nothing was", () => {

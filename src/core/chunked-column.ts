@@ -4,8 +4,8 @@ const SIZE = 1 << SHIFT;
 const MASK = SIZE - 1;
 
 /**
- * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what main keeps per
- * distinct key for the whole run. Entries never set read 0, as in a fresh typed array. Doubles only: one
+ * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what the parallel
+ * engine's main thread ("main") keeps per distinct key for the whole run (KeyIndex). Entries never set read 0, as in a fresh typed array. Doubles only: one
  * element kind keeps the accesses monomorphic, nearly as fast as plain typed arrays (docs/decisions.md).
  *
  * Why not one typed array grown by a factor: the allocator zero-fills the new array up front, and the old one

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KeyIndex } from "../../../../src/engines/parallel/run/key-index.js";
+import { KeyIndex } from "../../src/core/key-index.js";
 
 /** The key's UTF-8 at a random place in a larger buffer, as keys sit in a worker's packed batch. */
 function placed(key: string, pad: number): [Uint8Array, number, number] {
