@@ -13,10 +13,11 @@ const offsetOf = (at: number): number => (at % TWO_32) | 0;
  * bytes back to back in an arena of chunks, and an open-addressing table of numbers. Exact: a probe compares
  * the whole key; the hash only picks the slot.
  *
- * Why not a `Map<string, number>`: dedup remembers every distinct key for the whole run, and each key
- * string survived the young-generation GCs that met it. V8 grows the young generation once enough bytes
- * have survived, so main's heap grew with the input (docs/decisions.md). Here a key costs its
- * length plus ~28 bytes, and memory grows with the keys, never in steps (see ChunkedColumn).
+ * Why not a `Map<string, number>`: the parallel engine's dedup remembers every distinct key for the whole
+ * run, and each key string survived the young-generation GCs that met it. V8 grows the young generation once
+ * enough bytes have survived, so the engine's main thread's heap grew with the input (docs/decisions.md).
+ * Here a key costs its length plus ~28 bytes, and memory grows with the keys, never in steps (see
+ * ChunkedColumn).
  */
 export class KeyIndex {
   /** Key bytes; a key never spans two chunks. */
@@ -63,6 +64,14 @@ export class KeyIndex {
     if (2 * this.#size > this.#table.length) this.#rehash(this.#table.length * 2);
     else this.#table[slot] = n + 1;
     return n;
+  }
+
+  /** Key n's bytes, a view into the arena (chunks never move; the caller must not write to it). */
+  key(n: number): Uint8Array {
+    if (!(Number.isInteger(n) && n >= 0 && n < this.#size)) throw new RangeError(`Expected a key number from 0 to ${this.#size - 1}, got ${n}`);
+    const at = this.#at.get(n);
+    const from = offsetOf(at);
+    return (this.#arena[chunkOf(at)] as Uint8Array).subarray(from, from + this.#length.get(n));
   }
 
   /** Copies key n's bytes into the arena, in a new chunk when the last one has no room. */

@@ -24,7 +24,10 @@ describe("KeyIndex: distinct byte strings numbered in the order added", () => {
           expect(index.add(...placed(k, pad))).toBe(map.get(k));
         }
         expect(index.size).toBe(map.size);
-        for (const [k, n] of map) expect(index.get(...placed(k, 0))).toBe(n);
+        for (const [k, n] of map) {
+          expect(index.get(...placed(k, 0))).toBe(n);
+          expect(Buffer.from(index.key(n)).toString()).toBe(k);
+        }
       }),
       { numRuns: 60 },
     );
@@ -47,6 +50,16 @@ describe("KeyIndex: distinct byte strings numbered in the order added", () => {
     keys.forEach((k, n) => expect(index.add(...placed(k, n))).toBe(n));
     keys.forEach((k, n) => expect(index.get(...placed(k, 2))).toBe(n));
     expect(index.get(...placed(long.slice(1), 0))).toBe(-1);
+    keys.forEach((k, n) => expect(Buffer.from(index.key(n)).toString()).toBe(k));
+  });
+
+  it("gives key n's bytes back, and refuses a number it never gave", () => {
+    const index = new KeyIndex();
+    index.add(...placed("", 1));
+    index.add(...placed("ab", 2));
+    expect([...index.key(0)]).toEqual([]);
+    expect([...index.key(1)]).toEqual([0x61, 0x62]);
+    for (const n of [-1, 2, 0.5, Number.NaN]) expect(() => index.key(n)).toThrow(RangeError);
   });
 
   it("holds memory in proportion to its keys: no growth step allocates a multiple of what is used", () => {
