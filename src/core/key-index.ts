@@ -17,7 +17,7 @@ const offsetOf = (at: number): number => (at % TWO_32) | 0;
  * run, and each key string survived the young-generation GCs that met it. V8 grows the young generation once
  * enough bytes have survived, so the engine's main thread's heap grew with the input (docs/decisions.md).
  * Here a key costs its length plus ~28 bytes, and memory grows with the keys, never in steps (see
- * ChunkedColumn).
+ * ChunkedColumn). A nightly pull's run ids are kept the same way, for the same reason (pull/id-index.ts).
  */
 export class KeyIndex {
   /** Key bytes; a key never spans two chunks. */
