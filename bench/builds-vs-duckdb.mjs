@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { timedChild, warm } from "./timed-child.mjs";
+import { median, timedChild, warm } from "./timed-child.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -43,11 +43,6 @@ const { FORMATS } = await import(pathToFileURL(`${dist}/formats/index.js`).href)
 const { duckdbColumns } = await import(pathToFileURL(`${dist}/schema/duckdb-type.js`).href);
 const scratch = mkdtempSync(join(tmpdir(), "builds-vs-duckdb-"));
 const time = timedChild(scratch);
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const r3 = (x) => Math.round(x * 1000) / 1000;
 
 try {

@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { timedChild, warm } from "./timed-child.mjs";
+import { median, timedChild, warm } from "./timed-child.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -117,11 +117,7 @@ for (const format of args.formats.split(",")) {
   const ratio = (a, b) => Math.round((a / b) * 1000) / 1000;
   // The median over rounds of each round's CPU ratio to plain's: steadier than the best runs' ratio on a shared
   // machine, where a round's two sides see about the same load.
-  const medianRatio = (name) => {
-    const r = samples.get(name).map((x, i) => x.cpu_s / samples.get("plain")[i].cpu_s).sort((a, b) => a - b);
-    const m = r.length >> 1;
-    return ratio(r.length % 2 === 1 ? r[m] : (r[m - 1] + r[m]) / 2, 1);
-  };
+  const medianRatio = (name) => ratio(median(samples.get(name).map((x, i) => x.cpu_s / samples.get("plain")[i].cpu_s)), 1);
   const sides = chosen.map(({ name, flags, judged }) => {
     const b = best(name);
     const m = manifests.get(name);

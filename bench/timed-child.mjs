@@ -1,4 +1,4 @@
-// Shared by the bench scripts that time whole converts side by side (views.mjs, select-split.mjs).
+// Shared by the bench scripts that time whole converts side by side (views.mjs, select-split.mjs, builds-vs-duckdb.mjs).
 import { spawn } from "node:child_process";
 import { createReadStream, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,4 +25,11 @@ export function timedChild(scratch) {
 /** Reads the file once before each run: this VM's kernel drops cold page cache within seconds (see convert-vs-duckdb.mjs). */
 export async function warm(path) {
   for await (const _ of createReadStream(path, { highWaterMark: 1 << 22 }));
+}
+
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
