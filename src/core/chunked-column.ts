@@ -5,8 +5,9 @@ const MASK = SIZE - 1;
 
 /**
  * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what the parallel
- * engine's main thread ("main") keeps per distinct key for the whole run (KeyIndex). Entries never set read 0, as in a fresh typed array. Doubles only: one
- * element kind keeps the accesses monomorphic, nearly as fast as plain typed arrays (docs/decisions.md).
+ * engine's main thread ("main") keeps per distinct key for the whole run (KeyIndex). Entries never set read
+ * 0, as in a fresh typed array. Doubles only: one element kind keeps the accesses monomorphic, nearly as fast
+ * as plain typed arrays (docs/decisions.md).
  *
  * Why not one typed array grown by a factor: the allocator zero-fills the new array up front, and the old one
  * is garbage until main's rare full GC, so peak memory jumped at each step. Chunks are never copied, and only
