@@ -44,7 +44,7 @@ beforeAll(() => {
 describe("the packed package", () => {
   it("holds the build, and no source map (none would resolve: src/ is not shipped)", () => {
     const paths = packed.files.map((f) => f.path);
-    for (const path of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/engines/parallel/wasm/scan.wasm", "package.json", "README.md"]) expect(paths, path).toContain(path);
+    for (const path of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/engines/parallel/wasm/scan.wasm", "package.json", "README.md", "LICENSE"]) expect(paths, path).toContain(path);
     expect(paths.filter((p) => p.endsWith(".map"))).toEqual([]);
     expect(paths.filter((p) => p.startsWith("src/") || p.startsWith("test/"))).toEqual([]);
   });
