@@ -23,8 +23,8 @@ export interface NightFacts {
 
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
 export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish }: NightFacts): Promise<NightlyManifest> {
-  const gatedRuns = sources.gatedRuns();
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
+  const gates = sources.gates();
+  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gates) };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,
