@@ -8,7 +8,11 @@ import type { SeatScore } from "./seat-score.js";
  */
 export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
-export type CardScore = SeatScore;
+/** A card's score, as {@link SeatScore} reads it. */
+export interface CardScore extends SeatScore {
+  readonly composite: number | null;
+  readonly objectiveRate: number;
+}
 
 /** The seat a record is about: its run, agent key (null: an `aic` seat) and scorecard version. */
 export interface SeatRef {

@@ -20,7 +20,9 @@ interface Entry {
 const cachePath = (dataset: string) => join(dataset, "_cache/scorecards.ndjson");
 const cacheOf = (dataset: string): Map<string, Entry> =>
   new Map(readFileSync(cachePath(dataset), "utf8").trim().split("\n").map((l) => { const e = JSON.parse(l) as Entry; return [e.run_id, e]; }));
-const runsIn = (dataset: string) => new Set(readFileSync(join(dataset, "_state/ledger.ndjson"), "utf8").trim().split("\n").map((l) => (JSON.parse(JSON.parse(l).key) as [string, number])[0]));
+const runsOfRows = (dataset: string) => readFileSync(join(dataset, "_state/ledger.ndjson"), "utf8").trim().split("\n").map((l) => (JSON.parse(JSON.parse(l).key) as [string, number])[0]);
+/** Rows of a run in the dataset (gating is per seat: a run's ungated seats stay). */
+const rowsOf = (dataset: string, runId: string) => runsOfRows(dataset).filter((id) => id === runId).length;
 
 describe("a night fetches the scorecards only of runs new or rescored since the last published night", () => {
   it("a second night on an unchanged service fetches no scorecard; after advance only new and rescored runs'", async () => {
@@ -67,7 +69,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     expect(readFileSync(cachePath(dataset), "utf8")).toBe(readFileSync(cachePath(join(fresh, "nightly-sft")), "utf8"));
   });
 
-  it("a run rescored into a gated version is removed", async () => {
+  it("a run rescored into a gated version loses its gated seat", async () => {
     // The emulator's gating does not change with the version, so the night before the rescore is
     // given a cache that says the run's version then was not gated (as the service then said).
     const seed = 22;
@@ -88,11 +90,14 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     const was = atFirst.get(target.run_id) as Entry;
     writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gates: [] })}\n`);
     await night("nightly-sft", envFor(emu, dir));
-    expect(runsIn(dataset).has(target.run_id)).toBe(true);
+    const before = rowsOf(dataset, target.run_id);
+    expect(before).toBeGreaterThan(0);
 
     await emu.advance();
     const next = await night("nightly-sft", envFor(emu, dir));
-    expect(runsIn(dataset).has(target.run_id)).toBe(false);
+    const gatedSeats = target.gates.filter((g) => g[1] === "gated").length;
+    expect(gatedSeats).toBeGreaterThan(0);
+    expect(rowsOf(dataset, target.run_id)).toBeLessThan(before);
     expect(next.manifest.night.removed).toBeGreaterThan(0);
     const fresh = out();
     await night("nightly-sft", envFor(emu, fresh));
