@@ -8,7 +8,7 @@ import type { SeatScore } from "./seat-score.js";
  */
 export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
-/** A card's score, as {@link SeatScore} reads it. */
+/** A card's score: the composite and objective rate selection reads. */
 export interface CardScore extends SeatScore {
   readonly composite: number | null;
   readonly objectiveRate: number;
