@@ -39,7 +39,7 @@ const [{ UnitConverter }, { loadFormatInfo }, { outputColumns, resolveUntrustedP
 ]);
 const format = await loadFormatInfo("rl");
 const policy = resolveUntrustedPolicy(format, {});
-const base = { format: "rl", forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gatedRuns: null, scores: null, codec: "zstd", maxLineBytes: 64 << 20, split: null };
+const base = { format: "rl", forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gateBy: "seat", gates: null, scores: null, codec: "zstd", maxLineBytes: 64 << 20, split: null };
 const configOf = (view) =>
   view === "plain"
     ? { ...base, columns: outputColumns(format, policy), schema: parserSchemaFor(format, policy), view: null, textAudit: textAuditPaths(format) }

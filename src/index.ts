@@ -27,6 +27,8 @@ export { stdinSource } from "./sources/stdin-source.js";
 export { expandInputs } from "./sources/expand-inputs.js";
 export { splitLines } from "./sources/split-lines.js";
 export { readGatedRuns, readScorecardFile } from "./stages/read-scorecards.js";
+export { cardGate, GATE_BY } from "./formats/card-gate.js";
+export { GateBook } from "./formats/gate-book.js";
 
 // Stages
 export { validate } from "./stages/validate.js";
@@ -147,7 +149,9 @@ export type { RequestOptions } from "./http/service-client.js";
 export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";
 export type { Sanitizer, Sanitized } from "./views/sanitize-text.js";
 export type { ScoreBook, ScoreEntry, CardScore, SeatRef } from "./formats/scorecard-book.js";
-export type { Scorecards, QuarantinedScorecard } from "./stages/read-scorecards.js";
+export type { Scorecards, QuarantinedScorecard, ScorecardWarning } from "./stages/read-scorecards.js";
+export type { CardGate, CardSeat, Gate, GateBy } from "./formats/card-gate.js";
+export type { GateEntry, GatedRecord, SeatGate } from "./formats/gate-book.js";
 export type { SelectionPlan } from "./stages/select-plan.js";
 export type { ShardedWriterOptions } from "./output/sharded-writer.js";
 export type { SplitManifest, SplitRequest, SplitCount } from "./splits/split-assigner.js";

@@ -43,6 +43,11 @@ export const DROP_REASONS = [
   /** A DPO record with no pair that teaches a preference (`pairs: []`, or every pair pruned): nothing to learn. */
   "no_pairs",
   "participation_gated",
+  /**
+   * The seat's scorecard has a `participation_gated` stamp that is neither absent, null, false, true nor an
+   * object, or no readable `agent_key_id` (src/formats/card-gate.ts): its gating is unknown, so it is not kept.
+   */
+  "unreadable_gating",
   // Selection (src/stages/select.ts), in the order its rules apply.
   /** A seat without an `agent_key_id`: the platform's `aic` adversary (spec 2.4); kept with `--seats all`. */
   "adversary_seat",

@@ -2,6 +2,7 @@ import type { Quarantined } from "../core/flow.js";
 import type { Tally } from "../core/tally.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { ScoreBook } from "../formats/scorecard-book.js";
+import type { GateBook } from "../formats/gate-book.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
 import type { RowGroupShardSets } from "../output/row-group-shard-sets.js";
@@ -27,13 +28,13 @@ export type EngineName = "parallel" | "stages";
 export interface RunSources {
   readonly lines: readonly LineSource[];
   /**
-   * The gated runs (undefined: no scorecards), asked for once the first read of the lines is done: a pull
-   * learns them while it fetches.
+   * The scorecards' gating (undefined: no scorecards), asked for once the first read of the lines is done:
+   * a pull learns it while it fetches. The one rule reads it (src/formats/gate-book.ts).
    */
-  readonly gatedRuns: () => ReadonlySet<string> | undefined;
+  readonly gates: () => GateBook | undefined;
   /**
-   * Valid scorecards by seat (convert's `--scorecards`; undefined: none): gating is then per seat, and the
-   * selection's thresholds read RL and DPO scores from them.
+   * Valid scorecards by seat (convert's `--scorecards`; undefined: none): the selection's thresholds read
+   * RL and DPO scores from them.
    */
   readonly scores?: () => ScoreBook | undefined;
   /**

@@ -2,14 +2,16 @@ import type { SeatScore } from "./seat-score.js";
 
 /**
  * One valid scorecard, reduced to what selection and gating read: run, seat (by agent key: spec 2.7 gives a
- * card no seat index), the scorecard version it describes (null: a bare card, version unknown), its score,
- * and whether it carries the `participation_gated` stamp (`=== true`). A plain tuple, so the parallel
- * engine hands the book to its workers as it is.
+ * card no seat index), the scorecard version it describes (null: a bare card, version unknown) and its
+ * score. Gating is not here: it reads cards this book leaves out (src/formats/gate-book.ts). A plain tuple,
+ * so the parallel engine hands the book to its workers as it is.
  */
-export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number, gated: boolean];
+export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
+/** A card's score: the composite and objective rate selection reads. */
 export interface CardScore extends SeatScore {
-  readonly gated: boolean;
+  readonly composite: number | null;
+  readonly objectiveRate: number;
 }
 
 /** The seat a record is about: its run, agent key (null: an `aic` seat) and scorecard version. */
@@ -48,7 +50,7 @@ export class ScoreBook {
 
   /**
    * The seat's card for the record's version. Several `aic` cards of one run share the key null: their
-   * scores are not told apart, and the seat is gated when any of them is.
+   * scores are not told apart.
    */
   seat(ref: SeatRef): CardScore | undefined {
     const cards = this.#bySeat.get(seatKey(ref.runId, ref.agentKeyId)) ?? [];
@@ -56,12 +58,12 @@ export class ScoreBook {
     const chosen = exact.length > 0 ? exact : cards.filter((c) => c[2] === null);
     const first = chosen[0];
     if (first === undefined) return undefined;
-    return { composite: first[3], objectiveRate: first[4], gated: chosen.some((c) => c[5]) };
+    return { composite: first[3], objectiveRate: first[4] };
   }
 
   /**
    * A run's score where a record names no seat (DPO): the mean over its agent seats' cards of the run's
-   * latest known version (all cards where none has a key), and gated when any of those is.
+   * latest known version (all cards where none has a key).
    */
   run(runId: string): CardScore | undefined {
     const cards = this.#byRun.get(runId) ?? [];
@@ -74,13 +76,7 @@ export class ScoreBook {
     return {
       composite: composites.length === 0 ? null : composites.reduce((s, x) => s + x, 0) / composites.length,
       objectiveRate: seats.reduce((s, c) => s + c[4], 0) / seats.length,
-      gated: current.some((c) => c[5]),
     };
-  }
-
-  /** Runs with at least one gated card: the run-level summary `readGatedRuns` has always returned. */
-  gatedRuns(): Set<string> {
-    return new Set(this.#entries.filter((e) => e[5]).map((e) => e[0]));
   }
 }
 

@@ -5,9 +5,9 @@ const traitScore = z.object({ mean: z.number(), variance: z.number(), evidence: 
 
 /**
  * One seat's scorecard as spec 2.7 lists it. Fields the spec does not list are allowed and ignored (the
- * bundled emulator adds some). `participation_gated` is a stamp: present only when the seat hit the gate;
- * anything but a boolean there makes the card untrustworthy (the string "false" once gated a run by
- * truthiness), so the card is quarantined rather than read either way.
+ * bundled emulator adds some). `participation_gated` is a stamp, present only when the seat hit the gate
+ * (`true` or an object of detail); gating reads it, and the card's key, on their own (card-gate.ts), so a
+ * card faulty elsewhere still gates its seat.
  */
 export const scorecardSchema = z.object({
   run_id: z.string().min(1),
@@ -26,7 +26,7 @@ export const scorecardSchema = z.object({
   }),
   traits: z.object({ per_trait: z.record(z.string(), traitScore) }),
   safety: z.record(z.string(), traitScore).optional(),
-  participation_gated: z.boolean().optional(),
+  participation_gated: z.unknown().optional(),
 });
 export type Scorecard = z.output<typeof scorecardSchema>;
 

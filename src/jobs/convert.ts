@@ -76,6 +76,7 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
     options: {
       filters: filterSettings(plan.filters),
+      gate_by: plan.gateBy,
       selection: plan.selection,
       scorecards: scorecardsSummary(plan, sources.scorecards),
       shard_rows: rotation.maxRows,

@@ -19,6 +19,5 @@ export async function openSources(plan: RunPlan, spoolDir: string): Promise<Open
   else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])))).flat();
   // Loaded only when asked: the scorecard schema brings zod, which the parallel engine's main thread does without.
   const scorecards = path === undefined ? undefined : await (await import("../stages/read-scorecards.js")).readScorecardFile(path);
-  const gatedRuns = scorecards?.book.gatedRuns();
-  return { lines, gatedRuns: () => gatedRuns, scores: () => scorecards?.book, scorecards };
+  return { lines, gates: () => scorecards?.gates, scores: () => scorecards?.book, scorecards };
 }

@@ -44,6 +44,8 @@ export interface Manifest extends ManifestBase, PublishFacts {
   };
   readonly options: {
     readonly filters: Readonly<Record<string, boolean>>;
+    /** Issue 39: participation gating by each seat's own card, or by the whole run (src/formats/gate-book.ts). */
+    readonly gate_by?: string;
     /** Issue 19: which seats were kept (src/stages/select.ts); each rule's drops are in `dropped`. */
     readonly selection?: SelectionPlan;
     /** The scorecards read: valid cards, gated runs and seats, and the cards quarantined (issue 20, jobs/scorecards-summary.ts). */
@@ -54,6 +56,11 @@ export interface Manifest extends ManifestBase, PublishFacts {
       readonly gated_seats?: number;
       readonly quarantined_count?: number;
       readonly quarantined?: readonly { readonly where: string; readonly reason: string; readonly detail: string }[];
+      /** Issue 39: cards read for gating, those whose gating cannot be read, and the faulty cards read (jobs/scorecards-summary.ts). */
+      readonly gating_cards?: number;
+      readonly unreadable_cards?: number;
+      readonly warnings_count?: number;
+      readonly warnings?: readonly { readonly where: string; readonly reason: string; readonly run_id: string; readonly agent_key_id: string; readonly field: string; readonly detail: string }[];
     } | null;
     readonly shard_rows: number;
     readonly shard_bytes: number;
@@ -88,7 +95,7 @@ export interface ManifestFacts {
 
 /** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
 const BEFORE_COUNTS = ["evalshard_version", "pipeline", "snapshot", "started_at", "finished_at", "format", "output"];
-const AFTER_COUNTS = ["stream_error_runs", "night", "split", "shards", "inputs", "pull", "quarantine", "options", "filters", "untrusted", "quarantined_share", "warnings", "publish"];
+const AFTER_COUNTS = ["stream_error_runs", "night", "split", "shards", "inputs", "pull", "quarantine", "options", "filters", "gate_by", "untrusted", "quarantined_share", "warnings", "publish"];
 
 /**
  * A job's manifest: the part every job shares, from `facts`, and the job's own sections (`output`,

@@ -48,6 +48,7 @@ export function pipelineSpecOf(o: Options) {
     name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, "lowercase letters, digits, - and _"),
     source: z.discriminatedUnion("kind", [httpSourceSpec, filesSourceSpec]),
     filters: yamlDefaulted(z, o.filters),
+    gate_by: yamlDefaulted(z, o.gateBy),
     untrusted: yamlDefaulted(z, o.untrusted),
     max_quarantined: yamlDefaulted(z, o.maxQuarantined),
     max_line_bytes: yamlDefaulted(z, o.maxLineBytes),

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { FORMAT_NAMES } from "../formats/format.js";
 import type { FormatName } from "../formats/format.js";
 import { FILTER_RULES } from "../core/reasons.js";
+import { GATE_BY } from "../formats/card-gate.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
 import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, textList, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";
@@ -71,6 +72,15 @@ export const OPTIONS = defineOptions({
     yaml: { key: "untrusted" },
   },
   filters: { kind: switches(FILTER_RULES, "filter"), default: {}, help: "keep {rule} records", takenBy: ["convert", "validate", "pull"], yaml: { key: "filters" } },
+  // Issue 39: one gating rule (src/formats/gate-book.ts) for every command; a run as a whole only when asked.
+  gateBy: {
+    kind: choice(GATE_BY),
+    default: "seat",
+    help: "participation gating: seat (a seat by its own scorecard) or run (every seat of a run any of whose cards is gated)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--gate-by <unit>",
+    yaml: { key: "gate_by" },
+  },
   // Selection (issue 19, docs/selection.md): which seats to train on; each rule's drops are counted by reason.
   seats: {
     kind: choice(["agent", "all"]),

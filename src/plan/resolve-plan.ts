@@ -65,6 +65,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     format: o.format === undefined ? { detect: true } : { forced: o.format },
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
     filters: allFilters(o.filters ?? {}),
+    gateBy: o.gateBy ?? OPTIONS.gateBy.default,
     selection: {
       seats: o.seats ?? SELECT_DEFAULTS.seats,
       agentKeys: o.agentKeys ?? null,

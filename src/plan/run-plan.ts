@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { FormatName } from "../formats/format.js";
+import type { GateBy } from "../formats/card-gate.js";
 import type { FilterRule } from "../core/reasons.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { CommandName } from "./option-spec.js";
@@ -84,6 +85,8 @@ export interface RunPlan {
   readonly acceptLaterMinor: boolean;
   /** Every filter rule, on or off. */
   readonly filters: Readonly<Record<FilterRule, boolean>>;
+  /** Participation gating by each seat's own card, or by the whole run (src/formats/gate-book.ts). */
+  readonly gateBy: GateBy;
   readonly selection: SelectionPlan;
   /** No scorecards while participation gating is on is an error, not a warning. */
   readonly requireScorecards: boolean;

@@ -15,6 +15,7 @@ import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import { ScoreTable } from "./score-table.js";
+import { GateBook, type GateEntry } from "../formats/gate-book.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
@@ -47,8 +48,8 @@ export interface HttpSourceOptions {
 
 /** The service as a LineSource. */
 export interface HttpSource extends LineSource {
-  /** After the first full read: runs whose scorecards carry a truthy `participation_gated`. */
-  gatedRuns(): ReadonlySet<string>;
+  /** After the first full read: the pulled runs' gating, read by the one rule (src/formats/gate-book.ts). */
+  gates(): GateBook;
   /**
    * After the first full read: the score cache for the next pull, by run id: every scored run of this
    * pull whose scorecard version is known, whether it came from `scoreCache` or was fetched.
@@ -98,10 +99,11 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gated: new Set<string>(), scores: new ScoreTable(), context: null as string | null, settled: false };
+  const found = { gates: [] as GateEntry[], scores: new ScoreTable(), context: null as string | null, settled: false };
   const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;
+  let book: GateBook | undefined;
 
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending: Buffer[] = [];
@@ -160,9 +162,10 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
         throw readError(name, err);
       }
     },
-    gatedRuns() {
-      afterPull("gatedRuns()");
-      return found.gated;
+    gates() {
+      afterPull("gates()");
+      book ??= new GateBook(found.gates);
+      return book;
     },
     scoreCacheOut() {
       afterPull("scoreCacheOut()");

@@ -6,7 +6,8 @@ import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from
 import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
 import type { RunTable } from "./run-table.js";
-import { noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import { noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
 import { inOrder } from "./in-order.js";
 import { Staging } from "./staging.js";
@@ -16,7 +17,7 @@ import { Staging } from "./staging.js";
 const PAIRS = 0;
 
 /**
- * DPO records of pairs among the scored, unflagged, ungated runs of each scenario in this job's share
+ * DPO records of pairs among the scored, unflagged, ungated (and readable) runs of each scenario in this job's share
  * (scenarios, not runs, are partitioned: a pair needs both its runs in one job). Runs without a
  * per-seat trace are left out too: the service answers 400 "provenance missing" for them.
  *
@@ -32,7 +33,7 @@ export async function* pullDpo(
   runs: readonly ListedRun[],
   partition: Partition | undefined,
   dpo: DpoOptions,
-  gated: Set<string>,
+  gates: GateEntry[],
   scoring: Scoring,
   context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
 ): AsyncGenerator<string | Buffer> {
@@ -83,15 +84,16 @@ export async function* pullDpo(
 
   const scores = new Map<string, RunScore>();
   await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => versions.get(run.runId), scoring, tally, (score, run) => void scores.set(run.runId, score));
-  for (const [runId, score] of scores) if (score.gated) gated.add(runId);
-  tally.r.gated = gated.size;
-  tally.emit({ type: "scorecards", runs: scores.size, gated: gated.size });
+  for (const [runId, score] of scores) noteGates(gates, runId, score.gates, tally);
+  tally.emit({ type: "scorecards", runs: scores.size, gated: tally.r.gated });
+  // The one gating rule: a pair's run as a DPO record's (gate-book.ts), so a gated or unreadable run is not paired.
+  const book = new GateBook(gates);
 
   const candidates: PairCandidate[] = [];
   for (const run of scored) {
     const composite = scores.get(run.runId)?.composite;
     const campaignId = run.campaignId ?? campaignOf.get(run.runId);
-    if (composite === undefined || campaignId === undefined || !known.has(run.runId) || unpairable.has(run.runId) || gated.has(run.runId)) {
+    if (composite === undefined || campaignId === undefined || !known.has(run.runId) || unpairable.has(run.runId) || book.run(run.runId) !== "open") {
       tally.r.pairs.excluded++;
       continue;
     }

@@ -48,8 +48,10 @@ export interface PullReport {
   readonly deferred: readonly DeferredRun[];
   /** RL only: scored runs the service has no RL data for (404), e.g. runs without a session. */
   readonly noRlData: readonly string[];
-  /** Runs in this job's share with a truthy `participation_gated` on any scorecard. */
+  /** Runs in this job's share with a card stamped gated (`true` or an object); gating itself is per seat unless `gate_by: run`. */
   readonly gated: number;
+  /** Cards whose stamp or `agent_key_id` cannot be read, each naming run, key and field: their seats are dropped (`unreadable_gating`). */
+  readonly unreadableGating: readonly string[];
   /**
    * Scored runs whose score came from the cache given to the source (same run, same scorecard version
    * as their records carry), and runs whose scorecards were requested.
@@ -117,6 +119,7 @@ export class PullTally {
       deferred: [],
       noRlData: [],
       gated: 0,
+      unreadableGating: [],
       scorecardsCached: 0,
       scorecardsFetched: 0,
       streamErrors: 0,

@@ -1,12 +1,13 @@
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import type { RunTable } from "./run-table.js";
-import { isVersion, scoresOf, type Scoring } from "./scorecards.js";
+import { isVersion, noteGates, scoresOf, type Scoring } from "./scorecards.js";
+import type { GateEntry } from "../formats/gate-book.js";
 import { Staging } from "./staging.js";
 
 /**
  * SFT or RL records of the scored runs of `share` (numbers in `runs`, in list order), as lines in the
  * service's list order (a run's records in the order they came), then any `partial_stream` lines. Adds
- * the gated runs to `gated`. Records are read first, so each run's `scorecard_version` is known and only
+ * each run's cards that are not open to `gates`. Records are read first, so each run's `scorecard_version` is known and only
  * scorecards of runs new or rescored since `scoring.cache` are requested; nothing is yielded before the
  * scores are in. Sets `found.settled` when every score is one the cache left in `scoring.out` answers for
  * the same records. What it keeps per run is typed arrays indexed by run number, and the records' bytes
@@ -16,11 +17,11 @@ export async function* pullRecords(
   ctx: FetchRecordsContext,
   runs: RunTable,
   share: Int32Array,
-  found: { readonly gated: Set<string>; settled: boolean },
+  found: { readonly gates: GateEntry[]; settled: boolean },
   scoring: Scoring,
   spoolDir: string,
 ): AsyncGenerator<string | Buffer> {
-  const { gated } = found;
+  const { gates } = found;
   const scored = share.filter((run) => runs.scored(run));
   const staging = await Staging.open(spoolDir);
   try {
@@ -43,13 +44,12 @@ export async function* pullRecords(
     let settled = true;
     const versionOf = (run: number) => (Number.isNaN(versions[run]) ? undefined : (versions[run] as number));
     await scoresOf(ctx.client, ctx.routes, scored, (run) => runs.runId(run), versionOf, scoring, ctx.tally, (score, run) => {
-      if (score.gated) gated.add(runs.runId(run));
+      noteGates(gates, runs.runId(run), score.gates, ctx.tally);
       const version = versionOf(run);
       settled &&= version !== undefined && score.cachedVersion === version;
     });
     found.settled = settled;
-    ctx.tally.r.gated = gated.size;
-    ctx.tally.emit({ type: "scorecards", runs: scored.length, gated: gated.size });
+    ctx.tally.emit({ type: "scorecards", runs: scored.length, gated: ctx.tally.r.gated });
 
     for (const run of scored) {
       const records = staging.count(run);

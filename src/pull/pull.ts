@@ -10,6 +10,7 @@ import { pullRecords } from "./pull-sft-rl.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import type { ScoreTable } from "./score-table.js";
+import type { GateEntry } from "../formats/gate-book.js";
 
 export interface PullPlan {
   readonly client: ExportClient;
@@ -24,9 +25,10 @@ export interface PullPlan {
   readonly rlContext: boolean;
 }
 
-/** What a pull learns besides its lines: gated runs, and the score cache for the next pull. */
+/** What a pull learns besides its lines: its runs' cards that are not open, and the score cache for the next pull. */
 export interface PullFindings {
-  readonly gated: Set<string>;
+  /** A GateBook's entries: the one gating rule reads them (src/formats/gate-book.ts). */
+  readonly gates: GateEntry[];
   readonly scores: ScoreTable;
   /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
   context: string | null;
@@ -54,7 +56,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
     const runs = Array.from(listed.select((run) => plan.skip?.has(listed.runId(run)) !== true), (run) => listed.run(run));
-    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gated, scoring, context);
+    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gates, scoring, context);
   } else {
     // Run numbers, not run objects: a 100,000-run share is 400 KB (issue 21).
     const share = listed.select((run) => {

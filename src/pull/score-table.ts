@@ -1,5 +1,6 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "./id-index.js";
+import type { SeatGate } from "../formats/gate-book.js";
 
 /**
  * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
@@ -7,21 +8,22 @@ import { IdIndex } from "./id-index.js";
  */
 export interface CachedScore {
   readonly version: number;
-  readonly gated: boolean;
+  /** The run's cards that are not open (gate-book.ts): empty for nearly every run. */
+  readonly gates: readonly SeatGate[];
   readonly composite?: number;
 }
 
 /** Cached scores by run id. */
 export type ScoreCache = ReadonlyMap<string, CachedScore>;
 
-const GATED = 1;
 const HAS_COMPOSITE = 2;
+const NO_GATES: readonly SeatGate[] = [];
 
 /**
  * A score cache (run id to {@link CachedScore}) as a ReadonlyMap whose entries live off the JS heap: ids in
  * an {@link IdIndex}, version, flags and composite in typed arrays. A 100,000-run world's cache, read in
  * and written out by every night, was two Maps of 100,000 strings and objects (docs/decisions.md, "Nightly
- * pull memory: per-run state off the heap"). Entries iterate in the order first set, as a Map's do; an
+ * pull memory: per-run state off the heap"). The few runs with a card that is not open keep their gates in a Map. Entries iterate in the order first set, as a Map's do; an
  * entry is never removed, so every id the index holds has an entry. `get` makes a new object each call.
  */
 export class ScoreTable implements ReadonlyMap<string, CachedScore> {
@@ -29,6 +31,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   #versions = new Float64Array(1024);
   #composites = new Float64Array(1024);
   #flags = new Uint8Array(1024);
+  readonly #gates = new Map<number, readonly SeatGate[]>();
 
   get size(): number {
     return this.#ids.size;
@@ -43,7 +46,9 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
     }
     this.#versions[index] = score.version;
     this.#composites[index] = score.composite ?? 0;
-    this.#flags[index] = (score.gated ? GATED : 0) | (score.composite === undefined ? 0 : HAS_COMPOSITE);
+    this.#flags[index] = score.composite === undefined ? 0 : HAS_COMPOSITE;
+    if (score.gates.length > 0) this.#gates.set(index, score.gates);
+    else this.#gates.delete(index);
     return this;
   }
 
@@ -78,7 +83,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
 
   #at(index: number): CachedScore {
     const flags = this.#flags[index] as number;
-    const base = { version: this.#versions[index] as number, gated: (flags & GATED) !== 0 };
+    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
   }
 }

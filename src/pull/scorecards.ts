@@ -4,13 +4,16 @@ import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, ScoreCache, ScoreTable } from "./score-table.js";
+import { cardGate } from "../formats/card-gate.js";
+import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
+import type { GateEntry, SeatGate } from "../formats/gate-book.js";
 
 export type { CachedScore, ScoreCache } from "./score-table.js";
 
 /** What a pull needs from a run's scorecards (spec 2.7). */
 export interface RunScore {
-  /** A scorecard carries a truthy `participation_gated`. */
-  readonly gated: boolean;
+  /** Its cards that are not open (gated, or unreadable), by seat: the one gating rule reads them (gate-book.ts). */
+  readonly gates: readonly SeatGate[];
   /**
    * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
    * the composite): the key's one seat on agent routes; on owner routes every seat with an
@@ -55,7 +58,7 @@ export async function scoresOf<T>(
       const hit = cache?.get(runId);
       if (version !== undefined && hit !== undefined && hit.version === version) {
         tally.r.scorecardsCached++;
-        return { gated: hit.gated, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
+        return { gates: hit.gates, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -63,11 +66,11 @@ export async function scoresOf<T>(
       // rescored since (spec 4.3: `version` pins a scorecard version, min 1).
       const pin = version !== undefined && version >= 1 ? version : undefined;
       const body = await client.getJson<unknown>(routes.scorecard(runId), pin === undefined ? undefined : { version: pin });
-      const score = scoreOf(body);
+      const score = scoreOf(body, runId);
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
       const fetchedVersion = bodyVersion(body, pin);
-      const entry = fetchedVersion === undefined ? undefined : { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) };
+      const entry = fetchedVersion === undefined ? undefined : { version: fetchedVersion, gates: score.gates, ...(score.composite === undefined ? {} : { composite: score.composite }) };
       return { ...score, cachedVersion: fetchedVersion, runId, entry };
     },
     // Cached in list order, not completion order: one world's cache is always the same table.
@@ -78,12 +81,34 @@ export async function scoresOf<T>(
   );
 }
 
-export function scoreOf(body: unknown): RunScore {
+/** A run's score and gates from its scorecard body; `runId`: the run whose route answered it. */
+/**
+ * Adds a run's seat gates to `gates` (a GateBook's entries), counts the run when a card is gated, and
+ * reports each unreadable card by run, key and field.
+ */
+export function noteGates(gates: GateEntry[], runId: string, seatGates: readonly SeatGate[], tally: PullTally): void {
+  if (seatGates.length === 0) return;
+  gates.push(...runGateEntries(runId, seatGates));
+  if (seatGates.some((g) => g[1] === "gated")) tally.r.gated++;
+  for (const g of seatGates) {
+    const text = unreadableGateText(runId, g);
+    if (text !== null) tally.r.unreadableGating.push(text);
+  }
+}
+
+export function scoreOf(body: unknown, runId: string): RunScore {
+  // Every element of the list, card or not: one that cannot be read gates (unreadable), never passes.
+  if (!isRecord(body) || !Array.isArray(body.scorecards)) return { gates: [[false, "unreadable", "the scorecard response has no scorecards list"]], composite: undefined };
+  const gates: SeatGate[] = [];
+  for (const card of body.scorecards as unknown[]) {
+    const { seat, gate, unreadable } = cardGate(card, runId);
+    if (gate === "gated") gates.push([seat, gate]);
+    else if (gate === "unreadable") gates.push([seat, gate, unreadable === null ? "unreadable" : `${unreadable.field} is ${unreadable.found}`]);
+  }
   const cards = cardsOf(body);
-  const gated = cards.some((c) => Boolean(c.participation_gated));
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
   const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
-  return { gated, composite: mean(seatMeans) };
+  return { gates, composite: mean(seatMeans) };
 }
 
 /**

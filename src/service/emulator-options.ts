@@ -30,7 +30,16 @@ export interface EmulatorOptions {
    * Default false: only the fields the spec shows, so a client tested here relies on nothing else.
    */
   readonly extraFields?: boolean | undefined;
+  /**
+   * How a gated seat's card is stamped (spec 2.7 names a stamp, not its type): `true` (the default),
+   * `detail` (`{player_messages, min_player_messages}`), or `text`, a faulty service's strings (`"true"`
+   * on gated seats, `"false"` on every other agent seat), which a client must not read either way.
+   */
+  readonly gateStamp?: GateStamp | undefined;
 }
+
+export const GATE_STAMPS = ["true", "detail", "text"] as const;
+export type GateStamp = (typeof GATE_STAMPS)[number];
 
 export interface FaultTiming {
   /** How long a 504 takes to arrive. */
@@ -54,6 +63,7 @@ export interface ResolvedOptions {
   readonly platform: PlatformConfig;
   readonly onFault: ((event: FaultEvent) => void) | undefined;
   readonly extraFields: boolean;
+  readonly gateStamp: GateStamp;
 }
 
 export const MAX_RUNS = 1_000_000;
@@ -80,7 +90,13 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     },
     onFault: options.onFault,
     extraFields: options.extraFields ?? false,
+    gateStamp: stampOf(options.gateStamp ?? "true"),
   };
+}
+
+function stampOf(value: string): GateStamp {
+  if (!(GATE_STAMPS as readonly string[]).includes(value)) throw new ConfigError(`Expected gateStamp to be one of ${GATE_STAMPS.join(", ")}, got ${JSON.stringify(value)}`);
+  return value as GateStamp;
 }
 
 function whole(name: string, value: number, min: number, max: number): number {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FaultTiming } from "./emulator-options.js";
+import type { FaultTiming, GateStamp } from "./emulator-options.js";
 import { NO_FAULTS, type FaultInjector, type RequestFaults } from "./fault-injector.js";
 import { badRequest, HttpError, notFound } from "./http-errors.js";
 import { json, type Reply } from "./reply.js";
@@ -17,6 +17,7 @@ export interface HandlerDeps {
   readonly faults: FaultInjector;
   readonly timing: FaultTiming;
   readonly extraFields: boolean;
+  readonly gateStamp: GateStamp;
   /** Aborted when the emulator closes: fault delays (a 504's wait, a slow body's pauses) end at once. */
   readonly closing: AbortSignal;
 }
@@ -49,6 +50,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     body: () => readJson(req),
     faults,
     extraFields: deps.extraFields,
+    gateStamp: deps.gateStamp,
     advance: () => {
       deps.world.epoch++;
     },

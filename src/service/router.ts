@@ -1,6 +1,7 @@
 import type { RequestFaults } from "./fault-injector.js";
 import type { Reply } from "./reply.js";
 import type { World } from "./world.js";
+import type { GateStamp } from "./emulator-options.js";
 
 /** What a route handler gets. */
 export interface RequestContext {
@@ -16,6 +17,8 @@ export interface RequestContext {
   readonly faults: RequestFaults;
   /** Serve the emulator's documented additions to the spec's fields (`EmulatorOptions.extraFields`). */
   readonly extraFields: boolean;
+  /** How gated seats' cards are stamped (`EmulatorOptions.gateStamp`). */
+  readonly gateStamp: GateStamp;
   /** Moves the world one epoch (the emulator's own control route). */
   readonly advance: () => void;
 }

@@ -59,7 +59,7 @@ function scorecard(ctx: RequestContext) {
   const version = queryInt(ctx.url, "version", { min: 1 }, 0);
   const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
   const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent", ctx.extraFields)];
+  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent", ctx.extraFields, { stamp: ctx.gateStamp, minPlayerMessages: ctx.world.platform.minPlayerMessages })];
   return json({ scorecards, versions: view.state.versions });
 }
 

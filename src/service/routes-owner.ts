@@ -37,7 +37,7 @@ function scorecard(ctx: RequestContext) {
   const view = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
   const { plan, state } = view;
   const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : runScores(ctx.world, plan, pinned).map((s) => scorecardBody(s, "owner", ctx.extraFields));
+  const scorecards = pinned === 0 ? [] : runScores(ctx.world, plan, pinned).map((s) => scorecardBody(s, "owner", ctx.extraFields, { stamp: ctx.gateStamp, minPlayerMessages: ctx.world.platform.minPlayerMessages }));
   return json({ scorecards, manifest: manifest(plan), versions: state.versions });
 }
 

@@ -1,6 +1,7 @@
 import type { SeatScore, TraitScore } from "./seat-score.js";
 import { round4 } from "./seat-play.js";
 import { iso } from "./world-clock.js";
+import type { GateStamp } from "./emulator-options.js";
 
 /** Who reads a response: owner routes see every seat and owner-only fields. */
 export type Audience = "agent" | "owner";
@@ -11,6 +12,12 @@ export interface ScorecardExtras {
   role: string;
   version: number;
   created_at: string;
+}
+
+/** How a gated seat's card is stamped (`EmulatorOptions.gateStamp`), and the floor a `detail` stamp names. */
+export interface StampStyle {
+  readonly stamp: GateStamp;
+  readonly minPlayerMessages: number;
 }
 
 /** One seat's scorecard (spec 2.7), with the extras when asked for. */
@@ -28,12 +35,12 @@ export interface ScorecardBody extends Partial<ScorecardExtras> {
   traits: { per_trait: Record<string, TraitScore> };
   /** Owner responses only, and only for scenarios that declare safety traits. */
   safety?: Record<string, TraitScore>;
-  /** The stamp, present only when the seat hit the participation gate. */
-  participation_gated?: true;
+  /** The stamp, present only when the seat hit the participation gate (`text`: on every agent seat). */
+  participation_gated?: true | { player_messages: number; min_player_messages: number } | "true" | "false";
 }
 
 /** A seat's scorecard: the fields spec 2.7 shows, plus the emulator's extras when `extras` is set. */
-export function scorecardBody(score: SeatScore, audience: Audience, extras: boolean): ScorecardBody {
+export function scorecardBody(score: SeatScore, audience: Audience, extras: boolean, { stamp, minPlayerMessages }: StampStyle = { stamp: "true", minPlayerMessages: 5 }): ScorecardBody {
   const { plan, seat, play } = score;
   const conditions = plan.campaign.winConditions;
   const perCondition = Object.fromEntries(conditions.map((c) => [c.id, play.partialCredit[c.id] ?? 0]));
@@ -55,6 +62,8 @@ export function scorecardBody(score: SeatScore, audience: Audience, extras: bool
     traits: { per_trait: { ...score.perTrait } },
   };
   if (audience === "owner" && Object.keys(score.safety).length > 0) body.safety = { ...score.safety };
-  if (score.gated) body.participation_gated = true;
+  if (stamp === "true" && score.gated) body.participation_gated = true;
+  else if (stamp === "detail" && score.gated) body.participation_gated = { player_messages: play.actionCount, min_player_messages: minPlayerMessages };
+  else if (stamp === "text" && seat.agentKeyId !== null) body.participation_gated = score.gated ? "true" : "false";
   return body;
 }

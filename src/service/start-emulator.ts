@@ -70,7 +70,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const closing = new AbortController();
   // Every fault delay in flight listens to it: many at once are normal, not a leak (nor a stderr warning).
   setMaxListeners(0, closing.signal);
-  const deps = { world, router, faults, timing: resolved.timing, extraFields: resolved.extraFields, closing: closing.signal };
+  const deps = { world, router, faults, timing: resolved.timing, extraFields: resolved.extraFields, gateStamp: resolved.gateStamp, closing: closing.signal };
 
   const server = createServer((req, res) => {
     // A handler fails only when its connection is gone (or the emulator closed under it): nothing is left to answer.

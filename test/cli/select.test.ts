@@ -90,16 +90,16 @@ describe("scorecards: checked, gated per seat, missing ones said out loud", () =
     expect((await cli("validate", fx("rl-valid"), "--require-scorecards", "--no-filter-participation-gated")).code).toBe(0);
   });
 
-  it('a card not of spec 2.7 is quarantined with its reason; its "false" stamp gates nothing', async () => {
+  it('a card faulty elsewhere still gates; a "false" stamp drops its seat as unreadable_gating (issue 39)', async () => {
     const out = outDir();
     const r = await cli("convert", fx("rl-selection"), "--out", out, "--scorecards", fx("scorecards-invalid"));
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: scorecards: 2 card\(s\) quarantined as invalid_scorecard/);
+    expect(r.stderr).toMatch(/warning: scorecards: 1 card\(s\) unreadable_gating: .*line 1: run run-600, agent_key_id "key-1", field participation_gated/);
+    expect(r.stderr).toMatch(/warning: scorecards: 1 card\(s\) not_scored: read for gating, not for scores \(first, line 2: run run-601/);
     const m = manifestOf(out);
-    expect(m.options.scorecards).toMatchObject({ cards: 1, gated_runs: 1, gated_seats: 1, quarantined_count: 2 });
-    expect(m.options.scorecards.quarantined.map((q: { where: string; reason: string }) => `${q.where} ${q.reason}`)).toEqual(["line 1 invalid_scorecard", "line 2 invalid_scorecard"]);
-    // The one valid card stamps run-600's key-2 seat: that seat only is gated.
-    expect(m).toMatchObject({ records_out: 4, dropped: { participation_gated: 1 } });
+    expect(m.options.scorecards).toMatchObject({ cards: 2, gating_cards: 3, gated_runs: 2, gated_seats: 2, unreadable_cards: 1, quarantined_count: 0 });
+    // run-600's key-2 and run-601's key-1 are stamped; run-600's key-1 card says "false", which is no answer.
+    expect(m).toMatchObject({ records_out: 2, dropped: { participation_gated: 2, unreadable_gating: 1 } });
   });
 });
 

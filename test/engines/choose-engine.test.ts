@@ -8,7 +8,7 @@ import type { LineSource } from "../../src/sources/line-source.js";
 
 const source = (name: string, bytes: boolean): LineSource =>
   ({ name, lines: async function* () {}, info: async () => ({ path: name, bytes: 0, sha256: "" }), ...(bytes ? { bytes: async () => null } : {}) }) as unknown as LineSource;
-const files: RunSources = { lines: [source("a.ndjson", true)], gatedRuns: () => undefined };
+const files: RunSources = { lines: [source("a.ndjson", true)], gates: () => undefined };
 const plan = (options: Partial<ConvertOptions> = {}) => resolvePlan("convert", { inputs: ["a.ndjson"], out: "/tmp/out", ...options });
 const names = (engines: readonly Engine[]) => engines.map((e) => e.name);
 
@@ -33,7 +33,7 @@ describe("--engine auto", () => {
 
   it("picks the stages engine where the parallel engine refuses: JSONL, an input without bytes", () => {
     expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("stages");
-    expect(chooseEngine(plan(), { lines: [source("-", false)], gatedRuns: () => undefined }).name).toBe("stages");
+    expect(chooseEngine(plan(), { lines: [source("-", false)], gates: () => undefined }).name).toBe("stages");
   });
 
   it("stands the engines it did not choose down", () => {
@@ -55,7 +55,7 @@ describe("a named engine", () => {
     const run = () => chooseEngine(plan({ engine: "parallel", to: "jsonl" }), files);
     expect(run).toThrow(ConfigError);
     expect(run).toThrow("The parallel engine cannot run this conversion: it writes Parquet only, not jsonl; use --engine stages or auto");
-    expect(() => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gatedRuns: () => undefined })).toThrow('input "-" cannot be read as bytes');
+    expect(() => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gates: () => undefined })).toThrow('input "-" cannot be read as bytes');
   });
 });
 

@@ -58,7 +58,7 @@ describe("httpSource: SFT and RL records of the scored runs", async () => {
     expect(byKey(await readAll(src))).toEqual(await perRun(agent, scoredAgent, true));
   });
 
-  it("gatedRuns: runs with a truthy participation_gated on any scorecard", async () => {
+  it("gates(): each run's gated cards, by seat; report().gated counts the runs", async () => {
     const src = source(emu, { auth: "owner", format: "sft" });
     await readAll(src);
     const expected = new Set<string>();
@@ -67,7 +67,8 @@ describe("httpSource: SFT and RL records of the scored runs", async () => {
       if (scorecards.some((c) => c.participation_gated === true)) expected.add(id);
     }
     expect(expected.size).toBeGreaterThan(0);
-    expect(src.gatedRuns()).toEqual(expected);
+    expect(src.gates().runsWith("gated")).toEqual(expected);
+    expect(src.report().unreadableGating).toEqual([]);
     expect(src.report().gated).toBe(expected.size);
   });
 
@@ -152,6 +153,6 @@ describe("httpSource: reading again", async () => {
   it("report() and gatedRuns() before a read throw", () => {
     const src = source(emu, { auth: "owner", format: "sft" });
     expect(() => src.report()).toThrow(/first full read/);
-    expect(() => src.gatedRuns()).toThrow(/first full read/);
+    expect(() => src.gates()).toThrow(/first full read/);
   });
 });

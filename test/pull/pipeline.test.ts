@@ -12,9 +12,9 @@ describe("httpSource in convert's pipeline (two reads)", async () => {
       const src = source(emu, { auth: "owner", format, dpo: { strategy: "adjacent" } });
       const plan = await planPipeline([src]);
       expect(plan.format.name).toBe(format);
-      const gatedRuns = src.gatedRuns();
+      const gates = src.gates();
       const out: Flow<ValidRecord>[] = [];
-      for await (const item of runPipeline([src], plan, { gatedRuns })) out.push(item);
+      for await (const item of runPipeline([src], plan, { gates })) out.push(item);
       const lines = await readAll(src);
       expect(out).toHaveLength(lines.length);
       expect(out.filter((f) => f.kind === "quarantined")).toEqual([]);

@@ -23,7 +23,7 @@ describe("scorecards are fetched only for runs not in the score cache at their r
 
       const second = source(emu, { ...options, scoreCache: first.scoreCacheOut() });
       expect(await readAll(second)).toEqual(firstLines);
-      expect(second.gatedRuns()).toEqual(first.gatedRuns());
+      expect(second.gates().entries).toEqual(first.gates().entries);
       expect(second.scoreCacheOut()).toEqual(first.scoreCacheOut());
       const b = second.report();
       expect(b.scorecardsCached + b.scorecardsFetched).toBe(b.runsScored);
@@ -39,15 +39,15 @@ describe("scorecards are fetched only for runs not in the score cache at their r
     const emu = await emulator({ seed: 32, runs: 80 });
     const first = source(emu, { auth: "owner", format: "sft" });
     const lines = await readAll(first);
-    const gatedId = [...first.gatedRuns()][0] as string;
+    const gatedId = [...first.gates().runsWith("gated")][0] as string;
     const cache = new Map(first.scoreCacheOut());
     const entry = cache.get(gatedId);
-    expect(entry?.gated).toBe(true);
+    expect(entry?.gates.some((g) => g[1] === "gated")).toBe(true);
     // What an earlier night saw before this run was rescored into a gated version.
-    cache.set(gatedId, { version: (entry?.version ?? 1) - 1, gated: false });
+    cache.set(gatedId, { version: (entry?.version ?? 1) - 1, gates: [] });
     const second = source(emu, { auth: "owner", format: "sft", scoreCache: cache });
     expect(await readAll(second)).toEqual(lines);
-    expect(second.gatedRuns().has(gatedId)).toBe(true);
+    expect(second.gates().runsWith("gated").has(gatedId)).toBe(true);
     expect(second.report().scorecardsFetched).toBe(1);
     expect(second.scoreCacheOut().get(gatedId)).toEqual(entry);
   });
@@ -56,12 +56,12 @@ describe("scorecards are fetched only for runs not in the score cache at their r
     const emu = await emulator({ seed: 32, runs: 80 });
     const first = source(emu, { auth: "owner", format: "sft" });
     await readAll(first);
-    const gatedId = [...first.gatedRuns()][0] as string;
+    const gatedId = [...first.gates().runsWith("gated")][0] as string;
     const cache = new Map(first.scoreCacheOut());
-    cache.set(gatedId, { ...(cache.get(gatedId) as { version: number }), gated: false });
+    cache.set(gatedId, { ...(cache.get(gatedId) as { version: number }), gates: [] });
     const second = source(emu, { auth: "owner", format: "sft", scoreCache: cache });
     await readAll(second);
-    expect(second.gatedRuns().has(gatedId)).toBe(false);
+    expect(second.gates().runsWith("gated").has(gatedId)).toBe(false);
     expect(second.report().scorecardsFetched).toBe(0);
   });
 

@@ -4,7 +4,8 @@ import { filter } from "../../src/stages/filter.js";
 import type { FilterOptions } from "../../src/stages/filter.js";
 import { validate } from "../../src/stages/validate.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
-import { readGatedRuns } from "../../src/stages/read-scorecards.js";
+import { readGatedRuns, readScorecardFile } from "../../src/stages/read-scorecards.js";
+import { GateBook } from "../../src/formats/gate-book.js";
 import { collect, FIXTURES, fixtureLines, from, outcomes } from "../helpers/flow.js";
 
 const run = async (options: FilterOptions, name = "records/sft-filters.ndjson") =>
@@ -22,15 +23,21 @@ describe("filter", () => {
     ]);
   });
 
-  it("drops participation-gated runs named by the scorecards", async () => {
+  it("drops participation-gated seats named by the scorecards", async () => {
     const gatedRuns = await readGatedRuns(`${FIXTURES}records/scorecards-gated.ndjson`);
     expect([...gatedRuns]).toEqual(["run-065"]);
-    expect((await run({ gatedRuns })).at(-1)).toBe("dropped:participation_gated");
+    const { gates } = await readScorecardFile(`${FIXTURES}records/scorecards-gated.ndjson`);
+    expect((await run({ gates })).at(-1)).toBe("dropped:participation_gated");
+  });
+
+  it("drops a seat whose card's stamp cannot be read as unreadable_gating", async () => {
+    const gates = new GateBook([["run-065", "key-1", null, "unreadable"]]);
+    expect((await run({ gates })).at(-1)).toBe("dropped:unreadable_gating");
   });
 
   it("lets each rule be switched off", async () => {
-    const gatedRuns = new Set(["run-065"]);
-    expect(await run({ gatedRuns, rules: { flagged: false, unscored: false, no_trace: false, participation_gated: false } })).toEqual(
+    const gates = new GateBook([["run-065", "key-1", null, "gated"]]);
+    expect(await run({ gates, rules: { flagged: false, unscored: false, no_trace: false, participation_gated: false } })).toEqual(
       ["060", "061", "062", "063", "064", "065"].map((n) => `kept:run-${n}`),
     );
     expect((await run({ rules: { flagged: false } }))[1]).toBe("kept:run-061");
@@ -38,6 +45,6 @@ describe("filter", () => {
   });
 
   it("gates a DPO pair when either run is gated", async () => {
-    expect(await run({ gatedRuns: new Set(["run-201"]) }, "records/dpo-valid.ndjson")).toEqual(["dropped:participation_gated", "kept:run-202"]);
+    expect(await run({ gates: new GateBook([["run-201", "key-1", null, "gated"]]) }, "records/dpo-valid.ndjson")).toEqual(["dropped:participation_gated", "kept:run-202"]);
   });
 });

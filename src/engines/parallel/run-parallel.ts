@@ -45,7 +45,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: () => sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, names === undefined ? {} : { splits: names }),
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gatedRuns: sources.gatedRuns(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,

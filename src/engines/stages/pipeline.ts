@@ -16,6 +16,8 @@ import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-po
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";
 import type { ValidRecord } from "../../formats/valid-record.js";
+import type { GateBook } from "../../formats/gate-book.js";
+import type { GateBy } from "../../formats/card-gate.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
 import type { SelectionPlan } from "../../stages/select-plan.js";
 import { filterRule } from "../../stages/filter.js";
@@ -33,8 +35,11 @@ export interface PipelineOptions<F extends Format<z.ZodType, string> = Format> {
   readonly acceptLaterMinor?: boolean;
   readonly read?: ReadOptions;
   readonly filters?: Partial<Record<FilterRule, boolean>>;
-  readonly gatedRuns?: ReadonlySet<string>;
-  /** Valid scorecards by seat: per-seat gating, and RL and DPO scores for the selection's thresholds. */
+  /** The scorecards' gating (src/formats/gate-book.ts); without it no record is gated. */
+  readonly gates?: GateBook;
+  /** Gate a seat by its own card (default) or the whole run by any of its cards. */
+  readonly gateBy?: GateBy;
+  /** Valid scorecards by seat: RL and DPO scores for the selection's thresholds. */
   readonly scores?: ScoreBook;
   /** Which seats to keep (src/stages/select.ts); what is left out is the default (agent seats only). */
   readonly selection?: Partial<SelectionPlan>;
@@ -121,8 +126,8 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
   const validated = validate({ format: plan.format, forced: plan.forced, acceptLaterMinor: options.acceptLaterMinor ?? false })(concatLines(sources, options.read));
   const filterOptions = {
     ...(options.filters === undefined ? {} : { rules: options.filters }),
-    ...(options.gatedRuns === undefined ? {} : { gatedRuns: options.gatedRuns }),
-    ...(options.scores === undefined ? {} : { scores: options.scores }),
+    ...(options.gates === undefined ? {} : { gates: options.gates }),
+    ...(options.gateBy === undefined ? {} : { gateBy: options.gateBy }),
   };
   const selection = { ...SELECT_DEFAULTS, ...options.selection };
   const context = { format: plan.format.name, scores: options.scores, ...topKeysOf(plan, selection, filterOptions, options.scores) };

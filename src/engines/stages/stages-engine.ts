@@ -29,7 +29,7 @@ export const stagesEngine: Engine<RecordSink> = {
       ...(scores === undefined ? {} : { scores }),
     };
     const settled = await planPipeline(sources.lines, options);
-    const gatedRuns = sources.gatedRuns();
+    const gates = sources.gates();
     // A training view replaces strip: it emits its own sanitized texts, row by row.
     const context = sources.viewContext?.() ?? null;
     const request = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
@@ -45,7 +45,7 @@ export const stagesEngine: Engine<RecordSink> = {
     const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
     try {
-      const items = runPipeline(sources.lines, settled, { ...options, ...(gatedRuns === undefined ? {} : { gatedRuns }), ...(view === null ? {} : { strip: false as const }) });
+      const items = runPipeline(sources.lines, settled, { ...options, ...(gates === undefined ? {} : { gates }), ...(view === null ? {} : { strip: false as const }) });
       for await (const item of view === null ? items : view.stage(items)) {
         tally.add(item);
         if (item.kind === "quarantined") await quarantine.write(item);
@@ -88,5 +88,5 @@ export const stagesEngine: Engine<RecordSink> = {
 
 /** The pipeline's options from the plan, but the forced format (the caller looks it up). */
 function pipelineOptionsOf(plan: RunPlan): PipelineOptions {
-  return { acceptLaterMinor: plan.acceptLaterMinor, read: { maxLineBytes: plan.guards.maxLineBytes }, filters: plan.filters, untrusted: plan.untrusted, selection: plan.selection };
+  return { acceptLaterMinor: plan.acceptLaterMinor, read: { maxLineBytes: plan.guards.maxLineBytes }, filters: plan.filters, gateBy: plan.gateBy, untrusted: plan.untrusted, selection: plan.selection };
 }

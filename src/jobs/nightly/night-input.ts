@@ -37,7 +37,7 @@ export async function nightInputDigest(spec: PipelineSpec, http: HttpSource): Pr
     evalshard: EVALSHARD_VERSION,
     spec,
     input: { bytes: input.bytes, sha256: input.sha256 },
-    gated: [...http.gatedRuns()].sort(),
+    gates: http.gates().entries.map((e) => JSON.stringify(e)).sort(),
     scores: sha256Of(formatScoreCache(http.scoreCacheOut())),
     context: context === null ? null : await fileSha256(context),
   };

@@ -21,10 +21,16 @@ export interface NightFacts {
   readonly publish: PublishDecision;
 }
 
+/** A pull's cards whose gating cannot be read: their seats were dropped (issue 39); the first is named. */
+function unreadableWarnings(pull: PullReport | null): string[] {
+  const texts = pull?.unreadableGating ?? [];
+  return texts.length === 0 ? [] : [`scorecards: ${texts.length} card(s) unreadable_gating (first: ${texts[0] as string})`];
+}
+
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
 export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish }: NightFacts): Promise<NightlyManifest> {
-  const gatedRuns = sources.gatedRuns();
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
+  const gates = sources.gates();
+  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull)] };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,
@@ -32,6 +38,7 @@ export function nightlyManifest({ spec, startedAt, run, night, sources, pull, sn
     night: { added: night.added, replaced: night.replaced, removed: night.removed, unchanged: night.unchanged, buckets_rewritten: night.bucketsRewritten },
     pull,
     filters: filterSettings(spec.filters),
+    gate_by: spec.gate_by,
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),

@@ -29,6 +29,8 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly pull: PullReport | null;
   readonly quarantine: { readonly path: string; readonly entries: number } | null;
   readonly filters: Readonly<Record<string, boolean>>;
+  /** Issue 39: participation gating by each seat's own card, or by the whole run. */
+  readonly gate_by: string;
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];

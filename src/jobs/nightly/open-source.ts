@@ -8,6 +8,7 @@ import { expandInputs } from "../../sources/expand-inputs.js";
 import type { LineSource } from "../../sources/line-source.js";
 import { readScorecardFile } from "../../stages/read-scorecards.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
+import type { GateBook } from "../../formats/gate-book.js";
 
 /** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
 export interface SourceEnvironment {
@@ -27,9 +28,9 @@ export type NightPhase =
 
 export interface OpenedSource {
   readonly sources: readonly LineSource[];
-  /** Gated runs: known after the first read for the service, from the scorecards file otherwise. */
-  gatedRuns(): ReadonlySet<string> | undefined;
-  /** A files source's valid scorecards (issue 20): gating per seat, RL and DPO scores for the selection. */
+  /** The scorecards' gating: known after the first read for the service, from the scorecards file otherwise. */
+  gates(): GateBook | undefined;
+  /** A files source's valid scorecards (issue 20): RL and DPO scores for the selection. */
   readonly scores?: ScoreBook;
   readonly http: HttpSource | null;
 }
@@ -42,9 +43,8 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
   const source = spec.source;
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
-    const book = source.scorecards === undefined ? undefined : (await readScorecardFile(source.scorecards)).book;
-    const gated = book?.gatedRuns();
-    return { sources, gatedRuns: () => gated, ...(book === undefined ? {} : { scores: book }), http: null };
+    const cards = source.scorecards === undefined ? undefined : await readScorecardFile(source.scorecards);
+    return { sources, gates: () => cards?.gates, ...(cards === undefined ? {} : { scores: cards.book }), http: null };
   }
   let http: HttpSource | undefined;
   const client = clientOf(source, environment, (event) => http?.clientEvent(event), (digest) => http?.clientBody(digest));
@@ -60,7 +60,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     ...(o.rlContext === true ? { rlContext: true } : {}), // issue 18: a DPO view's prompts
   });
   const opened = http;
-  return { sources: [opened], gatedRuns: () => opened.gatedRuns(), http: opened };
+  return { sources: [opened], gates: () => opened.gates(), http: opened };
 }
 
 /** The service client of an http source: credentials from the environment only. */

@@ -84,7 +84,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const scores = opened.scores;
     const sources: RunSources = {
       lines: opened.sources,
-      gatedRuns: () => opened.gatedRuns(),
+      gates: () => opened.gates(),
       ...(scores === undefined ? {} : { scores: () => scores }),
       viewContext: () => contextOf(opened.http),
     };

@@ -1,15 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { ScoreTable } from "../../pull/index.js";
 import type { CachedScore, ScoreCache } from "../../pull/index.js";
+import type { SeatGate } from "../../formats/gate-book.js";
 
 /** Where a dataset keeps the scores of its runs' scorecards, relative to its directory. */
 export const SCORE_CACHE_DIR = "_cache";
 export const SCORE_CACHE_FILE = "scorecards.ndjson";
 
 /**
- * The score cache saved with a dataset: one `{run_id, version, gated, composite}` line per run. The
- * cache only saves requests, so a missing or unreadable file, or a bad line, is no cache (for that run):
- * its scorecards are fetched again.
+ * The score cache saved with a dataset: one `{run_id, version, gates, composite}` line per run (`gates`: the
+ * run's cards that are not open, `[agent_key_id, "gated"]` or `[agent_key_id, "unreadable", why]`, a key
+ * that cannot be read as false). The cache only saves requests, so a missing or unreadable file, or a bad
+ * line (one written before issue 39, with `gated` alone, too), is no cache for that run: its scorecards are
+ * fetched again.
  */
 export async function readScoreCache(path: string): Promise<Map<string, CachedScore>> {
   let text: string;
@@ -45,7 +48,7 @@ export function formatScoreCache(cache: ScoreCache): string {
   return ids
     .map((id) => {
       const s = cache.get(id) as CachedScore;
-      return `${JSON.stringify({ run_id: id, version: s.version, gated: s.gated, composite: s.composite ?? null })}\n`;
+      return `${JSON.stringify({ run_id: id, version: s.version, gates: s.gates, composite: s.composite ?? null })}\n`;
     })
     .join("");
 }
@@ -59,8 +62,15 @@ function parseEntry(line: string): { runId: string; score: CachedScore } | undef
     return undefined;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { run_id: runId, version, gated, composite } = value as Record<string, unknown>;
-  if (typeof runId !== "string" || typeof version !== "number" || !Number.isSafeInteger(version) || version < 0 || typeof gated !== "boolean") return undefined;
+  const { run_id: runId, version, gates, composite } = value as Record<string, unknown>;
+  if (typeof runId !== "string" || typeof version !== "number" || !Number.isSafeInteger(version) || version < 0 || !Array.isArray(gates) || !gates.every(isSeatGate)) return undefined;
   if (composite !== null && composite !== undefined && (typeof composite !== "number" || !Number.isFinite(composite))) return undefined;
-  return { runId, score: { version, gated, ...(typeof composite === "number" ? { composite } : {}) } };
+  return { runId, score: { version, gates, ...(typeof composite === "number" ? { composite } : {}) } };
+}
+
+function isSeatGate(value: unknown): value is SeatGate {
+  if (!Array.isArray(value)) return false;
+  const [seat, gate, why] = value as unknown[];
+  const seatOk = seat === null || seat === false || (typeof seat === "string" && seat !== "");
+  return seatOk && ((value.length === 2 && gate === "gated") || (value.length === 3 && gate === "unreadable" && typeof why === "string"));
 }

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatScoreCache, readScoreCache } from "../../../src/jobs/nightly/score-cache-file.js";
 import { tempDir } from "../../helpers/temp-dir.js";
+import type { SeatGate } from "../../../src/formats/gate-book.js";
+import type { CachedScore } from "../../../src/pull/index.js";
 import { datasetOf, emulator, envFor, night } from "./support.js";
 
 const root = tempDir("evalshard-score-cache-");
@@ -12,13 +14,15 @@ const out = () => join(root, `o${n++}`);
 interface Entry {
   run_id: string;
   version: number;
-  gated: boolean;
+  gates: [string | null | false, string, string?][];
   composite: number | null;
 }
 const cachePath = (dataset: string) => join(dataset, "_cache/scorecards.ndjson");
 const cacheOf = (dataset: string): Map<string, Entry> =>
   new Map(readFileSync(cachePath(dataset), "utf8").trim().split("\n").map((l) => { const e = JSON.parse(l) as Entry; return [e.run_id, e]; }));
-const runsIn = (dataset: string) => new Set(readFileSync(join(dataset, "_state/ledger.ndjson"), "utf8").trim().split("\n").map((l) => (JSON.parse(JSON.parse(l).key) as [string, number])[0]));
+const runsOfRows = (dataset: string) => readFileSync(join(dataset, "_state/ledger.ndjson"), "utf8").trim().split("\n").map((l) => (JSON.parse(JSON.parse(l).key) as [string, number])[0]);
+/** Rows of a run in the dataset (gating is per seat: a run's ungated seats stay). */
+const rowsOf = (dataset: string, runId: string) => runsOfRows(dataset).filter((id) => id === runId).length;
 
 describe("a night fetches the scorecards only of runs new or rescored since the last published night", () => {
   it("a second night on an unchanged service fetches no scorecard; after advance only new and rescored runs'", async () => {
@@ -65,7 +69,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     expect(readFileSync(cachePath(dataset), "utf8")).toBe(readFileSync(cachePath(join(fresh, "nightly-sft")), "utf8"));
   });
 
-  it("a run rescored into a gated version is removed", async () => {
+  it("a run rescored into a gated version loses its gated seat", async () => {
     // The emulator's gating does not change with the version, so the night before the rescore is
     // given a cache that says the run's version then was not gated (as the service then said).
     const seed = 22;
@@ -75,7 +79,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     const atFirst = cacheOf(join(probeDir, "nightly-sft"));
     await probe.advance();
     await night("nightly-sft", envFor(probe, probeDir));
-    const target = [...cacheOf(join(probeDir, "nightly-sft")).values()].find((e) => e.gated && atFirst.has(e.run_id) && atFirst.get(e.run_id)?.version !== e.version);
+    const target = [...cacheOf(join(probeDir, "nightly-sft")).values()].find((e) => e.gates.some((g) => g[1] === "gated") && atFirst.has(e.run_id) && atFirst.get(e.run_id)?.version !== e.version);
     await probe.close();
     if (target === undefined) throw new Error(`seed ${seed} has no gated run rescored at epoch 1: pick another`);
 
@@ -84,13 +88,16 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     const dataset = join(dir, "nightly-sft");
     mkdirSync(join(dataset, "_cache"), { recursive: true });
     const was = atFirst.get(target.run_id) as Entry;
-    writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gated: false })}\n`);
+    writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gates: [] })}\n`);
     await night("nightly-sft", envFor(emu, dir));
-    expect(runsIn(dataset).has(target.run_id)).toBe(true);
+    const before = rowsOf(dataset, target.run_id);
+    expect(before).toBeGreaterThan(0);
 
     await emu.advance();
     const next = await night("nightly-sft", envFor(emu, dir));
-    expect(runsIn(dataset).has(target.run_id)).toBe(false);
+    const gatedSeats = target.gates.filter((g) => g[1] === "gated").length;
+    expect(gatedSeats).toBeGreaterThan(0);
+    expect(rowsOf(dataset, target.run_id)).toBeLessThan(before);
     expect(next.manifest.night.removed).toBeGreaterThan(0);
     const fresh = out();
     await night("nightly-sft", envFor(emu, fresh));
@@ -113,9 +120,10 @@ describe("the cache file", () => {
   it("round-trips, sorted by run id, composite null when unknown", async () => {
     const dir = out();
     mkdirSync(dir);
-    const cache = new Map([["b", { version: 2, gated: true }], ["a", { version: 1, gated: false, composite: 3.25 }]]);
+    const gates: SeatGate[] = [["key-1", "gated"], [false, "unreadable", 'participation_gated is "false"']];
+    const cache = new Map<string, CachedScore>([["b", { version: 2, gates }], ["a", { version: 1, gates: [], composite: 3.25 }]]);
     const text = formatScoreCache(cache);
-    expect(text).toBe('{"run_id":"a","version":1,"gated":false,"composite":3.25}\n{"run_id":"b","version":2,"gated":true,"composite":null}\n');
+    expect(text).toBe('{"run_id":"a","version":1,"gates":[],"composite":3.25}\n{"run_id":"b","version":2,"gates":[["key-1","gated"],[false,"unreadable","participation_gated is \\"false\\""]],"composite":null}\n');
     writeFileSync(join(dir, "c.ndjson"), text);
     expect(await readScoreCache(join(dir, "c.ndjson"))).toEqual(cache);
   });
@@ -124,9 +132,10 @@ describe("the cache file", () => {
     const dir = out();
     mkdirSync(dir);
     expect((await readScoreCache(join(dir, "none.ndjson"))).size).toBe(0);
-    writeFileSync(join(dir, "bad.ndjson"), '{"run_id":"a","version":1,"gated":false}\n{"run_id":"b","version":"2","gated":true}\nnot json\n');
+    // A line written before issue 39 (`gated` alone) is no cache: that run's scorecards are fetched again.
+    writeFileSync(join(dir, "bad.ndjson"), '{"run_id":"a","version":1,"gates":[]}\n{"run_id":"b","version":"2","gates":[]}\n{"run_id":"c","version":1,"gated":false}\n{"run_id":"d","version":1,"gates":[["k","maybe"]]}\nnot json\n');
     expect([...(await readScoreCache(join(dir, "bad.ndjson"))).keys()]).toEqual(["a"]);
-    writeFileSync(join(dir, "twice.ndjson"), '{"run_id":"a","version":1,"gated":false}\n{"run_id":"a","version":2,"gated":true}\n');
+    writeFileSync(join(dir, "twice.ndjson"), '{"run_id":"a","version":1,"gates":[]}\n{"run_id":"a","version":2,"gates":[]}\n');
     expect((await readScoreCache(join(dir, "twice.ndjson"))).size).toBe(0);
   });
 });

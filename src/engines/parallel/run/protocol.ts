@@ -4,6 +4,7 @@ import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
 import type { DropReason, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
+import type { GateEntry } from "../../../formats/gate-book.js";
 import type { ScoreEntry } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
@@ -19,12 +20,13 @@ import type { PathAudit } from "../../../views/text-audit.js";
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
  * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
  */
-export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters" | "selection"> {
+export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters" | "gateBy" | "selection"> {
   readonly format: FormatName;
   /** The user forced the format: other formats' records are judged by its version field alone. */
   readonly forced: boolean;
-  readonly gatedRuns: readonly string[] | null;
-  /** Valid scorecards (`ScoreBook` entries): per-seat gating and RL thresholds. */
+  /** The scorecards' gating (`GateBook` entries), or null: no scorecards. */
+  readonly gates: readonly GateEntry[] | null;
+  /** Valid scorecards (`ScoreBook` entries): RL and DPO thresholds. */
   readonly scores: readonly ScoreEntry[] | null;
   readonly codec: "zstd" | "gzip" | "snappy" | "none";
   /** Lines longer than this are quarantined as line_too_long. */

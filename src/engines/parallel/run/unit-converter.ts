@@ -17,6 +17,7 @@ import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
+import { GateBook } from "../../../formats/gate-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
@@ -127,7 +128,7 @@ export class UnitConverter {
     this.#audit?.fold(folded);
     this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
-    this.#filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
+    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);

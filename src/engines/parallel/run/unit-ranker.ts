@@ -5,6 +5,7 @@ import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
+import { GateBook } from "../../../formats/gate-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { filterRule } from "../../../stages/filter.js";
@@ -42,7 +43,7 @@ export class UnitRanker {
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
     this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
-    const filter = filterRule({ rules: config.filters, ...(config.gatedRuns === null ? {} : { gatedRuns: new Set(config.gatedRuns) }), ...(scores === undefined ? {} : { scores }) });
+    const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
     // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
     const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });
     const score: ScoreOf = scoreOf(config.format, scores);

@@ -4,12 +4,13 @@ import type { RunPlan } from "../../../plan/run-plan.js";
 import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
 import type { ScoreBook } from "../../../formats/scorecard-book.js";
+import type { GateBook } from "../../../formats/gate-book.js";
 import type { ViewSetup } from "./unit-view.js";
 
-/** What main settled from the inputs before the workers start: the format, the gated runs, the columns. */
+/** What main settled from the inputs before the workers start: the format, the gating, the columns. */
 export interface SettledRun {
   readonly format: FormatName;
-  readonly gatedRuns: ReadonlySet<string> | undefined;
+  readonly gates: GateBook | undefined;
   readonly scores: ScoreBook | undefined;
   readonly columns: readonly Field[];
   readonly schema: SchemaNode;
@@ -28,7 +29,8 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     untrusted: plan.untrusted,
     filters: plan.filters,
     selection: plan.selection,
-    gatedRuns: run.gatedRuns === undefined ? null : [...run.gatedRuns],
+    gateBy: plan.gateBy,
+    gates: run.gates === undefined ? null : run.gates.entries,
     scores: run.scores === undefined ? null : run.scores.entries,
     codec: plan.shards.compression,
     maxLineBytes: plan.guards.maxLineBytes,
