@@ -48,7 +48,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
     hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
     const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
-    const manifest = await manifestOf(plan, sources, run, startedAt, decision);
+    // A rejected attempt keeps its files at their own paths under _rejected/; a published one under the base.
+    const manifest = await manifestOf(plan, sources, run, startedAt, decision, decision.published ? sink.base : "");
     const card = datasetCard({
       format: run.format,
       columns: run.columns,
@@ -67,9 +68,9 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   }
 }
 
-function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
+function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision, base: string): Promise<Manifest> {
   const rotation = sizeRotation(plan);
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
   return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split">>(facts, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,

@@ -19,12 +19,14 @@ export interface NightFacts {
   readonly snapshot: number | null;
   /** The publish guards' verdict. */
   readonly publish: PublishDecision;
+  /** Where the published files live relative to the root (`snapshots/<id>/` on S3); "" for a rejected night. */
+  readonly base: string;
 }
 
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
-export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish }: NightFacts): Promise<NightlyManifest> {
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish, base }: NightFacts): Promise<NightlyManifest> {
   const gatedRuns = sources.gatedRuns();
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: filterWarnings(spec.filters, gatedRuns) };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,

@@ -99,7 +99,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
     const published = night.changed && judged.published;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
     if (options.dryRun === true) {
       // Everything was fetched, validated, judged and counted; nothing is kept (abort also releases the lock).
       await sink.abort();
