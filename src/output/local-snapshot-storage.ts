@@ -4,6 +4,7 @@ import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
 import { linkTree } from "./local-snapshots.js";
 import { LocalStorage } from "./local-storage.js";
+import type { LocalStorageOptions } from "./local-storage.js";
 import type { LocalStaging } from "./local-staging.js";
 import type { PublishHook } from "./storage.js";
 
@@ -27,8 +28,9 @@ export class LocalSnapshotStorage extends LocalStorage {
   constructor(
     location: string,
     readonly keep: number,
+    options: LocalStorageOptions = {},
   ) {
-    super(location);
+    super(location, options);
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
   }
 
