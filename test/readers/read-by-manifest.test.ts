@@ -8,6 +8,7 @@ import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
 import { s3rverCliEnv, startS3rver, type S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { emulator } from "../jobs/nightly/support.js";
 
 // Issue 39: every shard path of a root manifest resolves from the dataset's root, locally and on S3 (where the
 // shards live in `snapshots/<n>-<id>/`), so a reader that follows the manifest finds each shard. The README's
@@ -55,5 +56,20 @@ describe("reading a dataset by its root manifest", () => {
     for (const path of seen.paths) expect(path).toMatch(/^snapshots\/000002-[0-9a-f]+\/data\/train-0000\d-of-00003\.parquet$/);
     const verified = await runCli(["verify", location, "--json"], { env, replaceEnv: true });
     expect(verified.code, verified.stdout).toBe(0);
+  });
+
+  it("a nightly on S3: its root manifest names the snapshot's bucket shards, and verify checks them against its ledger", { timeout: 180_000 }, async () => {
+    const emu = await emulator({ seed: 43, runs: 40 });
+    const env = { ...s3rverCliEnv(server), EVAL_OWNER_TOKEN: emu.ownerToken };
+    const location = "s3://datasets/by-manifest-nightly";
+    const pulled = await runCli(["pull", "sft", "--base-url", emu.url, "--out", location, "--seats", "all", "--buckets", "4"], { env, replaceEnv: true });
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const { stdout } = await run(PYTHON, [READ_S3, server.endpoint, "datasets/by-manifest-nightly"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const seen = JSON.parse(stdout) as { paths: string[]; rows: number };
+    expect(seen.paths.map((p) => p.replace(/^snapshots\/000001-[0-9a-f]+\//, ""))).toEqual([0, 1, 2, 3].map((b) => `data/train-0000${b}-of-00004.parquet`));
+    const verified = await runCli(["verify", location, "--json"], { env, replaceEnv: true });
+    expect(verified.code, verified.stdout).toBe(0);
+    const report = JSON.parse(verified.stdout) as { layout: string; checked: { rows: number; ledger_keys: number } };
+    expect(report).toMatchObject({ layout: "huggingface-buckets", checked: { rows: seen.rows, ledger_keys: seen.rows } });
   });
 });
