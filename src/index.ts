@@ -145,6 +145,8 @@ export type { PathStep } from "./schema/field-path.js";
 export type { PullFormat } from "./pull/routes.js";
 export type { AnsweredExports } from "./pull/export-answers.js";
 export type { Recovery, LocalStaging } from "./output/local-staging.js";
+export type { LocalStorageOptions } from "./output/local-storage.js";
+export type { SnapshotGrace } from "./output/local-snapshots.js";
 export type { RequestOptions } from "./http/service-client.js";
 export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";
 export type { Sanitizer, Sanitized } from "./views/sanitize-text.js";

@@ -38,7 +38,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
+  const storage = await storageFor(out, { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }) });
+  const sink = await DatasetSink.open(storage, { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
@@ -48,7 +49,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
     hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
     const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
-    const manifest = await manifestOf(plan, sources, run, startedAt, decision);
+    // A rejected attempt keeps its files at their own paths under _rejected/; a published one under the base.
+    const manifest = await manifestOf(plan, sources, run, startedAt, decision, decision.published ? sink.base : "");
     const card = datasetCard({
       format: run.format,
       columns: run.columns,
@@ -67,9 +69,9 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   }
 }
 
-function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision): Promise<Manifest> {
+function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision, base: string): Promise<Manifest> {
   const rotation = sizeRotation(plan);
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
   return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split">>(facts, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,

@@ -1,16 +1,16 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
-import { LOCAL_SNAPSHOTS, snapshotFolder } from "../output/local-snapshot-storage.js";
+import { snapshotFolder, snapshotsDir } from "../output/local-snapshot-storage.js";
 
 /**
- * The folder of snapshot `number` of a local nightly dataset (`DIR/snapshots/000007/`): a dataset of its own,
+ * The folder of snapshot `number` of a local nightly dataset (`DIR.snapshots/000007/`, next to it): a dataset of its own,
  * its manifest and card naming its shards at the same relative paths. A snapshot no longer kept (or never
  * published) is a {@link ConfigError} that lists the kept ones.
  */
 export async function snapshotPath(dir: string, number: number): Promise<string> {
-  const path = join(dir, LOCAL_SNAPSHOTS, snapshotFolder(number));
+  const path = join(snapshotsDir(dir), snapshotFolder(number));
   if ((await stat(path).catch(() => null))?.isDirectory() === true) return path;
-  const kept = (await readdir(join(dir, LOCAL_SNAPSHOTS)).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+  const kept = (await readdir(snapshotsDir(dir)).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
   throw new ConfigError(`${JSON.stringify(dir)} keeps no snapshot ${number}: ${kept.length === 0 ? "it keeps none (snapshots are kept by pull and run)" : `it keeps ${kept.join(", ")}`}`);
 }

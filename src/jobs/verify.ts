@@ -3,6 +3,7 @@ import type { ShardInfo } from "../output/shard-format.js";
 import type { Files } from "../output/storage.js";
 import { readText } from "../output/write-text.js";
 import { readStoredFile } from "./read-stored-file.js";
+import { shardPath } from "./shard-path.js";
 import { verifyLedger } from "./verify-ledger.js";
 import type { VerifyFinding, VerifyReport } from "./verify-report.js";
 
@@ -43,10 +44,10 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   }
   const layout = manifest.output?.layout ?? null;
 
-  const listed = new Map(manifest.shards.map((s) => [s.path, s]));
+  const listed = new Map(manifest.shards.map((s) => [shardPath(s.path).dataset, s]));
   const actualRows = new Map<string, number>();
   for (const shard of manifest.shards) {
-    const facts = await readStoredFile(files, shard.path);
+    const facts = await readStoredFile(files, shardPath(shard.path).read);
     if (facts === null) {
       findings.push({ kind: "shard_missing", path: shard.path, message: `${shard.path} is listed in manifest.json but missing` });
       continue;
@@ -64,7 +65,7 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
       continue;
     }
     checked.rows += facts.rows;
-    actualRows.set(shard.path, facts.rows);
+    actualRows.set(shardPath(shard.path).dataset, facts.rows);
     if (facts.rows !== shard.rows) {
       findings.push({ kind: "rows_mismatch", path: shard.path, message: `${shard.path} holds ${facts.rows} rows, manifest.json records ${shard.rows}`, expected: shard.rows, actual: facts.rows });
     }
@@ -92,12 +93,12 @@ async function verifyQuarantine(
   checked: { quarantine_entries: number },
 ): Promise<void> {
   for (const file of await files.list(QUARANTINE_DIR)) {
-    if (file.path !== quarantine?.path) {
+    if (quarantine === null || file.path !== shardPath(quarantine.path).dataset) {
       findings.push({ kind: "quarantine_unlisted", path: file.path, message: `${file.path} is not the quarantine file manifest.json names` });
     }
   }
   if (quarantine === null) return;
-  const facts = await readStoredFile(files, quarantine.path);
+  const facts = await readStoredFile(files, shardPath(quarantine.path).read);
   if (facts === null) {
     findings.push({ kind: "quarantine_missing", path: quarantine.path, message: `${quarantine.path} is missing; manifest.json counts ${quarantine.entries} entries` });
     return;

@@ -18,6 +18,8 @@ export type { ShardLimits } from "./shard-rotation.js";
 export type { QuarantineEntry } from "./quarantine-writer.js";
 export type { DatasetCardOptions } from "./dataset-card.js";
 export type { LocalStaging, Recovery } from "./local-staging.js";
+export type { LocalStorageOptions } from "./local-storage.js";
+export type { SnapshotGrace } from "./local-snapshots.js";
 export type { OutputLocation } from "./storage-for.js";
 export type { S3Storage, S3StorageOptions } from "./s3-storage.js";
 export type { S3ClientOptions } from "./s3-client.js";

@@ -1,15 +1,25 @@
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
 import { linkTree } from "./local-snapshots.js";
 import { LocalStorage } from "./local-storage.js";
+import type { LocalStorageOptions } from "./local-storage.js";
 import type { LocalStaging } from "./local-staging.js";
 import type { PublishHook } from "./storage.js";
 
-/** Where a local dataset keeps its published snapshots: `snapshots/000007/`, like the S3 layout's folders. */
-export const LOCAL_SNAPSHOTS = "snapshots";
+/** Where evalshard before issue 39 kept a local dataset's snapshots: `OUT/snapshots/000007/`, moved out on publish. */
+const LEGACY_SNAPSHOTS = "snapshots";
 const PENDING = ".pending";
+
+/**
+ * Where a local dataset keeps its published snapshots: next to it, `OUT.snapshots/000007/`. Not inside:
+ * a recursive read of the dataset (DuckDB's `**` glob, which enters every real folder, hidden ones too)
+ * would read every kept night again (issue 39; docs/decisions.md).
+ */
+export function snapshotsDir(location: string): string {
+  return `${resolve(location)}.snapshots`;
+}
 
 /** A snapshot folder's name: the number, zero-padded so the names sort in publish order. */
 export function snapshotFolder(number: number): string {
@@ -17,7 +27,8 @@ export function snapshotFolder(number: number): string {
 }
 
 /**
- * A local dataset whose every publish is also kept as a numbered snapshot, `snapshots/<n>/`: hard links to
+ * A local dataset whose every publish is also kept as a numbered snapshot, `OUT.snapshots/<n>/`
+ * ({@link snapshotsDir}, on the same filesystem as its parent): hard links to
  * the published files, so a snapshot costs no bytes for what it shares with others and a file replaced
  * later lives on under the snapshots that name it. The `keep` newest are kept; deleting an older folder
  * frees the files no kept snapshot (nor the current dataset) names. A snapshot folder is a dataset on its
@@ -27,14 +38,16 @@ export class LocalSnapshotStorage extends LocalStorage {
   constructor(
     location: string,
     readonly keep: number,
+    options: LocalStorageOptions = {},
   ) {
-    super(location);
+    super(location, options);
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
   }
 
   override async stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
     const staging = await super.stage(options);
-    const root = join(this.location, LOCAL_SNAPSHOTS);
+    const root = snapshotsDir(this.location);
+    await this.#migrate(root);
     await this.#recover(root);
     const numbers = await this.numbers();
     const number = (numbers.at(-1) ?? 0) + 1;
@@ -49,7 +62,7 @@ export class LocalSnapshotStorage extends LocalStorage {
         const listed = new Set(entries.map((e) => e.replace(/\/$/, "")));
         for (const name of listed) await linkIfThere(join(staging.dir, name), join(pending, name));
         for (const name of await readdir(this.location)) {
-          if (!listed.has(name) && !name.startsWith(".") && name !== LOCAL_SNAPSHOTS) await linkIfThere(join(this.location, name), join(pending, name));
+          if (!listed.has(name) && !name.startsWith(".") && name !== LEGACY_SNAPSHOTS) await linkIfThere(join(this.location, name), join(pending, name));
         }
         await staging.publish(entries);
         await ioStep(pending, "keep the snapshot", () => rename(pending, join(root, snapshotFolder(number))));
@@ -60,8 +73,28 @@ export class LocalSnapshotStorage extends LocalStorage {
 
   /** The kept snapshots' numbers, oldest first. */
   async numbers(): Promise<number[]> {
-    const names = await readdir(join(this.location, LOCAL_SNAPSHOTS)).catch(() => [] as string[]);
+    const names = await readdir(snapshotsDir(this.location)).catch(() => [] as string[]);
     return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+  }
+
+  /**
+   * Moves the snapshots an older evalshard kept inside the dataset (`OUT/snapshots/<n>/`) next to it, so
+   * the next night of an old dataset reads and keeps them as before. Only evalshard's numbered folders move.
+   */
+  async #migrate(root: string): Promise<void> {
+    const legacy = join(this.location, LEGACY_SNAPSHOTS);
+    const names = await readdir(legacy).catch(() => null);
+    if (names === null) return;
+    const ours = names.filter((n) => /^\d+(\.pending)?$/.test(n));
+    if (ours.length === 0) return;
+    await ioStep(root, "create the snapshots folder", () => mkdir(root, { recursive: true }));
+    for (const name of ours) {
+      const to = join(root, name);
+      if ((await stat(to).catch(() => null)) !== null) await rm(join(legacy, name), { recursive: true, force: true });
+      else await ioStep(to, "move the snapshot out of the dataset", () => rename(join(legacy, name), to));
+    }
+    // Gone once empty: a folder of the user's own there stays.
+    await rmdir(legacy).catch(() => undefined);
   }
 
   /** A pending folder whose manifest is the published one was committed (rename it); any other is dropped. */

@@ -33,14 +33,22 @@ export async function currentSnapshot(outDir: string): Promise<string | null> {
   return target.slice(SNAPSHOTS_DIR.length + 1);
 }
 
+/** How long the snapshot a publish replaces stays readable after the switch, and how the publish waits. */
+export interface SnapshotGrace {
+  readonly graceMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
 /**
  * Publishes the staged `names` of `stagingDir` as snapshot `id`: moves them into its folder, carries over
  * (hard links) the current snapshot's entries not listed, links new names, then switches `.evalshard-current`
  * (the commit) and finishes ({@link finishSnapshot}). Calls `step` after each step. Before the switch, the
  * staged files' `flushes` have settled and the snapshot's folders are synced, so the switch publishes only
- * what is on disk.
+ * what is on disk. The replaced snapshot's folder stays for `grace`: a reader that resolved
+ * `.evalshard-current` before the switch reads on (issue 40); then it goes, so that a recursive read of the
+ * directory (DuckDB's `**`, which enters hidden folders) finds one version again (issue 39).
  */
-export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes): Promise<void> {
+export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes, grace: SnapshotGrace): Promise<void> {
   const folder = join(outDir, SNAPSHOTS_DIR, id);
   await ioStep(folder, "create the snapshot folder", () => mkdir(folder, { recursive: true }));
   const previous = await currentSnapshot(outDir);
@@ -74,7 +82,12 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   });
   await syncDir(outDir);
   await step("switched");
-  await finishSnapshot(outDir, step, { id, record });
+  await finishSnapshot(outDir, step, { id, record }, previous);
+  if (previous === null || previous === id) return;
+  await grace.sleep(grace.graceMs);
+  const replaced = join(outDir, SNAPSHOTS_DIR, previous);
+  await ioStep(replaced, "delete the replaced snapshot", () => rm(replaced, { recursive: true, force: true }));
+  await step("expired");
 }
 
 /** Whether the step found its source: false where it failed for want of it (ENOENT). */
@@ -100,12 +113,13 @@ async function ifAbsent(done: Promise<void>): Promise<void> {
  * belongs, or one the publish listed for removal (a dataset of the layout before snapshots), is moved aside
  * (the manifest first), links are made (the manifest last); evalshard's links to entries the current
  * snapshot lacks, and snapshot folders other than the current one (the replaced version, dead runs'), go.
- * `current`: the snapshot just switched to, where the caller knows it (else it is read).
+ * `current`: the snapshot just switched to, where the caller knows it (else it is read); `replaced`: the
+ * snapshot it replaced, kept for its grace (the caller deletes it).
  */
-export async function finishSnapshot(outDir: string, step: PublishHook, current?: { readonly id: string; readonly record: SnapshotEntries }): Promise<void> {
+export async function finishSnapshot(outDir: string, step: PublishHook, current?: { readonly id: string; readonly record: SnapshotEntries }, replaced?: string | null): Promise<void> {
   const id = current?.id ?? (await currentSnapshot(outDir));
   for (const other of await readdir(join(outDir, SNAPSHOTS_DIR)).catch(() => [])) {
-    if (other !== id) await ioStep(join(outDir, SNAPSHOTS_DIR, other), "delete the replaced snapshot", () => rm(join(outDir, SNAPSHOTS_DIR, other), { recursive: true, force: true }));
+    if (other !== id && other !== replaced) await ioStep(join(outDir, SNAPSHOTS_DIR, other), "delete the replaced snapshot", () => rm(join(outDir, SNAPSHOTS_DIR, other), { recursive: true, force: true }));
   }
   const { entries, listed } = current?.record ?? (id === null ? { entries: [], listed: [] } : await entriesOf(outDir, id));
   for (const name of await readdir(outDir)) {

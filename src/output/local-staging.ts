@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { ConfigError, IoError } from "../core/errors.js";
@@ -7,6 +8,7 @@ import type { PublishHook, Staging } from "./storage.js";
 import { ioStep } from "./io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
+import type { SnapshotGrace } from "./local-snapshots.js";
 import { exists } from "./local-sync.js";
 import { PendingFlushes } from "./pending-flushes.js";
 import { REJECTED_DIR } from "./publish-guard.js";
@@ -35,7 +37,7 @@ export interface Recovery {
  * Creates `outDir` if needed and a fresh staging directory inside it, after recovering earlier runs.
  * Call it holding the output lock ({@link lockOutput}): recovery deletes other runs' staging directories.
  */
-export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
+export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } & Partial<SnapshotGrace> = {}): Promise<LocalStaging> {
   await ioStep(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
   await recoverStaging(outDir);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
@@ -62,7 +64,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
       for (const name of names.filter((n) => entries.includes(`${n}/`))) await ioStep(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       publishing = true;
-      await publishSnapshot(outDir, dir, id, names, step, flushes);
+      await publishSnapshot(outDir, dir, id, names, step, flushes, { graceMs: options.graceMs ?? 0, sleep: options.sleep ?? sleep });
       await ioStep(dir, "delete the staging directory", () => rm(dir, { recursive: true, force: true }));
       await step("done");
     },

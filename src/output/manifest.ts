@@ -88,6 +88,11 @@ export interface ManifestFacts {
   readonly sources: readonly Pick<LineSource, "info">[];
   /** The quarantine written (path relative to the dataset): reported only when it holds entries. */
   readonly quarantine: { readonly path: string; readonly entries: number };
+  /**
+   * Where the published files live relative to the dataset's root (a staging's `base`: `snapshots/<id>/` on
+   * object storage, "" locally): the manifest's paths get it, so each resolves from the root (issue 39).
+   */
+  readonly base?: string;
   /** The untrusted policy's summary, path -> action. */
   readonly untrusted: Readonly<Record<string, string>>;
   readonly warnings: readonly string[];
@@ -106,14 +111,15 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
   if (!reconciles(counts)) throw new Error(`Internal error: counts do not reconcile: ${JSON.stringify(counts)}`);
   const inputs = await Promise.all(facts.sources.map((s) => s.info()));
   const { quarantine } = facts;
+  const base = facts.base ?? "";
   const parts: Record<string, unknown> = {
     evalshard_version: EVALSHARD_VERSION,
     started_at: facts.startedAt,
     finished_at: new Date().toISOString(),
     format: { name: facts.format.name, version_field: facts.format.versionField, version: facts.format.version },
-    shards: facts.shards,
+    shards: base === "" ? facts.shards : facts.shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
     inputs,
-    quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
+    quarantine: quarantine.entries === 0 ? null : { path: `${base}${quarantine.path}`, entries: quarantine.entries },
     untrusted: facts.untrusted,
     quarantined_share: facts.tally.quarantinedShare(),
     warnings: [...facts.warnings, ...conflictWarnings(counts)],

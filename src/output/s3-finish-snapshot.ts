@@ -14,8 +14,9 @@ const COMMIT_FILE = "manifest.json";
  *    shards, then `manifest.json` last), each tagged with the snapshot, copied only when stale;
  * 2. the replaced entries' root objects that are not such copies (files written before, copies of a
  *    file the snapshot no longer has) are deleted;
- * 3. snapshot folders the pointer does not keep are deleted: older ones beyond the history, and those
- *    of runs that died before their commit.
+ * 3. snapshot folders the pointer does not keep are deleted: older ones beyond the history (the one it
+ *    replaced stays until the next publish, for readers of the previous manifest), and those of runs that
+ *    died before their commit.
  * With `pointer` null (nothing ever published) only the folders of dead runs go.
  */
 export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | null, step: PublishHook): Promise<void> {
@@ -36,7 +37,7 @@ export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | n
     await root.deleteKeys(stale);
     await step("cleaned");
   }
-  const keep = new Set(pointer?.history ?? []);
+  const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
   for (const folder of await root.folders(SNAPSHOTS)) {
     if (keep.has(folder)) continue;
     await root.deleteKeys((await root.list(`${SNAPSHOTS}${folder}/`)).map((f) => root.key(f.path)));

@@ -27,6 +27,11 @@ export interface SnapshotPointer {
   readonly files: readonly StoredFile[];
   /** Published snapshots still kept, oldest first, this one last. */
   readonly history: readonly string[];
+  /**
+   * The snapshot this one replaced: kept until the next publish even beyond `history`, so a reader that
+   * followed the previous manifest reads on (issue 40). Absent in pointers written before.
+   */
+  readonly replaced?: string;
 }
 
 /** The pointer and its ETag; null for a dataset never published on S3. */

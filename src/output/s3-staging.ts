@@ -97,6 +97,7 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
         entries: names,
         files: kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
         history: history.slice(Math.max(0, history.length - context.keepSnapshots)),
+        ...(before === null ? {} : { replaced: before.pointer.snapshot }),
       };
       await writePointer(root, pointer, before === null ? null : before.etag);
       committed = pointer;

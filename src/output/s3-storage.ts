@@ -28,7 +28,8 @@ export interface S3StorageOptions extends S3ClientOptions {
  * A dataset under `s3://BUCKET/PREFIX/`. Every publish is a snapshot folder `snapshots/<n>-<random>/`,
  * immutable once committed; `.evalshard/current.json` (the pointer) says which one is current, and
  * `README.md` and `manifest.json` at the prefix are copies of the current snapshot's, written after the
- * pointer (the manifest last). Read through this class, paths are the dataset's ("data/…", "manifest.json"):
+ * pointer (the manifest last); the manifest names its shards by their folder (`snapshots/<id>/data/…`), which
+ * this class reads as named. Otherwise, read through this class, paths are the dataset's ("data/…", "manifest.json"):
  * those of the current snapshot, then any other object under the prefix ("loose" files, written directly
  * or by an older tool). The lock is a lease ({@link takeLease}).
  */
@@ -56,6 +57,8 @@ export class S3Storage implements Storage {
 
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
     this.root.key(path);
+    // A manifest's paths name its snapshot's folder (issue 39): a kept snapshot's files are read as named.
+    if (path.startsWith(SNAPSHOTS)) return this.root.read(path);
     const found = await this.#resolve(path);
     return found === null ? null : this.root.readKey(found.key);
   }

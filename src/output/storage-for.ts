@@ -1,6 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import { LocalStorage } from "./local-storage.js";
 import { outputLocation } from "./output-location.js";
+import type { LocalStorageOptions } from "./local-storage.js";
 import type { S3StorageOptions } from "./s3-storage.js";
 import type { Storage } from "./storage.js";
 
@@ -14,7 +15,7 @@ export type { OutputLocation } from "./output-location.js";
  * `manifestFile` or stderr. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
  * never pay for it.
  */
-export async function storageFor(location: string, options: S3StorageOptions & { readonly snapshots?: boolean; readonly manifestFile?: string } = {}): Promise<Storage> {
+export async function storageFor(location: string, options: S3StorageOptions & LocalStorageOptions & { readonly snapshots?: boolean; readonly manifestFile?: string } = {}): Promise<Storage> {
   const where = outputLocation(location);
   if (where.kind === "stdout") {
     const { StdoutStorage } = await import("./stdout-storage.js");
@@ -22,13 +23,17 @@ export async function storageFor(location: string, options: S3StorageOptions & {
   }
   if (where.kind === "local" && options.snapshots === true) {
     const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
-    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7);
+    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7, localOptions(options));
   }
-  if (where.kind === "local") return new LocalStorage(where.path);
+  if (where.kind === "local") return new LocalStorage(where.path, localOptions(options));
   const { S3Storage } = await import("./s3-storage.js").catch((error: unknown) => {
     // The AWS SDK is an optional peer dependency (22 MB of the install; docs/decisions.md).
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes("@aws-sdk/")) throw error;
     throw new ConfigError(`Writing to ${location} needs the AWS SDK, an optional peer dependency: npm install @aws-sdk/client-s3 @aws-sdk/lib-storage`, { cause: error });
   });
   return new S3Storage(where.url, options);
+}
+
+function localOptions({ snapshotGraceMs, sleep }: LocalStorageOptions): LocalStorageOptions {
+  return { ...(snapshotGraceMs === undefined ? {} : { snapshotGraceMs }), ...(sleep === undefined ? {} : { sleep }) };
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { LineSource } from "../sources/line-source.js";
-import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
+import { byteSize, count as countText, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
 
 /** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
 export type Zod = typeof z;
@@ -263,5 +263,23 @@ export function textList(expected = "a non-empty list of non-empty strings"): Op
     fromText: () => (t, previous) => [...(previous ?? []), t],
     zod: (z) => z.array(z.string()),
     show: (v) => v.join(" "),
+  };
+}
+
+/** A duration in whole seconds from 0 (none) up to `max`, e.g. `--snapshot-grace 30`. */
+export function seconds({ max }: { max: number }): OptionKind<number> {
+  return {
+    expected: `a whole number of seconds from 0 to ${max}`,
+    accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max,
+    fromText: (flag) => {
+      const parse = countText(flag);
+      return (text) => {
+        const n = parse(text);
+        if (n > max) throw new ConfigError(`Expected ${flag} to be a whole number of seconds from 0 to ${max}, got ${JSON.stringify(text)}`);
+        return n;
+      };
+    },
+    zod: (z) => z.number(),
+    show: String,
   };
 }

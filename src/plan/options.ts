@@ -5,7 +5,7 @@ import type { FormatName } from "../formats/format.js";
 import { FILTER_RULES } from "../core/reasons.js";
 import { GATE_BY } from "../formats/card-gate.js";
 import { UNTRUSTED_ACTIONS } from "../stages/untrusted-policy.js";
-import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition, pathList, pathPolicies, ratio, switches, text, textList, url, wholeNumber } from "./option-kind.js";
+import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition, pathList, pathPolicies, ratio, seconds, switches, text, textList, url, wholeNumber } from "./option-kind.js";
 import { defineOptions } from "./option-spec.js";
 import { VIEW_NAMES } from "../views/view.js";
 import { DEFAULT_SPLIT_SEED, SPLIT_BY } from "../splits/split-by.js";
@@ -138,6 +138,14 @@ export const OPTIONS = defineOptions({
     takenBy: ["pull"],
     flag: "--keep-snapshots <n>",
     yaml: { key: "output.keep_snapshots" },
+  },
+  snapshotGrace: {
+    kind: seconds({ max: 3600 }),
+    default: 5,
+    help: "seconds a replaced local snapshot stays readable after a publish switches away from it (the publish waits them out, then deletes it); 0 deletes it at once",
+    takenBy: ["convert", "pull"],
+    flag: "--snapshot-grace <seconds>",
+    yaml: { key: "output.snapshot_grace" },
   },
   compression: {
     kind: choice(COMPRESSIONS),

@@ -47,6 +47,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     to,
     compression,
     rotation: command === "pull" ? { kind: "buckets", buckets: o.buckets ?? OPTIONS.buckets.default, keepSnapshots: o.keepSnapshots ?? OPTIONS.keepSnapshots.default } : { kind: "size", maxRows: o.shardRows ?? OPTIONS.shardRows.default, maxBytes: o.shardBytes ?? OPTIONS.shardBytes.default },
+    snapshotGraceMs: (o.snapshotGrace ?? OPTIONS.snapshotGrace.default) * 1000,
   };
   const untrusted = o.untrusted ?? {};
   const engine = o.engine ?? OPTIONS.engine.default;

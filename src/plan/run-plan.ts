@@ -34,6 +34,8 @@ export interface ShardPlan {
   readonly to: OutputKind;
   readonly compression: Compression;
   readonly rotation: Rotation;
+  /** How long a replaced local snapshot stays readable after the switch (issue 40): the publish waits it out. */
+  readonly snapshotGraceMs: number;
 }
 
 /** What stops a run or a line: checked by the job, not the stages. */

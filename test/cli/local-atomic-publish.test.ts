@@ -15,9 +15,9 @@ import { tempDir } from "../helpers/temp-dir.js";
 // old dataset (65 rows, 4 shards) or the whole new one (40 rows, 3 shards), never a mix or nothing.
 const READ = new URL("./read_dataset_dirs.py", import.meta.url).pathname;
 const root = tempDir("evalshard-atomic-");
-const STEPS = ["in:data", "in:_quarantine", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "done"];
+const STEPS = ["in:data", "in:_quarantine", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "expired", "done"];
 /** A nightly dataset publishes its ledger too (pipeline files list entries in their own order). */
-const NIGHT_STEPS = ["in:data", "in:_state", "in:_quarantine", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "done"];
+const NIGHT_STEPS = ["in:data", "in:_state", "in:_quarantine", "in:README.md", "in:manifest.json", "snapshot", "linked", "switched", "cleaned", "expired", "done"];
 
 function input(name: string, n: number, tag: string): string {
   const path = join(root, name);

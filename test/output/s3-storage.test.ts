@@ -83,6 +83,19 @@ describe("a dataset on S3", () => {
     expect(await readText(storage.root, `${two.base}data/train-00000-of-00001.jsonl`)).toBe("two rows\n");
   });
 
+  it("keeps the snapshot a publish replaced until the next publish, even with keepSnapshots 1 (a reader's grace, issue 40)", async () => {
+    const storage = fresh({ keepSnapshots: 1 });
+    const one = await publishVersion(storage, "one");
+    // A reader read the root manifest of "one"; "two" is published meanwhile; it reads on where "one" said.
+    const read = JSON.parse((await readText(storage.root, "manifest.json"))!) as { base: string; shards: string[] };
+    const two = await publishVersion(storage, "two");
+    expect((await storage.current())?.history).toEqual([two.snapshot]);
+    expect(await readText(storage.root, `${read.base}${read.shards[0]}`)).toBe("one rows\n");
+    await publishVersion(storage, "three");
+    expect(await storage.root.folders("snapshots/")).not.toContain(one.snapshot);
+    expect(await storage.root.folders("snapshots/")).toContain(two.snapshot);
+  });
+
   it("reuses a published file by a server-side copy, so each snapshot folder stands alone", async () => {
     const storage = fresh();
     const one = await publishVersion(storage, "one");

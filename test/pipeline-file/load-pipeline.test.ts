@@ -28,7 +28,7 @@ describe("pipeline files", () => {
 
   it("rejects unknown keys and bad values, naming the path", () => {
     const base = "version: 1\nname: x\nsource: {kind: files, inputs: [a.ndjson]}\noutput: {dir: out}\n";
-    expect(parsePipeline(base, "p.yaml", {}).output).toEqual({ dir: "out", to: "parquet", compression: "zstd", buckets: 16, keep_snapshots: 7 });
+    expect(parsePipeline(base, "p.yaml", {}).output).toEqual({ dir: "out", to: "parquet", compression: "zstd", buckets: 16, keep_snapshots: 7, snapshot_grace: 5 });
     expect(() => parsePipeline(`${base}surprise: 1\n`, "p.yaml", {})).toThrow(/p\.yaml.*surprise/);
     expect(() => parsePipeline(base.replace("kind: files", "kind: ftp"), "p.yaml", {})).toThrow(ConfigError);
     expect(() => parsePipeline(`${base}filters: {flaged: false}\n`, "p.yaml", {})).toThrow(/flaged/);

@@ -19,6 +19,8 @@ export interface NightFacts {
   readonly snapshot: number | null;
   /** The publish guards' verdict. */
   readonly publish: PublishDecision;
+  /** Where the published files live relative to the root (`snapshots/<id>/` on S3); "" for a rejected night. */
+  readonly base: string;
 }
 
 /** A pull's cards whose gating cannot be read: their seats were dropped (issue 39); the first is named. */
@@ -28,9 +30,9 @@ function unreadableWarnings(pull: PullReport | null): string[] {
 }
 
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
-export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish }: NightFacts): Promise<NightlyManifest> {
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish, base }: NightFacts): Promise<NightlyManifest> {
   const gates = sources.gates();
-  const facts = { startedAt, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull)] };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull)] };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,

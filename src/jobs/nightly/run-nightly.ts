@@ -58,7 +58,10 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const out = outputDirOf(spec);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
-  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
+  // A test's clock waits out the grace at once; the CLI's real timers wait it.
+  const clock = environment.clock;
+  const grace = { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(clock === undefined ? {} : { sleep: (ms: number) => clock.sleep(ms) }) };
+  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...grace, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: (settled) => {
@@ -99,7 +102,7 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
     const published = night.changed && judged.published;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
+    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
     if (options.dryRun === true) {
       // Everything was fetched, validated, judged and counted; nothing is kept (abort also releases the lock).
       await sink.abort();

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,8 +88,10 @@ describe("nightly pulls to s3://BUCKET/PREFIX", () => {
       await emu.advance();
     }
     expect(nights.map((r) => r.manifest.snapshot)).toEqual([1, 2, 3]);
-    // Locally: snapshots/000002 and 000003, each a dataset of its own whose shards are that night's bytes.
-    const snapshots = join(dir, "nightly-sft", "snapshots");
+    // Locally: next to the dataset (out of a recursive read's reach), nightly-sft.snapshots/000002 and
+    // 000003, each a dataset of its own whose shards are that night's bytes.
+    expect(existsSync(join(dir, "nightly-sft", "snapshots"))).toBe(false);
+    const snapshots = `${join(dir, "nightly-sft")}.snapshots`;
     expect(readdirSync(snapshots).sort()).toEqual(["000002", "000003"]);
     const kept = JSON.parse(readFileSync(join(snapshots, "000002", "manifest.json"), "utf8")) as NightlyResult["manifest"];
     expect(kept.snapshot).toBe(2);

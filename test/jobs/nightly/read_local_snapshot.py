@@ -3,7 +3,7 @@
 Usage: python read_local_snapshot.py DIR N
 
 Prints {"snapshot", "datasets_rows", "duckdb_rows"}: both read the shards that
-DIR/snapshots/<N, 6 digits>/manifest.json names.
+DIR.snapshots/<N, 6 digits>/manifest.json names (next to DIR, out of a recursive read's reach).
 """
 
 import json
@@ -16,7 +16,7 @@ from datasets import load_dataset
 
 def main():
     out, number = sys.argv[1], int(sys.argv[2])
-    folder = os.path.join(out, "snapshots", f"{number:06d}")
+    folder = os.path.join(out.rstrip("/") + ".snapshots", f"{number:06d}")
     with open(os.path.join(folder, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
     files = [os.path.join(folder, shard["path"]) for shard in manifest["shards"]]

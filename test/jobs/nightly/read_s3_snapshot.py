@@ -3,7 +3,7 @@
 Usage: python read_s3_snapshot.py ENDPOINT BUCKET PREFIX N WORKDIR
 
 Finds the folder `PREFIX/snapshots/<N, 6 digits>-*/`, reads its manifest.json, downloads the shards the
-manifest names (paths relative to the folder), reads them with pyarrow and loads them with
+manifest names (paths from the dataset's root, `snapshots/<folder>/data/…`), reads them with pyarrow and loads them with
 `datasets.load_dataset("parquet", data_files=...)`. Prints {"snapshot", "rows", "datasets_rows", "sha256"}.
 """
 
@@ -18,7 +18,8 @@ import boto3
 def main():
     endpoint, bucket, prefix, number, workdir = sys.argv[1:6]
     s3 = boto3.client("s3", endpoint_url=endpoint)
-    base = prefix.rstrip("/") + "/snapshots/"
+    root = prefix.rstrip("/") + "/"
+    base = root + "snapshots/"
     listed = s3.list_objects_v2(Bucket=bucket, Prefix=base + number.zfill(6) + "-", Delimiter="/")
     folders = [p["Prefix"] for p in listed.get("CommonPrefixes", [])]
     if len(folders) != 1:
@@ -31,7 +32,7 @@ def main():
     for shard in manifest["shards"]:
         local = os.path.join(workdir, *shard["path"].split("/"))
         os.makedirs(os.path.dirname(local), exist_ok=True)
-        s3.download_file(bucket, folder + shard["path"], local)
+        s3.download_file(bucket, root + shard["path"], local)
         with open(local, "rb") as f:
             digests.append(hashlib.sha256(f.read()).hexdigest())
         rows += pq.read_table(local).num_rows

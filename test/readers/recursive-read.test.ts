@@ -1,0 +1,91 @@
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { PYTHON } from "../helpers/python.js";
+import { sftRecord } from "../helpers/records.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { emulator } from "../jobs/nightly/support.js";
+
+// Issue 39: a recursive read of a dataset's root reads each published row exactly once, with the readers'
+// defaults: DuckDB's `read_parquet('OUT/**/*.parquet')`, pyarrow's `dataset(OUT, exclude_invalid_files=True)`,
+// and `datasets.load_dataset(OUT)`. Before, a nightly root also held every kept night (`OUT/snapshots/N/`),
+// which DuckDB and pyarrow both read (676 rows of a 174-row dataset after three nights).
+const READ = new URL("./read_root.py", import.meta.url).pathname;
+const root = tempDir("evalshard-recursive-");
+const env = { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HUB_OFFLINE: "1", HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf") };
+
+interface Seen {
+  duckdb_rows: number;
+  duckdb_files: string[];
+  pyarrow_rows: number;
+  pyarrow_files: string[];
+  datasets_rows: number;
+  manifest_rows: number;
+}
+
+async function read(dir: string): Promise<Seen> {
+  const { stdout } = await promisify(execFile)(PYTHON, [READ, dir], { env, encoding: "utf8" });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Seen;
+}
+
+/** Every reader saw the manifest's rows, each shard once. */
+function once(seen: Seen, rows: number): void {
+  expect(seen.manifest_rows).toBe(rows);
+  expect({ duckdb: seen.duckdb_rows, pyarrow: seen.pyarrow_rows, datasets: seen.datasets_rows }).toEqual({ duckdb: rows, pyarrow: rows, datasets: rows });
+  // DuckDB reads the current snapshot's folder (it does not follow the `data` link), pyarrow the `data` link.
+  expect(seen.duckdb_files.every((f) => f.startsWith(".evalshard-snapshots/"))).toBe(true);
+  expect(seen.pyarrow_files.every((f) => f.startsWith("data/"))).toBe(true);
+}
+
+function input(name: string, n: number): string {
+  const path = join(root, name);
+  writeFileSync(path, `${Array.from({ length: n }, (_, i) => JSON.stringify(sftRecord({ run_id: `${name}_${i}` }))).join("\n")}\n`);
+  return path;
+}
+
+describe("a recursive read of a dataset's root reads each published row once", () => {
+  it("convert, published over twice with the default options", { timeout: 120_000 }, async () => {
+    const out = join(root, "converted");
+    for (const [name, n] of [["first", 23], ["second", 17]] as const) {
+      const r = await spawnCli(["convert", input(`${name}.ndjson`, n), "--out", out, "--shard-rows", "5"]);
+      expect(r.status, r.stderr).toBe(0);
+    }
+    once(await read(out), 17);
+  });
+
+  it("a nightly dataset after three nights with --keep-snapshots 3 (_state, _cache, kept nights beside it)", { timeout: 240_000 }, async () => {
+    const emu = await emulator({ seed: 41, runs: 60 });
+    const out = join(root, "nightly");
+    const pull = () => spawnCli(["pull", "sft", "--base-url", emu.url, "--out", out, "--keep-snapshots", "3", "--seats", "all"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+    let rows = 0;
+    for (let night = 0; night < 3; night++) {
+      const r = await pull();
+      expect(r.status, r.stderr).toBe(0);
+      await emu.advance();
+    }
+    const seen = await read(out);
+    rows = seen.manifest_rows;
+    once(seen, rows);
+    expect(readdirSync(join(root, "nightly.snapshots")).sort()).toEqual(["000001", "000002", "000003"]);
+    expect(existsSync(join(out, "_state", "state.json")) && existsSync(join(out, "_cache"))).toBe(true);
+
+    // A dataset of the layout before (its kept nights inside it, OUT/snapshots/N): the next night moves them out.
+    renameSync(join(root, "nightly.snapshots"), join(out, "snapshots"));
+    const before = await read(out);
+    expect(before.duckdb_rows).toBeGreaterThan(rows); // what issue 39 saw
+    const r = await pull();
+    expect(r.status, r.stderr).toBe(0);
+    const after = await read(out);
+    once(after, after.manifest_rows);
+    expect(existsSync(join(out, "snapshots"))).toBe(false);
+    expect(readdirSync(join(root, "nightly.snapshots")).sort()).toEqual(["000002", "000003", "000004"]);
+    const pinned = await spawnCli(["inspect", out, "--snapshot", "2", "--json"]);
+    expect(pinned.status, pinned.stderr).toBe(0);
+    // The copy a user makes of the root (links kept) reads the same.
+    cpSync(out, join(root, "copied"), { recursive: true, verbatimSymlinks: true });
+    once(await read(join(root, "copied")), after.manifest_rows);
+  });
+});
