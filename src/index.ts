@@ -64,7 +64,7 @@ export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, S
 
 // Errors and version
 export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS } from "./views/index.js";
-export { EvalshardError, ConfigError, IoError, LockedError } from "./core/errors.js";
+export { EvalshardError, ConfigError, IoError, LockedError, FencedError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";

@@ -38,7 +38,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
+  const storage = await storageFor(out, { ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), ...(plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs }) });
+  const sink = await DatasetSink.open(storage, { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });

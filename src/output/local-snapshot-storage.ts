@@ -4,6 +4,7 @@ import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
 import { linkTree } from "./local-snapshots.js";
 import { LocalStorage } from "./local-storage.js";
+import type { LocalStorageOptions } from "./local-storage.js";
 import type { LocalStaging } from "./local-staging.js";
 import type { PublishHook } from "./storage.js";
 
@@ -27,13 +28,15 @@ export class LocalSnapshotStorage extends LocalStorage {
   constructor(
     location: string,
     readonly keep: number,
+    options: LocalStorageOptions = {},
   ) {
-    super(location);
+    super(location, options);
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
   }
 
   override async stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
     const staging = await super.stage(options);
+    const fence = this.fence;
     const root = join(this.location, LOCAL_SNAPSHOTS);
     await this.#recover(root);
     const numbers = await this.numbers();
@@ -44,6 +47,7 @@ export class LocalSnapshotStorage extends LocalStorage {
       number,
       publish: async (entries) => {
         // Linked before the publish, so a crash between the two is told apart by the manifest's inode.
+        await fence();
         await rm(pending, { recursive: true, force: true });
         await mkdir(pending, { recursive: true });
         const listed = new Set(entries.map((e) => e.replace(/\/$/, "")));
@@ -53,6 +57,7 @@ export class LocalSnapshotStorage extends LocalStorage {
         }
         await staging.publish(entries);
         await ioStep(pending, "keep the snapshot", () => rename(pending, join(root, snapshotFolder(number))));
+        await fence();
         await this.#prune(root);
       },
     };

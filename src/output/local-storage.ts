@@ -1,34 +1,44 @@
 import { LocalFiles } from "./local-files.js";
 import { openStaging } from "./local-staging.js";
 import type { LocalStaging } from "./local-staging.js";
-import { lockOutput } from "./lock-output.js";
-import type { Lock, PublishHook, Storage } from "./storage.js";
+import { takeOutputLock } from "./lock-output.js";
+import type { OutputLock } from "./lock-output.js";
+import type { Fence, Lock, PublishHook, Storage } from "./storage.js";
+import { withStepSignals } from "./with-step-signals.js";
 
-/**
- * A fault-injection hook for tests through the CLI: the process kills itself (SIGKILL) right after the
- * publish step this variable names ("switched", "in:data", …), so a test sees what a reader would after a
- * crash there, before any recovery.
- */
-export const KILL_AT_STEP = "EVALSHARD_TEST_KILL_AT_PUBLISH_STEP";
+// Where the crash tests of a local publish have always found it.
+export { KILL_AT_STEP } from "./with-step-signals.js";
+
+/** Options of {@link LocalStorage}. */
+export interface LocalStorageOptions {
+  /** The lock's lease ({@link takeOutputLock}); default `EVALSHARD_LOCK_LEASE_MS`, else 30 s. */
+  readonly leaseMs?: number;
+}
 
 /**
  * A dataset in a local directory. The lock is a file created with O_EXCL ({@link lockOutput}); a publish
  * is a journal and renames inside the directory ({@link openStaging}).
  */
 export class LocalStorage extends LocalFiles implements Storage {
-  async lock(): Promise<Lock> {
-    const release = await lockOutput(this.location);
-    return { release };
+  readonly #leaseMs: number | undefined;
+  #held: OutputLock | null = null;
+
+  constructor(location: string, options: LocalStorageOptions = {}) {
+    super(location);
+    this.#leaseMs = options.leaseMs;
   }
 
+  async lock(): Promise<Lock> {
+    const held = await takeOutputLock(this.location, this.#leaseMs === undefined ? {} : { leaseMs: this.#leaseMs });
+    this.#held = held;
+    return held;
+  }
+
+  /** The check of the lock this storage holds, if any: a staging opened under it fences its switch and deletes. */
+  protected readonly fence: Fence = async () => this.#held?.check();
+
   stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
-    const killAt = process.env[KILL_AT_STEP];
-    if (killAt === undefined || killAt === "") return openStaging(this.location, options);
-    return openStaging(this.location, {
-      onStep: async (step) => {
-        await options.onStep?.(step);
-        if (step === killAt) process.kill(process.pid, "SIGKILL");
-      },
-    });
+    const onStep = withStepSignals(options.onStep);
+    return openStaging(this.location, { fence: this.fence, ...(onStep === undefined ? {} : { onStep }) });
   }
 }

@@ -5,12 +5,14 @@ import type { S3ClientOptions } from "./s3-client.js";
 import { S3Files } from "./s3-files.js";
 import { finishSnapshot } from "./s3-finish-snapshot.js";
 import { takeLease } from "./s3-lease-lock.js";
+import type { LeaseLock } from "./s3-lease-lock.js";
+import { withStepSignals } from "./with-step-signals.js";
 import { parseS3Location } from "./s3-location.js";
 import { readPointer, SNAPSHOTS } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
 import { openS3Staging } from "./s3-staging.js";
 import type { S3Staging } from "./s3-staging.js";
-import type { FileWriter, Lock, PublishHook, Storage, StoredFile } from "./storage.js";
+import type { Fence, FileWriter, Lock, PublishHook, Storage, StoredFile } from "./storage.js";
 
 /** Options of {@link S3Storage}. */
 export interface S3StorageOptions extends S3ClientOptions {
@@ -36,6 +38,7 @@ export class S3Storage implements Storage {
   readonly location: string;
   readonly root: S3Files;
   readonly #options: S3StorageOptions;
+  #held: LeaseLock | null = null;
 
   constructor(location: string, options: S3StorageOptions = {}) {
     const where = parseS3Location(location);
@@ -80,13 +83,17 @@ export class S3Storage implements Storage {
     await this.root.remove(path);
   }
 
-  lock(): Promise<Lock> {
-    return takeLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
+  async lock(): Promise<Lock> {
+    this.#held = await takeLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
+    return this.#held;
   }
 
   /** Finishes what a crashed publish left (root copies, cleanup), drops dead runs' folders, opens the next snapshot. */
   async stage(options: { readonly onStep?: PublishHook } = {}): Promise<S3Staging> {
-    await finishSnapshot(this.root, await this.current(), () => undefined);
+    // A staging opened under this storage's lock checks it before its commit and each delete.
+    const held = this.#held;
+    const fence: Fence = async () => held?.check();
+    await finishSnapshot(this.root, await this.current(), () => undefined, fence);
     const keep = this.#options.keepSnapshots ?? 7;
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
     return openS3Staging({
@@ -94,7 +101,8 @@ export class S3Storage implements Storage {
       resolve: (path) => this.#resolve(path),
       keepSnapshots: keep,
       scratchDir: this.#options.scratchDir,
-      onStep: options.onStep ?? (() => undefined),
+      onStep: withStepSignals(options.onStep) ?? (() => undefined),
+      fence,
     });
   }
 

@@ -11,20 +11,21 @@ export type { OutputLocation } from "./output-location.js";
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`
  * for `s3://BUCKET/PREFIX`. `snapshots`: a local dataset keeps numbered snapshots too ({@link LocalSnapshotStorage}),
  * as every dataset on S3 does; `keepSnapshots` says how many. `-` is {@link StdoutStorage}, its manifest to
- * `manifestFile` or stderr. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
+ * `manifestFile` or stderr. `leaseMs`: the lock's lease, locally and on S3. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
  * never pay for it.
  */
 export async function storageFor(location: string, options: S3StorageOptions & { readonly snapshots?: boolean; readonly manifestFile?: string } = {}): Promise<Storage> {
   const where = outputLocation(location);
+  const lease = options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs };
   if (where.kind === "stdout") {
     const { StdoutStorage } = await import("./stdout-storage.js");
     return new StdoutStorage(options.manifestFile === undefined ? {} : { manifestFile: options.manifestFile });
   }
   if (where.kind === "local" && options.snapshots === true) {
     const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
-    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7);
+    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7, lease);
   }
-  if (where.kind === "local") return new LocalStorage(where.path);
+  if (where.kind === "local") return new LocalStorage(where.path, lease);
   const { S3Storage } = await import("./s3-storage.js").catch((error: unknown) => {
     // The AWS SDK is an optional peer dependency (22 MB of the install; docs/decisions.md).
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes("@aws-sdk/")) throw error;

@@ -58,7 +58,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const out = outputDirOf(spec);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
-  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
+  const lease = plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs };
+  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: (settled) => {
