@@ -45,7 +45,7 @@ export async function currentSnapshot(outDir: string): Promise<string | null> {
  * job lost its lock, and the dataset is then left to the job that holds it.
  */
 export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes, fence: Fence = unfenced): Promise<void> {
-  await ownStaging(stagingDir);
+  await ownStaging(stagingDir, fence);
   const folder = join(outDir, SNAPSHOTS_DIR, id);
   await ioStep(folder, "create the snapshot folder", () => mkdir(folder, { recursive: true }));
   const previous = await currentSnapshot(outDir);
@@ -53,7 +53,7 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   for (const name of names) {
     // A listed entry the run did not produce is absent from the staging.
     if (!(await ioStep(join(folder, name), "move into the snapshot", () => ifThere(rename(join(stagingDir, name), join(folder, name)))))) {
-      await ownStaging(stagingDir);
+      await ownStaging(stagingDir, fence);
       continue;
     }
     present.push(name);
@@ -83,7 +83,7 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
     await rm(temp, { force: true });
     await symlink(`${SNAPSHOTS_DIR}/${id}`, temp);
     await rename(temp, join(outDir, CURRENT)).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") await ownStaging(stagingDir);
+      if (error.code === "ENOENT") await ownStaging(stagingDir, fence);
       throw error;
     });
   });
@@ -92,10 +92,14 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   await finishSnapshot(outDir, step, { id, record }, fence);
 }
 
-/** Throws when this job's staging directory is gone: deleted by a job that took the lock over, or by hand. */
-async function ownStaging(stagingDir: string): Promise<void> {
+/**
+ * Throws when this job's staging directory is gone: the fence's error when a job that took the lock over
+ * deleted it, else an IoError (it was deleted by hand).
+ */
+async function ownStaging(stagingDir: string, fence: Fence): Promise<void> {
   if ((await stat(stagingDir).catch(() => null))?.isDirectory() === true) return;
-  throw new IoError(`The staging directory ${stagingDir} of this job was deleted (by a job that took the lock over, or by hand): nothing of this run was published, the dataset is as that job left it`, stagingDir);
+  await fence();
+  throw new IoError(`The staging directory ${stagingDir} of this job was deleted: nothing of this run was published, and the dataset is as it was`, stagingDir);
 }
 
 /** Whether the step found its source: false where it failed for want of it (ENOENT). */

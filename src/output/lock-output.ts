@@ -117,6 +117,8 @@ function liveHolder(outDir: string, path: string, held: LockContent | null, ageM
 /** Renews the lease until released; {@link OutputLock.check} and the release tell whether it was kept throughout. */
 function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: number): OutputLock {
   let lost: string | null = null;
+  // Once check() threw, the job knows (and says) it lost the lock: its release, on the way out, says nothing more.
+  let told = false;
   let renewing: Promise<void> = Promise.resolve();
   const check = (held: LockContent | null) => {
     if (held?.token !== mine.token) lost ??= held === null ? "removed" : `taken over by process ${held.pid} on host ${held.host}${held.fence === undefined ? "" : ` (fence ${held.fence})`}`;
@@ -141,7 +143,9 @@ function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: num
       // Renewed first: a job taking the lock over meanwhile sees the fresh time and puts it back (takeOver).
       await renewing;
       if (lost === null) await renew();
-      if (lost !== null) throw new FencedError(lostLock("this job stops here and leaves the dataset to the job that holds the lock"));
+      if (lost === null) return;
+      told = true;
+      throw new FencedError(lostLock("this job stops here and leaves the dataset to the job that holds the lock"));
     },
     async release() {
       clearInterval(timer);
@@ -149,7 +153,7 @@ function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: num
       const held = await readLock(path);
       if (held?.token === mine.token) await unlink(path).catch(() => undefined);
       else check(held);
-      if (lost !== null) throw new LockedError(lostLock("another job may have written there meanwhile"));
+      if (lost !== null && !told) throw new LockedError(lostLock("another job may have written there meanwhile"));
     },
   };
 }
