@@ -80,6 +80,8 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
   const { token } = mine;
   let etag = firstEtag;
   let lost = false;
+  // Once check() threw, the job knows (and says) it lost the lock: its release, on the way out, says nothing more.
+  let told = false;
   let renewal: Promise<void> = Promise.resolve();
   /** Renews once: false when another job holds the lease; undefined when the store could not be asked. */
   const renew = async (): Promise<boolean | undefined> => {
@@ -113,6 +115,7 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
       const held = lost ? false : await renew();
       if (held === false) lost = true;
       if (held !== true) {
+        told = held === false;
         throw new FencedError(
           held === false
             ? `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): this job stops here and leaves the dataset to the job that holds the lock`
@@ -126,6 +129,11 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
       const held = await readLease(files);
       // Never delete a lock another job took over after our lease expired.
       if (held?.content?.token === token) await files.deleteKeys([files.key(LOCK_PATH)]);
+      else if (!told) {
+        throw new LockedError(
+          `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): another job may have written there meanwhile; check it with \`evalshard verify ${files.location}\``,
+        );
+      }
     },
   };
 }
