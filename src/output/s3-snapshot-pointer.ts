@@ -27,6 +27,11 @@ export interface SnapshotPointer {
   readonly files: readonly StoredFile[];
   /** Published snapshots still kept, oldest first, this one last. */
   readonly history: readonly string[];
+  /**
+   * The fencing token of the last lock holder that deleted dead runs' folders: written (conditionally) before
+   * it deletes them, so a job that lost the lock between its check and its commit fails its `If-Match`.
+   */
+  readonly fence?: number;
 }
 
 /** The pointer and its ETag; null for a dataset never published on S3. */

@@ -8,7 +8,7 @@ import { takeLease } from "./s3-lease-lock.js";
 import type { LeaseLock } from "./s3-lease-lock.js";
 import { withStepSignals } from "./with-step-signals.js";
 import { parseS3Location } from "./s3-location.js";
-import { readPointer, SNAPSHOTS } from "./s3-snapshot-pointer.js";
+import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
 import { openS3Staging } from "./s3-staging.js";
 import type { S3Staging } from "./s3-staging.js";
@@ -93,7 +93,15 @@ export class S3Storage implements Storage {
     // A staging opened under this storage's lock checks it before its commit and each delete.
     const held = this.#held;
     const fence: Fence = async () => held?.check();
-    await finishSnapshot(this.root, await this.current(), () => undefined, fence);
+    const found = await readPointer(this.root);
+    if (found !== null && held !== null && (await this.#deadFolders(found.pointer)) > 0) {
+      // Before a dead run's folder goes, the pointer changes (its fence): a job that lost the lock while stalled
+      // between its check and its commit then fails the commit's If-Match instead of naming a deleted folder.
+      await fence();
+      await writePointer(this.root, { ...found.pointer, fence: held.fence }, found.etag);
+    }
+    // Before the first commit there is no pointer to change: the folders of dead runs wait for the first publish.
+    if (found !== null) await finishSnapshot(this.root, await this.current(), () => undefined, fence);
     const keep = this.#options.keepSnapshots ?? 7;
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
     return openS3Staging({
@@ -104,6 +112,12 @@ export class S3Storage implements Storage {
       onStep: withStepSignals(options.onStep) ?? (() => undefined),
       fence,
     });
+  }
+
+  /** How many snapshot folders the pointer does not keep: those of runs that died (or stalled) before their commit. */
+  async #deadFolders(pointer: SnapshotPointer): Promise<number> {
+    const kept = new Set(pointer.history);
+    return (await this.root.folders(SNAPSHOTS)).filter((folder) => !kept.has(folder)).length;
   }
 
   /** Where the published file `path` is: in the current snapshot, else a loose object. */
