@@ -11,7 +11,7 @@ export { KILL_AT_STEP } from "./with-step-signals.js";
 
 /** Options of {@link LocalStorage}. */
 export interface LocalStorageOptions {
-  /** The lock's lease ({@link takeOutputLock}); default `EVALSHARD_LOCK_LEASE_MS`, else 30 s. */
+  /** The lock's lease (`lockOutput`); default `EVALSHARD_LOCK_LEASE_MS`, else 30 s. */
   readonly leaseMs?: number;
 }
 
