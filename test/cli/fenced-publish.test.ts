@@ -131,6 +131,28 @@ describe("a job stopped past its lease that nobody took over", () => {
   });
 });
 
+describe("the lease: --lease-seconds, output.lease_seconds", () => {
+  it("a pipeline file's output.lease_seconds is the lease its night's lock carries, with a fencing token", { timeout: 60_000 }, async () => {
+    const out = join(root, "night");
+    const pipeline = join(root, "night.yaml");
+    writeFileSync(pipeline, ["version: 1", "name: night", "source:", "  kind: files", `  inputs: [${JSON.stringify(A_ROWS)}]`, "output:", `  dir: ${JSON.stringify(out)}`, "  buckets: 2", "  lease_seconds: 7", ""].join("\n"));
+    const night = startCli(["run", pipeline], { ...process.env, [STOP_AT_STEP]: "linked" } as Record<string, string>);
+    await night.stopped();
+    const lock = JSON.parse(readFileSync(join(out, ".evalshard.lock"), "utf8")) as { lease_ms: number; fence: number };
+    night.resume();
+    expect((await night.done).code).toBe(0);
+    expect(lock.lease_ms).toBe(7_000);
+    expect(lock.fence).toBeGreaterThan(0);
+    expect((await runCli(["verify", out])).code).toBe(0);
+  });
+
+  it("is a whole number of seconds from 1 up (exit 2, naming the flag)", async () => {
+    const bad = await runCli(["convert", A_ROWS, "--out", join(root, "bad-lease"), "--lease-seconds", "0.5"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--lease-seconds/);
+  });
+});
+
 describe("a job whose staging was deleted under it", () => {
   it("fails cleanly and leaves the current snapshot as it was", { timeout: 60_000 }, async () => {
     const out = await dataset("staging-gone");
