@@ -74,6 +74,11 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
       const names = checkEntries(entries);
       const inEntries = (path: string) => names.includes(path.split("/")[0] as string);
       const staged = await files.list("");
+      // The manifest is staged last before a publish: without it, the folder was deleted under this job.
+      if (names.includes("manifest.json") && !staged.some((f) => f.path === "manifest.json")) {
+        await fence();
+        throw new IoError(`The staging folder ${files.location} of this job was deleted: nothing of this run was published, and the dataset is as it was`, files.location);
+      }
       // Staged files outside the entries are not part of the new version.
       await files.deleteKeys(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
       const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
