@@ -66,7 +66,7 @@ export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, S
 
 // Errors and version
 export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS } from "./views/index.js";
-export { EvalshardError, ConfigError, IoError, LockedError } from "./core/errors.js";
+export { EvalshardError, ConfigError, IoError, LockedError, FencedError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
@@ -97,7 +97,7 @@ export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
 export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./sinks/shard-writer.js";
-export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, PublishHook } from "./output/storage.js";
+export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, Fence, PublishHook } from "./output/storage.js";
 export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";
@@ -138,6 +138,7 @@ export type { FormatBasics } from "./formats/format.js";
 export type { InjectionPattern } from "./views/scan-injection.js";
 export type { JsonlOptions, JsonlCompression } from "./sinks/jsonl-format.js";
 export type { LockOptions } from "./output/lock-output.js";
+export type { LocalStorageOptions } from "./output/local-storage.js";
 export type { NativeParquetCompression } from "./sinks/native-parquet-format.js";
 export type { OnInjection } from "./views/view-records.js";
 export type { ParquetOptions } from "./sinks/parquet-format.js";
@@ -145,7 +146,6 @@ export type { PathStep } from "./schema/field-path.js";
 export type { PullFormat } from "./pull/routes.js";
 export type { AnsweredExports } from "./pull/export-answers.js";
 export type { Recovery, LocalStaging } from "./output/local-staging.js";
-export type { LocalStorageOptions } from "./output/local-storage.js";
 export type { SnapshotGrace } from "./output/local-snapshots.js";
 export type { RequestOptions } from "./http/service-client.js";
 export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";

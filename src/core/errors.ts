@@ -20,3 +20,9 @@ export class IoError extends EvalshardError {
 
 /** Another job holds the output directory. */
 export class LockedError extends EvalshardError {}
+
+/**
+ * This job's lock was taken over (it had not renewed its lease in time, e.g. stopped or frozen): it may no
+ * longer switch, delete or publish anything of the dataset, which is the new holder's now.
+ */
+export class FencedError extends LockedError {}

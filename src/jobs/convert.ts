@@ -38,7 +38,7 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const storage = await storageFor(out, { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }) });
+  const storage = await storageFor(out, { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), ...(plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs }) });
   const sink = await DatasetSink.open(storage, { split: SPLIT });
   try {
     const sources = await openSources(plan, sink.scratch);

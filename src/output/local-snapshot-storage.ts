@@ -46,6 +46,7 @@ export class LocalSnapshotStorage extends LocalStorage {
 
   override async stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
     const staging = await super.stage(options);
+    const fence = this.fence;
     const root = snapshotsDir(this.location);
     await this.#migrate(root);
     await this.#recover(root);
@@ -57,6 +58,7 @@ export class LocalSnapshotStorage extends LocalStorage {
       number,
       publish: async (entries) => {
         // Linked before the publish, so a crash between the two is told apart by the manifest's inode.
+        await fence();
         await rm(pending, { recursive: true, force: true });
         await mkdir(pending, { recursive: true });
         const listed = new Set(entries.map((e) => e.replace(/\/$/, "")));
@@ -66,6 +68,7 @@ export class LocalSnapshotStorage extends LocalStorage {
         }
         await staging.publish(entries);
         await ioStep(pending, "keep the snapshot", () => rename(pending, join(root, snapshotFolder(number))));
+        await fence();
         await this.#prune(root);
       },
     };

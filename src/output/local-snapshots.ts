@@ -7,7 +7,7 @@ import { OLD_PREFIX } from "./local-journal.js";
 import { syncDir, syncFile, syncFolders } from "./local-sync.js";
 import type { PendingFlushes } from "./pending-flushes.js";
 import { writeText } from "./write-text.js";
-import type { PublishHook } from "./storage.js";
+import type { Fence, PublishHook } from "./storage.js";
 
 /**
  * A local dataset's published versions (issue 20): each publish is an immutable folder
@@ -21,6 +21,9 @@ export const CURRENT = ".evalshard-current";
 const ENTRIES_FILE = ".evalshard-entries.json";
 /** Moved aside first and linked last when a dataset of the layout before snapshots is converted. */
 const COMMIT_ENTRY = "manifest.json";
+/** The new `.evalshard-current`, made inside the staging: a job whose staging another job deleted cannot switch. */
+const NEXT_CURRENT = ".evalshard-current.next";
+const unfenced: Fence = async () => undefined;
 
 /** The current snapshot's id; null for a directory never published in this layout. */
 export async function currentSnapshot(outDir: string): Promise<string | null> {
@@ -46,16 +49,22 @@ export interface SnapshotGrace {
  * staged files' `flushes` have settled and the snapshot's folders are synced, so the switch publishes only
  * what is on disk. The replaced snapshot's folder stays for `grace`: a reader that resolved
  * `.evalshard-current` before the switch reads on (issue 40); then it goes, so that a recursive read of the
- * directory (DuckDB's `**`, which enters hidden folders) finds one version again (issue 39).
+ * directory (DuckDB's `**`, which enters hidden folders) finds one version again (issue 39). `fence` is
+ * awaited right before the links, the switch and the deletes: it throws once this job lost its lock, and the
+ * dataset is then left to the job that holds it.
  */
-export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes, grace: SnapshotGrace): Promise<void> {
+export async function publishSnapshot(outDir: string, stagingDir: string, id: string, names: readonly string[], step: PublishHook, flushes: PendingFlushes, grace: SnapshotGrace, fence: Fence = unfenced): Promise<void> {
+  await ownStaging(stagingDir, fence);
   const folder = join(outDir, SNAPSHOTS_DIR, id);
   await ioStep(folder, "create the snapshot folder", () => mkdir(folder, { recursive: true }));
   const previous = await currentSnapshot(outDir);
   const present: string[] = [];
   for (const name of names) {
     // A listed entry the run did not produce is absent from the staging.
-    if (!(await ioStep(join(folder, name), "move into the snapshot", () => ifThere(rename(join(stagingDir, name), join(folder, name)))))) continue;
+    if (!(await ioStep(join(folder, name), "move into the snapshot", () => ifThere(rename(join(stagingDir, name), join(folder, name)))))) {
+      await ownStaging(stagingDir, fence);
+      continue;
+    }
     present.push(name);
     await step(`in:${name}`);
   }
@@ -71,23 +80,41 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   await writeText({ create: (path) => LocalFileWriter.create(join(folder, path), flushes) }, ENTRIES_FILE, JSON.stringify(record));
   await Promise.all([flushes.settle(), syncFolders(folder), syncDir(join(outDir, SNAPSHOTS_DIR))]);
   await step("snapshot");
+  await fence();
   // A name new to the dataset gets its link now: dangling, so absent for readers, until the switch.
   for (const name of present) await ioStep(join(outDir, name), "link", () => ifAbsent(symlink(`${CURRENT}/${name}`, join(outDir, name))));
   await step("linked");
-  const temp = join(outDir, `${CURRENT}.tmp-${id}`);
+  await fence();
+  // The new link is made in the staging and renamed over the old: if another job deleted the staging (it took
+  // the lock over from this one, stalled past its lease), the rename fails and the switch never happens.
+  const temp = join(stagingDir, NEXT_CURRENT);
   await ioStep(temp, "switch to the new snapshot", async () => {
     await rm(temp, { force: true });
     await symlink(`${SNAPSHOTS_DIR}/${id}`, temp);
-    await rename(temp, join(outDir, CURRENT));
+    await rename(temp, join(outDir, CURRENT)).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") await ownStaging(stagingDir, fence);
+      throw error;
+    });
   });
   await syncDir(outDir);
   await step("switched");
-  await finishSnapshot(outDir, step, { id, record }, previous);
+  await finishSnapshot(outDir, step, { id, record }, previous, fence);
   if (previous === null || previous === id) return;
   await grace.sleep(grace.graceMs);
   const replaced = join(outDir, SNAPSHOTS_DIR, previous);
+  await fence();
   await ioStep(replaced, "delete the replaced snapshot", () => rm(replaced, { recursive: true, force: true }));
   await step("expired");
+}
+
+/**
+ * Throws when this job's staging directory is gone: the fence's error when a job that took the lock over
+ * deleted it, else an IoError (it was deleted by hand).
+ */
+async function ownStaging(stagingDir: string, fence: Fence): Promise<void> {
+  if ((await stat(stagingDir).catch(() => null))?.isDirectory() === true) return;
+  await fence();
+  throw new IoError(`The staging directory ${stagingDir} of this job was deleted: nothing of this run was published, and the dataset is as it was`, stagingDir);
 }
 
 /** Whether the step found its source: false where it failed for want of it (ENOENT). */
@@ -114,11 +141,15 @@ async function ifAbsent(done: Promise<void>): Promise<void> {
  * (the manifest first), links are made (the manifest last); evalshard's links to entries the current
  * snapshot lacks, and snapshot folders other than the current one (the replaced version, dead runs'), go.
  * `current`: the snapshot just switched to, where the caller knows it (else it is read); `replaced`: the
- * snapshot it replaced, kept for its grace (the caller deletes it).
+ * snapshot it replaced, kept for its grace (the caller deletes it). `fence` is awaited before anything is
+ * deleted, after the folders are listed: a job that took the lock over since creates its folders later, so
+ * they are never in the list.
  */
-export async function finishSnapshot(outDir: string, step: PublishHook, current?: { readonly id: string; readonly record: SnapshotEntries }, replaced?: string | null): Promise<void> {
+export async function finishSnapshot(outDir: string, step: PublishHook, current?: { readonly id: string; readonly record: SnapshotEntries }, replaced?: string | null, fence: Fence = unfenced): Promise<void> {
   const id = current?.id ?? (await currentSnapshot(outDir));
-  for (const other of await readdir(join(outDir, SNAPSHOTS_DIR)).catch(() => [])) {
+  const folders = await readdir(join(outDir, SNAPSHOTS_DIR)).catch(() => [] as string[]);
+  await fence();
+  for (const other of folders) {
     if (other !== id && other !== replaced) await ioStep(join(outDir, SNAPSHOTS_DIR, other), "delete the replaced snapshot", () => rm(join(outDir, SNAPSHOTS_DIR, other), { recursive: true, force: true }));
   }
   const { entries, listed } = current?.record ?? (id === null ? { entries: [], listed: [] } : await entriesOf(outDir, id));

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { ConfigError, IoError } from "../core/errors.js";
 import { createLocalFile, LocalFiles } from "./local-files.js";
-import type { PublishHook, Staging } from "./storage.js";
+import type { Fence, PublishHook, Staging } from "./storage.js";
 import { ioStep } from "./io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
@@ -36,9 +36,12 @@ export interface Recovery {
 /**
  * Creates `outDir` if needed and a fresh staging directory inside it, after recovering earlier runs.
  * Call it holding the output lock ({@link lockOutput}): recovery deletes other runs' staging directories.
+ * `fence` (the lock's check) is awaited before the recovery and before the publish's switch and deletes.
  */
-export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook } & Partial<SnapshotGrace> = {}): Promise<LocalStaging> {
+export async function openStaging(outDir: string, options: { readonly onStep?: PublishHook; readonly fence?: Fence } & Partial<SnapshotGrace> = {}): Promise<LocalStaging> {
   await ioStep(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
+  const fence = options.fence ?? (async () => undefined);
+  await fence();
   await recoverStaging(outDir);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
   const dir = join(outDir, `${TMP_PREFIX}${id}`);
@@ -64,7 +67,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
       for (const name of names.filter((n) => entries.includes(`${n}/`))) await ioStep(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       publishing = true;
-      await publishSnapshot(outDir, dir, id, names, step, flushes, { graceMs: options.graceMs ?? 0, sleep: options.sleep ?? sleep });
+      await publishSnapshot(outDir, dir, id, names, step, flushes, { graceMs: options.graceMs ?? 0, sleep: options.sleep ?? sleep }, fence);
       await ioStep(dir, "delete the staging directory", () => rm(dir, { recursive: true, force: true }));
       await step("done");
     },
@@ -83,8 +86,9 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       await flushes.settle().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
       // A publish that failed may have switched already: recovery finishes it (or drops its unswitched
-      // folder). If that fails too, the next recoverStaging does it.
-      if (publishing) await recoverStaging(outDir).catch(() => undefined);
+      // folder). If that fails too, the next recoverStaging does it; and a job that lost the lock leaves
+      // it to the holder, whose staging the recovery would delete.
+      if (publishing) await fence().then(() => recoverStaging(outDir)).catch(() => undefined);
     },
   };
 }

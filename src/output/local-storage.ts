@@ -1,18 +1,18 @@
 import { LocalFiles } from "./local-files.js";
 import { openStaging } from "./local-staging.js";
 import type { LocalStaging } from "./local-staging.js";
-import { lockOutput } from "./lock-output.js";
-import type { Lock, PublishHook, Storage } from "./storage.js";
+import { takeOutputLock } from "./lock-output.js";
+import type { OutputLock } from "./lock-output.js";
+import type { Fence, Lock, PublishHook, Storage } from "./storage.js";
+import { withStepSignals } from "./with-step-signals.js";
 
-/**
- * A fault-injection hook for tests through the CLI: the process kills itself (SIGKILL) right after the
- * publish step this variable names ("switched", "in:data", …), so a test sees what a reader would after a
- * crash there, before any recovery.
- */
-export const KILL_AT_STEP = "EVALSHARD_TEST_KILL_AT_PUBLISH_STEP";
+// Where the crash tests of a local publish have always found it.
+export { KILL_AT_STEP } from "./with-step-signals.js";
 
 /** Options of {@link LocalStorage}. */
 export interface LocalStorageOptions {
+  /** The lock's lease (`lockOutput`); default `EVALSHARD_LOCK_LEASE_MS`, else 30 s. */
+  readonly leaseMs?: number;
   /**
    * How long a replaced snapshot stays readable after a publish switched away from it, for readers that
    * resolved `.evalshard-current` before (issue 40); the publish waits it out, holding the lock. Default 0.
@@ -27,28 +27,29 @@ export interface LocalStorageOptions {
  * is a journal and renames inside the directory ({@link openStaging}).
  */
 export class LocalStorage extends LocalFiles implements Storage {
+  readonly #leaseMs: number | undefined;
+  #held: OutputLock | null = null;
+
   constructor(
     location: string,
     readonly options: LocalStorageOptions = {},
   ) {
     super(location);
+    this.#leaseMs = options.leaseMs;
   }
 
   async lock(): Promise<Lock> {
-    const release = await lockOutput(this.location);
-    return { release };
+    const held = await takeOutputLock(this.location, this.#leaseMs === undefined ? {} : { leaseMs: this.#leaseMs });
+    this.#held = held;
+    return held;
   }
 
+  /** The check of the lock this storage holds, if any: a staging opened under it fences its switch and deletes. */
+  protected readonly fence: Fence = async () => this.#held?.check();
+
   stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
-    const killAt = process.env[KILL_AT_STEP];
+    const onStep = withStepSignals(options.onStep);
     const grace = { graceMs: this.options.snapshotGraceMs ?? 0, ...(this.options.sleep === undefined ? {} : { sleep: this.options.sleep }) };
-    if (killAt === undefined || killAt === "") return openStaging(this.location, { ...options, ...grace });
-    return openStaging(this.location, {
-      ...grace,
-      onStep: async (step) => {
-        await options.onStep?.(step);
-        if (step === killAt) process.kill(process.pid, "SIGKILL");
-      },
-    });
+    return openStaging(this.location, { fence: this.fence, ...grace, ...(onStep === undefined ? {} : { onStep }) });
   }
 }

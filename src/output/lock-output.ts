@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { link, lstat, mkdir, readdir, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { ConfigError, IoError, LockedError } from "../core/errors.js";
+import { ConfigError, FencedError, IoError, LockedError } from "../core/errors.js";
 import { isGone, ownIdentity } from "./process-identity.js";
 import type { ProcessIdentity } from "./process-identity.js";
 
@@ -17,6 +17,11 @@ interface LockContent {
   readonly started: string;
   readonly host: string;
   readonly token: string;
+  /**
+   * The fencing token: greater than that of the lock it took over, and at least the holder's clock in ms,
+   * so later holders carry larger numbers. Messages name it; ownership is the token's.
+   */
+  readonly fence?: number;
   /** The holder's lease: the lock is stale once its file has not been renewed (touched) for this long. */
   readonly lease_ms?: number;
   /** Present where /proc tells it: lets a job in the same pid namespace see at once that the holder died. */
@@ -29,6 +34,19 @@ export interface LockOptions {
   readonly leaseMs?: number;
 }
 
+/** A held output lock ({@link takeOutputLock}). */
+export interface OutputLock {
+  /** This holder's fencing token (see docs/decisions.md, "fenced publishes"). */
+  readonly fence: number;
+  /**
+   * Renews the lease and confirms this job still holds the lock; throws {@link FencedError} once another
+   * job took it over. Called right before each step that changes what readers see (the switch, a delete).
+   */
+  check(): Promise<void>;
+  /** Releases the lock; rejects with a `LockedError` if it was taken over while this job held it. */
+  release(): Promise<void>;
+}
+
 /**
  * Takes `outDir/.evalshard.lock` (created with O_EXCL) as a lease that this process renews by a timer
  * and a per-run token. A lock is another job's, and throws {@link LockedError} at once, while its holder
@@ -38,6 +56,12 @@ export interface LockOptions {
  * was taken over while this job held it (it had stalled for a whole lease).
  */
 export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  const lock = await takeOutputLock(outDir, options);
+  return () => lock.release();
+}
+
+/** {@link lockOutput}, with the fence: the held lock's {@link OutputLock.check} before each switch or delete. */
+export async function takeOutputLock(outDir: string, options: LockOptions = {}): Promise<OutputLock> {
   const leaseMs = options.leaseMs ?? leaseFromEnvironment() ?? DEFAULT_LEASE_MS;
   try {
     await mkdir(outDir, { recursive: true });
@@ -46,15 +70,18 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
   }
   const path = join(outDir, LOCK);
   const identity = ownIdentity();
-  const mine: LockContent = {
-    pid: process.pid,
-    started: new Date(Date.now() - process.uptime() * 1000).toISOString(),
-    host: hostname(),
-    token: randomBytes(8).toString("hex"),
-    lease_ms: leaseMs,
-    process: identity,
-  };
+  const token = randomBytes(8).toString("hex");
+  let after = 0;
   for (let attempt = 0; attempt < 5; attempt++) {
+    const mine: LockContent = {
+      pid: process.pid,
+      started: new Date(Date.now() - process.uptime() * 1000).toISOString(),
+      host: hostname(),
+      token,
+      fence: Math.max(Date.now(), after + 1),
+      lease_ms: leaseMs,
+      process: identity,
+    };
     if (await createLock(path, mine)) {
       await sweepStrays(outDir);
       return holdLease(outDir, path, mine, leaseMs);
@@ -64,6 +91,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
     if (stat === null) continue; // released meanwhile: try to create it again
     const refusal = liveHolder(outDir, path, held, Date.now() - stat.mtimeMs, identity);
     if (refusal !== null) throw new LockedError(refusal);
+    after = Math.max(after, held?.fence ?? 0);
     await takeOver(path, held, stat.mtimeMs);
   }
   throw new LockedError(`Output directory ${outDir}: could not take the lock ${path}, other jobs keep taking it`);
@@ -86,33 +114,47 @@ function liveHolder(outDir: string, path: string, held: LockContent | null, ageM
   );
 }
 
-/** Renews the lease until released; the release function tells whether it was kept throughout. */
-function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: number): () => Promise<void> {
+/** Renews the lease until released; {@link OutputLock.check} and the release tell whether it was kept throughout. */
+function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: number): OutputLock {
   let lost: string | null = null;
+  // Once check() threw, the job knows (and says) it lost the lock: its release, on the way out, says nothing more.
+  let told = false;
   let renewing: Promise<void> = Promise.resolve();
   const check = (held: LockContent | null) => {
-    if (held?.token !== mine.token) lost ??= held === null ? "removed" : `taken over by process ${held.pid} on host ${held.host}`;
+    if (held?.token !== mine.token) lost ??= held === null ? "removed" : `taken over by process ${held.pid} on host ${held.host}${held.fence === undefined ? "" : ` (fence ${held.fence})`}`;
+  };
+  const renew = async () => {
+    const now = new Date();
+    await utimes(path, now, now).catch(() => undefined);
+    check(await readLock(path));
   };
   const timer = setInterval(() => {
     renewing = (async () => {
-      const now = new Date();
-      await utimes(path, now, now).catch(() => undefined);
-      check(await readLock(path));
+      await renew();
       if (lost !== null) clearInterval(timer);
     })();
   }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
   timer.unref(); // the lease must never keep a finished process alive
-  return async () => {
-    clearInterval(timer);
-    await renewing;
-    const held = await readLock(path);
-    if (held?.token === mine.token) await unlink(path).catch(() => undefined);
-    else check(held);
-    if (lost !== null) {
-      throw new LockedError(
-        `The lock of ${outDir} was ${lost} while this job held it (it had not renewed its ${leaseMs} ms lease in time): another job may have written there meanwhile; check it with \`evalshard verify ${outDir}\``,
-      );
-    }
+  const lostLock = (what: string) =>
+    `The lock of ${outDir} was ${lost} while this job held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): ${what}; check it with \`evalshard verify ${outDir}\``;
+  return {
+    fence: mine.fence ?? 0,
+    async check() {
+      // Renewed first: a job taking the lock over meanwhile sees the fresh time and puts it back (takeOver).
+      await renewing;
+      if (lost === null) await renew();
+      if (lost === null) return;
+      told = true;
+      throw new FencedError(lostLock("this job stops here and leaves the dataset to the job that holds the lock"));
+    },
+    async release() {
+      clearInterval(timer);
+      await renewing;
+      const held = await readLock(path);
+      if (held?.token === mine.token) await unlink(path).catch(() => undefined);
+      else check(held);
+      if (lost !== null && !told) throw new LockedError(lostLock("another job may have written there meanwhile"));
+    },
   };
 }
 
@@ -166,7 +208,9 @@ async function readLock(path: string): Promise<LockContent | null> {
   try {
     const value = JSON.parse(text) as Partial<LockContent>;
     if (typeof value.pid === "number" && typeof value.token === "string") {
-      return { ...value, pid: value.pid, started: String(value.started), host: String(value.host), token: value.token };
+      const { fence, ...rest } = value;
+      const fenced = typeof fence === "number" && Number.isSafeInteger(fence) ? { fence } : {};
+      return { ...rest, pid: value.pid, started: String(value.started), host: String(value.host), token: value.token, ...fenced };
     }
   } catch {
     // A torn or foreign lock file: stale once older than a lease.

@@ -1,7 +1,7 @@
 import type { S3Files } from "./s3-files.js";
 import { SNAPSHOTS } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
-import type { PublishHook } from "./storage.js";
+import type { Fence, PublishHook } from "./storage.js";
 
 /** Metadata on a root copy: which snapshot it was copied from. */
 export const SNAPSHOT_METADATA = "evalshard-snapshot";
@@ -17,10 +17,12 @@ const COMMIT_FILE = "manifest.json";
  * 3. snapshot folders the pointer does not keep are deleted: older ones beyond the history (the one it
  *    replaced stays until the next publish, for readers of the previous manifest), and those of runs that
  *    died before their commit.
- * With `pointer` null (nothing ever published) only the folders of dead runs go.
+ * With `pointer` null (nothing ever published) only the folders of dead runs go. `fence` (the lock's check)
+ * is awaited before the copies and before the deletes: a job that lost its lock changes nothing more.
  */
-export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | null, step: PublishHook): Promise<void> {
+export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | null, step: PublishHook, fence: Fence = async () => undefined): Promise<void> {
   if (pointer !== null) {
+    await fence();
     const base = `${SNAPSHOTS}${pointer.snapshot}/`;
     const topLevel = pointer.files.map((f) => f.path).filter((p) => !p.includes("/"));
     const ordered = [...topLevel.filter((p) => p !== COMMIT_FILE).sort((a, b) => Number(b === "README.md") - Number(a === "README.md")), ...topLevel.filter((p) => p === COMMIT_FILE)];
@@ -38,7 +40,10 @@ export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | n
     await step("cleaned");
   }
   const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
-  for (const folder of await root.folders(SNAPSHOTS)) {
+  // Listed before the check: a job that took the lock over since makes its folder after, so it is never listed.
+  const folders = await root.folders(SNAPSHOTS);
+  await fence();
+  for (const folder of folders) {
     if (keep.has(folder)) continue;
     await root.deleteKeys((await root.list(`${SNAPSHOTS}${folder}/`)).map((f) => root.key(f.path)));
   }

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { LockedError } from "../core/errors.js";
+import { FencedError, LockedError } from "../core/errors.js";
+import { isGone, ownIdentity } from "./process-identity.js";
+import type { ProcessIdentity } from "./process-identity.js";
 import { errorName, httpStatus, s3Error } from "./s3-error.js";
 import type { S3Files } from "./s3-files.js";
 import { readText } from "./write-text.js";
@@ -18,12 +20,19 @@ export interface LeaseContent {
   readonly acquired: string;
   /** ISO time after which any job may take the lock over. */
   readonly expires: string;
+  /** The fencing token: above the taken-over lease's, at least the holder's clock in ms (as locally). */
+  readonly fence?: number;
+  /** Where /proc tells it: a job on the same host and boot sees at once that the holder died. */
+  readonly process?: ProcessIdentity | null;
 }
 
 /** A held lease: renewed in the background until released; `lost` once another job took it over. */
 export interface LeaseLock extends Lock {
   readonly token: string;
+  readonly fence: number;
   readonly lost: boolean;
+  /** Renews the lease with `If-Match` on its ETag, now; throws `FencedError` when another job holds it. */
+  check(): Promise<void>;
 }
 
 /**
@@ -33,54 +42,86 @@ export interface LeaseLock extends Lock {
  * of the lease with `If-Match` on its ETag. A job that died stops renewing, and once its lease expired
  * the next job takes the lock over with `If-Match` on the dead lease's ETag, so two jobs cannot both take
  * over the same dead lease. Expiry is judged by the clocks of the jobs, so the lease must be long
- * against their skew (default 5 minutes). Pid and host are for the message only: a restarted container
- * reusing pid 1, or a new pod with a new hostname, changes nothing.
+ * against their skew (default 5 minutes). Pid and host are for the message: a restarted container
+ * reusing pid 1, or a new pod with a new hostname, changes nothing; a lease whose holder ran on this boot
+ * in this pid namespace and is gone (its pid and start time name no process) is taken over at once.
  */
 export async function takeLease(files: S3Files, leaseMs: number): Promise<LeaseLock> {
   const token = randomBytes(12).toString("hex");
+  const identity = ownIdentity();
   for (let attempt = 0; attempt < 5; attempt++) {
     const held = await readLease(files);
-    if (held !== null && Date.parse(held.content?.expires ?? "") > Date.now()) {
-      const c = held.content!;
+    const c = held?.content ?? null;
+    const dead = c?.process != null && isGone(c.pid, c.process, identity) === true;
+    if (c !== null && !dead && Date.parse(c.expires) > Date.now()) {
       throw new LockedError(
         `${files.location} is locked by another job (process ${c.pid} on host ${c.host}, since ${c.acquired}, lease until ${c.expires}); it is taken over once the lease expires without renewal`,
       );
     }
-    const etag = await putLease(files, token, leaseMs, held === null ? { IfNoneMatch: "*" } : held.etag === undefined ? {} : { IfMatch: held.etag });
+    const mine: Mine = { token, fence: Math.max(Date.now(), (c?.fence ?? 0) + 1), identity };
+    const etag = await putLease(files, mine, leaseMs, held === null ? { IfNoneMatch: "*" } : held.etag === undefined ? {} : { IfMatch: held.etag });
     if (etag === null) continue; // another job won the race: look again
     // A store that ignores conditional writes (s3rver) would let a racer overwrite us: read it back.
     const now = await readLease(files);
     if (now?.content?.token !== token) continue;
-    return renewing(files, token, now.etag ?? etag, leaseMs);
+    return renewing(files, mine, now.etag ?? etag, leaseMs);
   }
   throw new LockedError(`${files.location}: could not take the lock ${files.location}/${LOCK_PATH}, other jobs keep taking it`);
 }
 
-function renewing(files: S3Files, token: string, firstEtag: string, leaseMs: number): LeaseLock {
+/** What this job writes into each lease. */
+interface Mine {
+  readonly token: string;
+  readonly fence: number;
+  readonly identity: ProcessIdentity | null;
+}
+
+function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number): LeaseLock {
+  const { token } = mine;
   let etag = firstEtag;
   let lost = false;
+  // Once check() threw, the job knows (and says) it lost the lock: its release, on the way out, says nothing more.
+  let told = false;
   let renewal: Promise<void> = Promise.resolve();
+  /** Renews once: false when another job holds the lease; undefined when the store could not be asked. */
+  const renew = async (): Promise<boolean | undefined> => {
+    // Read first, for stores that ignore If-Match (s3rver): never renew a lease another job took over.
+    const held = await readLease(files).catch(() => undefined);
+    if (held === undefined) return undefined;
+    if (held?.content?.token !== token) return false;
+    const next = await putLease(files, mine, leaseMs, { IfMatch: etag }).catch(() => undefined);
+    if (next === null) return false;
+    if (next !== undefined) etag = next;
+    return next === undefined ? undefined : true;
+  };
   const timer = setInterval(() => {
     renewal = renewal.then(async () => {
       if (lost) return;
-      // Read first, for stores that ignore If-Match (s3rver): never renew a lease another job took over.
-      const held = await readLease(files).catch(() => undefined);
-      if (held !== undefined && held?.content?.token !== token) {
-        lost = true;
-        return;
-      }
-      const next = await putLease(files, token, leaseMs, { IfMatch: etag }).catch(() => undefined);
-      if (next === null) lost = true;
-      else if (next !== undefined) etag = next;
       // A failed renewal (network) is retried at the next tick; the lease outlives two of them.
+      if ((await renew()) === false) lost = true;
     });
   }, Math.max(10, Math.floor(leaseMs / 3)));
   // The lease must not keep a finished process alive.
   timer.unref();
   return {
     token,
+    fence: mine.fence,
     get lost() {
       return lost;
+    },
+    async check() {
+      await renewal;
+      // The renewal is the fence: a conditional write on the ETag this job last wrote, which only its holder knows.
+      const held = lost ? false : await renew();
+      if (held === false) lost = true;
+      if (held !== true) {
+        told = held === false;
+        throw new FencedError(
+          held === false
+            ? `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): this job stops here and leaves the dataset to the job that holds the lock`
+            : `Cannot confirm that this job still holds the lock of ${files.location} (the lease could not be renewed): it stops here, leaving the dataset as it is`,
+        );
+      }
     },
     async release() {
       clearInterval(timer);
@@ -88,19 +129,26 @@ function renewing(files: S3Files, token: string, firstEtag: string, leaseMs: num
       const held = await readLease(files);
       // Never delete a lock another job took over after our lease expired.
       if (held?.content?.token === token) await files.deleteKeys([files.key(LOCK_PATH)]);
+      else if (!told) {
+        throw new LockedError(
+          `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): another job may have written there meanwhile; check it with \`evalshard verify ${files.location}\``,
+        );
+      }
     },
   };
 }
 
 /** Writes the lease; the new ETag, or null when the condition failed (someone else holds it now). */
-async function putLease(files: S3Files, token: string, leaseMs: number, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string | null> {
+async function putLease(files: S3Files, mine: Mine, leaseMs: number, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string | null> {
   const now = Date.now();
   const content: LeaseContent = {
-    token,
+    token: mine.token,
     host: hostname(),
     pid: process.pid,
     acquired: new Date(now).toISOString(),
     expires: new Date(now + leaseMs).toISOString(),
+    fence: mine.fence,
+    process: mine.identity,
   };
   const key = files.key(LOCK_PATH);
   try {

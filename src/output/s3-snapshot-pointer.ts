@@ -32,6 +32,11 @@ export interface SnapshotPointer {
    * followed the previous manifest reads on (issue 40). Absent in pointers written before.
    */
   readonly replaced?: string;
+  /**
+   * The fencing token of the last lock holder that deleted dead runs' folders: written (conditionally) before
+   * it deletes them, so a job that lost the lock between its check and its commit fails its `If-Match`.
+   */
+  readonly fence?: number;
 }
 
 /** The pointer and its ETag; null for a dataset never published on S3. */

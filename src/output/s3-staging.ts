@@ -8,7 +8,7 @@ import { finishSnapshot } from "./s3-finish-snapshot.js";
 import { REJECTED_DIR } from "./publish-guard.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
-import type { FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
+import type { Fence, FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
 
 /** What a staging needs from its storage. */
 export interface S3StagingContext {
@@ -19,6 +19,8 @@ export interface S3StagingContext {
   readonly keepSnapshots: number;
   readonly scratchDir: string | undefined;
   readonly onStep: PublishHook;
+  /** The lock's check, awaited right before the commit and before any delete. */
+  readonly fence: Fence;
 }
 
 /** A staging on S3: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
@@ -44,6 +46,7 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
   const files = new S3Files(root.client, { bucket: root.where.bucket, prefix: `${root.where.prefix}${base}` }, root.endpoint);
   const scratch = await mkdtemp(join(context.scratchDir ?? tmpdir(), "evalshard-s3-"));
   const step = context.onStep;
+  const fence = context.fence;
   let committed: SnapshotPointer | null = null;
 
   const dropFolder = async () => {
@@ -71,15 +74,22 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
       const names = checkEntries(entries);
       const inEntries = (path: string) => names.includes(path.split("/")[0] as string);
       const staged = await files.list("");
+      // The manifest is staged last before a publish: without it, the folder was deleted under this job.
+      if (names.includes("manifest.json") && !staged.some((f) => f.path === "manifest.json")) {
+        await fence();
+        throw new IoError(`The staging folder ${files.location} of this job was deleted: nothing of this run was published, and the dataset is as it was`, files.location);
+      }
       // Staged files outside the entries are not part of the new version.
       await files.deleteKeys(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
       const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
       // The entries not replaced carry over: copied server-side, so every snapshot folder is whole.
       const before = await readPointer(root);
-      // Checked here as well as by the conditional write, for stores that ignore If-Match (s3rver).
-      if ((before?.etag ?? null) !== (current?.etag ?? null) || before?.pointer.snapshot !== current?.pointer.snapshot) {
-        throw new IoError(`Cannot publish ${root.location}: another job published snapshot ${before?.pointer.snapshot ?? "(none)"} meanwhile (this job's lock was lost); nothing of this run is visible`, root.location);
-      }
+      const unchanged = (seen: typeof before) => {
+        // Checked here as well as by the conditional write, for stores that ignore If-Match (s3rver).
+        if ((seen?.etag ?? null) === (current?.etag ?? null) && seen?.pointer.snapshot === current?.pointer.snapshot) return;
+        throw new IoError(`Cannot publish ${root.location}: another job published snapshot ${seen?.pointer.snapshot ?? "(none)"} meanwhile (this job's lock was lost); nothing of this run is visible`, root.location);
+      };
+      unchanged(before);
       for (const file of before?.pointer.files ?? []) {
         if (inEntries(file.path)) continue;
         const source = await context.resolve(file.path);
@@ -99,10 +109,13 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
         history: history.slice(Math.max(0, history.length - context.keepSnapshots)),
         ...(before === null ? {} : { replaced: before.pointer.snapshot }),
       };
+      // The fence, right before the commit: this job still holds the lease, and nobody committed meanwhile.
+      await fence();
+      unchanged(await readPointer(root));
       await writePointer(root, pointer, before === null ? null : before.etag);
       committed = pointer;
       await step("pointer");
-      await finishSnapshot(root, pointer, step);
+      await finishSnapshot(root, pointer, step, fence);
       await rm(scratch, { recursive: true, force: true });
       await step("done");
     },
@@ -120,9 +133,9 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
         await dropFolder();
         return;
       }
-      // Past the commit: only finishing leaves the root copies consistent; a failure here is
-      // finished by the next stage().
-      await finishSnapshot(root, committed, () => undefined).catch(() => undefined);
+      // Past the commit: only finishing leaves the root copies consistent; a failure here (a lost lock
+      // included) is finished by the next stage().
+      await finishSnapshot(root, committed, () => undefined, fence).catch(() => undefined);
       await rm(scratch, { recursive: true, force: true });
     },
   };

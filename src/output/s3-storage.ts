@@ -5,12 +5,14 @@ import type { S3ClientOptions } from "./s3-client.js";
 import { S3Files } from "./s3-files.js";
 import { finishSnapshot } from "./s3-finish-snapshot.js";
 import { takeLease } from "./s3-lease-lock.js";
+import type { LeaseLock } from "./s3-lease-lock.js";
+import { withStepSignals } from "./with-step-signals.js";
 import { parseS3Location } from "./s3-location.js";
-import { readPointer, SNAPSHOTS } from "./s3-snapshot-pointer.js";
+import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
 import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
 import { openS3Staging } from "./s3-staging.js";
 import type { S3Staging } from "./s3-staging.js";
-import type { FileWriter, Lock, PublishHook, Storage, StoredFile } from "./storage.js";
+import type { Fence, FileWriter, Lock, PublishHook, Storage, StoredFile } from "./storage.js";
 
 /** Options of {@link S3Storage}. */
 export interface S3StorageOptions extends S3ClientOptions {
@@ -37,6 +39,7 @@ export class S3Storage implements Storage {
   readonly location: string;
   readonly root: S3Files;
   readonly #options: S3StorageOptions;
+  #held: LeaseLock | null = null;
 
   constructor(location: string, options: S3StorageOptions = {}) {
     const where = parseS3Location(location);
@@ -83,13 +86,25 @@ export class S3Storage implements Storage {
     await this.root.remove(path);
   }
 
-  lock(): Promise<Lock> {
-    return takeLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
+  async lock(): Promise<Lock> {
+    this.#held = await takeLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
+    return this.#held;
   }
 
   /** Finishes what a crashed publish left (root copies, cleanup), drops dead runs' folders, opens the next snapshot. */
   async stage(options: { readonly onStep?: PublishHook } = {}): Promise<S3Staging> {
-    await finishSnapshot(this.root, await this.current(), () => undefined);
+    // A staging opened under this storage's lock checks it before its commit and each delete.
+    const held = this.#held;
+    const fence: Fence = async () => held?.check();
+    const found = await readPointer(this.root);
+    if (found !== null && held !== null && (await this.#deadFolders(found.pointer)) > 0) {
+      // Before a dead run's folder goes, the pointer changes (its fence): a job that lost the lock while stalled
+      // between its check and its commit then fails the commit's If-Match instead of naming a deleted folder.
+      await fence();
+      await writePointer(this.root, { ...found.pointer, fence: held.fence }, found.etag);
+    }
+    // Before the first commit there is no pointer to change: the folders of dead runs wait for the first publish.
+    if (found !== null) await finishSnapshot(this.root, await this.current(), () => undefined, fence);
     const keep = this.#options.keepSnapshots ?? 7;
     if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
     return openS3Staging({
@@ -97,8 +112,15 @@ export class S3Storage implements Storage {
       resolve: (path) => this.#resolve(path),
       keepSnapshots: keep,
       scratchDir: this.#options.scratchDir,
-      onStep: options.onStep ?? (() => undefined),
+      onStep: withStepSignals(options.onStep) ?? (() => undefined),
+      fence,
     });
+  }
+
+  /** How many snapshot folders the pointer does not keep: those of runs that died (or stalled) before their commit. */
+  async #deadFolders(pointer: SnapshotPointer): Promise<number> {
+    const kept = new Set(pointer.history);
+    return (await this.root.folders(SNAPSHOTS)).filter((folder) => !kept.has(folder)).length;
   }
 
   /** Where the published file `path` is: in the current snapshot, else a loose object. */

@@ -12,7 +12,7 @@ export type { OutputLocation } from "./output-location.js";
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`
  * for `s3://BUCKET/PREFIX`. `snapshots`: a local dataset keeps numbered snapshots too ({@link LocalSnapshotStorage}),
  * as every dataset on S3 does; `keepSnapshots` says how many. `-` is {@link StdoutStorage}, its manifest to
- * `manifestFile` or stderr. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
+ * `manifestFile` or stderr. `leaseMs`: the lock's lease, locally and on S3. The AWS SDK is loaded only then (it adds ~0.5 s to a start), so local runs
  * never pay for it.
  */
 export async function storageFor(location: string, options: S3StorageOptions & LocalStorageOptions & { readonly snapshots?: boolean; readonly manifestFile?: string } = {}): Promise<Storage> {
@@ -34,6 +34,6 @@ export async function storageFor(location: string, options: S3StorageOptions & L
   return new S3Storage(where.url, options);
 }
 
-function localOptions({ snapshotGraceMs, sleep }: LocalStorageOptions): LocalStorageOptions {
-  return { ...(snapshotGraceMs === undefined ? {} : { snapshotGraceMs }), ...(sleep === undefined ? {} : { sleep }) };
+function localOptions({ snapshotGraceMs, sleep, leaseMs }: LocalStorageOptions): LocalStorageOptions {
+  return { ...(snapshotGraceMs === undefined ? {} : { snapshotGraceMs }), ...(sleep === undefined ? {} : { sleep }), ...(leaseMs === undefined ? {} : { leaseMs }) };
 }

@@ -95,7 +95,16 @@ export interface Staging extends Files {
 /** The single-writer lock of a dataset; release it when the job ends. */
 export interface Lock {
   release(): Promise<void>;
+  /**
+   * Confirms this job still holds the lock (renewing it); throws `FencedError` once another job took it
+   * over. A storage calls it right before its switch and before each delete. Absent where no other job can
+   * take the lock over (standard output).
+   */
+  check?(): Promise<void>;
 }
+
+/** A staging's check that its job still holds the lock ({@link Lock.check}); resolves when it does. */
+export type Fence = () => Promise<void>;
 
 /** A dataset's home. */
 export interface Storage extends Files {

@@ -147,6 +147,14 @@ export const OPTIONS = defineOptions({
     flag: "--snapshot-grace <seconds>",
     yaml: { key: "output.snapshot_grace" },
   },
+  leaseSeconds: {
+    kind: wholeNumber(),
+    // No table default: it depends on the storage (30 s locally, 5 min on S3; docs/decisions.md).
+    help: "the output lock's lease: a job that has not renewed it for this long (stopped, frozen, killed elsewhere) loses the lock to the next (default: 30 locally, 300 on S3)",
+    takenBy: ["convert", "pull"],
+    flag: "--lease-seconds <n>",
+    yaml: { key: "output.lease_seconds" },
+  },
   compression: {
     kind: choice(COMPRESSIONS),
     default: "zstd",

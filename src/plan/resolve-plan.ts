@@ -63,6 +63,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     source,
     out: o.out,
     ...(o.manifestFile === undefined ? {} : { manifestFile: o.manifestFile }),
+    ...(o.leaseSeconds === undefined ? {} : { leaseMs: o.leaseSeconds * 1000 }),
     format: o.format === undefined ? { detect: true } : { forced: o.format },
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
     filters: allFilters(o.filters ?? {}),

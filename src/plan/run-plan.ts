@@ -83,6 +83,8 @@ export interface RunPlan {
   readonly out: string | undefined;
   /** With `out` "-": where the manifest goes instead of standard error. */
   readonly manifestFile?: string;
+  /** The output lock's lease (`--lease-seconds`); absent: the storage's default. */
+  readonly leaseMs?: number;
   readonly format: FormatChoice;
   readonly acceptLaterMinor: boolean;
   /** Every filter rule, on or off. */

@@ -138,6 +138,20 @@ describe("a dataset on S3", () => {
     await zombie.abort();
     expect(await followManifest(storage)).toEqual({ run: "two", complete: true });
   });
+
+  it("a job whose staging folder was deleted under it fails cleanly: the current snapshot stays (issue 40)", async () => {
+    const storage = fresh();
+    await publishVersion(storage, "one");
+    const current = await storage.current();
+    const staging = await storage.stage();
+    await writeText(staging, "data/train-00000-of-00001.jsonl", "two rows\n");
+    await writeText(staging, "manifest.json", JSON.stringify({ run: "two", base: staging.base, shards: [] }));
+    await storage.root.deleteKeys((await storage.root.list(staging.base)).map((f) => storage.root.key(f.path)));
+    await expect(staging.publish(["data", "manifest.json"])).rejects.toThrow(/The staging folder s3:\/\/\S+ of this job was deleted/);
+    await staging.abort();
+    expect(await storage.current()).toEqual(current);
+    expect(await followManifest(storage)).toEqual({ run: "one", complete: true });
+  });
 });
 
 describe("a crash at any step of a publish on S3", () => {
@@ -215,7 +229,8 @@ describe("the lease lock on S3", () => {
     await writeText(storage.root, ".evalshard/lock", JSON.stringify(other));
     await new Promise((r) => setTimeout(r, 400));
     expect(lock.lost).toBe(true);
-    await lock.release();
+    // As locally: the job learns it on release, and ends non-zero.
+    await expect(lock.release()).rejects.toThrow(/taken over by another job while this one held it/);
     expect(JSON.parse((await readText(storage.root, ".evalshard/lock"))!)).toEqual(other);
   });
 

@@ -61,7 +61,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   // A test's clock waits out the grace at once; the CLI's real timers wait it.
   const clock = environment.clock;
   const grace = { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(clock === undefined ? {} : { sleep: (ms: number) => clock.sleep(ms) }) };
-  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...grace, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
+  const lease = plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs };
+  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: (settled) => {
