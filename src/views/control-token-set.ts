@@ -38,8 +38,7 @@ export function controlTokenSet(extra: readonly string[] = []): ControlTokenSet 
   };
   for (const t of tokens) add(t.charCodeAt(t.length - 1), t);
   for (const t of numbered) add(t.suffix.charCodeAt(t.suffix.length - 1), t);
-  const digits = `[0-9]{1,${MAX_DIGITS}}`;
-  const source = [trieSource(tokens), ...numbered.map((t) => `${escape(t.prefix)}${digits}${escape(t.suffix)}`)].join("|");
+  const source = trieSource([...tokens.map((t) => [...t]), ...numbered.map((t) => [...t.prefix, DIGITS, ...t.suffix])]);
   const firstUnits = [...new Set([...tokens, ...numbered.map((t) => t.prefix)].map((t) => t.charCodeAt(0)))];
   return {
     tokens,
@@ -81,12 +80,16 @@ function endsWithNumbered(units: Uint16Array, n: number, t: NumberedToken): numb
   return 0;
 }
 
+/** A trie symbol: the number of a numbered token. */
+const DIGITS = "{N}";
+
 /**
- * The exact tokens as one regex over their trie: hundreds of alternatives that mostly begin `<|` would each be
- * tried at every `<`; the trie tries each next unit once. A token that is a prefix of another is an optional
- * tail, greedy, so the longer one wins, as longest-first alternation does.
+ * The tokens (each a list of characters, {@link DIGITS} for a number) as one regex over their trie: hundreds of
+ * alternatives that mostly begin `<|` would each be tried at every `<`; the trie tries each next character
+ * once. A token that is a prefix of another is an optional tail, greedy, so the longer one wins, as
+ * longest-first alternation does.
  */
-function trieSource(tokens: readonly string[]): string {
+function trieSource(tokens: readonly (readonly string[])[]): string {
   interface Node {
     end: boolean;
     next: Map<string, Node>;
@@ -102,7 +105,7 @@ function trieSource(tokens: readonly string[]): string {
     node.end = true;
   }
   const render = (node: Node): string => {
-    const branches = [...node.next].map(([c, child]) => escape(c) + render(child));
+    const branches = [...node.next].map(([c, child]) => (c === DIGITS ? `[0-9]{1,${MAX_DIGITS}}` : escape(c)) + render(child));
     if (branches.length === 0) return "";
     const body = branches.length === 1 ? (branches[0] as string) : `(?:${branches.join("|")})`;
     return node.end ? `(?:${body})?` : body;
