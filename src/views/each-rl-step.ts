@@ -16,9 +16,9 @@ export interface CheckedText extends Checked {
 }
 
 /**
- * A window message of a row: its service role (sanitized), its text checked, at its path for the audit. `bytes`: the
- * text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them (`text` is then
- * empty: the bytes are the text, unchanged, matching no pattern); else null.
+ * A window message of a row: its service role (sanitized), its text checked, at its path for the audit.
+ * `bytes`: the text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them
+ * (`text` is then empty: the bytes are the text, unchanged, matching no pattern); else null.
  */
 export interface CheckedMessage extends RowText {
   readonly role: string;
@@ -103,9 +103,10 @@ function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: 
 }
 
 /**
- * The messages of a window that is not all cleared bytes (or whose roles sanitizing changed: `roles`, then
- * written in theirs' place), checked; the first `cleared` already are, and the one at `cleared` is not. One after it that `clearBytes` clears stays bytes too, as the prefix does: only
- * the flagged texts are decoded and checked (docs/decisions.md).
+ * The messages of a window that is not all cleared bytes (or whose roles sanitizing changed: `roles`, written
+ * in their place), checked; the first `cleared` already are, and the one at `cleared` is not. One after it
+ * that `clearBytes` clears stays bytes too, as the prefix does: only the flagged texts are decoded and checked
+ * (docs/decisions.md).
  */
 function checkedWindow(
   messages: RlTuple["state"]["transcript_window"],

@@ -34,8 +34,9 @@ const column = (name: string, kind: "string" | "int64" | "float64" | "bool" | "j
 
 /**
  * One row per RL tuple, every kind, flat for offline RL and analysis. The window keeps the service's roles
- * (`dm`, `player`) with sanitized text; roles, action types and conditions are sanitized too; `return_to_go` sums the step's and every later step's
- * `scalar_reward + terminal_reward`, discounted by `gamma` (1 by default).
+ * (`dm`, `player`); texts and labels (roles, action types, conditions met) are sanitized and audited;
+ * `return_to_go` sums the step's and every later step's `scalar_reward + terminal_reward`, discounted by
+ * `gamma` (1 by default).
  */
 export const rlSteps: View<"rl", RlStepsRow> = {
   name: "rl-steps",
