@@ -87,9 +87,10 @@ export function eachRlStep(
       }
       if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
     }
-    labels.countClean(env.audit);
+    labels.keep();
     emit(tuple, i, window, action, returns[i] as number, labels.values);
   }
+  labels.flush(env.audit);
 }
 
 /** How many of `messages`, from the first, are the walk's bytes that `clearBytes` clears. */

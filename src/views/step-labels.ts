@@ -36,6 +36,8 @@ export class StepLabels {
   #cleanActionTypes = 0;
   #cleanConditions = 0;
   #cleanSeat = 0;
+  /** The kept rows' clean labels so far, per path (roles, action types, conditions, seat roles): added at {@link flush}. */
+  readonly #kept = [0, 0, 0, 0];
 
   constructor(label: TextCheck) {
     this.#label = label;
@@ -45,6 +47,7 @@ export class StepLabels {
   /** A record begins: its seat's role, written in each of its rows. */
   record(seatRole: string): void {
     this.#seat = this.#label(seatRole);
+    this.#kept.fill(0);
   }
 
   /** Checks a step's labels. */
@@ -100,12 +103,25 @@ export class StepLabels {
       : null;
   }
 
-  /** Adds the step's clean labels to `audit` (the others are in {@link texts}, counted as any text). */
-  countClean(audit: TextAudit): void {
-    audit.addUnchanged(ROLE_PATH, this.#cleanRoles);
-    audit.addUnchanged(ACTION_TYPE_PATH, this.#cleanActionTypes);
-    audit.addUnchanged(CONDITIONS_PATH, this.#cleanConditions);
-    audit.addUnchanged(SEAT_ROLE_PATH, this.#cleanSeat);
+  /**
+   * The step's row is kept: its clean labels are counted at {@link flush} (the others are in {@link texts},
+   * counted as any text). Summed per record, as four paths a step would cost the audit four map lookups.
+   */
+  keep(): void {
+    const kept = this.#kept;
+    kept[0] = (kept[0] as number) + this.#cleanRoles;
+    kept[1] = (kept[1] as number) + this.#cleanActionTypes;
+    kept[2] = (kept[2] as number) + this.#cleanConditions;
+    kept[3] = (kept[3] as number) + this.#cleanSeat;
+  }
+
+  /** Adds the kept rows' clean labels of the record to `audit`. */
+  flush(audit: TextAudit): void {
+    const kept = this.#kept;
+    audit.addUnchanged(ROLE_PATH, kept[0] as number);
+    audit.addUnchanged(ACTION_TYPE_PATH, kept[1] as number);
+    audit.addUnchanged(CONDITIONS_PATH, kept[2] as number);
+    audit.addUnchanged(SEAT_ROLE_PATH, kept[3] as number);
   }
 }
 
