@@ -65,7 +65,7 @@ export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
 export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, SCOPES, RL_DPO_EXPORT } from "./service/index.js";
 
 // Errors and version
-export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS } from "./views/index.js";
+export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS, CONTROL_TOKEN_FAMILIES, controlTokenSet } from "./views/index.js";
 export { EvalshardError, ConfigError, IoError, LockedError, FencedError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
@@ -86,6 +86,7 @@ export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js
 export type { Manifest } from "./output/manifest.js";
 export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publish-guard.js";
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
+export type { ControlTokenFamily, ControlTokenSet } from "./views/index.js";
 export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";

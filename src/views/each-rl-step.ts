@@ -3,6 +3,8 @@ import { admitTexts, countText } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
 import type { Checked } from "./sanitize-text.js";
+import { StepLabels } from "./step-labels.js";
+import type { SanitizedLabels } from "./step-labels.js";
 import { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
@@ -14,9 +16,9 @@ export interface CheckedText extends Checked {
 }
 
 /**
- * A window message of a row: its service role, its text checked, at its path for the audit. `bytes`: the
- * text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them (`text` is then
- * empty: the bytes are the text, unchanged, matching no pattern); else null.
+ * A window message of a row: its service role (sanitized), its text checked, at its path for the audit.
+ * `bytes`: the text's UTF-8 as the parallel engine's walk read it, when `ViewEnv.clearBytes` cleared them
+ * (`text` is then empty: the bytes are the text, unchanged, matching no pattern); else null.
  */
 export interface CheckedMessage extends RowText {
   readonly role: string;
@@ -38,28 +40,34 @@ const ACTION_PATH = "action_content";
 
 /**
  * The tuples of an RL record that give a row, in order, each with its window and action content checked
- * (sanitized, prefiltered for the injection scan) and its return to go; a tuple whose texts match an
- * injection pattern under `onInjection: drop` is counted in `result` instead. Kept rows' texts are counted in
- * the audit. What `rows` and `write` both build their rows from.
+ * (sanitized, prefiltered for the injection scan), its labels checked (`StepLabels`: window roles, action
+ * type, seat role, conditions; `labels` null when sanitizing changed none, so they are written as they are)
+ * and its return to go; a tuple whose texts match an injection pattern under `onInjection: drop` is counted
+ * in `result` instead. Kept rows' texts are counted in the audit (the seat's role once a row: the rows write
+ * it as `env.label` gives it). What `rows` and `write` both build their rows from.
  */
 export function eachRlStep(
   record: RlRecord,
   env: ViewEnv,
   result: ViewResultBuilder<unknown>,
-  emit: (tuple: RlTuple, i: number, window: StepWindow, action: CheckedText | null, returnToGo: number) => void,
+  emit: (tuple: RlTuple, i: number, window: StepWindow, action: CheckedText | null, returnToGo: number, labels: SanitizedLabels | null) => void,
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
+  const labels = new StepLabels(env.label);
+  labels.record(record.seat.role);
   const clearBytes = env.clearBytes;
   const tuples = record.tuples;
   for (let i = 0; i < tuples.length; i++) {
     const tuple = tuples[i] as RlTuple;
     checks.next();
+    labels.step(tuple);
     const messages = tuple.state.transcript_window;
     // The parallel engine's walk hands rl-steps these texts as their bytes (fast/view-reads.ts): written as
     // they are when cleared, else decoded and checked as any text. Mostly all of a window's are cleared.
     const cleared = clearBytes === undefined ? 0 : clearedPrefix(messages, checks, clearBytes);
-    const window: StepWindow = cleared === messages.length ? CLEARED : checkedWindow(messages, cleared, checks, clearBytes);
+    const roles = labels.rolesChanged ? (labels.values as SanitizedLabels).roles : null;
+    const window: StepWindow = cleared === messages.length && roles === null ? CLEARED : checkedWindow(messages, cleared, checks, clearBytes, roles);
     const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
     const action = content === null ? null : checkedText(env, content);
     if (env.onInjection !== "drop") {
@@ -67,18 +75,22 @@ export function eachRlStep(
       if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
       else for (let m = 0; m < window.length; m++) countText(env, window[m] as CheckedMessage);
       if (action !== null) countAction(env, action);
+      for (let k = 0; k < labels.texts.length; k++) countText(env, labels.texts[k] as RowText);
     } else {
       // Cleared texts match no pattern: only the others can drop the row.
       const texts: RowText[] = window === CLEARED ? [] : [...window];
       if (action !== null) texts.push(actionText(action));
+      texts.push(...labels.texts);
       if (admitTexts(env, texts) === "injection") {
         result.drop("injection");
         continue;
       }
       if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
     }
-    emit(tuple, i, window, action, returns[i] as number);
+    labels.keep();
+    emit(tuple, i, window, action, returns[i] as number, labels.values);
   }
+  labels.flush(env.audit);
 }
 
 /** How many of `messages`, from the first, are the walk's bytes that `clearBytes` clears. */
@@ -92,19 +104,21 @@ function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: 
 }
 
 /**
- * The messages of a window that is not all cleared bytes, checked; the first `cleared` already are, and the
- * one at `cleared` is not. One after it that `clearBytes` clears stays bytes too, as the prefix does: only
- * the flagged texts are decoded and checked (docs/decisions.md).
+ * The messages of a window that is not all cleared bytes (or whose roles sanitizing changed: `roles`, written
+ * in their place), checked; the first `cleared` already are, and the one at `cleared` is not. One after it
+ * that `clearBytes` clears stays bytes too, as the prefix does: only the flagged texts are decoded and checked
+ * (docs/decisions.md).
  */
 function checkedWindow(
   messages: RlTuple["state"]["transcript_window"],
   cleared: number,
   checks: WindowChecks,
   clearBytes: ((text: Utf8Range) => boolean) | undefined,
+  roles: readonly string[] | null,
 ): CheckedMessage[] {
   const window = new Array<CheckedMessage>(messages.length);
   for (let m = 0; m < messages.length; m++) {
-    const { role } = messages[m] as { role: string };
+    const role = roles === null ? (messages[m] as { role: string }).role : (roles[m] as string);
     const content = (messages[m] as { content: unknown }).content as string | Utf8Range;
     if (typeof content === "string") window[m] = checkedMessage(role, checks.of(content));
     else if (m < cleared || (m > cleared && clearBytes !== undefined && checks.clears(content, clearBytes))) window[m] = clearedMessage(role, content);

@@ -1,4 +1,5 @@
-export { BUILT_IN_CONTROL_TOKENS, CONTROL_TOKENS } from "./control-tokens.js";
+export { BUILT_IN_CONTROL_TOKENS, BUILT_IN_NUMBERED_TOKENS, CONTROL_TOKEN_FAMILIES, CONTROL_TOKENS } from "./control-tokens.js";
+export { controlTokenSet } from "./control-token-set.js";
 export { MESSAGES } from "./chat-message.js";
 export { INJECTION_PATTERNS, scanInjection } from "./scan-injection.js";
 export { promptFromWindow, MERGE_SEPARATOR } from "./prompt-from-window.js";
@@ -23,6 +24,8 @@ export { trlPreference } from "./trl-preference.js";
 export { trlPromptCompletion } from "./trl-prompt-completion.js";
 
 export type { ChatMessage, ChatRole } from "./chat-message.js";
+export type { ControlTokenFamily } from "./control-tokens.js";
+export type { ControlTokenSet, NumberedToken } from "./control-token-set.js";
 export type { InjectionPattern } from "./scan-injection.js";
 export type { Prompt, Turn } from "./prompt-from-window.js";
 export type { ContextStep } from "./rl-context.js";

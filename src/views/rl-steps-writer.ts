@@ -5,6 +5,7 @@ import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { CLEARED, eachRlStep } from "./each-rl-step.js";
 import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage, CheckedText, StepWindow } from "./each-rl-step.js";
+import type { SanitizedLabels } from "./step-labels.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
 import { Utf8Range } from "./utf8-range.js";
@@ -49,7 +50,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   let last = -1;
   let rows = 0;
   const at = (i: number): LeafWriter => leaves[i] as LeafWriter;
-  const emit = (tuple: RlTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number): void => {
+  const emit = (tuple: RlTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number, labels: SanitizedLabels | null): void => {
     out.beginRow();
     rows++;
     at(stepIndex).int64(tuple.index, 0);
@@ -71,13 +72,13 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
         else window.messageBytes(leaves, m, message.role, message.bytes);
       }
     }
-    text(at(actionType), tuple.action?.action_type ?? null);
+    text(at(actionType), labels === null ? (tuple.action?.action_type ?? null) : labels.actionType);
     if (action?.bytes == null) text(at(actionContent), action?.text ?? null);
     else at(actionContent).bytes(action.bytes.bytes, action.bytes.start, action.bytes.end, 0);
     const { reward } = tuple;
     at(checksPassed).int64(reward.checks_passed, 0);
     at(checksFailed).int64(reward.checks_failed, 0);
-    conditionsMet.write(leaves, reward.conditions_met);
+    conditionsMet.write(leaves, labels === null ? reward.conditions_met : labels.conditions);
     at(scalarReward).float64(reward.scalar_reward, 0);
     at(progressDelta).float64(reward.progress_delta, 0);
     if (reward.terminal_reward === null || reward.terminal_reward === undefined) at(terminalReward).missing(0, 0);
@@ -99,7 +100,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
       for (let k = 0; k < perRecord.length; k++) from[k] = (columns[perRecord[k] as number] as ColumnBuffer).valueBytes;
       at(runId).text(r.run_id, 0);
       at(seatIndex).int64(r.seat.seat_index, 0);
-      at(role).text(r.seat.role, 0);
+      at(role).text(e.label(r.seat.role).text, 0);
       text(at(agentKeyId), r.seat.agent_key_id);
       at(campaignId).text(r.scenario.campaign_id, 0);
       for (let k = 0; k < perRecord.length; k++) (columns[perRecord[k] as number] as ColumnBuffer).repeatLast(rows - 1, from[k] as number);

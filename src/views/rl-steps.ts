@@ -34,8 +34,9 @@ const column = (name: string, kind: "string" | "int64" | "float64" | "bool" | "j
 
 /**
  * One row per RL tuple, every kind, flat for offline RL and analysis. The window keeps the service's roles
- * (`dm`, `player`) with sanitized text; `return_to_go` sums the step's and every later step's
- * `scalar_reward + terminal_reward`, discounted by `gamma` (1 by default).
+ * (`dm`, `player`); texts and labels (roles, action types, conditions met) are sanitized and audited;
+ * `return_to_go` sums the step's and every later step's `scalar_reward + terminal_reward`, discounted by
+ * `gamma` (1 by default).
  */
 export const rlSteps: View<"rl", RlStepsRow> = {
   name: "rl-steps",
@@ -68,12 +69,13 @@ export const rlSteps: View<"rl", RlStepsRow> = {
   description: "Each RL step as a flat row with its reward and return to go, for offline RL and analysis.",
   rows(record, env) {
     const result = new ViewResultBuilder<RlStepsRow>();
-    eachRlStep(record, env, result, (tuple, i, window, action, returnToGo) => {
+    const role = env.label(record.seat.role).text;
+    eachRlStep(record, env, result, (tuple, i, window, action, returnToGo, labels) => {
       const { reward } = tuple;
       result.rows.push({
         run_id: record.run_id,
         seat_index: record.seat.seat_index,
-        role: record.seat.role,
+        role,
         agent_key_id: record.seat.agent_key_id,
         campaign_id: record.scenario.campaign_id,
         step_index: tuple.index,
@@ -83,11 +85,11 @@ export const rlSteps: View<"rl", RlStepsRow> = {
           window === CLEARED
             ? tuple.state.transcript_window.map((m) => ({ role: m.role, content: (m.content as unknown as Utf8Range).text() }))
             : window.map((m) => ({ role: m.role, content: m.bytes === null ? m.text : m.bytes.text() })),
-        action_type: tuple.action?.action_type ?? null,
+        action_type: labels === null ? (tuple.action?.action_type ?? null) : labels.actionType,
         action_content: action === null ? null : action.bytes === null ? action.text : action.bytes.text(),
         checks_passed: reward.checks_passed,
         checks_failed: reward.checks_failed,
-        conditions_met: reward.conditions_met,
+        conditions_met: labels === null ? reward.conditions_met : [...labels.conditions],
         scalar_reward: reward.scalar_reward,
         progress_delta: reward.progress_delta,
         terminal_reward: reward.terminal_reward,

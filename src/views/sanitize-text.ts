@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
-import { BUILT_IN_CONTROL_TOKENS } from "./control-tokens.js";
+import { controlTokenSet } from "./control-token-set.js";
+import type { ControlTokenSet } from "./control-token-set.js";
 import { FLAG_INJECT, FLAG_SANITIZE, mayInject, maySanitize, prefilterTable, textFlagsFor } from "./text-prefilter.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */
@@ -58,22 +59,20 @@ export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePol
       throw new ConfigError(`Control token ${JSON.stringify(token)} holds a control, bidi or zero-width character, which sanitizing removes anyway`);
     }
   }
-  // Longest first: JavaScript alternation takes the first alternative that matches.
-  const tokens = [...new Set([...BUILT_IN_CONTROL_TOKENS, ...extraTokens])].sort((a, b) => b.length - a.length);
-  const tokenSource = tokens.map(escape).join("|");
+  const set = controlTokenSet(extraTokens);
+  const tokenSource = set.source;
   // The quick test: anything at all to remove? Any ZWJ counts here; most texts have none of these.
   const suspect = new RegExp(`${tokenSource}|${CHARS}|\\u200D`);
   const chars = new RegExp(`${CHARS}|${ZWJ}`, "g");
   const tokenGlobal = new RegExp(tokenSource, "g");
   const tokenTest = new RegExp(tokenSource);
-  const byLastUnit = tokensByLastUnit(tokens);
   // Before any regex: most texts hold no token's first code unit and none of the characters.
-  const table = prefilterTable(tokens);
-  const flagsOf = textFlagsFor(tokens);
+  const table = prefilterTable(set.firstUnits);
+  const flagsOf = textFlagsFor(set.firstUnits);
   const removeAll = (text: string): Sanitized => {
     if (!suspect.test(text)) return { text, changed: false };
     let out = text.replace(chars, "").replace(tokenGlobal, "");
-    if (tokenTest.test(out)) out = removeTokens(out, byLastUnit);
+    if (tokenTest.test(out)) out = removeTokens(out, set);
     return { text: out, changed: out !== text };
   };
   return {
@@ -95,42 +94,14 @@ export const sanitizeText: Sanitizer = sanitizer();
  * when the stack ends with a token the token is popped. The stack never holds a token (it held none before
  * the push, and a pop leaves a prefix of a token-free text), so one pass suffices.
  */
-function removeTokens(text: string, byLastUnit: ReadonlyMap<number, readonly string[]>): string {
+function removeTokens(text: string, set: ControlTokenSet): string {
   const out = new Uint16Array(text.length);
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    out[n++] = unit;
-    const candidates = byLastUnit.get(unit);
-    if (candidates === undefined) continue;
-    for (const token of candidates) {
-      if (endsWith(out, n, token)) {
-        n -= token.length;
-        break;
-      }
-    }
+    out[n++] = text.charCodeAt(i);
+    n -= set.endsWithToken(out, n);
   }
   let result = "";
   for (let at = 0; at < n; at += 8192) result += String.fromCharCode(...out.subarray(at, Math.min(n, at + 8192)));
   return result;
-}
-
-function endsWith(out: Uint16Array, n: number, token: string): boolean {
-  if (n < token.length) return false;
-  const start = n - token.length;
-  for (let k = 0; k < token.length; k++) if (out[start + k] !== token.charCodeAt(k)) return false;
-  return true;
-}
-
-function tokensByLastUnit(tokens: readonly string[]): Map<number, string[]> {
-  const map = new Map<number, string[]>();
-  for (const token of tokens) {
-    const last = token.charCodeAt(token.length - 1);
-    map.set(last, [...(map.get(last) ?? []), token]);
-  }
-  return map;
-}
-
-function escape(token: string): string {
-  return token.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }

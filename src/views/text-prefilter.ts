@@ -21,16 +21,17 @@ const STEM_G = 16;
 const REMOVED_RANGES = [[0x00, 0x08], [0x0b, 0x1f], [0x7f, 0x9f], [0x180e, 0x180e], [0x200b, 0x200d], [0x202a, 0x202e], [0x2060, 0x2064], [0x2066, 0x2069], [0xfeff, 0xfeff], [0xdb40, 0xdb40]] as const;
 
 /**
- * The table for a set of control tokens: their first code units, and the characters `sanitize` removes (C0 and
- * C1 controls but tab and newline, DEL, bidi embeddings, overrides and isolates, zero-width characters, the
- * high surrogate of the tag block), each with the injection triggers.
+ * The table for a set of control tokens, given by the code units they begin with (`ControlTokenSet.firstUnits`),
+ * and the characters `sanitize` removes (C0 and C1 controls but tab and newline, DEL, bidi embeddings,
+ * overrides and isolates, zero-width characters, the high surrogate of the tag block), each with the injection
+ * triggers.
  */
-export function prefilterTable(tokens: readonly string[]): Uint8Array {
+export function prefilterTable(firstUnits: readonly number[]): Uint8Array {
   const table = new Uint8Array(0x10000);
   const mark = (from: number, to: number, bit: number): void => {
     for (let c = from; c <= to; c++) table[c] = (table[c] as number) | bit;
   };
-  for (const token of tokens) mark(token.charCodeAt(0), token.charCodeAt(0), MAY_SANITIZE);
+  for (const unit of firstUnits) mark(unit, unit, MAY_SANITIZE);
   for (const [from, to] of REMOVED_RANGES) mark(from, to, MAY_SANITIZE);
   for (const c of "<[{#") mark(c.charCodeAt(0), c.charCodeAt(0), TAG);
   mark(0x3a, 0x3a, COLON);
@@ -66,15 +67,15 @@ export function textFlags(text: string, table: Uint8Array): number {
 }
 
 /**
- * {@link textFlags} for a set of control tokens, behind one regex test that clears most texts first: a
- * character class of every code unit the table marks but `g`, and `g` before a stem's rest, case-blind (a
- * superset of what the table pass flags, so the answer is the pass's). Native code runs the class over a
- * text in about two thirds of the JS pass's time (docs/benchmarks.md, issue 18).
+ * {@link textFlags} for a set of control tokens (the code units they begin with), behind one regex test that
+ * clears most texts first: a character class of every code unit the table marks but `g`, and `g` before a
+ * stem's rest, case-blind (a superset of what the table pass flags, so the answer is the pass's). Native code
+ * runs the class over a text in about two thirds of the JS pass's time (docs/benchmarks.md, issue 18).
  */
-export function textFlagsFor(tokens: readonly string[]): (text: string) => number {
-  const table = prefilterTable(tokens);
+export function textFlagsFor(firstUnits: readonly number[]): (text: string) => number {
+  const table = prefilterTable(firstUnits);
   const unit = (c: number): string => `\\u${c.toString(16).padStart(4, "0")}`;
-  const firsts = [...new Set(tokens.map((t) => t.charCodeAt(0)))].map(unit).join("");
+  const firsts = firstUnits.map(unit).join("");
   const ranges = REMOVED_RANGES.map(([from, to]) => (from === to ? unit(from) : `${unit(from)}-${unit(to)}`)).join("");
   const quick = new RegExp(`[${firsts}${ranges}<\\[{#:]|g(?:nor|ard|et)`, "i");
   return (text) => (quick.test(text) ? textFlags(text, table) : 0);

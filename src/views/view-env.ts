@@ -3,6 +3,7 @@ import type { RlContext } from "./rl-context.js";
 import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
+import { labelCheck } from "./label-check.js";
 import { mayInject } from "./text-prefilter.js";
 import { TextAudit } from "./text-audit.js";
 
@@ -34,6 +35,12 @@ export interface ViewEnv {
    * @internal
    */
   readonly check: TextCheck;
+  /**
+   * `check` for the short texts `rl-steps` writes as they are besides its window contents and actions (window
+   * roles, action types, the seat's role, condition ids), each distinct one checked once.
+   * @internal
+   */
+  readonly label: TextCheck;
   /**
    * Whether `check` would give a text of these UTF-8 bytes back unchanged and cleared of every injection
    * pattern; false when it cannot tell. Set by the parallel engine (a byte prefilter that knows the built-in
@@ -74,5 +81,5 @@ export function viewEnv(options: ViewOptions = {}, context: RlContext | null = n
   if (systemPrompt !== undefined && (systemPrompt.trim() === "" || sanitizer(options.controlTokens)(systemPrompt).changed)) {
     throw new ConfigError(`The system prompt must be non-blank text without chat-template control tokens or control characters, got ${JSON.stringify(systemPrompt.slice(0, 80))}`);
   }
-  return { sanitize: policy.sanitize, check: policy.check, systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
+  return { sanitize: policy.sanitize, check: policy.check, label: labelCheck(policy.check), systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
 }

@@ -4,7 +4,7 @@ import { BUILT_IN_CONTROL_TOKENS } from "../../src/views/control-tokens.js";
 /** Pieces of what the text scan looks for (tokens, injection words, role words, tag and control characters), in any case. */
 export const PIECES = [
   ...BUILT_IN_CONTROL_TOKENS,
-  "<|tok|>", "<<MY>>",
+  "<|tok|>", "<<MY>>", "<|reserved_special_token_12|>", "<|placeholder3|>", "[control_8]", "<unused0>", "<｜place▁holder▁no▁5｜>", "<|reserved_200013|>", "<|placeholder", "7|>", "<｜",
   "ignore", "IGNORE", "Disregard", "forGet", "all", "the", "previous", "PRIOR", "above",
   "ignore previous", "IGNORE ALL PRIOR", "disregard the above", "Forget earlier", " the ", "\nSystem:", "Human:", "### ",
   "system", "SYSTEM", "System", "override", "prompt", "message", "note", "human", "Assistant", "user", "AI", "ai",

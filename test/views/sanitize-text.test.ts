@@ -1,11 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { BUILT_IN_CONTROL_TOKENS, CONTROL_TOKENS } from "../../src/views/control-tokens.js";
+import { BUILT_IN_CONTROL_TOKENS, BUILT_IN_NUMBERED_TOKENS, CONTROL_TOKEN_FAMILIES, CONTROL_TOKENS } from "../../src/views/control-tokens.js";
 import { sanitizeText, sanitizer } from "../../src/views/sanitize-text.js";
 
 const REMOVED_CHARS = /[\x00-\x08\x0B-\x1F\x7F-\x9F\u180E\u200B\u200C\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
-const hasToken = (text: string, tokens: readonly string[] = BUILT_IN_CONTROL_TOKENS) => tokens.some((t) => text.includes(t));
+/** The numbered tokens as regexes, written here from the table's templates: 1 to 6 digits for `{N}`. */
+const NUMBERED = BUILT_IN_NUMBERED_TOKENS.map((t) => new RegExp(t.split("{N}").map((part) => part.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("[0-9]{1,6}")));
+const hasToken = (text: string, tokens: readonly string[] = BUILT_IN_CONTROL_TOKENS) => tokens.some((t) => text.includes(t)) || NUMBERED.some((r) => r.test(text));
+const numberedAs = (template: string, n: number) => template.replace("{N}", String(n));
 
 describe("sanitizeText removes the control tokens of the major chat templates", () => {
   it.each(Object.entries(CONTROL_TOKENS))("%s", (_family, tokens) => {
@@ -20,8 +23,24 @@ describe("sanitizeText removes the control tokens of the major chat templates", 
     }
   });
 
+  it.each(CONTROL_TOKEN_FAMILIES.filter((f) => f.numbered !== undefined).map((f) => [f.family, f.numbered ?? []] as const))("%s: numbered tokens, any number of 1 to 6 digits", (_family, templates) => {
+    for (const template of templates) {
+      for (const n of [0, 7, 42, 1047, 201087]) expect(sanitizeText(`a${numberedAs(template, n)}b`)).toEqual({ text: "ab", changed: true });
+      // No tokenizer numbers past six digits, nor without one: those are text.
+      for (const text of [template.replace("{N}", "1234567"), template.replace("{N}", ""), template.replace("{N}", "x1")]) expect(sanitizeText(text)).toEqual({ text, changed: false });
+    }
+  });
+
+  it("every family names its source and its tokens once; numbered templates hold one {N}", () => {
+    for (const f of CONTROL_TOKEN_FAMILIES) {
+      expect(f.source.length).toBeGreaterThan(10);
+      expect(new Set(f.tokens).size).toBe(f.tokens.length);
+      for (const t of f.numbered ?? []) expect(t.split("{N}").length).toBe(2);
+    }
+  });
+
   it("matches tokens exactly, as tokenizers do: other spellings are text", () => {
-    for (const text of ["[inst] lower case", "<| im_start |>", "<im_start>", "a <b> tag", "<|im_start", "s> and <s"]) {
+    for (const text of ["[inst] lower case", "<| im_start |>", "<im_start>", "a <b> tag", "<|im_start", "s> and <s", "<|EOT_ID|>", "[think]", "<|tool▁sep|>", "<Think>"]) {
       expect(sanitizeText(text)).toEqual({ text, changed: false });
     }
   });
@@ -31,9 +50,9 @@ describe("sanitizeText removes the control tokens of the major chat templates", 
   });
 
   it("removes a user-supplied token list on top of the built-in one", () => {
-    const custom = sanitizer(["<|tool_call|>", "<turn>"]);
-    expect(custom("a<|tool_call|>b<turn>c<|im_end|>d").text).toBe("abcd");
-    expect(sanitizeText("a<|tool_call|>b").changed).toBe(false);
+    const custom = sanitizer(["<|my_tool|>", "<turn>"]);
+    expect(custom("a<|my_tool|>b<turn>c<|im_end|>d").text).toBe("abcd");
+    expect(sanitizeText("a<|my_tool|>b").changed).toBe(false);
   });
 
   it("refuses an empty token, and one holding a character it removes anyway", () => {
@@ -75,6 +94,8 @@ describe("removing never leaves a token behind", () => {
     expect(sanitizeText("<|im_\u200bstart|>user").text).toBe("user");
     expect(sanitizeText("[IN<s>ST]").text).toBe("");
     expect(sanitizeText("<<|im_end|>s>x</<s>s>").text).toBe("x");
+    expect(sanitizeText("<|reserved_special_<|eot|>token_1<think>2|>").text).toBe("");
+    expect(sanitizeText("<|placeholder<|placeholder1|>2|>x").text).toBe("x");
   });
 
   it("resolves deep nesting in linear time", () => {
@@ -86,7 +107,8 @@ describe("removing never leaves a token behind", () => {
     expect(performance.now() - start).toBeLessThan(2_000);
   });
 
-  const token = fc.constantFrom(...BUILT_IN_CONTROL_TOKENS, "<|tool|>");
+  const numbered = fc.tuple(fc.constantFrom(...BUILT_IN_NUMBERED_TOKENS), fc.integer({ min: 0, max: 999_999 })).map(([t, n]) => numberedAs(t, n));
+  const token = fc.oneof(fc.constantFrom(...BUILT_IN_CONTROL_TOKENS, "<|my_tool|>"), numbered);
   const piece = fc.oneof(
     fc.string({ maxLength: 6 }),
     token,
@@ -98,11 +120,11 @@ describe("removing never leaves a token behind", () => {
   const text = fc.array(piece, { maxLength: 24 }).map((ps) => ps.join(""));
 
   it("property: the result holds no control token and no removed character", () => {
-    const custom = sanitizer(["<|tool|>"]);
+    const custom = sanitizer(["<|my_tool|>"]);
     fc.assert(
       fc.property(text, (t) => {
         const { text: out, changed } = custom(t);
-        expect(hasToken(out, [...BUILT_IN_CONTROL_TOKENS, "<|tool|>"])).toBe(false);
+        expect(hasToken(out, [...BUILT_IN_CONTROL_TOKENS, "<|my_tool|>"])).toBe(false);
         expect(REMOVED_CHARS.test(out)).toBe(false);
         expect(changed).toBe(out !== t);
       }),

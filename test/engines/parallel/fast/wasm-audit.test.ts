@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WasmAudit } from "../../../../src/engines/parallel/fast/wasm-audit.js";
 import { scanRegion, spareLine } from "../../../../src/engines/parallel/fast/wasm-scan.js";
 import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
+import { BUILT_IN_CONTROL_TOKENS, BUILT_IN_NUMBERED_TOKENS } from "../../../../src/views/control-tokens.js";
 import { sanitizeText } from "../../../../src/views/sanitize-text.js";
 import { scanInjection } from "../../../../src/views/scan-injection.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
@@ -21,6 +22,13 @@ const filler = fc.nat(40).map((n) => "plain words, no tokens here. ".repeat(3).s
 const text = fc.tuple(filler, fc.oneof(trickyText, fc.string({ unit: "grapheme", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 })), filler).map(([a, t, b]) => a + t + b);
 
 describe("the wasm byte pass before a worker's text scan", () => {
+  it("flags a text holding any built-in control token, numbered ones too, wherever it falls in a 16-byte step", () => {
+    const tokens = [...BUILT_IN_CONTROL_TOKENS, ...BUILT_IN_NUMBERED_TOKENS.map((t) => t.replace("{N}", "7"))];
+    const values = tokens.flatMap((token) => [0, 5, 15, 17].map((pad) => Buffer.from(`${"x".repeat(pad)}${token}${"y".repeat(20)}`, "utf8")));
+    const bytes = column(values);
+    expect([...audit.texts(bytes, 0, bytes.length)]).toEqual(values.map(() => 1));
+  });
+
   it("flags a text value exactly when the JS pass does (so every text that matters)", () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), (texts) => {
