@@ -8,6 +8,7 @@ import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { PublishDecision } from "./publish-guard.js";
 import type { ShardInfo } from "./shard-format.js";
+import type { WrittenFile } from "./storage.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
@@ -18,10 +19,18 @@ export interface ManifestBase extends Counts {
   readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
   readonly shards: readonly ShardInfo[];
   readonly inputs: readonly InputInfo[];
-  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly quarantine: ManifestQuarantine | null;
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+}
+
+/** The quarantine file a manifest names: its entries, and (since `verify` checks its bytes) its size and sha256. */
+export interface ManifestQuarantine {
+  readonly path: string;
+  readonly entries: number;
+  readonly bytes?: number;
+  readonly sha256?: string;
 }
 
 /** What every publishing job's manifest adds (issue 20): the runs a stream missed, and the publish guards' verdict. */
@@ -80,7 +89,7 @@ export interface ManifestFacts {
   /** The inputs, each asked for its `info()` once read. */
   readonly sources: readonly Pick<LineSource, "info">[];
   /** The quarantine written (path relative to the dataset): reported only when it holds entries. */
-  readonly quarantine: { readonly path: string; readonly entries: number };
+  readonly quarantine: { readonly path: string; readonly entries: number; readonly written?: WrittenFile | null };
   /** The untrusted policy's summary, path -> action. */
   readonly untrusted: Readonly<Record<string, string>>;
   readonly warnings: readonly string[];
@@ -106,7 +115,7 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
     format: { name: facts.format.name, version_field: facts.format.versionField, version: facts.format.version },
     shards: facts.shards,
     inputs,
-    quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries },
+    quarantine: quarantine.entries === 0 ? null : { path: quarantine.path, entries: quarantine.entries, ...(quarantine.written == null ? {} : { bytes: quarantine.written.bytes, sha256: quarantine.written.sha256 }) },
     untrusted: facts.untrusted,
     quarantined_share: facts.tally.quarantinedShare(),
     warnings: [...facts.warnings, ...conflictWarnings(counts)],
