@@ -9,6 +9,7 @@ import { shardEntry, type VerifiedManifest } from "./verified-manifest.js";
 import { verifyArithmetic } from "./verify-arithmetic.js";
 import { verifyLedger } from "./verify-ledger.js";
 import { verifyQuarantine } from "./verify-quarantine.js";
+import { verifyRootCopy } from "./verify-root-copy.js";
 import type { VerifyFinding, VerifyReport } from "./verify-report.js";
 
 /**
@@ -39,6 +40,7 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   }
   const seal = manifestSealProblem(text, manifest as unknown as Record<string, unknown>);
   if (seal !== null) findings.push({ path: "manifest.json", ...seal });
+  await verifyRootCopy(files, findings);
   const layout = typeof manifest.output?.layout === "string" ? manifest.output.layout : null;
 
   const shards: ShardInfo[] = [];
