@@ -9,11 +9,15 @@ export const MANIFEST_DIGEST = "manifest_sha256";
  * moved by hand) can be checked on its own, whatever the storage's layout (docs/decisions.md).
  */
 export function sealedManifestText(manifest: object): string {
-  const rest: Record<string, unknown> = { ...manifest };
+  return `${JSON.stringify(sealedManifest(manifest), null, 2)}\n`;
+}
+
+/** `manifest` with its {@link MANIFEST_DIGEST} (re)computed and last: what a job returns is what the file says. */
+export function sealedManifest<M extends object>(manifest: M): M & { readonly [MANIFEST_DIGEST]: string } {
+  const rest: Record<string, unknown> = { ...(manifest as Record<string, unknown>) };
   delete rest[MANIFEST_DIGEST];
-  const body = `${JSON.stringify(rest, null, 2)}\n`;
-  rest[MANIFEST_DIGEST] = createHash("sha256").update(body).digest("hex");
-  return `${JSON.stringify(rest, null, 2)}\n`;
+  rest[MANIFEST_DIGEST] = createHash("sha256").update(`${JSON.stringify(rest, null, 2)}\n`).digest("hex");
+  return rest as M & { readonly [MANIFEST_DIGEST]: string };
 }
 
 /** What is wrong with a manifest's seal, or null when `text` is exactly what {@link sealedManifestText} writes for `parsed`. */

@@ -1,4 +1,5 @@
 import { conflictWarnings } from "./conflict-warnings.js";
+import { sealedManifest } from "./manifest-seal.js";
 import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
@@ -23,6 +24,8 @@ export interface ManifestBase extends Counts {
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+  /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */
+  readonly manifest_sha256: string;
 }
 
 /** The quarantine file a manifest names: its entries, and (since `verify` checks its bytes) its size and sha256. */
@@ -126,7 +129,7 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
   Object.assign(manifest, counts);
   for (const key of AFTER_COUNTS) if (key in parts) manifest[key] = parts[key];
   for (const key of Object.keys(parts)) if (!(key in manifest)) manifest[key] = parts[key];
-  return manifest as ManifestBase & Job;
+  return sealedManifest(manifest) as unknown as ManifestBase & Job;
 }
 
 /** The bookkeeping invariant every manifest must satisfy. */

@@ -38,4 +38,6 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly view?: ViewManifest;
   /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
   readonly split?: SplitManifest;
+  /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */
+  readonly manifest_sha256: string;
 }
