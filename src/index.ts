@@ -83,7 +83,7 @@ export type { ConvertHooks, ConvertPhase } from "./jobs/convert-phase.js";
 export type { ValidateInputsOptions, ValidateInputsResult } from "./jobs/validate.js";
 export type { InspectResult } from "./jobs/inspect.js";
 export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js";
-export type { Manifest } from "./output/manifest.js";
+export type { Manifest, ManifestQuarantine } from "./output/manifest.js";
 export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publish-guard.js";
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
 export type { ControlTokenFamily, ControlTokenSet } from "./views/index.js";

@@ -4,8 +4,8 @@ import { runAction } from "./run-action.js";
 
 export function verifyCommand(): Command {
   return new Command("verify")
-    .description("check a published dataset against its manifest: every shard's sha256 and rows, no missing or extra shard, the quarantine, a nightly ledger; exit 5 on any difference")
-    .argument("<dir>", "an output directory")
+    .description("check a published dataset against its manifest: the manifest's seal and arithmetic, every shard's sha256 and rows, no missing or extra shard, the quarantine's bytes, a nightly ledger; exit 5 on any difference")
+    .argument("<dir>", "an output directory, or s3://BUCKET/PREFIX")
     .option("--json", "print the report as JSON")
     .action(
       runAction(async (dir: string, flags: { json?: boolean }) => {

@@ -30,7 +30,7 @@ export interface SnapshotFiles {
   /** README.md: the dataset card. */
   readonly card: string;
   /** manifest.json, written last. */
-  readonly manifest: unknown;
+  readonly manifest: object;
   /** Other small files by path (e.g. `_cache/scorecards.ndjson`); their top-level names are published. */
   readonly extra?: Readonly<Record<string, string>>;
   /** Small files kept with the state (by name in `_state/`), made from the state being published. */

@@ -17,6 +17,7 @@ import type { ViewManifest } from "../views/view-manifest.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
 import type { RowOrigin } from "../output/row-origin.js";
 import type { SettledInput } from "../output/settled-input.js";
+import type { WrittenFile } from "../output/storage.js";
 
 // Declared beside the sinks that read them (output/ imports nothing of engines/); every engine and sink names them from here.
 export type { RowOrigin, SettledInput };
@@ -56,6 +57,8 @@ export interface RecordShards {
 export interface QuarantineSink {
   readonly path: string;
   readonly entries: number;
+  /** The closed file's size and sha256, for the manifest (`verify` checks them); absent where nothing is stored. */
+  readonly written?: WrittenFile | null;
   write(item: Quarantined): Promise<void>;
   close(): Promise<void>;
 }

@@ -13,6 +13,9 @@ export function policyQuarantine(sink: QuarantineSink, policy: UntrustedPolicy):
     get entries() {
       return sink.entries;
     },
+    get written() {
+      return sink.written ?? null;
+    },
     write: (item: Quarantined) => sink.write(filter(item)),
     close: () => sink.close(),
   };

@@ -7,6 +7,7 @@ import { readText } from "../output/write-text.js";
 import { snapshotPath } from "./snapshot-path.js";
 import { previewJsonl } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
+import { datasetPath } from "../output/dataset-path.js";
 import { storedShard, type ShardInput } from "./shard-input.js";
 
 export interface InspectResult {
@@ -41,7 +42,7 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
       throw new IoError(`${JSON.stringify(path)} is not an evalshard output: cannot read ${JSON.stringify(manifestPath)}: ${error.message}`, manifestPath, { cause: error });
     });
     manifest = JSON.parse(text) as Manifest;
-    files = manifest.shards.map((s) => join(path, s.path));
+    files = manifest.shards.map((s) => join(path, shardAt(path, s.path)));
   } else {
     files = [path];
   }
@@ -55,7 +56,14 @@ async function inspectStored(location: string, limit: number): Promise<InspectRe
   const text = await readText(files, "manifest.json");
   if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no manifest.json`, `${location}/manifest.json`);
   const manifest = JSON.parse(text) as Manifest;
-  return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, s.path)), limit)) };
+  return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, shardAt(location, s.path))), limit)) };
+}
+
+/** A listed shard's path in the dataset ({@link datasetPath}); a path that leaves it is refused, never opened. */
+function shardAt(location: string, path: string): string {
+  const at = datasetPath(path);
+  if (at === null) throw new IoError(`${location}/manifest.json lists the shard ${JSON.stringify(path)}, a path outside the dataset (evalshard verify reports it)`, `${location}/manifest.json`);
+  return at;
 }
 
 function preview(files: readonly (string | ShardInput)[], limit: number) {

@@ -1,26 +1,23 @@
+import { datasetPath } from "../output/dataset-path.js";
+import { manifestSealProblem } from "../output/manifest-seal.js";
 import { storageFor } from "../output/storage-for.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { Files } from "../output/storage.js";
 import { readText } from "../output/write-text.js";
 import { readStoredFile } from "./read-stored-file.js";
 import { shardPath } from "./shard-path.js";
+import { shardEntry, type VerifiedManifest } from "./verified-manifest.js";
+import { verifyArithmetic } from "./verify-arithmetic.js";
 import { verifyLedger } from "./verify-ledger.js";
+import { verifyQuarantine } from "./verify-quarantine.js";
+import { verifyRootCopy } from "./verify-root-copy.js";
 import type { VerifyFinding, VerifyReport } from "./verify-report.js";
 
-/** The parts of a convert or nightly manifest that `verify` checks. */
-interface VerifiedManifest {
-  readonly records_out?: number;
-  readonly output?: { readonly layout?: string };
-  readonly shards: readonly ShardInfo[];
-  readonly quarantine?: { readonly path: string; readonly entries: number } | null;
-}
-
-const QUARANTINE_DIR = "_quarantine/";
-
 /**
- * Checks a published dataset (a local directory, or any {@link Files}) against its `manifest.json`: every
- * listed shard is there with its bytes, sha256 and row count; no other shard is under `data/`; the
- * quarantine file holds the entries the manifest counts; a nightly dataset's ledger agrees with its shards.
+ * Checks a published dataset (a local directory, `s3://…`, or any {@link Files}) against its `manifest.json`:
+ * the manifest is the one evalshard sealed (`manifest_sha256`) and its numbers add up; every listed shard is
+ * there, inside the dataset, with its bytes, sha256 and row count; no other shard is under `data/`; the
+ * quarantine file has its bytes, sha256 and entries; a nightly dataset's ledger agrees with its shards.
  * Reads only; never throws for what it finds (see the report's `findings`), only when the storage fails.
  */
 export async function verify(target: string | Files): Promise<VerifyReport> {
@@ -37,42 +34,37 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   let manifest: VerifiedManifest;
   try {
     manifest = JSON.parse(text) as VerifiedManifest;
-    if (!Array.isArray(manifest.shards)) throw new Error("it has no `shards` list");
+    if (typeof manifest !== "object" || manifest === null || !Array.isArray(manifest.shards)) throw new Error("it has no `shards` list");
   } catch (error) {
     findings.push({ kind: "manifest_unreadable", path: "manifest.json", message: `manifest.json is not an evalshard manifest: ${(error as Error).message}` });
     return done(null);
   }
-  const layout = manifest.output?.layout ?? null;
+  const seal = manifestSealProblem(text, manifest as unknown as Record<string, unknown>);
+  if (seal !== null) findings.push({ path: "manifest.json", ...seal });
+  await verifyRootCopy(files, findings);
+  const layout = typeof manifest.output?.layout === "string" ? manifest.output.layout : null;
 
-  const listed = new Map(manifest.shards.map((s) => [shardPath(s.path).dataset, s]));
-  const actualRows = new Map<string, number>();
-  for (const shard of manifest.shards) {
-    const facts = await readStoredFile(files, shardPath(shard.path).read);
-    if (facts === null) {
-      findings.push({ kind: "shard_missing", path: shard.path, message: `${shard.path} is listed in manifest.json but missing` });
-      continue;
-    }
-    checked.shards++;
-    checked.bytes += facts.bytes;
-    if (facts.bytes !== shard.bytes) {
-      findings.push({ kind: "bytes_mismatch", path: shard.path, message: `${shard.path} has ${facts.bytes} bytes, manifest.json records ${shard.bytes}`, expected: shard.bytes, actual: facts.bytes });
-    }
-    if (facts.sha256 !== shard.sha256) {
-      findings.push({ kind: "sha256_mismatch", path: shard.path, message: `${shard.path} has sha256 ${facts.sha256}, manifest.json records ${shard.sha256}`, expected: shard.sha256, actual: facts.sha256 });
-    }
-    if (facts.unreadable !== null) {
-      findings.push({ kind: "shard_unreadable", path: shard.path, message: `${shard.path} is ${facts.unreadable}` });
-      continue;
-    }
-    checked.rows += facts.rows;
-    actualRows.set(shardPath(shard.path).dataset, facts.rows);
-    if (facts.rows !== shard.rows) {
-      findings.push({ kind: "rows_mismatch", path: shard.path, message: `${shard.path} holds ${facts.rows} rows, manifest.json records ${shard.rows}`, expected: shard.rows, actual: facts.rows });
-    }
+  const shards: ShardInfo[] = [];
+  for (const [i, entry] of manifest.shards.entries()) {
+    const shard = shardEntry(entry);
+    if (shard === null) findings.push({ kind: "manifest_field_mismatch", path: "manifest.json", message: `manifest.json's shards[${i}] is not a shard entry (path, rows, bytes, sha256)` });
+    else shards.push(shard);
   }
-  const listedRows = manifest.shards.reduce((sum, s) => sum + s.rows, 0);
-  if (typeof manifest.records_out === "number" && manifest.records_out !== listedRows) {
-    findings.push({ kind: "records_out_mismatch", path: "manifest.json", message: `manifest.json counts ${manifest.records_out} records out, its shards ${listedRows} rows`, expected: manifest.records_out, actual: listedRows });
+  verifyArithmetic(manifest, shards, findings);
+
+  // By the path the storage reads: what `data/` lists is compared with it.
+  const listed = new Map<string, ShardInfo>();
+  const actualRows = new Map<string, number>();
+  for (const shard of shards) {
+    const path = datasetPath(shard.path);
+    if (path === null) {
+      findings.push({ kind: "path_outside_dataset", path: shard.path, message: `manifest.json lists the shard ${JSON.stringify(shard.path)}, a path outside the dataset` });
+      continue;
+    }
+    const where = shardPath(path);
+    listed.set(where.dataset, shard);
+    const rows = await verifyShard(files, where.read, shard, findings, checked);
+    if (rows !== null) actualRows.set(where.dataset, rows);
   }
   // Hidden names are a run's unfinished files (`.train-00000.parquet.partial`), never read as the dataset.
   for (const file of await files.list("data/")) {
@@ -81,36 +73,27 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
     }
   }
 
-  await verifyQuarantine(files, manifest.quarantine ?? null, findings, checked);
+  checked.quarantine_entries = await verifyQuarantine(files, manifest.quarantine, findings);
   if (layout === "huggingface-buckets") checked.ledger_keys = await verifyLedger(files, listed, actualRows, findings);
   return done(layout);
 }
 
-async function verifyQuarantine(
-  files: Files,
-  quarantine: { readonly path: string; readonly entries: number } | null,
-  findings: VerifyFinding[],
-  checked: { quarantine_entries: number },
-): Promise<void> {
-  for (const file of await files.list(QUARANTINE_DIR)) {
-    if (quarantine === null || file.path !== shardPath(quarantine.path).dataset) {
-      findings.push({ kind: "quarantine_unlisted", path: file.path, message: `${file.path} is not the quarantine file manifest.json names` });
-    }
-  }
-  if (quarantine === null) return;
-  const facts = await readStoredFile(files, shardPath(quarantine.path).read);
+/** One listed shard's bytes, sha256 and rows against its entry; returns the rows it holds, null when unreadable. */
+async function verifyShard(files: Files, path: string, shard: ShardInfo, findings: VerifyFinding[], checked: { shards: number; rows: number; bytes: number }): Promise<number | null> {
+  const facts = await readStoredFile(files, path);
   if (facts === null) {
-    findings.push({ kind: "quarantine_missing", path: quarantine.path, message: `${quarantine.path} is missing; manifest.json counts ${quarantine.entries} entries` });
-    return;
+    findings.push({ kind: "shard_missing", path, message: `${path} is listed in manifest.json but missing` });
+    return null;
   }
-  checked.quarantine_entries = facts.rows;
-  if (facts.unreadable !== null || facts.rows !== quarantine.entries) {
-    findings.push({
-      kind: "quarantine_entries_mismatch",
-      path: quarantine.path,
-      message: `${quarantine.path} holds ${facts.unreadable ?? `${facts.rows} entries`}, manifest.json counts ${quarantine.entries}`,
-      expected: quarantine.entries,
-      actual: facts.rows,
-    });
+  checked.shards++;
+  checked.bytes += facts.bytes;
+  if (facts.bytes !== shard.bytes) findings.push({ kind: "bytes_mismatch", path, message: `${path} has ${facts.bytes} bytes, manifest.json records ${shard.bytes}`, expected: shard.bytes, actual: facts.bytes });
+  if (facts.sha256 !== shard.sha256) findings.push({ kind: "sha256_mismatch", path, message: `${path} has sha256 ${facts.sha256}, manifest.json records ${shard.sha256}`, expected: shard.sha256, actual: facts.sha256 });
+  if (facts.unreadable !== null) {
+    findings.push({ kind: "shard_unreadable", path, message: `${path} is ${facts.unreadable}` });
+    return null;
   }
+  checked.rows += facts.rows;
+  if (facts.rows !== shard.rows) findings.push({ kind: "rows_mismatch", path, message: `${path} holds ${facts.rows} rows, manifest.json records ${shard.rows}`, expected: shard.rows, actual: facts.rows });
+  return facts.rows;
 }

@@ -26,7 +26,7 @@ export interface DatasetFiles {
   /** README.md: the dataset card. */
   readonly card: string;
   /** manifest.json, written last. */
-  readonly manifest: unknown;
+  readonly manifest: object;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import type { PublishDecision } from "./publish-guard.js";
+import { sealedManifestText } from "./manifest-seal.js";
 import { rejectStaging } from "./reject-staging.js";
 import { writeText } from "./write-text.js";
 
@@ -42,12 +43,12 @@ export async function abortLockedStaging({ lock, staging }: LockedStaging): Prom
  */
 export async function publishLockedStaging(
   { storage, lock, staging }: LockedStaging & { readonly storage: Storage },
-  files: { readonly card: string; readonly manifest: unknown },
+  files: { readonly card: string; readonly manifest: object },
   entries: readonly string[],
   decision?: Pick<PublishDecision, "published" | "rejected_to">,
 ): Promise<string> {
   // Written together: the publish still moves the manifest last, and no reader sees either before it.
-  const written = await Promise.allSettled([writeText(staging, "README.md", files.card), writeText(staging, "manifest.json", `${JSON.stringify(files.manifest, null, 2)}\n`)]);
+  const written = await Promise.allSettled([writeText(staging, "README.md", files.card), writeText(staging, "manifest.json", sealedManifestText(files.manifest))]);
   for (const result of written) if (result.status === "rejected") throw result.reason;
   const all = [...entries, "README.md", "manifest.json"];
   let where = storage.location;

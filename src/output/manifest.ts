@@ -1,4 +1,5 @@
 import { conflictWarnings } from "./conflict-warnings.js";
+import { sealedManifest } from "./manifest-seal.js";
 import type { Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
@@ -8,6 +9,7 @@ import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { PublishDecision } from "./publish-guard.js";
 import type { ShardInfo } from "./shard-format.js";
+import type { WrittenFile } from "./storage.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
@@ -18,10 +20,20 @@ export interface ManifestBase extends Counts {
   readonly format: { readonly name: string; readonly version_field: string; readonly version: string };
   readonly shards: readonly ShardInfo[];
   readonly inputs: readonly InputInfo[];
-  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly quarantine: ManifestQuarantine | null;
   readonly untrusted: Readonly<Record<string, string>>;
   readonly quarantined_share: number;
   readonly warnings: readonly string[];
+  /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */
+  readonly manifest_sha256: string;
+}
+
+/** The quarantine file a manifest names: its entries, and (since `verify` checks its bytes) its size and sha256. */
+export interface ManifestQuarantine {
+  readonly path: string;
+  readonly entries: number;
+  readonly bytes?: number;
+  readonly sha256?: string;
 }
 
 /** What every publishing job's manifest adds (issue 20): the runs a stream missed, and the publish guards' verdict. */
@@ -87,7 +99,7 @@ export interface ManifestFacts {
   /** The inputs, each asked for its `info()` once read. */
   readonly sources: readonly Pick<LineSource, "info">[];
   /** The quarantine written (path relative to the dataset): reported only when it holds entries. */
-  readonly quarantine: { readonly path: string; readonly entries: number };
+  readonly quarantine: { readonly path: string; readonly entries: number; readonly written?: WrittenFile | null };
   /**
    * Where the published files live relative to the dataset's root (a staging's `base`: `snapshots/<id>/` on
    * object storage, "" locally): the manifest's paths get it, so each resolves from the root (issue 39).
@@ -119,7 +131,7 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
     format: { name: facts.format.name, version_field: facts.format.versionField, version: facts.format.version },
     shards: base === "" ? facts.shards : facts.shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
     inputs,
-    quarantine: quarantine.entries === 0 ? null : { path: `${base}${quarantine.path}`, entries: quarantine.entries },
+    quarantine: quarantine.entries === 0 ? null : { path: `${base}${quarantine.path}`, entries: quarantine.entries, ...(quarantine.written == null ? {} : { bytes: quarantine.written.bytes, sha256: quarantine.written.sha256 }) },
     untrusted: facts.untrusted,
     quarantined_share: facts.tally.quarantinedShare(),
     warnings: [...facts.warnings, ...conflictWarnings(counts)],
@@ -130,7 +142,7 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
   Object.assign(manifest, counts);
   for (const key of AFTER_COUNTS) if (key in parts) manifest[key] = parts[key];
   for (const key of Object.keys(parts)) if (!(key in manifest)) manifest[key] = parts[key];
-  return manifest as ManifestBase & Job;
+  return sealedManifest(manifest) as unknown as ManifestBase & Job;
 }
 
 /** The bookkeeping invariant every manifest must satisfy. */

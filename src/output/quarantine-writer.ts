@@ -1,5 +1,5 @@
 import type { Quarantined } from "../core/flow.js";
-import type { FileWriter, Files } from "./storage.js";
+import type { FileWriter, Files, WrittenFile } from "./storage.js";
 
 /** One quarantined line, as written to `_quarantine/<format>.ndjson`. */
 export interface QuarantineEntry {
@@ -25,6 +25,7 @@ export class QuarantineWriter {
   #chunk: string[] = [];
   #chunkBytes = 0;
   #entries = 0;
+  #written: WrittenFile | null = null;
 
   constructor(
     private readonly files: Files,
@@ -56,11 +57,16 @@ export class QuarantineWriter {
     return this.#entries;
   }
 
+  /** The file's size and sha256 once closed; null before, or when no entry came. */
+  get written(): WrittenFile | null {
+    return this.#written;
+  }
+
   async close(): Promise<void> {
     await this.#push();
     const file = this.#file;
     this.#file = null;
-    await file?.close();
+    if (file !== null) this.#written = await file.close();
   }
 
   async #push(): Promise<void> {

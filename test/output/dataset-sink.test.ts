@@ -36,7 +36,7 @@ describe("the dataset sink", () => {
     expect(existsSync(join(out, "data"))).toBe(false);
     await sink.publish({ card: "card\n", manifest: { shards } });
     expect(visibleEntries(out)).toEqual(["README.md", "_quarantine", "data", "manifest.json"]);
-    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"))).toEqual({ shards });
+    expect(JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"))).toEqual({ shards, manifest_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
   it("fed encoded row groups: the same names for the same rotation", async () => {
@@ -61,7 +61,7 @@ describe("the dataset sink", () => {
   it("aborted, leaves the previous dataset and releases the lock", async () => {
     const out = freshOut();
     const first = await DatasetSink.open(new LocalStorage(out));
-    await first.publish({ card: "one", manifest: 1 });
+    await first.publish({ card: "one", manifest: { n: 1 } });
     const second = await DatasetSink.open(new LocalStorage(out));
     const quarantine = second.quarantine("sft");
     await quarantine.write({ kind: "quarantined", provenance: { source: "x", line: 1, offset: 0 }, reason: "invalid_json", detail: "d", raw: "{", rawLength: 1 });

@@ -4,7 +4,7 @@ import type { ShardInfo } from "../../sinks/shard-writer.js";
 import type { PullReport } from "../../pull/index.js";
 import type { ViewManifest } from "../../views/view-manifest.js";
 import type { PathAudit } from "../../views/text-audit.js";
-import type { PublishFacts } from "../../output/manifest.js";
+import type { ManifestQuarantine, PublishFacts } from "../../output/manifest.js";
 import type { SplitManifest } from "../../splits/split-assigner.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
@@ -27,7 +27,7 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly inputs: readonly InputInfo[];
   /** The service's side of an HTTP pull: runs listed, deferred, ties, stream errors recovered. */
   readonly pull: PullReport | null;
-  readonly quarantine: { readonly path: string; readonly entries: number } | null;
+  readonly quarantine: ManifestQuarantine | null;
   readonly filters: Readonly<Record<string, boolean>>;
   /** Issue 39: participation gating by each seat's own card, or by the whole run. */
   readonly gate_by: string;
@@ -40,4 +40,6 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly view?: ViewManifest;
   /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
   readonly split?: SplitManifest;
+  /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */
+  readonly manifest_sha256: string;
 }
