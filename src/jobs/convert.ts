@@ -7,6 +7,7 @@ import { storageFor } from "../output/storage-for.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
 import { decidePublish } from "../output/publish-guard.js";
+import { publishedRows, rowsOf } from "../output/published-rows.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
@@ -40,6 +41,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   // Opening locks the output and recovers whatever a crashed earlier run left.
   const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
   try {
+    // Read holding the lock: the dataset this run would replace (issue 40: not by an empty or shrunk one).
+    const published = await publishedRows(sink.storage);
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
@@ -47,7 +50,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     const counts = run.tally.counts();
     const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
     hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
-    const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
+    const rows = published === null ? {} : { rows: { published, out: rowsOf(run.shards) } };
+    const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const manifest = await manifestOf(plan, sources, run, startedAt, decision);
     const card = datasetCard({
       format: run.format,

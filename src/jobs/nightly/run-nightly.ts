@@ -8,6 +8,7 @@ import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish } from "../../output/publish-guard.js";
+import { publishedRows, rowsOf } from "../../output/published-rows.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
@@ -40,6 +41,8 @@ export interface NightlyResult {
 export interface NightlyOptions {
   /** Fetch, validate and count what would change, then drop everything staged: no snapshot, dataset and score cache as they were. */
   readonly dryRun?: boolean;
+  /** Write into an output that holds files evalshard did not write (issue 40); refused otherwise. */
+  readonly force?: boolean;
 }
 
 /**
@@ -67,6 +70,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     },
   });
   try {
+    // Read holding the lock: the dataset tonight would replace (issue 40: not by an empty or shrunk one).
+    const publishedBefore = await publishedRows(sink.storage);
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt) : undefined;
@@ -96,8 +101,9 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // (an input file's) count against --max-stream-errors.
     const pull = opened.http?.report() ?? null;
     const unrecovered = Math.max(0, counts.stream_errors - (pull?.streamErrors ?? 0));
-    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
+    const rows = publishedBefore === null ? {} : { rows: { published: publishedBefore, out: rowsOf(night.shards) } };
+    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const published = night.changed && judged.published;
     const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged });
     if (options.dryRun === true) {
