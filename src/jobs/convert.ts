@@ -8,6 +8,8 @@ import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
 import { decidePublish } from "../output/publish-guard.js";
 import { publishedRows, rowsOf } from "../output/published-rows.js";
+import { refuseForeignOutput } from "../output/refuse-foreign-output.js";
+import { refuseOutputInInput } from "../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
@@ -38,8 +40,12 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const plan = resolvePlan("convert", options);
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
+  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
+  await refuseOutputInInput(out, inputPaths(plan));
+  const storage = await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile });
+  await refuseForeignOutput(storage, options.force === true);
   // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(await storageFor(out, plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), { split: SPLIT });
+  const sink = await DatasetSink.open(storage, { split: SPLIT });
   try {
     // Read holding the lock: the dataset this run would replace (issue 40: not by an empty or shrunk one).
     const published = await publishedRows(sink.storage);
@@ -92,4 +98,11 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
   });
+}
+
+/** The paths a conversion reads (a library's own LineSource is no path). */
+function inputPaths(plan: RunPlan): string[] {
+  if (plan.source.kind !== "files") return [];
+  const paths = [...plan.source.inputs, ...(plan.view?.context ?? []), ...(plan.source.scorecards === undefined ? [] : [plan.source.scorecards])];
+  return paths.filter((p): p is string => typeof p === "string");
 }

@@ -1,4 +1,5 @@
 import { LocalFiles } from "./local-files.js";
+import { localForeignFile } from "./local-foreign-file.js";
 import { openStaging } from "./local-staging.js";
 import type { LocalStaging } from "./local-staging.js";
 import { lockOutput } from "./lock-output.js";
@@ -19,6 +20,10 @@ export class LocalStorage extends LocalFiles implements Storage {
   async lock(): Promise<Lock> {
     const release = await lockOutput(this.location);
     return { release };
+  }
+
+  foreignFile(): Promise<string | null> {
+    return localForeignFile(this.location);
   }
 
   stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {

@@ -9,6 +9,8 @@ import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish } from "../../output/publish-guard.js";
 import { publishedRows, rowsOf } from "../../output/published-rows.js";
+import { refuseForeignOutput } from "../../output/refuse-foreign-output.js";
+import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
@@ -61,7 +63,11 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const out = outputDirOf(spec);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
-  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
+  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
+  if (spec.source.kind === "files") await refuseOutputInInput(out, [...spec.source.inputs, ...(spec.source.scorecards === undefined ? [] : [spec.source.scorecards])]);
+  const storage = await storageFor(out, { snapshots: true, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) });
+  await refuseForeignOutput(storage, options.force === true);
+  const sink = await SnapshotSink.open(storage, {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: (settled) => {
