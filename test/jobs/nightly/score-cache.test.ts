@@ -85,7 +85,8 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     mkdirSync(join(dataset, "_cache"), { recursive: true });
     const was = atFirst.get(target.run_id) as Entry;
     writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gated: false })}\n`);
-    await night("nightly-sft", envFor(emu, dir));
+    // A cache planted by hand is no file evalshard wrote: forced (issue 40).
+    await night("nightly-sft", envFor(emu, dir), true, undefined, { force: true });
     expect(runsIn(dataset).has(target.run_id)).toBe(true);
 
     await emu.advance();
@@ -103,7 +104,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     const dataset = join(dir, "nightly-sft");
     mkdirSync(join(dataset, "_cache"), { recursive: true });
     writeFileSync(cachePath(dataset), "{not json\n");
-    const r = await night("nightly-sft", envFor(emu, dir));
+    const r = await night("nightly-sft", envFor(emu, dir), true, undefined, { force: true });
     expect(r.manifest.pull?.scorecardsCached).toBe(0);
     expect(r.manifest.pull?.scorecardsFetched).toBe(r.manifest.pull?.runsScored);
   });
