@@ -5,6 +5,7 @@ import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
+import type { OptionSpec, OptionTable } from "../plan/option-spec.js";
 import { toYamlKeys } from "../plan/yaml-keys.js";
 
 const DRY_RUN_HELP = OPTIONS.dryRun.help;
@@ -13,7 +14,13 @@ const DRY_RUN_HELP = OPTIONS.dryRun.help;
  * The options a night's operator may set for one run over the pipeline file's (issue 40): the guards,
  * e.g. `--publish-anyway` once after a real shrink, and `--force` for a first night into a folder of theirs.
  */
-const RUN_FLAGS = { minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force };
+const RUN_FLAGS: OptionTable = Object.fromEntries(
+  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force }).map(([name, spec]) => {
+    // Help shows no table default here: what is not given stays the pipeline file's value.
+    const { default: _default, ...overFile } = spec;
+    return [name, { ...overFile, help: spec.yaml === undefined ? spec.help : `${spec.help}; over the pipeline file's ${spec.yaml.key}` }];
+  }),
+);
 
 export function runCommand(): Command {
   const command = new Command("run")
