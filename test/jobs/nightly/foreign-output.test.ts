@@ -48,6 +48,20 @@ describe("a nightly output holding the user's files", () => {
     expect(again.status, again.stderr).toBe(0);
   });
 
+  it("pull refuses it too (exit 2) and writes there with --force", { timeout: 120_000 }, async () => {
+    const emu = await emulator({ seed: 72, runs: 40 });
+    const dir = join(root, "pulled");
+    const files = usersFiles(dir);
+    const pull = (...flags: string[]) => spawnCli(["pull", "sft", "--base-url", emu.url, "--out", dir, "--json", ...flags], { EVAL_OWNER_TOKEN: emu.ownerToken });
+    const refused = await pull();
+    expect(refused.status, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/pulled holds "README\.md", which evalshard did not write/);
+    expect(contents(dir, files)).toEqual(files);
+    const forced = await pull("--force");
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"))).toMatchObject({ pipeline: "pull-sft" });
+  });
+
   it("a files pipeline whose output is inside its input folder is refused, naming both", async () => {
     const inputs = join(root, "exports");
     mkdirSync(inputs, { recursive: true });
