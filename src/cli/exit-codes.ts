@@ -17,12 +17,15 @@ export const EXIT = {
   streamErrorsExceeded: 6,
   /** Fewer records than --min-records: not published (published with --publish-anyway). */
   tooFewRecords: 7,
+  /** The run would empty the published dataset or drop more than --max-shrink of its rows: not published (published with --publish-anyway). */
+  shrinkExceeded: 8,
 } as const;
 
 const GUARD_EXIT: Readonly<Record<PublishGuard, number>> = {
   max_quarantined: EXIT.quarantineExceeded,
   max_stream_errors: EXIT.streamErrorsExceeded,
   min_records: EXIT.tooFewRecords,
+  max_shrink: EXIT.shrinkExceeded,
 };
 
 /** The exit code of a run the publish guards judged: the first tripped guard's, published anyway or not. */

@@ -15,7 +15,7 @@ export function pullCommand(): Command {
   addOptionFlags(command, "pull");
   return command.action(
     runAction(async (...args: unknown[]) => {
-      const { json, dryRun, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
+      const { json, dryRun, force, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
       const given = withViewDefaults(flags); // issue 18: an OpenAI view is plain JSON Lines unless --to says otherwise
       const [{ runNightly, outputDirOf }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       // The flags as the pipeline file a `run` would read: one validation, one code path.
@@ -29,7 +29,7 @@ export function pullCommand(): Command {
       const dry = dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(parsed.data.name);
-      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry }), { always: dry }).finally(() => environment.end());
+      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry, force: force === true }), { always: dry }).finally(() => environment.end());
       return reportNight(night, json === true || !process.stdout.isTTY);
     }),
   );

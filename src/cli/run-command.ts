@@ -1,27 +1,44 @@
 import { Command } from "commander";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
+import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
+import type { OptionSpec, OptionTable } from "../plan/option-spec.js";
+import { toYamlKeys } from "../plan/yaml-keys.js";
 
 const DRY_RUN_HELP = OPTIONS.dryRun.help;
 
+/**
+ * The options a night's operator may set for one run over the pipeline file's (issue 40): the guards,
+ * e.g. `--publish-anyway` once after a real shrink, and `--force` for a first night into a folder of theirs.
+ */
+const RUN_FLAGS: OptionTable = Object.fromEntries(
+  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force }).map(([name, spec]) => {
+    // Help shows no table default here: what is not given stays the pipeline file's value.
+    const { default: _default, ...overFile } = spec;
+    return [name, { ...overFile, help: spec.yaml === undefined ? spec.help : `${spec.help}; over the pipeline file's ${spec.yaml.key}` }];
+  }),
+);
+
 export function runCommand(): Command {
-  return new Command("run")
+  const command = new Command("run")
     .description("run a pipeline file (pipelines/*.yaml): one night of an incremental dataset")
     .argument("<pipeline>", "a pipeline file; ${ENV} references are read from the environment")
     .option("--json", "print the night's summary as one JSON line")
-    .option("--dry-run", DRY_RUN_HELP)
-    .action(
-      runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean }) => {
-        const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
-        const spec = await loadPipeline(path);
-        const dryRun = flags.dryRun === true;
-        applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
-        const environment = nightlyEnvironment(spec.name);
-        const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun }), { always: dryRun }).finally(() => environment.end());
-        return reportNight(night, flags.json === true || !process.stdout.isTTY);
-      }),
-    );
+    .option("--dry-run", DRY_RUN_HELP);
+  addOptionFlags(command, "pull", RUN_FLAGS);
+  return command.action(
+    runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean }, self: Command) => {
+      const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
+      const { force, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
+      const spec = await loadPipeline(path, process.env, toYamlKeys(RUN_FLAGS, "pull", given));
+      const dryRun = flags.dryRun === true;
+      applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
+      const environment = nightlyEnvironment(spec.name);
+      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true }), { always: dryRun }).finally(() => environment.end());
+      return reportNight(night, flags.json === true || !process.stdout.isTTY);
+    }),
+  );
 }

@@ -7,6 +7,9 @@ import { storageFor } from "../output/storage-for.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
 import { decidePublish } from "../output/publish-guard.js";
+import { publishedRows, rowsOf } from "../output/published-rows.js";
+import { refuseForeignOutput } from "../output/refuse-foreign-output.js";
+import { refuseOutputInInput } from "../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
@@ -37,10 +40,15 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const plan = resolvePlan("convert", options);
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
-  // Opening locks the output and recovers whatever a crashed earlier run left.
+  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
+  await refuseOutputInInput(out, inputPaths(plan));
   const storage = await storageFor(out, { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), ...(plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs }) });
+  await refuseForeignOutput(storage, options.force === true);
+  // Opening locks the output and recovers whatever a crashed earlier run left.
   const sink = await DatasetSink.open(storage, { split: SPLIT });
   try {
+    // Read holding the lock: the dataset this run would replace (issue 40: not by an empty or shrunk one).
+    const published = await publishedRows(sink.storage);
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
@@ -48,7 +56,8 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     const counts = run.tally.counts();
     const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
     hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
-    const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare() });
+    const rows = published === null ? {} : { rows: { published, out: rowsOf(run.shards) } };
+    const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare(), ...rows });
     // A rejected attempt keeps its files at their own paths under _rejected/; a published one under the base.
     const manifest = await manifestOf(plan, sources, run, startedAt, decision, decision.published ? sink.base : "");
     const card = datasetCard({
@@ -91,4 +100,11 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
   });
+}
+
+/** The paths a conversion reads (a library's own LineSource is no path). */
+function inputPaths(plan: RunPlan): string[] {
+  if (plan.source.kind !== "files") return [];
+  const paths = [...plan.source.inputs, ...(plan.view?.context ?? []), ...(plan.source.scorecards === undefined ? [] : [plan.source.scorecards])];
+  return paths.filter((p): p is string => typeof p === "string");
 }

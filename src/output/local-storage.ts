@@ -1,4 +1,5 @@
 import { LocalFiles } from "./local-files.js";
+import { localForeignFile } from "./local-foreign-file.js";
 import { openStaging } from "./local-staging.js";
 import type { LocalStaging } from "./local-staging.js";
 import { takeOutputLock } from "./lock-output.js";
@@ -46,6 +47,10 @@ export class LocalStorage extends LocalFiles implements Storage {
 
   /** The check of the lock this storage holds, if any: a staging opened under it fences its switch and deletes. */
   protected readonly fence: Fence = async () => this.#held?.check();
+
+  foreignFile(): Promise<string | null> {
+    return localForeignFile(this.location);
+  }
 
   stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {
     const onStep = withStepSignals(options.onStep);

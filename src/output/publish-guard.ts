@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Files } from "./storage.js";
 
 /** The publish guards, in the order a run reports them (the first tripped one names the exit code). */
-export const PUBLISH_GUARDS = ["max_quarantined", "max_stream_errors", "min_records"] as const;
+// max_shrink before min_records: an empty night over a dataset says "shrink" (exit 8), on a fresh output "too few" (7).
+export const PUBLISH_GUARDS = ["max_quarantined", "max_stream_errors", "max_shrink", "min_records"] as const;
 export type PublishGuard = (typeof PUBLISH_GUARDS)[number];
 
 /** Where refused attempts are kept, under the dataset's root. */
@@ -15,6 +16,7 @@ export interface GuardLimits {
   readonly maxQuarantined: number;
   readonly maxStreamErrors: number;
   readonly minRecords: number;
+  readonly maxShrink: number;
   readonly publishAnyway: boolean;
 }
 
@@ -23,17 +25,25 @@ export interface GuardFacts {
   readonly records_out: number;
   readonly stream_errors: number;
   readonly quarantined_share: number;
+  /**
+   * The rows of the dataset this run would replace and the rows it would publish (issue 40); absent where
+   * nothing was published before (or nothing is published: validate).
+   */
+  readonly rows?: { readonly published: number; readonly out: number };
 }
 
 export interface TrippedGuard {
   readonly guard: PublishGuard;
   readonly limit: number;
   readonly actual: number;
+  /** max_shrink: the published dataset's rows and this run's. */
+  readonly rows_before?: number;
+  readonly rows_after?: number;
 }
 
 /** The manifest's `publish` section: the limits, what tripped, and what became of this attempt. */
 export interface PublishDecision {
-  readonly limits: { readonly max_quarantined: number; readonly max_stream_errors: number; readonly min_records: number };
+  readonly limits: { readonly max_quarantined: number; readonly max_stream_errors: number; readonly min_records: number; readonly max_shrink: number };
   readonly tripped: readonly TrippedGuard[];
   readonly publish_anyway: boolean;
   /** Whether this attempt replaces the dataset. */
@@ -51,16 +61,27 @@ export function decidePublish(limits: GuardLimits, facts: GuardFacts, name: stri
     max_quarantined: facts.quarantined_share > limits.maxQuarantined ? { guard: "max_quarantined", limit: limits.maxQuarantined, actual: facts.quarantined_share } : null,
     max_stream_errors: facts.stream_errors > limits.maxStreamErrors ? { guard: "max_stream_errors", limit: limits.maxStreamErrors, actual: facts.stream_errors } : null,
     min_records: facts.records_out < limits.minRecords ? { guard: "min_records", limit: limits.minRecords, actual: facts.records_out } : null,
+    max_shrink: shrinkTripped(limits.maxShrink, facts.rows),
   };
   const tripped = PUBLISH_GUARDS.map((g) => checks[g]).filter((t): t is TrippedGuard => t !== null);
   const published = tripped.length === 0 || limits.publishAnyway;
   return {
-    limits: { max_quarantined: limits.maxQuarantined, max_stream_errors: limits.maxStreamErrors, min_records: limits.minRecords },
+    limits: { max_quarantined: limits.maxQuarantined, max_stream_errors: limits.maxStreamErrors, min_records: limits.minRecords, max_shrink: limits.maxShrink },
     tripped,
     publish_anyway: limits.publishAnyway,
     published,
     rejected_to: published ? null : `${REJECTED_DIR}/${name}/`,
   };
+}
+
+/**
+ * The share of the published rows this run would drop, when it is over `limit`, or when the run would leave
+ * a non-empty dataset empty (whatever the limit: an empty answer is far likelier an outage than the truth).
+ */
+function shrinkTripped(limit: number, rows: GuardFacts["rows"]): TrippedGuard | null {
+  if (rows === undefined || rows.published === 0) return null;
+  const share = Math.max(0, rows.published - rows.out) / rows.published;
+  return rows.out === 0 || share > limit ? { guard: "max_shrink", limit, actual: share, rows_before: rows.published, rows_after: rows.out } : null;
 }
 
 /** A fresh folder name for a refused attempt: `20261125T214300Z-1a2b3c`, so names sort by time. */
@@ -89,6 +110,11 @@ function describeTripped(t: TrippedGuard): string {
       return `${t.actual} partial_stream line(s) (over --max-stream-errors ${t.limit}): the export misses runs`;
     case "min_records":
       return `${t.actual} record(s) to write (under --min-records ${t.limit})`;
+    case "max_shrink": {
+      const rows = t.rows_before === undefined ? "" : ` (${t.rows_before} rows published, ${t.rows_after ?? 0} now)`;
+      if (t.rows_after === 0) return `the run would publish 0 rows over a dataset of ${t.rows_before ?? "some"}: an empty answer is refused whatever --max-shrink says`;
+      return `the run would drop ${(t.actual * 100).toFixed(2)}% of the published rows${rows} (over --max-shrink ${t.limit})`;
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import { endpointOf, s3Client } from "./s3-client.js";
 import type { S3ClientOptions } from "./s3-client.js";
 import { S3Files } from "./s3-files.js";
 import { finishSnapshot } from "./s3-finish-snapshot.js";
+import { isEvalshardOwn } from "./evalshard-own.js";
 import { takeLease } from "./s3-lease-lock.js";
 import type { LeaseLock } from "./s3-lease-lock.js";
 import { withStepSignals } from "./with-step-signals.js";
@@ -84,6 +85,13 @@ export class S3Storage implements Storage {
   async remove(path: string): Promise<void> {
     await this.#refuseSnapshotPath(path, "remove");
     await this.root.remove(path);
+  }
+
+  async foreignFile(): Promise<string | null> {
+    const pointer = await this.current();
+    const published = pointer === null ? null : pointer.files.map((f) => f.path.split("/")[0] ?? "");
+    const paths = (await this.root.list("")).map((f) => f.path).sort();
+    return paths.find((path) => !isEvalshardOwn(path, { link: null, published })) ?? null;
   }
 
   async lock(): Promise<Lock> {

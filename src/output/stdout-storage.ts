@@ -39,6 +39,11 @@ export class StdoutStorage implements Storage {
     return Promise.resolve(null);
   }
 
+  /** A pipe holds nothing to replace. */
+  foreignFile(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
   list(): Promise<StoredFile[]> {
     return Promise.resolve([]);
   }

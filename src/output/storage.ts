@@ -115,4 +115,10 @@ export interface Storage extends Files {
    * the lock.
    */
   stage(options?: { readonly onStep?: PublishHook }): Promise<Staging>;
+  /**
+   * A file or folder under the root that evalshard did not write (`isEvalshardOwn`), or null: nothing
+   * there, or only a dataset of its own. A publish replaces what it finds at its names, so a job refuses
+   * such an output unless forced (issue 40).
+   */
+  foreignFile(): Promise<string | null>;
 }

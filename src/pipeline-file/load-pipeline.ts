@@ -7,18 +7,21 @@ import { pipelineSpec } from "./pipeline-spec.js";
 import { planOfSpec } from "./plan-of-spec.js";
 import type { PipelineSpec } from "./pipeline-spec.js";
 
-/** Reads, interpolates (`${ENV}`) and validates a pipeline file; every fault names the file and the path. */
-export async function loadPipeline(path: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<PipelineSpec> {
+/**
+ * Reads, interpolates (`${ENV}`) and validates a pipeline file; every fault names the file and the path.
+ * `overrides` (keys as the file has them, e.g. `run --min-records`'s `min_records`) replace the file's values.
+ */
+export async function loadPipeline(path: string, env: Readonly<Record<string, string | undefined>> = process.env, overrides: Readonly<Record<string, unknown>> = {}): Promise<PipelineSpec> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
     throw new IoError(`Cannot read pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
   }
-  return parsePipeline(text, path, env);
+  return parsePipeline(text, path, env, overrides);
 }
 
-export function parsePipeline(text: string, path: string, env: Readonly<Record<string, string | undefined>> = process.env): PipelineSpec {
+export function parsePipeline(text: string, path: string, env: Readonly<Record<string, string | undefined>> = process.env, overrides: Readonly<Record<string, unknown>> = {}): PipelineSpec {
   let raw: unknown;
   try {
     raw = parse(text);
@@ -31,7 +34,7 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
   } catch (error) {
     throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
-  const parsed = pipelineSpec.safeParse(resolved);
+  const parsed = pipelineSpec.safeParse(withOverrides(resolved, overrides));
   if (!parsed.success) throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${describeIssues(parsed.error.issues, 10)}`);
   try {
     planOfSpec(parsed.data); // the rules between options, as for a library call
@@ -39,4 +42,15 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
     throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
   return parsed.data;
+}
+
+/** `doc` with `overrides` merged in, object by object; a value that is not an object replaces the file's. */
+function withOverrides(doc: unknown, overrides: Readonly<Record<string, unknown>>): unknown {
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return doc;
+  const out: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(overrides)) {
+    const isGroup = value !== null && typeof value === "object" && !Array.isArray(value);
+    out[key] = isGroup ? withOverrides(out[key] ?? {}, value as Record<string, unknown>) : value;
+  }
+  return out;
 }

@@ -192,13 +192,30 @@ export const OPTIONS = defineOptions({
     flag: "--min-records <n>",
     yaml: { key: "min_records" },
   },
+  // Issue 40: an empty or shrinking night does not replace a dataset by default.
+  maxShrink: {
+    kind: ratio(),
+    default: 0.5,
+    help: "do not publish (exit 8) when this run would drop more than this share of the published dataset's rows, or all of them",
+    takenBy: ["convert", "pull"],
+    flag: "--max-shrink <ratio>",
+    yaml: { key: "max_shrink" },
+  },
   publishAnyway: {
     kind: flag(),
     default: false,
-    help: "publish even over --max-quarantined, --max-stream-errors or --min-records (the exit code still says which)",
+    help: "publish even over --max-quarantined, --max-stream-errors, --min-records or --max-shrink (the exit code still says which)",
     takenBy: ["convert", "pull"],
     flag: "--publish-anyway",
     yaml: { key: "publish_anyway" },
+  },
+  // Issue 40: an --out holding files evalshard did not write is refused, since a publish may replace them.
+  force: {
+    kind: flag(),
+    default: false,
+    help: "write into an --out that holds files evalshard did not write (those named data, README.md, manifest.json, ... are replaced)",
+    takenBy: ["convert", "pull"],
+    flag: "--force",
   },
   maxLineBytes: {
     kind: bytes(),

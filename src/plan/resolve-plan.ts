@@ -86,6 +86,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
       maxQuarantined: o.maxQuarantined ?? OPTIONS.maxQuarantined.default,
       maxStreamErrors: o.maxStreamErrors ?? OPTIONS.maxStreamErrors.default,
       minRecords: o.minRecords ?? OPTIONS.minRecords.default,
+      maxShrink: o.maxShrink ?? OPTIONS.maxShrink.default,
       publishAnyway: o.publishAnyway ?? OPTIONS.publishAnyway.default,
       maxLineBytes: o.maxLineBytes ?? OPTIONS.maxLineBytes.default,
     },

@@ -46,6 +46,8 @@ export interface Guards {
   readonly maxStreamErrors: number;
   /** Records written below which the run does not publish (exit 7). */
   readonly minRecords: number;
+  /** Share of the published dataset's rows a run may drop; more (or every row) and it does not publish (exit 8). */
+  readonly maxShrink: number;
   /** Publish even when a guard above trips (its exit code stays). */
   readonly publishAnyway: boolean;
   /** Lines longer than this are quarantined as line_too_long. */

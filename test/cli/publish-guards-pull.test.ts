@@ -26,7 +26,7 @@ describe("publish guards (pull)", () => {
     expect(manifest.publish).toMatchObject({ published: true, tripped: [] });
     const before = readerFiles(out);
 
-    const refused = await runCli(["pull", "sft", "--base-url", small.url, "--out", out, "--json", "--min-records", String(manifest.records_out)], { env: { EVAL_OWNER_TOKEN: small.ownerToken } });
+    const refused = await runCli(["pull", "sft", "--base-url", small.url, "--out", out, "--json", "--min-records", String(manifest.records_out), "--max-shrink", "1"], { env: { EVAL_OWNER_TOKEN: small.ownerToken } });
     expect(refused.code, refused.stderr).toBe(7);
     expect(refused.stderr).toMatch(/under --min-records .*previous dataset is untouched; this attempt is kept in .*_rejected\//);
     expect(readerFiles(out)).toEqual(before);

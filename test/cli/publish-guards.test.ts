@@ -40,7 +40,8 @@ describe("publish guards (convert)", () => {
       expect(wrong.stderr).toMatch(/not published: 100\.00% of records were quarantined .*previous dataset is untouched; this attempt is kept in .*_rejected\/\d{8}T\d{6}Z-[0-9a-f]{6}\//);
       const attempt = JSON.parse(wrong.stdout) as Manifest;
       expect(attempt.records_out).toBe(0);
-      expect(attempt.publish).toMatchObject({ published: false, tripped: [{ guard: "max_quarantined", limit: 0.05, actual: 1 }] });
+      // Emptying the dataset trips max_shrink too (issue 40); the quarantine comes first and names the code.
+      expect(attempt.publish).toMatchObject({ published: false, tripped: [{ guard: "max_quarantined", limit: 0.05, actual: 1 }, { guard: "max_shrink", rows_before: 65, rows_after: 0 }] });
       // The dataset is byte for byte the good one; readers still get 65 rows.
       expect(readerFiles(out)).toEqual(before);
       expect(await pyarrowRows(out)).toBe(65);
@@ -95,14 +96,15 @@ describe("publish guards (convert)", () => {
     expect((await cli("convert", GOOD, "--out", out)).code).toBe(0);
     const before = readerFiles(out);
     const few = file("few.ndjson", sftLines(3));
-    const r = await cli("convert", few, "--out", out, "--min-records", "10");
+    // 3 of 65 rows is a shrink too (issue 40); allowed here, so that --min-records is what refuses it.
+    const r = await cli("convert", few, "--out", out, "--min-records", "10", "--max-shrink", "1");
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/3 record\(s\) to write \(under --min-records 10\)/);
     expect(readerFiles(out)).toEqual(before);
     // Quarantine over its limit and too few records: exit 3, both listed in the kept manifest.
     const both = await cli("convert", GOOD, "--out", out, "--format", "dpo", "--min-records", "1", "--json");
     expect(both.code).toBe(3);
-    expect((JSON.parse(both.stdout) as Manifest).publish.tripped.map((t) => t.guard)).toEqual(["max_quarantined", "min_records"]);
+    expect((JSON.parse(both.stdout) as Manifest).publish.tripped.map((t) => t.guard)).toEqual(["max_quarantined", "max_shrink", "min_records"]);
     expect(readerFiles(out)).toEqual(before);
   });
 

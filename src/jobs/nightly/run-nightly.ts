@@ -8,6 +8,9 @@ import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish } from "../../output/publish-guard.js";
+import { publishedRows, rowsOf } from "../../output/published-rows.js";
+import { refuseForeignOutput } from "../../output/refuse-foreign-output.js";
+import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
@@ -40,6 +43,8 @@ export interface NightlyResult {
 export interface NightlyOptions {
   /** Fetch, validate and count what would change, then drop everything staged: no snapshot, dataset and score cache as they were. */
   readonly dryRun?: boolean;
+  /** Write into an output that holds files evalshard did not write (issue 40); refused otherwise. */
+  readonly force?: boolean;
 }
 
 /**
@@ -62,7 +67,11 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
   const clock = environment.clock;
   const grace = { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(clock === undefined ? {} : { sleep: (ms: number) => clock.sleep(ms) }) };
   const lease = plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs };
-  const sink = await SnapshotSink.open(await storageFor(out, { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) }), {
+  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
+  if (spec.source.kind === "files") await refuseOutputInInput(out, [...spec.source.inputs, ...(spec.source.scorecards === undefined ? [] : [spec.source.scorecards])]);
+  const storage = await storageFor(out, { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) });
+  await refuseForeignOutput(storage, options.force === true);
+  const sink = await SnapshotSink.open(storage, {
     buckets: spec.output.buckets,
     ...(plan.split === undefined ? {} : { split: plan.split }),
     onSettled: (settled) => {
@@ -71,6 +80,8 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     },
   });
   try {
+    // Read holding the lock: the dataset tonight would replace (issue 40: not by an empty or shrunk one).
+    const publishedBefore = await publishedRows(sink.storage);
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt) : undefined;
@@ -100,8 +111,9 @@ export async function runNightly(spec: PipelineSpec, environment: SourceEnvironm
     // (an input file's) count against --max-stream-errors.
     const pull = opened.http?.report() ?? null;
     const unrecovered = Math.max(0, counts.stream_errors - (pull?.streamErrors ?? 0));
-    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare() });
     const night = sink.night;
+    const rows = publishedBefore === null ? {} : { rows: { published: publishedBefore, out: rowsOf(night.shards) } };
+    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const published = night.changed && judged.published;
     const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
     if (options.dryRun === true) {

@@ -89,7 +89,8 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     mkdirSync(join(dataset, "_cache"), { recursive: true });
     const was = atFirst.get(target.run_id) as Entry;
     writeFileSync(cachePath(dataset), `${JSON.stringify({ ...was, gates: [] })}\n`);
-    await night("nightly-sft", envFor(emu, dir));
+    // A cache planted by hand is no file evalshard wrote: forced (issue 40).
+    await night("nightly-sft", envFor(emu, dir), true, undefined, { force: true });
     const before = rowsOf(dataset, target.run_id);
     expect(before).toBeGreaterThan(0);
 
@@ -110,7 +111,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
     const dataset = join(dir, "nightly-sft");
     mkdirSync(join(dataset, "_cache"), { recursive: true });
     writeFileSync(cachePath(dataset), "{not json\n");
-    const r = await night("nightly-sft", envFor(emu, dir));
+    const r = await night("nightly-sft", envFor(emu, dir), true, undefined, { force: true });
     expect(r.manifest.pull?.scorecardsCached).toBe(0);
     expect(r.manifest.pull?.scorecardsFetched).toBe(r.manifest.pull?.runsScored);
   });
