@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/service/index.js";
@@ -111,6 +111,20 @@ describe("the OpenAI views: plain .jsonl unless --compression is named", () => {
     const zstd = await runCli([...args, "--out", join(root, "openai-dpo-zstd"), "--compression", "zstd"]);
     expect(zstd.code, zstd.stderr).toBe(0);
     expect(shardsUnder(join(root, "openai-dpo-zstd")).every((s) => s.endsWith(".jsonl.zst"))).toBe(true);
+  });
+
+  it("run: a pipeline file's openai-sft view with output.to jsonl writes .jsonl files of JSON", async () => {
+    const out = join(root, "run-openai-sft");
+    const pipeline = join(root, "openai.yaml");
+    writeFileSync(pipeline, `version: 1\nname: openai\nsource: { kind: files, inputs: [${JSON.stringify(join(FIXTURES, "views-rl.ndjson"))}] }\nmax_quarantined: 1\noutput: { dir: ${JSON.stringify(out)}, view: openai-sft, to: jsonl }\n`);
+    const r = await runCli(["run", pipeline, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const shards = shardsUnder(out);
+    expect(shards.length).toBeGreaterThan(0);
+    for (const shard of shards) {
+      expect(shard).toMatch(/\.jsonl$/);
+      for (const row of jsonLines(readFileSync(shard))) expect(row).toHaveProperty("messages");
+    }
   });
 
   it("pull --view openai-sft --to jsonl writes .jsonl files of JSON", { timeout: 120_000 }, async () => {
