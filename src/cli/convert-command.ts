@@ -8,6 +8,7 @@ import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { convertProgress } from "./convert-progress.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
+import { refuseBinaryOnTerminal } from "./refuse-binary-on-terminal.js";
 import { ERROR_PREFIX, runAction } from "./run-action.js";
 
 export function convertCommand(): Command {
@@ -18,6 +19,7 @@ export function convertCommand(): Command {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "convert");
       const options = given as unknown as ConvertOptions;
       const plan = resolvePlan("convert", options);
+      refuseBinaryOnTerminal(plan);
       // Only the CLI prepares: the parallel engine's workers then start with flags a library caller may not want.
       prepareEngine(plan);
       // Loaded when run, so other commands (and --help) start without it.

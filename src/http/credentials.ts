@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { addSecrets } from "../core/secrets.js";
 
 /** Agent routes take an API key; owner routes a portal session token (spec section 5). */
 export type AuthMode = "agent" | "owner";
@@ -28,6 +29,7 @@ export function credentialsFromEnv(auth: AuthMode, env: NodeJS.ProcessEnv = proc
   }
   const token = raw.trim();
   checkToken(token, tokenSource);
+  addSecrets(token);
   const credentials = { auth, token, tokenSource };
   // Non-enumerable, so a spread into client options copies only the three fields above.
   Object.defineProperties(credentials, {

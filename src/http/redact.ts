@@ -1,39 +1,15 @@
-/** What stands in for a secret wherever one would have been shown. */
-export const REDACTED = "[REDACTED]";
+import { mentionsSecret, redactSecrets } from "../core/secrets.js";
+import { REDACTED, SecretRedactor } from "../core/secret-redactor.js";
 
-/** A function that removes every occurrence of `secret`, verbatim or encoded (`encodedForms`), from a text. */
-export function redactor(secret: string): (text: string) => string {
-  const forms = encodedForms(secret);
-  return (text) => forms.reduce((t, form) => (t.includes(form) ? t.split(form).join(REDACTED) : t), text);
-}
-
-/** Shortest encoded piece worth removing: shorter ones would redact innocent text. */
-const MIN_FORM = 8;
+export { REDACTED };
 
 /**
- * The secret as a server may echo it back: verbatim, percent-encoded (either hex case), hex (either
- * case), and base64 (standard and URL-safe). Base64 of a text that holds the secret encodes it
- * differently by its offset modulo 3, so each of the three alignments is given by the stretch of
- * characters that depends on the secret's bytes only. Longest first, so a form inside another goes with it.
+ * A function that removes `secret` from a text, verbatim, encoded, escaped or as a long enough fragment
+ * (core/secret-redactor.ts), and every other secret the process holds (core/secrets.ts).
  */
-export function encodedForms(secret: string): string[] {
-  if (secret === "") return [];
-  const bytes = Buffer.from(secret, "utf8");
-  const forms = new Set<string>([secret]);
-  const percent = encodeURIComponent(secret);
-  forms.add(percent);
-  forms.add(percent.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
-  forms.add(bytes.toString("hex"));
-  forms.add(bytes.toString("hex").toUpperCase());
-  for (let shift = 0; shift < 3; shift++) {
-    const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
-    // The first 4 characters mix in the filler bytes when shifted; the last 4 mix in whatever follows
-    // when the secret does not end on a 3-byte boundary.
-    const core = b64.slice(shift === 0 ? 0 : 4, (shift + bytes.length) % 3 === 0 ? b64.length : b64.length - 4);
-    forms.add(core);
-    forms.add(core.replace(/\+/g, "-").replace(/\//g, "_"));
-  }
-  return [...forms].filter((f) => f === secret || f.length >= MIN_FORM).sort((a, b) => b.length - a.length);
+export function redactor(secret: string): (text: string) => string {
+  const one = new SecretRedactor([secret]);
+  return (text) => redactSecrets(one.redact(text));
 }
 
 /**
@@ -66,8 +42,8 @@ export function describeError(error: unknown): string {
 
 function mentions(value: unknown, secret: string, depth: number): boolean {
   if (secret === "" || depth > 4 || value === undefined || value === null) return false;
-  const forms = encodedForms(secret);
-  const has = (text: string) => forms.some((f) => text.includes(f));
+  const one = new SecretRedactor([secret]);
+  const has = (text: string) => one.mentions(text) || mentionsSecret(text);
   if (!(value instanceof Error)) return has(String(value));
   if (has(`${value.message}\n${value.stack ?? ""}`)) return true;
   try {

@@ -11,7 +11,8 @@ import { BodyTimeoutError, timedChunks } from "./timed-body.js";
 import { isPermanentNetworkError } from "./permanent-failure.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
-import { describeError, redactor, safeCause } from "./redact.js";
+import { describeError, safeCause } from "./redact.js";
+import { addSecrets, redactSecrets } from "../core/secrets.js";
 import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
 
@@ -126,6 +127,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const { auth, token } = options;
   const tokenSource = options.tokenSource ?? TOKEN_ENV[auth];
   checkToken(token, tokenSource);
+  // Whatever this process writes from now on (stderr, quarantine, manifest, shards) is kept clear of it.
+  addSecrets(token);
   const base = checkBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
   const baseUrl = base.href.replace(/\/+$/, "");
   const policy = resolveRetryPolicy(options.retry);
@@ -134,7 +137,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const timeoutMs = options.timeoutMs ?? 90_000;
   const limits = { idleMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? 120_000), totalMs: positive("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000) };
   positive("timeoutMs", timeoutMs);
-  const redact = redactor(token);
+  // The token is one of the process's secrets now: one scan removes it and every other.
+  const redact = redactSecrets;
   const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
   const emit = (event: ClientEvent) => options.onEvent?.(event);
   const onBody = options.onBody;
@@ -263,7 +267,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       try {
         for await (const line of ndjsonLines(hasher === undefined ? chunks() : hashed(chunks(), hasher))) {
           delivered++;
-          yield line;
+          // An export line that echoes a secret must not carry it into a spool, a shard or the quarantine.
+          yield redact(line);
         }
         if (hasher !== undefined) onBody?.(hasher.digest(call.target as string));
         return;

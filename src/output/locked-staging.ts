@@ -1,3 +1,4 @@
+import { redactJson } from "../core/secrets.js";
 import type { Lock, PublishHook, Staging, Storage } from "./storage.js";
 import type { PublishDecision } from "./publish-guard.js";
 import { sealedManifestText } from "./manifest-seal.js";
@@ -48,7 +49,7 @@ export async function publishLockedStaging(
   decision?: Pick<PublishDecision, "published" | "rejected_to">,
 ): Promise<string> {
   // Written together: the publish still moves the manifest last, and no reader sees either before it.
-  const written = await Promise.allSettled([writeText(staging, "README.md", files.card), writeText(staging, "manifest.json", sealedManifestText(files.manifest))]);
+  const written = await Promise.allSettled([writeText(staging, "README.md", files.card), writeText(staging, "manifest.json", sealedManifestText(redactJson(files.manifest)))]);
   for (const result of written) if (result.status === "rejected") throw result.reason;
   const all = [...entries, "README.md", "manifest.json"];
   let where = storage.location;

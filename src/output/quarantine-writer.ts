@@ -1,3 +1,4 @@
+import { redactSecrets } from "../core/secrets.js";
 import type { Quarantined } from "../core/flow.js";
 import type { FileWriter, Files, WrittenFile } from "./storage.js";
 
@@ -34,13 +35,15 @@ export class QuarantineWriter {
   ) {}
 
   async write(item: Quarantined): Promise<void> {
+    // The quarantine is published beside the shards: a line that echoes a secret (a service's `{"error": …}`
+    // line quoting the token) loses it here, whatever the source and the policy did before.
     const entry: QuarantineEntry = {
-      source: item.provenance.source,
+      source: redactSecrets(item.provenance.source),
       line: item.provenance.line,
       offset: item.provenance.offset,
       reason: item.reason,
-      detail: item.detail,
-      raw: item.raw,
+      detail: redactSecrets(item.detail),
+      raw: redactSecrets(item.raw),
       raw_length: item.rawLength,
       // A raw the policy rewrote is no prefix of the line: the policy noted whether the line was cut.
       raw_truncated: item.rawTruncated ?? Buffer.byteLength(item.raw) < item.rawLength,

@@ -1,3 +1,4 @@
+import { addSecrets, addSecretsFromEnv } from "../core/secrets.js";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
 
@@ -41,6 +42,11 @@ export function s3Client(options: S3ClientOptions = {}): S3Client {
   const env = process.env;
   const region = options.region ?? (custom && env["AWS_REGION"] === undefined && env["AWS_DEFAULT_REGION"] === undefined && env["AWS_PROFILE"] === undefined ? "us-east-1" : undefined);
   const plain = options.plainBodies ?? custom;
+  // The keys this client signs with are never to be written anywhere, in any encoding.
+  addSecretsFromEnv(env);
+  if (options.credentials !== undefined && typeof options.credentials === "object" && "secretAccessKey" in options.credentials) {
+    addSecrets(options.credentials.secretAccessKey, options.credentials.sessionToken);
+  }
   return new S3Client({
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(region === undefined ? {} : { region }),

@@ -1,4 +1,6 @@
 import { ConfigError, IoError } from "../core/errors.js";
+import { SecretRedactor } from "../core/secret-redactor.js";
+import { redactSecrets as redactProcessSecrets } from "../core/secrets.js";
 import { shownEndpoint } from "./s3-client.js";
 
 /** Where a failed request went, for its message. */
@@ -65,16 +67,8 @@ function describe(error: unknown): string {
   return `${parts.filter((p) => p.trim() !== "").join(": ")}${status === undefined ? "" : ` (HTTP ${status})`}`;
 }
 
-/** Removes the configured AWS secrets, verbatim and base64-, base64url-, URL- and hex-encoded. */
+/** Removes the configured AWS secrets (read now: a test or a library user may set them late) and the process's. */
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (const name of ["AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]) {
-    const secret = process.env[name];
-    if (secret === undefined || secret.length < 4) continue;
-    const bytes = Buffer.from(secret);
-    for (const form of [secret, bytes.toString("base64"), bytes.toString("base64url"), encodeURIComponent(secret), bytes.toString("hex"), bytes.toString("hex").toUpperCase()]) {
-      out = out.split(form).join("[REDACTED]");
-    }
-  }
-  return out;
+  const env = [process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN].filter((s): s is string => s !== undefined && s.length >= 4);
+  return redactProcessSecrets(new SecretRedactor(env).redact(text));
 }

@@ -1,10 +1,11 @@
+import { redactSecrets } from "../core/secrets.js";
 import type { Files, WrittenFile } from "./storage.js";
 
-/** Writes a small text file (a card, a manifest, a state) whole. */
+/** Writes a small text file (a card, a manifest, a state) whole, with the process's secrets removed. */
 export async function writeText(files: Pick<Files, "create">, path: string, text: string): Promise<WrittenFile> {
   const file = await files.create(path);
   try {
-    await file.write(Buffer.from(text));
+    await file.write(Buffer.from(redactSecrets(text)));
   } catch (error) {
     await file.abort();
     throw error;

@@ -5,6 +5,7 @@ import { describeIssues } from "../stages/describe-issues.js";
 import { interpolate } from "./interpolate.js";
 import { pipelineSpec } from "./pipeline-spec.js";
 import { planOfSpec } from "./plan-of-spec.js";
+import { withViewDefaults } from "../plan/view-plan-of.js";
 import type { PipelineSpec } from "./pipeline-spec.js";
 
 /**
@@ -21,6 +22,12 @@ export async function loadPipeline(path: string, env: Readonly<Record<string, st
   return parsePipeline(text, path, env, overrides);
 }
 
+/** An OpenAI view's output is plain `.jsonl` unless `output.to` or `output.compression` says otherwise, as with flags. */
+function withOutputViewDefaults(doc: unknown): unknown {
+  if (typeof doc !== "object" || doc === null || !("output" in doc) || typeof doc.output !== "object" || doc.output === null) return doc;
+  return { ...doc, output: withViewDefaults(doc.output) };
+}
+
 export function parsePipeline(text: string, path: string, env: Readonly<Record<string, string | undefined>> = process.env, overrides: Readonly<Record<string, unknown>> = {}): PipelineSpec {
   let raw: unknown;
   try {
@@ -34,7 +41,7 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
   } catch (error) {
     throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
-  const parsed = pipelineSpec.safeParse(withOverrides(resolved, overrides));
+  const parsed = pipelineSpec.safeParse(withOutputViewDefaults(withOverrides(resolved, overrides)));
   if (!parsed.success) throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${describeIssues(parsed.error.issues, 10)}`);
   try {
     planOfSpec(parsed.data); // the rules between options, as for a library call

@@ -158,7 +158,7 @@ export const OPTIONS = defineOptions({
   compression: {
     kind: choice(COMPRESSIONS),
     default: "zstd",
-    help: "zstd, gzip, snappy (parquet only) or none",
+    help: "zstd, gzip, snappy (parquet only) or none; unless named, none for --out - and the OpenAI views",
     takenBy: ["convert", "pull"],
     flag: "--compression <codec>",
     yaml: { key: "output.compression" },

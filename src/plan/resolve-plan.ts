@@ -11,6 +11,7 @@ import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
 import { SELECT_DEFAULTS } from "../stages/select-plan.js";
 import { splitPlanOf } from "./split-plan-of.js";
+import { withStdoutDefaults } from "./stdout-defaults.js";
 
 type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
 
@@ -21,7 +22,7 @@ type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsO
 export function resolvePlan(command: "convert", options: ConvertOptions): RunPlan;
 export function resolvePlan(command: "validate", options: ValidateOptions): RunPlan;
 export function resolvePlan(command: "convert" | "validate", options: ConvertOptions | ValidateOptions): RunPlan {
-  const o: Resolved = checkOptions(OPTIONS, command, withViewDefaults(options));
+  const o: Resolved = checkOptions(OPTIONS, command, withStdoutDefaults(withViewDefaults(options)));
   // Issue 20: without scorecards no record can be recognised as gated; asked to, that is an error, not a warning.
   if (o.requireScorecards === true && o.scorecards === undefined && (o.filters as Partial<Record<FilterRule, boolean>> | undefined)?.participation_gated !== false) {
     throw new ConfigError("--require-scorecards: participation gating is on and no --scorecards were given (or turn the rule off with --no-filter-participation-gated)");
@@ -53,7 +54,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
   const engine = o.engine ?? OPTIONS.engine.default;
   if (o.out !== undefined && outputLocation(o.out).kind === "stdout") {
     if (command === "pull") throw new ConfigError(`Output "-": a nightly dataset keeps its state between nights, so it needs a directory or s3://BUCKET/PREFIX; convert writes to standard output`);
-    if (to !== "jsonl") throw new ConfigError(`Output "-" writes JSON Lines to standard output: add --to jsonl (and --compression none for plain text), got --to ${to}`);
+    if (to !== "jsonl") throw new ConfigError(`Output "-" writes JSON Lines to standard output: add --to jsonl (plain text unless --compression is named), got --to ${to}`);
   }
   if (o.manifestFile !== undefined && o.out !== "-") throw new ConfigError(`--manifest ${JSON.stringify(o.manifestFile)} goes with --out - (a dataset directory holds its manifest.json)`);
   const view = viewPlanOf(command, o, { to: command === "validate" ? undefined : to, format: o.format, source: source.kind });

@@ -30,14 +30,15 @@ const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
 };
 
 /**
- * The OpenAI views are JSON Lines only, as the API reads them: when the caller names neither `to` nor
- * `compression`, such a view is written as plain `.jsonl`. Anything the caller names is kept (and checked).
+ * The OpenAI views are JSON Lines only, as the API reads them, and its upload refuses compressed files:
+ * such a view is written as `.jsonl` when `to` is not named, uncompressed when `compression` is not named
+ * (`--to jsonl` alone included). Anything the caller names is kept (and checked).
  */
 export function withViewDefaults<O extends object>(options: O): O {
   const given = options as { readonly view?: unknown; readonly to?: unknown; readonly compression?: unknown };
   const traits = typeof given.view === "string" ? VIEW_TRAITS[given.view as ViewName] : undefined;
   if (traits === undefined || traits.outputs.includes("parquet")) return options;
-  return { ...options, ...(given.to === undefined ? { to: "jsonl" } : {}), ...(given.to === undefined && given.compression === undefined ? { compression: "none" } : {}) };
+  return { ...options, ...(given.to === undefined ? { to: "jsonl" } : {}), ...(given.compression === undefined ? { compression: "none" } : {}) };
 }
 
 /** What the plan says about views, or a ConfigError naming the option that does not fit the others. */

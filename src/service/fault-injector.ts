@@ -95,7 +95,7 @@ export class FaultInjector {
     for (const kind of REQUEST_FAULTS) {
       const rate = this.rates[kind] ?? 0;
       if (u < rate) {
-        if ((kind === "cut" || kind === "end") && !route.ndjson) break;
+        if ((kind === "cut" || kind === "end" || kind === "echo_line") && !route.ndjson) break;
         return { ...this.decided(kind, hashOf(this.seed, "fault-at", line, count) % 4, method, path, false), partialAt };
       }
       u -= rate;
@@ -104,7 +104,7 @@ export class FaultInjector {
   }
 
   private decided(kind: RequestFaultKind, at: number, method: string, path: string, aimed: boolean): RequestFaults {
-    const event = kind === "reset" || kind === "cut" || kind === "end" ? { kind, method, path, aimed, at } : { kind, method, path, aimed };
+    const event = kind === "reset" || kind === "cut" || kind === "end" || kind === "echo_line" ? { kind, method, path, aimed, at } : { kind, method, path, aimed };
     this.record(event);
     return { kind, at, partialAt: () => false };
   }

@@ -4,17 +4,19 @@ import { ConfigError } from "../core/errors.js";
  * Fault kinds: `429` (with Retry-After), `502`, `503`, `504` (after a delay), `reset` (connection
  * destroyed mid-body), `cut` (NDJSON stream ended mid-line), `partial` (`partial_stream` error lines
  * in owner bulk streams, rate per run), `slow` (body trickled out), `end` (NDJSON stream ended cleanly
- * at a line boundary: nothing on the wire tells it from the whole stream).
+ * at a line boundary: nothing on the wire tells it from the whole stream), `echo` (a 401 whose message
+ * quotes the caller's token in many encodings, token-echo.ts), `echo_line` (an NDJSON stream with an
+ * `{"error": …}` line quoting it after `at` lines).
  */
-export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end"] as const;
+export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end", "echo", "echo_line"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Rates from 0 to 1 per fault kind. `partial` is per run of an owner bulk stream; the rest per request. */
 export type FaultRates = Readonly<Partial<Record<FaultKind, number>>>;
 
 /** Kinds drawn once per request, exclusively: their rates may add up to at most 1. */
-// `end` last: a rate of 0 leaves the draws of the kinds before it, so old seeds fault as before.
-export const REQUEST_FAULTS = ["429", "502", "503", "504", "reset", "cut", "slow", "end"] as const satisfies readonly FaultKind[];
+// New kinds last: a rate of 0 leaves the draws of the kinds before them, so old seeds fault as before.
+export const REQUEST_FAULTS = ["429", "502", "503", "504", "reset", "cut", "slow", "end", "echo", "echo_line"] as const satisfies readonly FaultKind[];
 
 /**
  * Parses `429=0.08,502=0.05,reset=0.03,...` into rates. Throws ConfigError naming the bad part:

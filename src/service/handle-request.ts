@@ -6,6 +6,7 @@ import { badRequest, HttpError, notFound } from "./http-errors.js";
 import { json, type Reply } from "./reply.js";
 import type { RequestContext, Router } from "./router.js";
 import { sendReply } from "./send-reply.js";
+import { tokenEcho } from "./token-echo.js";
 import type { World } from "./world.js";
 
 /** Largest request body read (key creation is the only route with one). */
@@ -37,7 +38,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   const { route, params } = match;
   const faults =
     route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true });
-  const injected = await injectedReply(faults, deps.timing, deps.closing);
+  const injected = faults.kind === "echo" ? errorReply(new HttpError(401, "invalid_api_key", tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
   const ctx: RequestContext = {
@@ -61,6 +62,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   } catch (error) {
     reply = errorReply(error);
   }
+  if (faults.kind === "echo_line" && reply.kind === "stream") reply = { ...reply, chunks: withLine(reply.chunks, faults.at, `${JSON.stringify({ error: tokenEcho(req.headers.authorization) })}\n`) };
   const writeFault = faults.kind === "reset" || faults.kind === "cut" || faults.kind === "slow" || faults.kind === "end" ? faults.kind : null;
   await sendReply(res, reply, { kind: writeFault, at: faults.at }, { slowDelayMs: deps.timing.slowDelayMs, signal: deps.closing });
 }
@@ -81,6 +83,16 @@ async function injectedReply(faults: RequestFaults, timing: FaultTiming, closing
     default:
       return null;
   }
+}
+
+/** `chunks` with `line` after the first `at` of them (at the end of a shorter stream). */
+function* withLine(chunks: Iterable<string>, at: number, line: string): Generator<string> {
+  let written = 0;
+  for (const chunk of chunks) {
+    if (written++ === at) yield line;
+    yield chunk;
+  }
+  if (written <= at) yield line;
 }
 
 function errorReply(error: unknown): Reply {

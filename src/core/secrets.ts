@@ -1,0 +1,56 @@
+import { SecretRedactor } from "./secret-redactor.js";
+
+/**
+ * The environment variables whose values are secrets: the service credentials and the S3 ones. Their
+ * values are removed from everything evalshard writes (stderr, errors, manifests, quarantine, shards).
+ * AWS_ACCESS_KEY_ID is an identifier that error messages name to be useful, not a secret.
+ */
+export const SECRET_ENV = ["EVAL_API_KEY", "EVAL_OWNER_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
+
+const known = new Set<string>();
+let redactor = new SecretRedactor([]);
+
+/**
+ * Adds secrets to the process's set: every text written afterwards goes through {@link redactSecrets}.
+ * One set per process, because what must never be written is whatever this process holds, whichever
+ * client, job or storage took it in (a service token, a `character_token`, S3 keys).
+ */
+export function addSecrets(...secrets: readonly (string | undefined)[]): void {
+  let grew = false;
+  for (const secret of secrets) {
+    const trimmed = secret?.trim() ?? "";
+    if (trimmed === "" || known.has(trimmed)) continue;
+    known.add(trimmed);
+    grew = true;
+  }
+  if (grew) redactor = new SecretRedactor(known);
+}
+
+/** Adds the values of {@link SECRET_ENV} that are set. */
+export function addSecretsFromEnv(env: NodeJS.ProcessEnv = process.env): void {
+  addSecrets(...SECRET_ENV.map((name) => env[name]));
+}
+
+/** `text` with every secret of the process removed, in any encoding the redactor knows. */
+export function redactSecrets(text: string): string {
+  return redactor.empty ? text : redactor.redact(text);
+}
+
+/** Whether `text` shows a secret of the process. */
+export function mentionsSecret(text: string): boolean {
+  return !redactor.empty && redactor.mentions(text);
+}
+
+/** A copy of a JSON value with secrets removed from every string in it, keys included. */
+export function redactJson<T>(value: T): T {
+  if (redactor.empty) return value;
+  return walk(value) as T;
+}
+
+function walk(value: unknown): unknown {
+  if (typeof value === "string") return redactor.redact(value);
+  if (Array.isArray(value)) return value.map(walk);
+  if (value === null || typeof value !== "object") return value;
+  // fromEntries defines properties, so a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactor.redact(key), walk(item)]));
+}
