@@ -89,7 +89,7 @@ export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js
 export type { Manifest, ManifestQuarantine } from "./output/manifest.js";
 export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publish-guard.js";
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
-export type { ControlTokenFamily, ControlTokenSet } from "./views/index.js";
+export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
 export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";

@@ -34,7 +34,7 @@ const B_ROWS = input("b", 30);
 const C_ROWS = input("c", 20);
 
 let counter = 0;
-const convertArgs = (inputs: string, out: string, lease = ["--lease-seconds", "2"]) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", ...lease];
+const convertArgs = (inputs: string, out: string, lease = ["--lease-seconds", "2"]) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...lease];
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...s3rverCliEnv(server), ...env }, replaceEnv: true });
 
 /** `verify --json`: its exit code and the rows it checked. */

@@ -33,7 +33,7 @@ const A_ROWS = input("a", 40);
 const B_ROWS = input("b", 30);
 const C_ROWS = input("c", 20);
 
-const convertArgs = (inputs: string, out: string) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", ...LEASE];
+const convertArgs = (inputs: string, out: string) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...LEASE];
 const rowsOf = (out: string) => (JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { records_out: number }).records_out;
 const stoppedAt = (step: string, inputs: string, out: string, wrap?: (c: string[]) => string[]) => startCli(convertArgs(inputs, out), { ...process.env, [STOP_AT_STEP]: step } as Record<string, string>, wrap);
 

@@ -30,7 +30,8 @@ async function verifyCli(location: string): Promise<{ code: number | null; repor
 async function flip(location: string, path: string, root = false): Promise<void> {
   const storage = new S3Storage(location, { endpoint: server.endpoint, region: "us-east-1", credentials });
   const prefix = location.slice(`s3://${server.bucket}/`.length);
-  const key = root ? `${prefix}/${path}` : `${prefix}/snapshots/${(await storage.current())?.snapshot}/${path}`;
+  // A root manifest names its shards from the root (`snapshots/<id>/data/…`); other paths are the snapshot's own.
+  const key = root || path.startsWith("snapshots/") ? `${prefix}/${path}` : `${prefix}/snapshots/${(await storage.current())?.snapshot}/${path}`;
   const s3 = new S3Client({ endpoint: server.endpoint, region: "us-east-1", credentials, forcePathStyle: true });
   const object = await s3.send(new GetObjectCommand({ Bucket: server.bucket, Key: key }));
   const bytes = Buffer.from(await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());

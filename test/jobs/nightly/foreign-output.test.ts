@@ -41,7 +41,7 @@ describe("a nightly output holding the user's files", () => {
     // The nights after it: numbered snapshots, the score cache, a refused night's attempt are all evalshard's.
     await emu.advance();
     expect((await spawnCli(["run", SFT, "--json"], envFor(emu, out))).status).toBe(0);
-    expect(existsSync(join(dataset, "snapshots"))).toBe(true);
+    expect(existsSync(`${dataset}.snapshots`)).toBe(true); // kept nights live beside the dataset (issue 39)
     expect((await spawnCli(["run", SFT, "--json", "--min-records", "100000"], envFor(emu, out))).status).toBe(7);
     await emu.advance();
     const again = await spawnCli(["run", SFT, "--json"], envFor(emu, out));
