@@ -52,7 +52,7 @@ export { openStaging, recoverStaging } from "./output/local-staging.js";
 export { lockOutput } from "./output/lock-output.js";
 
 // Nightly pulls: the service client, the service as a source, incremental datasets, pipeline files
-export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
+export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError, RetryBudgetError, RetryBudget } from "./http/index.js";
 export { httpSource } from "./pull/index.js";
 export { writeSnapshot, readDataset } from "./dataset/index.js";
 export { runNightly, outputDirOf } from "./jobs/nightly/run-nightly.js";
