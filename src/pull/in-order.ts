@@ -6,6 +6,13 @@
 export const IN_FLIGHT = 64;
 
 /**
+ * The window for small results (a run's score): wide enough that one request waiting out a retry at the
+ * head of the window does not leave the client's slots idle until it is back (issue 40: a 1 s `Retry-After`
+ * held 63 finished scores and let nothing start).
+ */
+export const WIDE_IN_FLIGHT = 1024;
+
+/**
  * Runs `start` on each item with at most `width` started and not yet taken, and hands each result to
  * `take` in the items' order (not completion order), so what follows is as deterministic as a
  * `Promise.all` over the whole list while memory holds only `width` results. The first failure (of a

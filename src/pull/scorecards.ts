@@ -1,5 +1,5 @@
 import type { ExportClient } from "../http/index.js";
-import { inOrder } from "./in-order.js";
+import { inOrder, WIDE_IN_FLIGHT } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
@@ -11,6 +11,8 @@ export type { CachedScore, ScoreCache } from "./score-table.js";
 export interface RunScore {
   /** A scorecard carries a truthy `participation_gated`. */
   readonly gated: boolean;
+  /** Seats of the run, as its run document lists them (`manifest.seat_snapshots`, owner routes); undefined when the body has none. */
+  readonly seats?: number | undefined;
   /**
    * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
    * the composite): the key's one seat on agent routes; on owner routes every seat with an
@@ -33,7 +35,7 @@ export interface ScoredRun extends RunScore {
 /**
  * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
  * version the run's records carry (`versionOf`), else fetched once, all under the client's concurrency
- * limit. A run of unknown version is always fetched. Every score whose version is known is put in
+ * limit. A run of unknown version, or one `fetch` asks for (to read its seats), is always fetched. Every score whose version is known is put in
  * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
  */
 export async function scoresOf<T>(
@@ -45,15 +47,16 @@ export async function scoresOf<T>(
   { cache, out }: Scoring,
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
+  fetch?: (run: T) => boolean,
 ): Promise<void> {
-  // A window of requests, not one promise per run: see inOrder.
+  // A window of requests, not one promise per run (see inOrder); a wide one, as a score is small.
   await inOrder(
     runs,
     async (run): Promise<ScoredRun & { readonly runId: string; readonly entry: CachedScore | undefined }> => {
       const runId = idOf(run);
       const version = versionOf(run);
       const hit = cache?.get(runId);
-      if (version !== undefined && hit !== undefined && hit.version === version) {
+      if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run) !== true) {
         tally.r.scorecardsCached++;
         return { gated: hit.gated, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
       }
@@ -75,6 +78,7 @@ export async function scoresOf<T>(
       if (scored.entry !== undefined) out.set(scored.runId, scored.entry);
       take(scored, run);
     },
+    WIDE_IN_FLIGHT,
   );
 }
 
@@ -83,7 +87,8 @@ export function scoreOf(body: unknown): RunScore {
   const gated = cards.some((c) => Boolean(c.participation_gated));
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
   const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
-  return { gated, composite: mean(seatMeans) };
+  const snapshots = isRecord(body) && isRecord(body.manifest) && Array.isArray(body.manifest.seat_snapshots) ? body.manifest.seat_snapshots : undefined;
+  return { gated, composite: mean(seatMeans), ...(snapshots === undefined ? {} : { seats: snapshots.length }) };
 }
 
 /**

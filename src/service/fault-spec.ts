@@ -4,12 +4,13 @@ import { ConfigError } from "../core/errors.js";
  * Fault kinds: `429` (with Retry-After), `502`, `503`, `504` (after a delay), `reset` (connection
  * destroyed mid-body), `cut` (NDJSON stream ended mid-line), `partial` (`partial_stream` error lines
  * in owner bulk streams, rate per run), `slow` (body trickled out), `end` (NDJSON stream ended cleanly
- * at a line boundary: nothing on the wire tells it from the whole stream).
+ * at a line boundary: nothing on the wire tells it from the whole stream), `seats` (a per-run `{records}`
+ * answer without its last seat, well formed: rate per per-run answer).
  */
-export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end"] as const;
+export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end", "seats"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** Rates from 0 to 1 per fault kind. `partial` is per run of an owner bulk stream; the rest per request. */
+/** Rates from 0 to 1 per fault kind. `partial` is per run of an owner bulk stream, `seats` per per-run answer; the rest per request. */
 export type FaultRates = Readonly<Partial<Record<FaultKind, number>>>;
 
 /** Kinds drawn once per request, exclusively: their rates may add up to at most 1. */

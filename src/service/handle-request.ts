@@ -35,7 +35,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   }
   const { route, params } = match;
   const faults =
-    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true });
+    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true, perRun: route.perRun === true });
   const injected = await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
