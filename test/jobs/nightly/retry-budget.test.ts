@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { RetryBudgetError } from "../../../src/http/index.js";
+import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
+import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
+import { tempDir } from "../../helpers/temp-dir.js";
+import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
+
+// One retry budget per night (`retry_budget`, `--retry-budget`): when the service keeps failing, the
+// night stops once that much time went to waiting, fails naming the budget, and publishes nothing.
+
+/** The shipped SFT pipeline with a retry budget of `seconds`, one night on a clock whose sleeps return at once. */
+function nightWithBudget(env: Record<string, string>, seconds: number) {
+  const text = readFileSync(join(PIPELINES, "nightly-sft.yaml"), "utf8").replace("concurrency: 4", `concurrency: 4\n  retry_budget: ${seconds}`).replace("to: parquet", "to: jsonl");
+  return runNightly(parsePipeline(text, "nightly-sft.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 1000 } });
+}
+
+describe("a night's retry budget", () => {
+  it("a service answering 503 (Retry-After: 2) to every request: the night fails once 10 s went to waiting, the dataset untouched", async () => {
+    const emu = await emulator({ seed: 51, runs: 60, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 2, slowDelayMs: 0 } });
+    const dir = tempDir("evalshard-budget-");
+    await nightWithBudget(envFor(emu, dir), 10);
+    const before = datasetOf(join(dir, "nightly-sft"));
+    const manifest = readFileSync(join(dir, "nightly-sft/manifest.json"), "utf8");
+
+    emu.aimFault({ kind: "503", path: /^\/api\//, times: 100_000 });
+    const seen = emu.faultLog.length;
+    const error = await nightWithBudget(envFor(emu, dir), 10).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryBudgetError);
+    expect((error as Error).message).toMatch(/503.*not retried: the retry budget \(10 s of waiting on failures\) is spent/s);
+    // Five waits of 2 s, and the first attempts of the requests in flight (1000 attempts each were allowed).
+    expect(emu.faultLog.length - seen).toBeLessThan(20);
+    expect(datasetOf(join(dir, "nightly-sft"))).toEqual(before);
+    expect(readFileSync(join(dir, "nightly-sft/manifest.json"), "utf8")).toBe(manifest);
+  });
+
+  it("a pipeline's retry_budget is checked: a whole number of seconds from 1 up", async () => {
+    const emu = await emulator({ seed: 52, runs: 5 });
+    expect(() => nightWithBudget(envFor(emu, tempDir("evalshard-budget-bad-")), 0)).toThrow(/source\.retry_budget: expected a whole number from 1 and up, got 0/);
+  });
+});
