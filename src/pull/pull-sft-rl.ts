@@ -42,8 +42,8 @@ export async function* pullRecords(
     // A rerun of the same records takes each score from the cache only for a known version it holds.
     let settled = true;
     const versionOf = (run: number) => (Number.isNaN(versions[run]) ? undefined : (versions[run] as number));
-    // The seats a run's own answer must hold: its run document's count (owner: its scorecard is fetched,
-    // never cached, to read it), the key's one seat (agent); -1 where no such answer was taken.
+    // The seats a run's own answer must hold: its run document's count (owner: from its scorecard, fetched
+    // when the cache does not know it), the key's one seat (agent); -1 where no such answer was taken.
     const owner = ctx.client.auth === "owner";
     const seats = new Int32Array(runs.size).fill(-1);
     for (const run of ownAnswer) seats[run] = owner ? 0 : 1;
@@ -61,7 +61,7 @@ export async function* pullRecords(
         settled &&= version !== undefined && score.cachedVersion === version;
         if (owner && seats[run] === 0) seats[run] = score.seats ?? 0;
       },
-      (run) => owner && seats[run] === 0,
+      (run, hit) => owner && seats[run] === 0 && hit.seats === undefined,
     );
     found.settled = settled;
     ctx.tally.r.gated = gated.size;

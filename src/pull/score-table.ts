@@ -9,6 +9,8 @@ export interface CachedScore {
   readonly version: number;
   readonly gated: boolean;
   readonly composite?: number;
+  /** The run's seats, as its run document listed them (owner routes), when known. */
+  readonly seats?: number;
 }
 
 /** Cached scores by run id. */
@@ -29,6 +31,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   #versions = new Float64Array(1024);
   #composites = new Float64Array(1024);
   #flags = new Uint8Array(1024);
+  /** Seats + 1; 0 where unknown. */
+  #seats = new Uint32Array(1024);
 
   get size(): number {
     return this.#ids.size;
@@ -40,10 +44,12 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
       this.#versions = grown(this.#versions, index + 1);
       this.#composites = grown(this.#composites, index + 1);
       this.#flags = grown(this.#flags, index + 1);
+      this.#seats = grown(this.#seats, index + 1);
     }
     this.#versions[index] = score.version;
     this.#composites[index] = score.composite ?? 0;
     this.#flags[index] = (score.gated ? GATED : 0) | (score.composite === undefined ? 0 : HAS_COMPOSITE);
+    this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
     return this;
   }
 
@@ -78,7 +84,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
 
   #at(index: number): CachedScore {
     const flags = this.#flags[index] as number;
-    const base = { version: this.#versions[index] as number, gated: (flags & GATED) !== 0 };
+    const seats = (this.#seats[index] as number) - 1;
+    const base = { version: this.#versions[index] as number, gated: (flags & GATED) !== 0, ...(seats < 0 ? {} : { seats }) };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
   }
 }

@@ -35,7 +35,7 @@ export interface ScoredRun extends RunScore {
 /**
  * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
  * version the run's records carry (`versionOf`), else fetched once, all under the client's concurrency
- * limit. A run of unknown version, or one `fetch` asks for (to read its seats), is always fetched. Every score whose version is known is put in
+ * limit. A run of unknown version, or one whose cache entry `fetch` turns down (it lacks the seats), is always fetched. Every score whose version is known is put in
  * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
  */
 export async function scoresOf<T>(
@@ -47,7 +47,7 @@ export async function scoresOf<T>(
   { cache, out }: Scoring,
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
-  fetch?: (run: T) => boolean,
+  fetch?: (run: T, hit: CachedScore) => boolean,
 ): Promise<void> {
   // A window of requests, not one promise per run (see inOrder); a wide one, as a score is small.
   await inOrder(
@@ -56,9 +56,9 @@ export async function scoresOf<T>(
       const runId = idOf(run);
       const version = versionOf(run);
       const hit = cache?.get(runId);
-      if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run) !== true) {
+      if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run, hit) !== true) {
         tally.r.scorecardsCached++;
-        return { gated: hit.gated, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
+        return { gated: hit.gated, composite: hit.composite, seats: hit.seats, cachedVersion: hit.version, runId, entry: hit };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -70,7 +70,10 @@ export async function scoresOf<T>(
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
       const fetchedVersion = bodyVersion(body, pin);
-      const entry = fetchedVersion === undefined ? undefined : { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }) };
+      const entry =
+        fetchedVersion === undefined
+          ? undefined
+          : { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }), ...(score.seats === undefined ? {} : { seats: score.seats }) };
       return { ...score, cachedVersion: fetchedVersion, runId, entry };
     },
     // Cached in list order, not completion order: one world's cache is always the same table.

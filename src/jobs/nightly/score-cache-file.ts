@@ -7,7 +7,8 @@ export const SCORE_CACHE_DIR = "_cache";
 export const SCORE_CACHE_FILE = "scorecards.ndjson";
 
 /**
- * The score cache saved with a dataset: one `{run_id, version, gated, composite}` line per run. The
+ * The score cache saved with a dataset: one `{run_id, version, gated, composite}` line per run (and `seats`
+ * where the run document's seat count is known). The
  * cache only saves requests, so a missing or unreadable file, or a bad line, is no cache (for that run):
  * its scorecards are fetched again.
  */
@@ -45,7 +46,7 @@ export function formatScoreCache(cache: ScoreCache): string {
   return ids
     .map((id) => {
       const s = cache.get(id) as CachedScore;
-      return `${JSON.stringify({ run_id: id, version: s.version, gated: s.gated, composite: s.composite ?? null })}\n`;
+      return `${JSON.stringify({ run_id: id, version: s.version, gated: s.gated, composite: s.composite ?? null, ...(s.seats === undefined ? {} : { seats: s.seats }) })}\n`;
     })
     .join("");
 }
@@ -59,8 +60,9 @@ function parseEntry(line: string): { runId: string; score: CachedScore } | undef
     return undefined;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { run_id: runId, version, gated, composite } = value as Record<string, unknown>;
+  const { run_id: runId, version, gated, composite, seats } = value as Record<string, unknown>;
   if (typeof runId !== "string" || typeof version !== "number" || !Number.isSafeInteger(version) || version < 0 || typeof gated !== "boolean") return undefined;
   if (composite !== null && composite !== undefined && (typeof composite !== "number" || !Number.isFinite(composite))) return undefined;
-  return { runId, score: { version, gated, ...(typeof composite === "number" ? { composite } : {}) } };
+  if (seats !== undefined && (typeof seats !== "number" || !Number.isSafeInteger(seats) || seats < 0)) return undefined;
+  return { runId, score: { version, gated, ...(typeof composite === "number" ? { composite } : {}), ...(seats === undefined ? {} : { seats }) } };
 }
