@@ -1,5 +1,5 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ExportClient } from "../http/index.js";
-import { inOrder } from "./in-order.js";
+import { asCompleted } from "./as-completed.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
@@ -150,20 +150,25 @@ export async function fetchRecords(
 
   const missing = wanted.filter((run) => ((flags[run] as number) & (DELIVERED | SUSPECT)) !== DELIVERED);
   const answered: number[] = [];
-  // In list order as they come, a window at a time: a world's missing runs are never all in memory.
-  await inOrder(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run) => {
+  const others: { at: number; line: string }[] = [];
+  // As they complete, a window at a time: a world's missing runs are never all in memory, and one run
+  // waiting out a retry holds up no other. Each record goes to its run's place (staging keeps runs apart);
+  // what has no place is put back in list order below.
+  await asCompleted(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run, at) => {
     if (entries === null) return;
     answered.push(run);
     for (const { text: line, value } of entries) {
       const key = recordKey(value);
       if (key === undefined || !isRecord(value)) {
-        other(line);
+        others.push({ at, line });
         continue;
       }
       await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: value.run_id as string, version: versionField(value), value }));
     }
   });
-  return Int32Array.from(answered);
+  // Stable: lines of one answer stay in the order they came.
+  for (const { line } of others.sort((a, b) => a.at - b.at)) other(line);
+  return Int32Array.from(answered).sort();
 }
 
 /** A run's records from its own route; null when the service defers it (409) or has no RL data (404). */
