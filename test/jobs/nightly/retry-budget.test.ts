@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { RetryBudgetError } from "../../../src/http/index.js";
 import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
 import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
+import { spawnCli } from "../../helpers/spawn-cli.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
@@ -38,5 +39,17 @@ describe("a night's retry budget", () => {
   it("a pipeline's retry_budget is checked: a whole number of seconds from 1 up", async () => {
     const emu = await emulator({ seed: 52, runs: 5 });
     expect(() => nightWithBudget(envFor(emu, tempDir("evalshard-budget-bad-")), 0)).toThrow(/source\.retry_budget: expected a whole number from 1 and up, got 0/);
+  });
+
+  it("through the CLI: `pull --retry-budget 2` against a service answering 503 (Retry-After: 1) fails in seconds, exit 1, naming the budget", async () => {
+    const emu = await emulator({ seed: 53, runs: 20, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 1, slowDelayMs: 0 } });
+    emu.aimFault({ kind: "503", path: /^\/api\//, times: 100_000 });
+    const out = join(tempDir("evalshard-budget-cli-"), "out");
+    const started = performance.now();
+    const r = await spawnCli(["pull", "sft", "--base-url", emu.url, "--out", out, "--retry-budget", "2"], envFor(emu, out));
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/not retried: the retry budget \(2 s of waiting on failures\) is spent/);
+    // Without the budget: 8 attempts of each request, with waits of a second and more.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 });
