@@ -9,17 +9,22 @@ export const DEFAULT_RETRY_BUDGET_MS = 15 * 60_000;
 
 /**
  * How long one night may spend waiting on failures, across every request, retry, restart and client of
- * the night: backoff and `Retry-After` waits, bodies that stall, responses that never come. Waits are
- * charged as spans of the clock and a span already charged is not charged twice, so four requests backing
- * off together spend the budget as one wait does: what it bounds is how much longer a night runs than it
- * would without failures. A failure once the budget is spent is final (the night fails and publishes
- * nothing); a wait is never longer than what is left.
+ * the night. Charged: bodies that stall and responses that never come (each such wait, when it ends), and the
+ * time during which requests wait out a backoff or `Retry-After` while no request of the night is in flight
+ * (a backoff while others keep the connection busy costs the night nothing). Charges are spans of the clock,
+ * each span counted once, so what it bounds is how much longer a night runs than it would without failures.
+ * A failure once the budget is spent is final (the night fails and publishes nothing); no wait is longer than
+ * what is left.
  */
 export class RetryBudget {
   readonly totalMs: number;
   private spent = 0;
   /** The spans charged, disjoint and in order; those that ended long ago are let go. */
   private spans: [number, number][] = [];
+  private inFlight = 0;
+  private waiting = 0;
+  /** Since when requests wait on failures with none in flight; undefined while that is not so. */
+  private idleSince: number | undefined;
 
   constructor(
     totalMs: number = DEFAULT_RETRY_BUDGET_MS,
@@ -31,21 +36,25 @@ export class RetryBudget {
 
   /** Milliseconds of waiting left, 0 once spent. */
   leftMs(): number {
-    return Math.max(0, this.totalMs - this.spent);
+    return Math.max(0, this.totalMs - this.spentNow());
   }
 
   get spentMs(): number {
-    return Math.min(this.totalMs, this.spent);
+    return Math.min(this.totalMs, this.spentNow());
   }
 
   isSpent(): boolean {
-    return this.spent >= this.totalMs;
+    return this.spentNow() >= this.totalMs;
   }
 
-  /** Charges a wait about to start now and last `ms` (a backoff). */
-  chargeAhead(ms: number): void {
-    const now = this.clock.now();
-    this.charge(now, now + ms);
+  /** A request is in flight until the returned function is called (calling it again does nothing). */
+  busy(): () => void {
+    return this.hold(() => this.inFlight++, () => this.inFlight--);
+  }
+
+  /** A request waits on a failure (a backoff) until the returned function is called. */
+  wait(): () => void {
+    return this.hold(() => this.waiting++, () => this.waiting--);
   }
 
   /** Charges a wait that just ended after `ms` (a stall, a response that never came). */
@@ -62,6 +71,32 @@ export class RetryBudget {
   /** How the budget reads in messages: `900 s`. */
   describe(): string {
     return this.totalMs % 1000 === 0 ? `${this.totalMs / 1000} s` : `${this.totalMs} ms`;
+  }
+
+  private hold(enter: () => void, leave: () => void): () => void {
+    enter();
+    this.settle();
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      leave();
+      this.settle();
+    };
+  }
+
+  /** Opens or closes the span in which requests wait with none in flight. */
+  private settle(): void {
+    const idle = this.waiting > 0 && this.inFlight === 0;
+    if (idle && this.idleSince === undefined) this.idleSince = this.clock.now();
+    else if (!idle && this.idleSince !== undefined) {
+      this.charge(this.idleSince, this.clock.now());
+      this.idleSince = undefined;
+    }
+  }
+
+  private spentNow(): number {
+    return this.spent + (this.idleSince === undefined ? 0 : Math.max(0, this.clock.now() - this.idleSince));
   }
 
   private charge(from: number, to: number): void {

@@ -221,17 +221,26 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       throw overBudget ? new RetryBudgetError(budget.describe(), error) : error;
     }
     const delayMs = Math.min(policyDelayMs, budget.leftMs());
-    budget.chargeAhead(delayMs);
     const status = failure.kind === "status" ? { status: failure.status } : {};
     emit({ type: "retry", method: call.method, path: call.path, reason, ...status, attempt: call.attempts, delayMs });
-    await clock.sleep(delayMs);
+    const waited = budget.wait();
+    try {
+      await clock.sleep(delayMs);
+    } finally {
+      waited();
+    }
   };
 
   /** Sends until a 2xx arrives (its slot still held: the caller reads the body, then releases). */
   const open = async (call: Call): Promise<Opened> => {
     for (;;) {
       call.attempts++;
-      const release = await limit.acquire();
+      const slot = await limit.acquire();
+      const idle = budget.busy();
+      const release = () => {
+        idle();
+        slot();
+      };
       let failure: Failure;
       try {
         const { res, chunks } = await send(call);

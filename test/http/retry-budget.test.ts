@@ -12,26 +12,35 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe("RetryBudget: waits are charged as spans of time, each span once", () => {
-  it("four waits of 10 s side by side spend 10 s; one after them spends its own", () => {
+describe("RetryBudget: what the night loses to failures, each span of time once", () => {
+  it("waits while a request is in flight cost nothing; waits with none in flight are charged once; a stall for its own span", () => {
     const clock = fakeClock();
     const budget = new RetryBudget(60_000, clock);
-    for (let i = 0; i < 4; i++) budget.chargeAhead(10_000);
-    expect(budget.spentMs).toBe(10_000);
-    clock.advance(15_000);
-    budget.chargeEnded(3_000);
-    expect(budget.spentMs).toBe(13_000);
-    // A stall that began during the first waits is charged only for the part they did not cover.
+    const busy = budget.busy();
+    const first = budget.wait();
+    const second = budget.wait();
+    clock.advance(10_000);
+    expect(budget.spentMs).toBe(0);
+    busy();
+    busy();
+    clock.advance(5_000);
+    // Two waits side by side, nothing in flight: 5 s, not 10.
+    expect(budget.spentMs).toBe(5_000);
+    first();
+    second();
+    clock.advance(5_000);
+    expect(budget.spentMs).toBe(5_000);
+    // A stall of 8 s that ended now: its first 3 s were charged already.
     budget.chargeEnded(8_000);
-    expect(budget.spentMs).toBe(15_000);
-    expect(budget.leftMs()).toBe(45_000);
+    expect(budget.spentMs).toBe(10_000);
+    expect(budget.leftMs()).toBe(50_000);
   });
 
   it("a wait on the network is cut to what is left, but not under its floor", () => {
     const clock = fakeClock();
     const budget = new RetryBudget(30_000, clock);
     expect(budget.capped(120_000, 10_000)).toBe(30_000);
-    budget.chargeAhead(25_000);
+    budget.chargeEnded(25_000);
     expect(budget.capped(120_000, 10_000)).toBe(10_000);
     expect(budget.capped(150, 10_000)).toBe(150);
   });
@@ -55,16 +64,19 @@ describe("a client's retries draw from the budget, and a spent budget makes a fa
     expect(server.seen).toHaveLength(4);
   });
 
-  it("requests of one client, and clients of one night, share one budget", async () => {
+  it("clients of one night share one budget: what the first spent, the second has not", async () => {
     server = await serve((_req, res) => reply(res, 503, { error: { code: "unavailable", message: "later" } }, { "retry-after": "10" }));
     const clock = fakeClock();
     const budget = new RetryBudget(45_000, clock);
     const make = () => createServiceClient({ baseUrl: server!.url, auth: "agent", token: TOKEN, clock, budget, retry: { maxAttempts: 1000 } });
-    const errors = await Promise.all([make().getJson("/a"), make().getJson("/b")].map((p) => p.catch((e: unknown) => e)));
-    for (const error of errors) expect(error).toBeInstanceOf(RetryBudgetError);
-    // The fake clock runs the two clients' waits one after the other: 4 waits of 10 s fit in 45 s in all.
-    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(45_000);
-    expect(budget.isSpent() || budget.leftMs() < 10_000).toBe(true);
+    const first = await make().getJson("/a").catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(RetryBudgetError);
+    expect(clock.sleeps).toEqual([10_000, 10_000, 10_000, 10_000]);
+    // 5 s left, less than the server's Retry-After: the second client's first failure is final.
+    const second = await make().getJson("/b").catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(RetryBudgetError);
+    expect(clock.sleeps).toHaveLength(4);
+    expect(server.seen.filter((r) => r.url === "/b")).toHaveLength(1);
   });
 
   it("a jittered backoff is cut to what is left of the budget", async () => {
@@ -106,7 +118,7 @@ describe("a client's retries draw from the budget, and a spent budget makes a fa
     });
     const clock = fakeClock();
     const budget = new RetryBudget(1_000, clock);
-    budget.chargeAhead(1_000);
+    budget.chargeEnded(1_000);
     const client = createServiceClient({ baseUrl: server.url, auth: "agent", token: TOKEN, clock, budget });
     const { items, error } = await drain(completeNdjson(client, "/stream"));
     expect(items).toEqual(['{"a":1}']);

@@ -30,8 +30,8 @@ describe("a night's retry budget", () => {
     const error = await nightWithBudget(envFor(emu, dir), 10).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryBudgetError);
     expect((error as Error).message).toMatch(/503.*not retried: the retry budget \(10 s of waiting on failures\) is spent/s);
-    // Five waits of 2 s, and the first attempts of the requests in flight (1000 attempts each were allowed).
-    expect(emu.faultLog.length - seen).toBeLessThan(20);
+    // Waits cost the budget only while no request is in flight; 1000 attempts of each request were allowed.
+    expect(emu.faultLog.length - seen).toBeLessThan(300);
     expect(datasetOf(join(dir, "nightly-sft"))).toEqual(before);
     expect(readFileSync(join(dir, "nightly-sft/manifest.json"), "utf8")).toBe(manifest);
   });
