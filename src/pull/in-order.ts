@@ -6,9 +6,9 @@
 export const IN_FLIGHT = 64;
 
 /**
- * The window for small results (a run's score): wide enough that one request waiting out a retry at the
- * head of the window does not leave the client's slots idle until it is back (issue 40: a 1 s `Retry-After`
- * held 63 finished scores and let nothing start).
+ * The window for small results (a run's score), taken as they complete: wide enough that the requests
+ * waiting out retries at once do not leave the client's slots idle (issue 40: a 1 s `Retry-After` at the
+ * head of an in-order window of 64 held 63 finished scores and let nothing start).
  */
 export const WIDE_IN_FLIGHT = 1024;
 

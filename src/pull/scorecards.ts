@@ -1,9 +1,11 @@
 import type { ExportClient } from "../http/index.js";
-import { inOrder, WIDE_IN_FLIGHT } from "./in-order.js";
+import { asCompleted } from "./as-completed.js";
+import { WIDE_IN_FLIGHT } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, ScoreCache, ScoreTable } from "./score-table.js";
+import { ScoreSlots } from "./score-slots.js";
 
 export type { CachedScore, ScoreCache } from "./score-table.js";
 
@@ -36,7 +38,9 @@ export interface ScoredRun extends RunScore {
  * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
  * version the run's records carry (`versionOf`), else fetched once, all under the client's concurrency
  * limit. A run of unknown version, or one whose cache entry `fetch` turns down (it lacks the seats), is always fetched. Every score whose version is known is put in
- * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
+ * `scoring.out` (in the order of `runs`), so that is the cache for the next pull. Requests are taken as
+ * they complete and nothing is taken before the last is in: `take` sees every score, in list order, once
+ * all are known (a failure takes none).
  */
 export async function scoresOf<T>(
   client: ExportClient,
@@ -49,16 +53,18 @@ export async function scoresOf<T>(
   take: (score: ScoredRun, run: T) => void,
   fetch?: (run: T, hit: CachedScore) => boolean,
 ): Promise<void> {
-  // A window of requests, not one promise per run (see inOrder); a wide one, as a score is small.
-  await inOrder(
+  // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
+  // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
+  const slots = new ScoreSlots(runs.length);
+  await asCompleted(
     runs,
-    async (run): Promise<ScoredRun & { readonly runId: string; readonly entry: CachedScore | undefined }> => {
+    async (run): Promise<ScoredRun> => {
       const runId = idOf(run);
       const version = versionOf(run);
       const hit = cache?.get(runId);
       if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run, hit) !== true) {
         tally.r.scorecardsCached++;
-        return { gated: hit.gated, composite: hit.composite, seats: hit.seats, cachedVersion: hit.version, runId, entry: hit };
+        return { gated: hit.gated, composite: hit.composite, seats: hit.seats, cachedVersion: hit.version };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -69,20 +75,29 @@ export async function scoresOf<T>(
       const score = scoreOf(body);
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
-      const fetchedVersion = bodyVersion(body, pin);
-      const entry =
-        fetchedVersion === undefined
-          ? undefined
-          : { version: fetchedVersion, gated: score.gated, ...(score.composite === undefined ? {} : { composite: score.composite }), ...(score.seats === undefined ? {} : { seats: score.seats }) };
-      return { ...score, cachedVersion: fetchedVersion, runId, entry };
+      return { ...score, cachedVersion: bodyVersion(body, pin) };
     },
-    // Cached in list order, not completion order: one world's cache is always the same table.
-    (scored, run) => {
-      if (scored.entry !== undefined) out.set(scored.runId, scored.entry);
-      take(scored, run);
-    },
+    (scored, _run, index) => slots.set(index, scored),
+    // Wide: a score is small, and many requests may be waiting out retries at once.
     WIDE_IN_FLIGHT,
   );
+  // Cached in list order, not completion order: one world's cache is always the same table.
+  for (let index = 0; index < runs.length; index++) {
+    const run = runs[index] as T;
+    const scored = slots.get(index);
+    if (scored.cachedVersion !== undefined) out.set(idOf(run), entryOf(scored, scored.cachedVersion));
+    take(scored, run);
+  }
+}
+
+/** The cache entry a score leaves for the next pull: what it says, at the version it describes. */
+function entryOf(score: ScoredRun, version: number): CachedScore {
+  return {
+    version,
+    gated: score.gated,
+    ...(score.composite === undefined ? {} : { composite: score.composite }),
+    ...(score.seats === undefined ? {} : { seats: score.seats }),
+  };
 }
 
 export function scoreOf(body: unknown): RunScore {
