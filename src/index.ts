@@ -54,7 +54,7 @@ export { openStaging, recoverStaging } from "./output/local-staging.js";
 export { lockOutput } from "./output/lock-output.js";
 
 // Nightly pulls: the service client, the service as a source, incremental datasets, pipeline files
-export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError } from "./http/index.js";
+export { createServiceClient, credentialsFromEnv, completeNdjson, ServiceError, HttpError, AuthError, ForbiddenError, ConflictError, NotFoundError, BadRequestError, RateLimitError, ServerError, NetworkError, StreamCutError, RetryBudgetError, RetryBudget } from "./http/index.js";
 export { httpSource } from "./pull/index.js";
 // Secrets the process must never write (service tokens, S3 keys, a `character_token` a caller holds), in any encoding
 export { addSecrets, addSecretsFromEnv, redactSecrets, SECRET_ENV } from "./core/secrets.js";

@@ -9,7 +9,8 @@ import { EvalshardError } from "../core/errors.js";
  * │   ├── BadRequestError 400/422, AuthError 401, ForbiddenError 403, NotFoundError 404,
  * │   └── ConflictError 409, RateLimitError 429, ServerError 5xx
  * ├── NetworkError (no usable answer: connection refused or reset, timeout, body not JSON)
- * └── StreamCutError (an NDJSON body ended early, after some complete lines)
+ * ├── StreamCutError (an NDJSON body ended early, after some complete lines)
+ * └── RetryBudgetError (a failure met a spent retry budget; the failure is its cause)
  */
 export class ServiceError extends EvalshardError {
   constructor(
@@ -152,6 +153,21 @@ export class StreamCutError extends ServiceError {
     );
     this.reason = reason;
     this.linesDelivered = linesDelivered;
+  }
+}
+
+/**
+ * A failure that would have been retried, met once the retry budget (the time a night may spend waiting on
+ * failures, see RetryBudget) was spent, or with a `Retry-After` longer than what was left: final. `cause` is
+ * the failure as it would have been thrown without retries.
+ */
+export class RetryBudgetError extends ServiceError {
+  constructor(
+    /** The budget, as messages show it (`900 s`). */
+    readonly budget: string,
+    failure: ServiceError,
+  ) {
+    super(`${failure.message}; not retried: the retry budget (${budget} of waiting on failures) is spent`, failure.method, failure.path, failure.attempts, { cause: failure });
   }
 }
 

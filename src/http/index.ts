@@ -25,7 +25,9 @@ export {
   ServerError,
   NetworkError,
   StreamCutError,
+  RetryBudgetError,
 } from "./http-errors.js";
+export { RetryBudget, DEFAULT_RETRY_BUDGET_MS } from "./retry-budget.js";
 
 export type { ServiceClient, ExportClient, ServiceClientOptions, RequestOptions } from "./service-client.js";
 export type { CompleteNdjsonOptions } from "./complete-ndjson.js";

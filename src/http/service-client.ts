@@ -5,7 +5,7 @@ import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
 import { errorFromResponse } from "./error-from-response.js";
-import { NetworkError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
+import { NetworkError, RetryBudgetError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
 import { BodyTimeoutError, timedChunks } from "./timed-body.js";
 import { isPermanentNetworkError } from "./permanent-failure.js";
@@ -14,6 +14,7 @@ import { parseRetryAfter } from "./parse-retry-after.js";
 import { describeError, safeCause } from "./redact.js";
 import { addSecrets, redactSecrets } from "../core/secrets.js";
 import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
+import { RetryBudget } from "./retry-budget.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
 
 export interface ServiceClientOptions {
@@ -33,6 +34,11 @@ export interface ServiceClientOptions {
   readonly retry?: RetryPolicy | undefined;
   /** Time for backoff waits and the retry budget. Default the wall clock. */
   readonly clock?: Clock | undefined;
+  /**
+   * What every retry of this client draws from: one night's clients share one. Default a budget of its own
+   * of the policy's `maxElapsedMs` (15 minutes), for all its requests together.
+   */
+  readonly budget?: RetryBudget | undefined;
   /** Default `evalshard/<version>`. */
   readonly userAgent?: string | undefined;
   /** Wait for response headers, per attempt, in real time. Default 90 s (the service's own limit is 60 s). */
@@ -134,6 +140,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const policy = resolveRetryPolicy(options.retry);
   const limit = limitConcurrency(options.concurrency ?? 4);
   const clock = options.clock ?? systemClock;
+  const budget = options.budget ?? new RetryBudget(policy.maxElapsedMs, clock);
   const timeoutMs = options.timeoutMs ?? 90_000;
   const limits = { idleMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? 120_000), totalMs: positive("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000) };
   positive("timeoutMs", timeoutMs);
@@ -154,7 +161,18 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const send = async (call: Call): Promise<Sent> => {
     const controller = new AbortController();
     const startedAt = performance.now();
-    const timer = setTimeout(() => controller.abort(), Math.min(timeoutMs, limits.totalMs));
+    // Waits on the network are part of the budget: none lasts past what is left of it.
+    const headerMs = budget.capped(Math.min(timeoutMs, limits.totalMs), WAIT_FLOOR_MS);
+    const timer = setTimeout(() => {
+      budget.chargeEnded(headerMs);
+      controller.abort();
+    }, headerMs);
+    const bodyLimits = { idleMs: budget.capped(limits.idleMs, WAIT_FLOOR_MS), totalMs: limits.totalMs };
+    const abortBody = (reason: Error) => {
+      // A stall spent its idle limit waiting; a body past the total limit, the whole attempt.
+      if (reason instanceof BodyTimeoutError) budget.chargeEnded(reason.which === "idle" ? reason.limitMs : performance.now() - startedAt);
+      controller.abort(reason);
+    };
     try {
       const res = await fetch(call.url, {
         method: call.method,
@@ -166,7 +184,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       });
       // Headers are in: from here the body's own timeouts hold (fetch's signal alone would wait for ever).
       const body = res.body;
-      const chunks = () => (body === null ? emptyChunks() : timedChunks(body, limits, startedAt, (reason) => controller.abort(reason)));
+      const chunks = () => (body === null ? emptyChunks() : timedChunks(body, bodyLimits, startedAt, abortBody));
       return { res, chunks };
     } finally {
       clearTimeout(timer);
@@ -198,21 +216,35 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       : failure.reason === "stalled" ? "timeout"
       : failure.reason;
     const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
-    const delayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
-    if (reason === null || delayMs === null) {
+    const policyDelayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
+    // A Retry-After is the server's floor: waiting less than it only earns another refusal.
+    const overBudget = policyDelayMs !== null && (budget.isSpent() || (retryAfterMs ?? 0) > budget.leftMs());
+    if (reason === null || policyDelayMs === null || overBudget) {
       if (failure.kind === "stream") emit({ type: "stream_cut", method: call.method, path: call.path, reason: failure.reason, linesDelivered: 0 });
-      throw finalError(call, failure);
+      const error = finalError(call, failure);
+      throw overBudget ? new RetryBudgetError(budget.describe(), error) : error;
     }
+    const delayMs = Math.min(policyDelayMs, budget.leftMs());
     const status = failure.kind === "status" ? { status: failure.status } : {};
     emit({ type: "retry", method: call.method, path: call.path, reason, ...status, attempt: call.attempts, delayMs });
-    await clock.sleep(delayMs);
+    const waited = budget.wait();
+    try {
+      await clock.sleep(delayMs);
+    } finally {
+      waited();
+    }
   };
 
   /** Sends until a 2xx arrives (its slot still held: the caller reads the body, then releases). */
   const open = async (call: Call): Promise<Opened> => {
     for (;;) {
       call.attempts++;
-      const release = await limit.acquire();
+      const slot = await limit.acquire();
+      const idle = budget.busy();
+      const release = () => {
+        idle();
+        slot();
+      };
       let failure: Failure;
       try {
         const { res, chunks } = await send(call);
@@ -278,7 +310,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // only the caller knows how to tell a record it has from one it lacks.
         if (delivered > 0) {
           emit({ type: "stream_cut", method: call.method, path: call.path, reason, linesDelivered: delivered });
-          throw new StreamCutError(call.method, call.path, call.attempts, reason, delivered, streamDetail(error, safeCause(error, token)));
+          const cut = new StreamCutError(call.method, call.path, call.attempts, reason, delivered, streamDetail(error, safeCause(error, token)));
+          // A cut is re-requested by the caller (completeNdjson): with the budget spent, that is no longer on.
+          throw budget.isSpent() ? new RetryBudgetError(budget.describe(), cut) : cut;
         }
         failure = { kind: "stream", reason, error };
       } finally {
@@ -320,6 +354,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     [Symbol.for("nodejs.util.inspect.custom")]: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
   } as ServiceClient;
 }
+
+/** The shortest a wait on the network is cut to when the budget runs low: a healthy answer gets this long. */
+const WAIT_FLOOR_MS = 10_000;
 
 /** The StreamCutError options of a body failure: a timeout names its limit in the message. */
 function streamDetail(error: unknown, cause: unknown): { cause: unknown; detail?: string } {

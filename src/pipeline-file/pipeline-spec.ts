@@ -19,6 +19,7 @@ export function pipelineSpecOf(o: Options) {
     auth: yamlDefaulted(z, o.auth),
     format: value(o.format),
     concurrency: yamlDefaulted(z, o.concurrency),
+    retry_budget: yamlDefaulted(z, o.retryBudget),
     partition: yamlOptional(z, o.partition),
     dpo: z
       .strictObject({

@@ -260,6 +260,14 @@ export const OPTIONS = defineOptions({
     yaml: { key: "source.auth", sources: ["http"] },
   },
   concurrency: { kind: wholeNumber({ max: 64 }), default: 4, help: "requests in flight at most", takenBy: ["pull"], flag: "--concurrency <n>", yaml: { key: "source.concurrency", sources: ["http"] } },
+  retryBudget: {
+    kind: wholeNumber(),
+    default: 900,
+    help: "seconds a night may spend waiting on failures (backoff, Retry-After, stalled bodies) in all; then it fails and publishes nothing",
+    takenBy: ["pull"],
+    flag: "--retry-budget <seconds>",
+    yaml: { key: "source.retry_budget", sources: ["http"] },
+  },
   partition: {
     kind: partition(),
     help: "this job's stable hash share of the runs, for N parallel jobs",

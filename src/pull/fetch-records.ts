@@ -1,5 +1,5 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ExportClient } from "../http/index.js";
-import { inOrder } from "./in-order.js";
+import { asCompleted } from "./as-completed.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
@@ -57,7 +57,8 @@ interface Keyed {
  * are not records (`{"error":"partial_stream"}`) go to `other` as they came. Wanted runs the streams
  * did not deliver (past the limit, behind a partial_stream line), or may have delivered only in part
  * (the run a cut fell in, the last run of each owner stream), are then fetched one by one; `visit` sees
- * each record key once.
+ * each record key once. Returns the runs whose own route answered (numbers in `runs`, in list order): what
+ * that answer left out, no stream may have delivered.
  */
 export async function fetchRecords(
   ctx: FetchRecordsContext,
@@ -65,7 +66,7 @@ export async function fetchRecords(
   wanted: Int32Array,
   visit: (v: RecordVisit) => Promise<void>,
   other: (line: string) => void,
-): Promise<void> {
+): Promise<Int32Array> {
   // Per listed run, in typed arrays (issue 21: nothing per run on the heap): wanted, delivered by a
   // stream, suspect (a stream may have cut it short).
   const flags = new Uint8Array(runs.size);
@@ -148,21 +149,30 @@ export async function fetchRecords(
   }
 
   const missing = wanted.filter((run) => ((flags[run] as number) & (DELIVERED | SUSPECT)) !== DELIVERED);
-  // In list order as they come, a window at a time: a world's missing runs are never all in memory.
-  await inOrder(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run) => {
+  const answered: number[] = [];
+  const others: { at: number; line: string }[] = [];
+  // As they complete, a window at a time: a world's missing runs are never all in memory, and one run
+  // waiting out a retry holds up no other. Each record goes to its run's place (staging keeps runs apart);
+  // what has no place is put back in list order below.
+  await asCompleted(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run, at) => {
+    if (entries === null) return;
+    answered.push(run);
     for (const { text: line, value } of entries) {
       const key = recordKey(value);
       if (key === undefined || !isRecord(value)) {
-        other(line);
+        others.push({ at, line });
         continue;
       }
       await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: value.run_id as string, version: versionField(value), value }));
     }
   });
+  // Stable: lines of one answer stay in the order they came.
+  for (const { line } of others.sort((a, b) => a.at - b.at)) other(line);
+  return Int32Array.from(answered).sort();
 }
 
-/** A run's records from its own route; none when the service defers it (409) or has no RL data (404). */
-async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text: string; value: unknown }[]> {
+/** A run's records from its own route; null when the service defers it (409) or has no RL data (404). */
+async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text: string; value: unknown }[] | null> {
   ctx.tally.r.requests++;
   ctx.tally.r.perRunFetches++;
   try {
@@ -172,11 +182,11 @@ async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text
   } catch (error) {
     if (error instanceof ConflictError) {
       ctx.tally.defer({ runId, reason: "conflict", conflict: error.reason });
-      return [];
+      return null;
     }
     if (error instanceof NotFoundError && ctx.rl) {
       ctx.tally.r.noRlData.push(runId);
-      return [];
+      return null;
     }
     throw error;
   }

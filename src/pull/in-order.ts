@@ -6,6 +6,13 @@
 export const IN_FLIGHT = 64;
 
 /**
+ * The window for small results (a run's score), taken as they complete: wide enough that the requests
+ * waiting out retries at once do not leave the client's slots idle (issue 40: a 1 s `Retry-After` at the
+ * head of an in-order window of 64 held 63 finished scores and let nothing start).
+ */
+export const WIDE_IN_FLIGHT = 1024;
+
+/**
  * Runs `start` on each item with at most `width` started and not yet taken, and hands each result to
  * `take` in the items' order (not completion order), so what follows is as deterministic as a
  * `Promise.all` over the whole list while memory holds only `width` results. The first failure (of a

@@ -5,10 +5,16 @@ import type { PullFormat } from "./routes.js";
 /** Why a listed run's records are not in this pull; it is picked up by a later one. */
 export interface DeferredRun {
   readonly runId: string;
-  /** `not_scored`: listed as completed but not yet scored. `conflict`: a per-run export answered 409. */
-  readonly reason: "not_scored" | "conflict";
+  /**
+   * `not_scored`: listed as completed but not yet scored. `conflict`: a per-run export answered 409.
+   * `missing_seats`: its records came from its own route, which answered fewer seats than the run has (its
+   * run document's `seat_snapshots`; on agent routes, the key's one seat): a short run is never published.
+   */
+  readonly reason: "not_scored" | "conflict" | "missing_seats";
   /** The 409's reason, for `conflict`. */
   readonly conflict?: ConflictReason;
+  /** For `missing_seats`: the seats the run has, and the records received for it. */
+  readonly seats?: { readonly expected: number; readonly received: number };
 }
 
 /** A DPO pair the service refused with 400 (scenario mismatch or provenance missing). */

@@ -28,7 +28,7 @@ export async function* pullRecords(
     const others: string[] = [];
     // The max scorecard_version over each run's records; NaN while none is known.
     const versions = new Float64Array(runs.size).fill(Number.NaN);
-    await fetchRecords(
+    const ownAnswer = await fetchRecords(
       ctx,
       runs,
       scored,
@@ -43,16 +43,38 @@ export async function* pullRecords(
     // A rerun of the same records takes each score from the cache only for a known version it holds.
     let settled = true;
     const versionOf = (run: number) => (Number.isNaN(versions[run]) ? undefined : (versions[run] as number));
-    await scoresOf(ctx.client, ctx.routes, scored, (run) => runs.runId(run), versionOf, scoring, ctx.tally, (score, run) => {
-      noteGates(gates, runs.runId(run), score.gates, ctx.tally);
-      const version = versionOf(run);
-      settled &&= version !== undefined && score.cachedVersion === version;
-    });
+    // The seats a run's own answer must hold: its run document's count (owner: from its scorecard, fetched
+    // when the cache does not know it), the key's one seat (agent); -1 where no such answer was taken.
+    const owner = ctx.client.auth === "owner";
+    const seats = new Int32Array(runs.size).fill(-1);
+    for (const run of ownAnswer) seats[run] = owner ? 0 : 1;
+    await scoresOf(
+      ctx.client,
+      ctx.routes,
+      scored,
+      (run) => runs.runId(run),
+      versionOf,
+      scoring,
+      ctx.tally,
+      (score, run) => {
+        noteGates(gates, runs.runId(run), score.gates, ctx.tally);
+        const version = versionOf(run);
+        settled &&= version !== undefined && score.cachedVersion === version;
+        if (owner && seats[run] === 0) seats[run] = score.seats ?? 0;
+      },
+      (run, hit) => owner && seats[run] === 0 && hit.seats === undefined,
+    );
     found.settled = settled;
     ctx.tally.emit({ type: "scorecards", runs: scored.length, gated: ctx.tally.r.gated });
 
     for (const run of scored) {
       const records = staging.count(run);
+      const expected = seats[run] as number;
+      if (records < expected) {
+        // A short answer is deferred, never published short: a later night asks again (issue 40).
+        ctx.tally.defer({ runId: runs.runId(run), reason: "missing_seats", seats: { expected, received: records } });
+        continue;
+      }
       yield* staging.bytes(run);
       ctx.tally.r.records += records;
       if (records > 0) ctx.tally.r.runsFetched++;

@@ -11,6 +11,8 @@ export interface CachedScore {
   /** The run's cards that are not open (gate-book.ts): empty for nearly every run. */
   readonly gates: readonly SeatGate[];
   readonly composite?: number;
+  /** The run's seats, as its run document listed them (owner routes), when known. */
+  readonly seats?: number;
 }
 
 /** Cached scores by run id. */
@@ -32,6 +34,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   #composites = new Float64Array(1024);
   #flags = new Uint8Array(1024);
   readonly #gates = new Map<number, readonly SeatGate[]>();
+  /** Seats + 1; 0 where unknown. */
+  #seats = new Uint32Array(1024);
 
   get size(): number {
     return this.#ids.size;
@@ -43,12 +47,14 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
       this.#versions = grown(this.#versions, index + 1);
       this.#composites = grown(this.#composites, index + 1);
       this.#flags = grown(this.#flags, index + 1);
+      this.#seats = grown(this.#seats, index + 1);
     }
     this.#versions[index] = score.version;
     this.#composites[index] = score.composite ?? 0;
     this.#flags[index] = score.composite === undefined ? 0 : HAS_COMPOSITE;
     if (score.gates.length > 0) this.#gates.set(index, score.gates);
     else this.#gates.delete(index);
+    this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
     return this;
   }
 
@@ -83,7 +89,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
 
   #at(index: number): CachedScore {
     const flags = this.#flags[index] as number;
-    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES };
+    const seats = (this.#seats[index] as number) - 1;
+    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }) };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
   }
 }

@@ -1,9 +1,11 @@
 import type { ExportClient } from "../http/index.js";
-import { inOrder } from "./in-order.js";
+import { asCompleted } from "./as-completed.js";
+import { WIDE_IN_FLIGHT } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, ScoreCache, ScoreTable } from "./score-table.js";
+import { ScoreSlots } from "./score-slots.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
@@ -14,6 +16,8 @@ export type { CachedScore, ScoreCache } from "./score-table.js";
 export interface RunScore {
   /** Its cards that are not open (gated, or unreadable), by seat: the one gating rule reads them (gate-book.ts). */
   readonly gates: readonly SeatGate[];
+  /** Seats of the run, as its run document lists them (`manifest.seat_snapshots`, owner routes); undefined when the body has none. */
+  readonly seats?: number | undefined;
   /**
    * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
    * the composite): the key's one seat on agent routes; on owner routes every seat with an
@@ -36,8 +40,10 @@ export interface ScoredRun extends RunScore {
 /**
  * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
  * version the run's records carry (`versionOf`), else fetched once, all under the client's concurrency
- * limit. A run of unknown version is always fetched. Every score whose version is known is put in
- * `scoring.out` (in the order of `runs`), so that is the cache for the next pull.
+ * limit. A run of unknown version, or one whose cache entry `fetch` turns down (it lacks the seats), is always fetched. Every score whose version is known is put in
+ * `scoring.out` (in the order of `runs`), so that is the cache for the next pull. Requests are taken as
+ * they complete and nothing is taken before the last is in: `take` sees every score, in list order, once
+ * all are known (a failure takes none).
  */
 export async function scoresOf<T>(
   client: ExportClient,
@@ -48,17 +54,20 @@ export async function scoresOf<T>(
   { cache, out }: Scoring,
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
+  fetch?: (run: T, hit: CachedScore) => boolean,
 ): Promise<void> {
-  // A window of requests, not one promise per run: see inOrder.
-  await inOrder(
+  // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
+  // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
+  const slots = new ScoreSlots(runs.length);
+  await asCompleted(
     runs,
-    async (run): Promise<ScoredRun & { readonly runId: string; readonly entry: CachedScore | undefined }> => {
+    async (run): Promise<ScoredRun> => {
       const runId = idOf(run);
       const version = versionOf(run);
       const hit = cache?.get(runId);
-      if (version !== undefined && hit !== undefined && hit.version === version) {
+      if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run, hit) !== true) {
         tally.r.scorecardsCached++;
-        return { gates: hit.gates, composite: hit.composite, cachedVersion: hit.version, runId, entry: hit };
+        return { gates: hit.gates, composite: hit.composite, seats: hit.seats, cachedVersion: hit.version };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -69,19 +78,31 @@ export async function scoresOf<T>(
       const score = scoreOf(body, runId);
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
-      const fetchedVersion = bodyVersion(body, pin);
-      const entry = fetchedVersion === undefined ? undefined : { version: fetchedVersion, gates: score.gates, ...(score.composite === undefined ? {} : { composite: score.composite }) };
-      return { ...score, cachedVersion: fetchedVersion, runId, entry };
+      return { ...score, cachedVersion: bodyVersion(body, pin) };
     },
-    // Cached in list order, not completion order: one world's cache is always the same table.
-    (scored, run) => {
-      if (scored.entry !== undefined) out.set(scored.runId, scored.entry);
-      take(scored, run);
-    },
+    (scored, _run, index) => slots.set(index, scored),
+    // Wide: a score is small, and many requests may be waiting out retries at once.
+    WIDE_IN_FLIGHT,
   );
+  // Cached in list order, not completion order: one world's cache is always the same table.
+  for (let index = 0; index < runs.length; index++) {
+    const run = runs[index] as T;
+    const scored = slots.get(index);
+    if (scored.cachedVersion !== undefined) out.set(idOf(run), entryOf(scored, scored.cachedVersion));
+    take(scored, run);
+  }
 }
 
-/** A run's score and gates from its scorecard body; `runId`: the run whose route answered it. */
+/** The cache entry a score leaves for the next pull: what it says, at the version it describes. */
+function entryOf(score: ScoredRun, version: number): CachedScore {
+  return {
+    version,
+    gates: score.gates,
+    ...(score.composite === undefined ? {} : { composite: score.composite }),
+    ...(score.seats === undefined ? {} : { seats: score.seats }),
+  };
+}
+
 /**
  * Adds a run's seat gates to `gates` (a GateBook's entries), counts the run when a card is gated, and
  * reports each unreadable card by run, key and field.
@@ -96,6 +117,7 @@ export function noteGates(gates: GateEntry[], runId: string, seatGates: readonly
   }
 }
 
+/** A run's score, gates and seats from its scorecard body; `runId`: the run whose route answered it. */
 export function scoreOf(body: unknown, runId: string): RunScore {
   // Every element of the list, card or not: one that cannot be read gates (unreadable), never passes.
   if (!isRecord(body) || !Array.isArray(body.scorecards)) return { gates: [[false, "unreadable", "the scorecard response has no scorecards list"]], composite: undefined };
@@ -108,7 +130,8 @@ export function scoreOf(body: unknown, runId: string): RunScore {
   const cards = cardsOf(body);
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
   const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
-  return { gates, composite: mean(seatMeans) };
+  const snapshots = isRecord(body) && isRecord(body.manifest) && Array.isArray(body.manifest.seat_snapshots) ? body.manifest.seat_snapshots : undefined;
+  return { gates, composite: mean(seatMeans), ...(snapshots === undefined ? {} : { seats: snapshots.length }) };
 }
 
 /**

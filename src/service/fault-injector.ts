@@ -32,7 +32,7 @@ export interface FaultEvent {
   readonly runIndex?: number;
 }
 
-export type RequestFaultKind = Exclude<FaultKind, "partial">;
+export type RequestFaultKind = Exclude<FaultKind, "partial" | "seats">;
 
 /** The faults decided for one request. */
 export interface RequestFaults {
@@ -41,12 +41,16 @@ export interface RequestFaults {
   readonly at: number;
   /** Whether run `runIndex` of an owner bulk stream fails (logged when true). */
   partialAt(runIndex: number): boolean;
+  /** A per-run records answer leaves out its last seat. */
+  readonly dropSeat?: boolean;
 }
 
 /** What kind of route a request hit: decides which faults can apply to it. */
 export interface RouteTraits {
   readonly ndjson: boolean;
   readonly ownerBulk: boolean;
+  /** A per-run `{records}` export: `seats` faults apply. */
+  readonly perRun?: boolean;
 }
 
 export const NO_FAULTS: RequestFaults = { kind: null, at: 0, partialAt: () => false };
@@ -77,6 +81,7 @@ export class FaultInjector {
     const path = url.pathname + url.search;
     const aimed = this.takeAimed(method, url, route);
     if (aimed !== null) {
+      if (aimed.kind === "seats") return { ...NO_FAULTS, dropSeat: this.record({ kind: "seats", method, path, aimed: true }) };
       if (aimed.kind === "partial") {
         const at = aimed.at ?? 0;
         return { kind: null, at: 0, partialAt: (i) => i === at && this.record({ kind: "partial", method, path, aimed: true, runIndex: i }) };
@@ -91,6 +96,9 @@ export class FaultInjector {
     const partialAt = (i: number) =>
       partialRate > 0 && unitOf(this.seed, "partial", line, count, i) < partialRate && this.record({ kind: "partial", method, path, aimed: false, runIndex: i });
 
+    // Drawn apart from the request faults, so a rate of 0 leaves every other draw as it was.
+    const seatsRate = route.perRun === true ? (this.rates.seats ?? 0) : 0;
+    if (seatsRate > 0 && unitOf(this.seed, "seats", line, count) < seatsRate) return { ...NO_FAULTS, dropSeat: this.record({ kind: "seats", method, path, aimed: false }) };
     let u = unitOf(this.seed, "fault", line, count);
     for (const kind of REQUEST_FAULTS) {
       const rate = this.rates[kind] ?? 0;
@@ -113,6 +121,7 @@ export class FaultInjector {
     const index = this.aimed.findIndex(({ fault }) => {
       if (fault.method !== undefined && fault.method.toUpperCase() !== method) return false;
       if (fault.kind === "partial" && !route.ownerBulk) return false;
+      if (fault.kind === "seats" && route.perRun !== true) return false;
       return typeof fault.path === "string" ? fault.path === url.pathname : fault.path.test(url.pathname + url.search);
     });
     const entry = this.aimed[index];

@@ -6,12 +6,13 @@ import { ConfigError } from "../core/errors.js";
  * in owner bulk streams, rate per run), `slow` (body trickled out), `end` (NDJSON stream ended cleanly
  * at a line boundary: nothing on the wire tells it from the whole stream), `echo` (a 401 whose message
  * quotes the caller's token in many encodings, token-echo.ts), `echo_line` (an NDJSON stream with an
- * `{"error": …}` line quoting it after `at` lines).
+ * `{"error": …}` line quoting it after `at` lines), `seats` (a per-run `{records}` answer without its last
+ * seat, well formed: rate per per-run answer).
  */
-export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end", "echo", "echo_line"] as const;
+export const FAULT_KINDS = ["429", "502", "503", "504", "reset", "cut", "partial", "slow", "end", "echo", "echo_line", "seats"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** Rates from 0 to 1 per fault kind. `partial` is per run of an owner bulk stream; the rest per request. */
+/** Rates from 0 to 1 per fault kind. `partial` is per run of an owner bulk stream, `seats` per per-run answer; the rest per request. */
 export type FaultRates = Readonly<Partial<Record<FaultKind, number>>>;
 
 /** Kinds drawn once per request, exclusively: their rates may add up to at most 1. */

@@ -37,7 +37,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   }
   const { route, params } = match;
   const faults =
-    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true });
+    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true, perRun: route.perRun === true });
   const injected = faults.kind === "echo" ? errorReply(new HttpError(401, "invalid_api_key", tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 

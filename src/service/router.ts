@@ -34,6 +34,8 @@ export interface Route {
   readonly ndjson?: boolean;
   /** An owner bulk export: `partial` faults apply. */
   readonly ownerBulk?: boolean;
+  /** A per-run `{records}` export: `seats` faults apply. */
+  readonly perRun?: boolean;
   /** Emulator control routes are never faulted. */
   readonly faultable?: boolean;
 }

@@ -8,11 +8,12 @@ import { sftRecord } from "./records-sft.js";
 import { json, ndjson } from "./reply.js";
 import { requireRlData, requireScored, seatedRun } from "./run-access.js";
 import type { RequestContext, Route } from "./router.js";
+import { seatsServed } from "./seats-served.js";
 
 /** Agent export routes (spec 4.8, 4.9, 4.10): the calling key's seat only, never a transcript or manifest. */
 export const agentExportRoutes: readonly Route[] = [
-  { method: "GET", path: "/api/agent/runs/:run_id/finetuning", handler: runSft },
-  { method: "GET", path: "/api/agent/runs/:run_id/finetuning/rl", handler: runRl },
+  { method: "GET", path: "/api/agent/runs/:run_id/finetuning", handler: runSft, perRun: true },
+  { method: "GET", path: "/api/agent/runs/:run_id/finetuning/rl", handler: runRl, perRun: true },
   { method: "GET", path: "/api/agent/runs/:run_id/dpo", handler: runDpo },
   { method: "GET", path: "/api/agent/finetuning", handler: bulkSft, ndjson: true },
   { method: "GET", path: "/api/agent/finetuning/rl", handler: bulkRl, ndjson: true },
@@ -25,7 +26,7 @@ function runSft(ctx: RequestContext) {
   queryBool(ctx.url, "include_transcript", false);
   const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
   requireScored(view);
-  return json({ records: [sftRecord(ctx.world, view.plan, view.state, view.seat.seatIndex, { audience: "agent" })] });
+  return json({ records: seatsServed(ctx, [sftRecord(ctx.world, view.plan, view.state, view.seat.seatIndex, { audience: "agent" })]) });
 }
 
 function runRl(ctx: RequestContext) {
@@ -33,7 +34,7 @@ function runRl(ctx: RequestContext) {
   const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
   requireRlData(view);
   requireScored(view);
-  return json({ records: [rlRecord(ctx.world, view.plan, view.state, view.seat.seatIndex)] });
+  return json({ records: seatsServed(ctx, [rlRecord(ctx.world, view.plan, view.state, view.seat.seatIndex)]) });
 }
 
 function runDpo(ctx: RequestContext) {

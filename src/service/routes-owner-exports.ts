@@ -9,6 +9,7 @@ import { json, ndjson } from "./reply.js";
 import { ownedRun, requireRlData, requireScored } from "./run-access.js";
 import type { RequestContext, Route } from "./router.js";
 import { conflict } from "./http-errors.js";
+import { seatsServed } from "./seats-served.js";
 
 /** Owner bulk `limit`: 1 to 500 (spec section 8). */
 const LIMIT = { min: 1, max: 500 } as const;
@@ -18,8 +19,8 @@ export const ownerExportRoutes: readonly Route[] = [
   { method: "GET", path: "/api/evals/finetuning", handler: bulkSft, ndjson: true, ownerBulk: true },
   { method: "GET", path: "/api/evals/finetuning/rl", handler: bulkRl, ndjson: true, ownerBulk: true },
   { method: "GET", path: "/api/evals/dpo", handler: pairDpo },
-  { method: "GET", path: "/api/evals/:run_id/finetuning", handler: runSft },
-  { method: "GET", path: "/api/evals/:run_id/finetuning/rl", handler: runRl },
+  { method: "GET", path: "/api/evals/:run_id/finetuning", handler: runSft, perRun: true },
+  { method: "GET", path: "/api/evals/:run_id/finetuning/rl", handler: runRl, perRun: true },
   { method: "GET", path: "/api/evals/:run_id/dpo", handler: runDpo },
 ];
 
@@ -33,7 +34,7 @@ function runSft(ctx: RequestContext) {
   const view = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
   if (view.state.status !== "completed") throw conflict(`Run ${view.plan.runId} has not completed (status ${view.state.status})`);
   const records = view.plan.seats.map((s) => sftRecord(ctx.world, view.plan, view.state, s.seatIndex, { audience: "owner", includeTranscript }));
-  return json({ records });
+  return json({ records: seatsServed(ctx, records) });
 }
 
 function runRl(ctx: RequestContext) {
@@ -42,7 +43,7 @@ function runRl(ctx: RequestContext) {
   const view = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
   requireRlData(view);
   requireScored(view);
-  return json({ records: view.plan.seats.map((s) => rlRecord(ctx.world, view.plan, view.state, s.seatIndex)) });
+  return json({ records: seatsServed(ctx, view.plan.seats.map((s) => rlRecord(ctx.world, view.plan, view.state, s.seatIndex))) });
 }
 
 function runDpo(ctx: RequestContext) {

@@ -41,11 +41,16 @@ const ROUTES: Record<string, Behaviour> = {
 let server: Server;
 let url: string;
 const sockets = new Set<Socket>();
+const resets: string[] = [];
 
 beforeAll(async () => {
   server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
+    // A client that gives up on a body with bytes still unread in its socket closes with a reset
+    // (ECONNRESET here); with no listener that reset is an uncaught error of the test process, which
+    // vitest reports after every test passed. Resets are what these tests provoke: they are recorded.
+    socket.on("error", (error: NodeJS.ErrnoException) => resets.push(error.code ?? error.message));
     socket.once("data", (data) => {
       const path = /^GET (\S+)/.exec(data.toString("latin1"))?.[1]?.split("?")[0] ?? "";
       (ROUTES[path] ?? ((s: Socket) => s.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")))(socket);
@@ -86,6 +91,24 @@ describe("a body that stalls after the headers fails, retried, with a message na
     expect(items).toEqual([]);
     expect(error).toBeInstanceOf(StreamCutError);
     expect((error as Error).message).toMatch(/the response was not complete within 600 ms/);
+  });
+
+  it("a body given up with bytes unread resets the connection, and the reset is no uncaught error", async () => {
+    // On a loaded machine the server's next trickle write and the client's timeout fall in one turn of
+    // the event loop: the bytes land unread and the client's close becomes a reset. Blocking the loop
+    // past both makes that turn happen every time.
+    const before = resets.length;
+    const drained = drain(client({ totalTimeoutMs: 300 }).getNdjson("/ndjson-trickle"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let round = 0; round < 2; round++) {
+      const until = performance.now() + 400;
+      while (performance.now() < until);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    const { error } = await drained;
+    expect(error).toBeInstanceOf(StreamCutError);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(resets.slice(before)).toContain("ECONNRESET");
   });
 
   it("a pull whose bulk stream stalls fails the job (no hang), naming the request and the limit", async () => {

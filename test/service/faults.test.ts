@@ -192,6 +192,18 @@ describe("seeded random faults", () => {
     await slow.close();
   });
 
+  it("seats leaves a per-run answer one seat short, well formed, and touches no other route", async () => {
+    const seats = await emulator({ faults: "seats=1" });
+    const { runs } = (await call(seats, "/api/evals", seats.ownerToken)).json() as { runs: { run_id: string; status: string }[] };
+    const done = runs.find((r) => r.status === "completed") as { run_id: string };
+    const plan = (await call(seats, `/api/evals/${done.run_id}/scorecard`, seats.ownerToken)).json() as { manifest: { seat_snapshots: unknown[] } };
+    const answer = (await call(seats, `/api/evals/${done.run_id}/finetuning`, seats.ownerToken)).json() as { records: unknown[] };
+    expect(answer.records).toHaveLength(plan.manifest.seat_snapshots.length - 1);
+    expect(seats.faultLog.map((e) => e.kind)).toEqual(["seats"]);
+    expect(parseFaultSpec("seats=0.2,429=0.9")).toEqual({ seats: 0.2, "429": 0.9 });
+    await seats.close();
+  });
+
   it("injects nothing without a fault spec", async () => {
     const emu = await emulator();
     for (let i = 0; i < 20; i++) expect((await call(emu, "/api/evals/finetuning?limit=5", emu.ownerToken)).status).toBe(200);

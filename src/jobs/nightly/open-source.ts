@@ -1,5 +1,5 @@
 import { ConfigError } from "../../core/errors.js";
-import { createServiceClient, credentialsFromEnv } from "../../http/index.js";
+import { createServiceClient, credentialsFromEnv, RetryBudget, systemClock } from "../../http/index.js";
 import type { BodyDigest, ClientEvent, Clock, RetryPolicy, ServiceClient } from "../../http/index.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { httpSource } from "../../pull/index.js";
@@ -15,6 +15,11 @@ export interface SourceEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly clock?: Clock;
   readonly retry?: RetryPolicy;
+  /**
+   * What every retry of the night draws from (its clients share it). Default one of the source's
+   * `retry_budget` seconds on `clock`, made by {@link nightBudget}.
+   */
+  readonly budget?: RetryBudget;
   readonly onPullEvent?: (event: PullEvent) => void;
   /** Hears each phase of a night as it ends: fetch (the first read), convert (the second), publish. */
   readonly onPhase?: (phase: NightPhase) => void;
@@ -75,10 +80,16 @@ export function clientOf(
     ...credentialsFromEnv(source.auth, environment.env),
     concurrency: source.concurrency,
     ...(environment.clock === undefined ? {} : { clock: environment.clock }),
+    budget: environment.budget ?? nightBudget(source, environment),
     ...(environment.retry === undefined ? {} : { retry: environment.retry }),
     onEvent,
     ...(onBody === undefined ? {} : { onBody }),
   });
+}
+
+/** One night's retry budget: the source's `retry_budget` seconds, on the environment's clock. */
+export function nightBudget(source: Extract<PipelineSpec["source"], { kind: "http" }>, environment: Pick<SourceEnvironment, "clock">): RetryBudget {
+  return new RetryBudget(source.retry_budget * 1000, environment.clock ?? systemClock);
 }
 
 /** `"k/N"` as numbers. */

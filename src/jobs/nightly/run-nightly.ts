@@ -14,7 +14,7 @@ import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
-import { openSource, parsePartition } from "./open-source.js";
+import { nightBudget, openSource, parsePartition } from "./open-source.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
@@ -56,8 +56,10 @@ export interface NightlyOptions {
  * first. The pull keeps its per-run state off the heap and its records in the scratch, so a 100,000-run night
  * peaks near 320 MB even with Node's default heap on a large machine (README, "Memory").
  */
-export async function runNightly(spec: PipelineSpec, environment: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
+export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
+  // One retry budget for the whole night: the answers check and the pull draw from it alike.
+  const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
   const plan = planOfSpec(spec);
   const out = outputDirOf(spec);
