@@ -1,6 +1,6 @@
 import { BUILT_IN_CONTROL_TOKENS, BUILT_IN_NUMBERED_TOKENS } from "./control-tokens.js";
 
-/** A numbered token: `prefix`, 1 to {@link MAX_DIGITS} ASCII digits, `suffix`. */
+/** A numbered token: `prefix`, 1 to `MAX_DIGITS` ASCII digits, `suffix`. */
 export interface NumberedToken {
   readonly prefix: string;
   readonly suffix: string;

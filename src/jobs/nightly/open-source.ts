@@ -17,7 +17,7 @@ export interface SourceEnvironment {
   readonly retry?: RetryPolicy;
   /**
    * What every retry of the night draws from (its clients share it). Default one of the source's
-   * `retry_budget` seconds on `clock`, made by {@link nightBudget}.
+   * `retry_budget` seconds on `clock`, made by `nightBudget`.
    */
   readonly budget?: RetryBudget;
   readonly onPullEvent?: (event: PullEvent) => void;
