@@ -53,7 +53,7 @@ describe("a local publish killed at any step", () => {
     for (const step of STEPS) {
       const dir = join(root, `kill-${step.replace(/[^a-z]/gi, "_")}`);
       cpSync(base, dir, { recursive: true, verbatimSymlinks: true });
-      const killed = await cli(["convert", NEW, "--out", dir, "--shard-rows", "15", "--engine", "stages"], { [KILL_AT_STEP]: step });
+      const killed = await cli(["convert", NEW, "--out", dir, "--shard-rows", "15", "--engine", "stages", "--snapshot-grace", "0"], { [KILL_AT_STEP]: step });
       expect(killed.signal, `${step}: ${killed.stderr}`).toBe("SIGKILL");
       dirs.push(dir);
     }
@@ -64,7 +64,7 @@ describe("a local publish killed at any step", () => {
     });
     // The next job recovers: the new dataset whole, verified, nothing left behind.
     for (const dir of dirs) {
-      expect((await cli(["convert", NEW, "--out", dir, "--shard-rows", "15", "--engine", "stages"])).code).toBe(0);
+      expect((await cli(["convert", NEW, "--out", dir, "--shard-rows", "15", "--engine", "stages", "--snapshot-grace", "0"])).code).toBe(0);
       expect((await cli(["verify", dir])).code).toBe(0);
       expect(evalshardLeftovers(dir)).toEqual([]);
     }
