@@ -10,6 +10,7 @@
 // as `evalshard pull` runs it. Progress goes to stderr; the last line of stdout is a JSON summary with the
 // load averages before and after (the machine may be shared: read the figures next to them).
 import { spawn } from "node:child_process";
+import { pullPipelineText } from "./pull-pipeline.mjs";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,21 +89,7 @@ function pullInChild(options) {
 /** The child: a night through the library, as `evalshard pull` runs it, counting the client's retries. */
 async function child({ url, token, format, out }) {
   const { runNightly, parsePipeline } = await import(`${dist}/index.js`);
-  const text = [
-    "version: 1",
-    "name: pull-faults",
-    "source:",
-    "  kind: http",
-    `  base_url: ${url}`,
-    "  auth: owner",
-    `  format: ${format}`,
-    `  concurrency: ${CONCURRENCY}`,
-    "output:",
-    `  dir: ${out}`,
-    "  to: parquet",
-    "  compression: zstd",
-    "  buckets: 16",
-  ].join("\n");
+  const text = pullPipelineText({ name: "pull-faults", url, format, concurrency: CONCURRENCY, out });
   const env = { EVAL_OWNER_TOKEN: token };
   let report = null;
   const started = performance.now();

@@ -19,6 +19,7 @@
 // (default ../dist). Progress goes to stderr; the last line of stdout is a JSON summary with the load
 // averages before and after (the machine may be shared: read the figures next to them).
 import { spawn } from "node:child_process";
+import { pullPipelineText } from "./pull-pipeline.mjs";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -136,21 +137,7 @@ async function child({ url, token, format, out, record, growingPercent }) {
       return real(input, init);
     };
   }
-  const text = [
-    "version: 1",
-    "name: pull-scaling",
-    "source:",
-    "  kind: http",
-    `  base_url: ${url}`,
-    "  auth: owner",
-    `  format: ${format}`,
-    `  concurrency: ${CONCURRENCY}`,
-    "output:",
-    `  dir: ${out}`,
-    "  to: parquet",
-    "  compression: zstd",
-    "  buckets: 16",
-  ].join("\n");
+  const text = pullPipelineText({ name: "pull-scaling", url, format, concurrency: CONCURRENCY, out });
   const env = { EVAL_OWNER_TOKEN: token };
   const started = performance.now();
   const cpu = process.cpuUsage();
