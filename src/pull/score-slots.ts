@@ -1,14 +1,8 @@
 import type { SeatGate } from "../formats/gate-book.js";
+import type { ScoredRun } from "./score-table.js";
 
 const NO_GATES: readonly SeatGate[] = [];
 
-/** A run's score as a slot holds it: `scorecards.ts`'s ScoredRun, restated here so the two import no cycle. */
-export interface SlotScore {
-  readonly gates: readonly SeatGate[];
-  readonly composite: number | undefined;
-  readonly seats?: number | undefined;
-  readonly cachedVersion: number | undefined;
-}
 const HAS_COMPOSITE = 2;
 const FILLED = 4;
 
@@ -34,7 +28,7 @@ export class ScoreSlots {
     this.#seats = new Uint32Array(size);
   }
 
-  set(index: number, score: SlotScore): void {
+  set(index: number, score: ScoredRun): void {
     this.#flags[index] = FILLED | (score.composite === undefined ? 0 : HAS_COMPOSITE);
     if (score.gates.length > 0) this.#gates.set(index, score.gates);
     this.#composites[index] = score.composite ?? 0;
@@ -43,7 +37,7 @@ export class ScoreSlots {
   }
 
   /** The score set at `index`; throws if none was (a caller that read a slot it never filled). */
-  get(index: number): SlotScore {
+  get(index: number): ScoredRun {
     const flags = this.#flags[index] as number;
     if ((flags & FILLED) === 0) throw new Error(`no score at ${index}`);
     const version = this.#versions[index] as number;

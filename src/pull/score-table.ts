@@ -18,6 +18,25 @@ export interface CachedScore {
 /** Cached scores by run id. */
 export type ScoreCache = ReadonlyMap<string, CachedScore>;
 
+/** What a pull needs from a run's scorecards (spec 2.7). */
+export interface RunScore {
+  /** Its cards that are not open (gated, or unreadable), by seat: the one gating rule reads them (gate-book.ts). */
+  readonly gates: readonly SeatGate[];
+  /** Seats of the run, as its run document lists them (`manifest.seat_snapshots`, owner routes); undefined when the body has none. */
+  readonly seats?: number | undefined;
+  /**
+   * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
+   * the composite): the key's one seat on agent routes; on owner routes every seat with an
+   * `agent_key_id`, averaged (all seats if none has one). Undefined when no trait has a mean.
+   */
+  readonly composite: number | undefined;
+}
+
+/** A run's score, and the version the cache left for the next pull holds for it (undefined: none). */
+export interface ScoredRun extends RunScore {
+  readonly cachedVersion: number | undefined;
+}
+
 const HAS_COMPOSITE = 2;
 const NO_GATES: readonly SeatGate[] = [];
 

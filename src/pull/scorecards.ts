@@ -4,27 +4,13 @@ import { WIDE_IN_FLIGHT } from "./in-order.js";
 import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
-import type { CachedScore, ScoreCache, ScoreTable } from "./score-table.js";
+import type { CachedScore, RunScore, ScoreCache, ScoredRun, ScoreTable } from "./score-table.js";
 import { ScoreSlots } from "./score-slots.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
 
-export type { CachedScore, ScoreCache } from "./score-table.js";
-
-/** What a pull needs from a run's scorecards (spec 2.7). */
-export interface RunScore {
-  /** Its cards that are not open (gated, or unreadable), by seat: the one gating rule reads them (gate-book.ts). */
-  readonly gates: readonly SeatGate[];
-  /** Seats of the run, as its run document lists them (`manifest.seat_snapshots`, owner routes); undefined when the body has none. */
-  readonly seats?: number | undefined;
-  /**
-   * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
-   * the composite): the key's one seat on agent routes; on owner routes every seat with an
-   * `agent_key_id`, averaged (all seats if none has one). Undefined when no trait has a mean.
-   */
-  readonly composite: number | undefined;
-}
+export type { CachedScore, RunScore, ScoreCache, ScoredRun } from "./score-table.js";
 
 /** The score cache a pull reads (`cache`) and the one it leaves for the next (`out`). */
 export interface Scoring {
@@ -32,10 +18,6 @@ export interface Scoring {
   readonly out: ScoreTable;
 }
 
-/** A run's score, and the version the cache left for the next pull holds for it (undefined: none). */
-export interface ScoredRun extends RunScore {
-  readonly cachedVersion: number | undefined;
-}
 
 /**
  * Each run's score, handed to `take` in the order of `runs`: from `scoring.cache` when its entry is for the
