@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { EXIT } from "./exit-codes.js";
 import { count } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
+import { viewLosses, viewLossesLine } from "../views/view-losses.js";
 
 export function inspectCommand(): Command {
   return new Command("inspect")
@@ -24,7 +25,10 @@ export function inspectCommand(): Command {
           out.push(`${m.format.name} ${m.format.version} dataset, written ${m.finished_at} by evalshard ${m.evalshard_version}`);
           out.push(`records in ${m.records_in}, out ${m.records_out}; dropped ${JSON.stringify(m.dropped)}; quarantined ${JSON.stringify(m.quarantined)}; stream errors ${m.stream_errors}`);
           for (const warning of m.warnings) out.push(`warning: ${warning}`);
-          out.push(`untrusted: ${Object.entries(m.untrusted).map(([p, a]) => `${p}=${a}`).join(", ")}`);
+          // A view writes its own rows, each text sanitized; the record-level policy does not apply to them.
+          if (m.view === undefined) out.push(`untrusted: ${Object.entries(m.untrusted).map(([p, a]) => `${p}=${a}`).join(", ")}`);
+          else out.push(viewLossesLine(viewLosses(m.view)), `view rows: every text sanitized (chat-template control tokens removed); records matching an injection pattern: ${m.view.on_injection}`);
+          if (m.split !== undefined) out.push(`split: ${Object.entries(m.split.splits).map(([name, c]) => `${name} ${c.rows} rows (${(c.row_fraction * 100).toFixed(1)}%)`).join(", ")}`);
           for (const s of m.shards) out.push(`  ${s.path}  ${s.rows} rows  ${s.bytes} bytes  sha256 ${s.sha256}`);
         }
         out.push(`${result.totalRows} rows; columns:`);

@@ -1,7 +1,8 @@
 import type { SourceEnvironment } from "../jobs/nightly/open-source.js";
 import type { NightlyResult } from "../jobs/nightly/run-nightly.js";
 import { createProgress } from "./progress.js";
-import { formatReasons } from "./shared-flags.js";
+import { formatReasons, printWarnings } from "./shared-flags.js";
+import { viewLosses, viewLossesLine } from "../views/view-losses.js";
 import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { ERROR_PREFIX } from "./run-action.js";
@@ -24,6 +25,7 @@ export function nightlyEnvironment(pipeline: string): SourceEnvironment & { end(
 export function reportNight(result: NightlyResult, json: boolean): number {
   const m = result.manifest;
   const dry = result.dryRun;
+  const losses = m.view === undefined ? undefined : viewLosses(m.view);
   const summary = {
     event: dry === undefined ? "night_finished" : "night_dry_run",
     pipeline: m.pipeline,
@@ -40,6 +42,8 @@ export function reportNight(result: NightlyResult, json: boolean): number {
     quarantined: m.quarantined,
     stream_errors: m.stream_errors,
     deferred: m.pull?.deferred.length ?? 0,
+    ...(losses === undefined ? {} : { view: losses }),
+    warnings: m.warnings,
   };
   if (json) {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -51,9 +55,11 @@ export function reportNight(result: NightlyResult, json: boolean): number {
           : `${m.pipeline}: dry run, nothing published; a night would ${dry.wouldPublish ? "publish" : "leave unchanged"} ${result.outDir}`,
         `  records in ${m.records_in}, out ${m.records_out}; added ${m.night.added}, replaced ${m.night.replaced}, removed ${m.night.removed}, unchanged ${m.night.unchanged}`,
         `  dropped: ${formatReasons(m.dropped)}; quarantined: ${formatReasons(m.quarantined)}; stream errors ${m.stream_errors}; deferred runs ${summary.deferred}`,
+        ...(losses === undefined ? [] : [`  ${viewLossesLine(losses)}`]),
       ].join("\n") + "\n",
     );
   }
+  printWarnings(m.warnings);
   if (result.decision.tripped.length > 0) {
     process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
   }

@@ -1,3 +1,4 @@
+import { splitSkewWarnings } from "../splits/split-skew-warnings.js";
 import { chooseEngine } from "../engines/choose-engine.js";
 import type { EngineRun } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
@@ -80,7 +81,7 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
 
 function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision, base: string): Promise<Manifest> {
   const rotation = sizeRotation(plan);
-  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: selectionWarnings(plan, sources.scorecards) };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...selectionWarnings(plan, sources.scorecards), ...splitSkewWarnings(run.split)] };
   return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split">>(facts, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,

@@ -22,8 +22,9 @@ describe("evalshard convert --split", () => {
   ])("writes one shard set per split in the Hugging Face layout, on the %s engine", (engine, args) => {
     const out = join(root, `ok-${engine}`);
     const r = run("convert", fx("sft-valid.ndjson"), "--out", out, "--split", "train=0.5,test=0.5", "--split-by", "run", "--split-seed", "abc", "--seats", "all", "--json", ...args);
-    // Nothing on stderr but the warning that, without --scorecards, gating cannot act.
-    expect(withoutLogLines(r.stderr)).toMatch(/^evalshard: warning: participation_gated: no scorecards were given[^\n]*\n?$/);
+    // Nothing on stderr but the warning that, without --scorecards, gating cannot act, and that three runs cannot
+    // land on 50/50 (issue 36).
+    expect(withoutLogLines(r.stderr)).toMatch(/^evalshard: warning: participation_gated: no scorecards were given[^\n]*\nevalshard: warning: split: [^\n]*of 3 groups\)[^\n]*\n?$/);
     expect(r.code).toBe(0);
     const manifest = JSON.parse(r.stdout);
     expect(manifest.output).toMatchObject({ split: ["train", "test"], engine });

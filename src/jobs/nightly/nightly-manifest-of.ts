@@ -1,3 +1,4 @@
+import { splitSkewWarnings } from "../../splits/split-skew-warnings.js";
 import type { SnapshotResult } from "../../dataset/staged-snapshot.js";
 import type { EngineRun, RunSources } from "../../engines/engine.js";
 import { buildManifest } from "../../output/manifest.js";
@@ -32,7 +33,7 @@ function unreadableWarnings(pull: PullReport | null): string[] {
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
 export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish, base }: NightFacts): Promise<NightlyManifest> {
   const gates = sources.gates();
-  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull)] };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull), ...splitSkewWarnings(run.split)] };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,
