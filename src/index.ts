@@ -16,6 +16,7 @@ export { validateInputs } from "./jobs/validate.js";
 export { inspect } from "./jobs/inspect.js";
 export { planPipeline, runPipeline, concatLines } from "./engines/stages/pipeline.js";
 export { verify } from "./jobs/verify.js";
+export { report } from "./jobs/report.js";
 export { Tally } from "./core/tally.js";
 export { reconciles } from "./output/manifest.js";
 export { QUARANTINE_REASONS, DROP_REASONS, FILTER_RULES, SEMANTIC_REASONS, PAIR_DROP_REASONS } from "./core/reasons.js";
@@ -89,6 +90,8 @@ export type { PipelineOptions, PipelinePlan } from "./engines/stages/pipeline.js
 export type { Manifest, ManifestQuarantine } from "./output/manifest.js";
 export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publish-guard.js";
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
+export type { DatasetReport } from "./jobs/report.js";
+export type { ReportManifest, ReportNight } from "./report/report-manifest.js";
 export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
 export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
 export type { Counts } from "./core/tally.js";

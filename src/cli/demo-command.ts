@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
@@ -33,6 +34,15 @@ export function demoCommand(): Command {
             }
             if (night === 1) await emulator.advance();
           }
+          // Each dataset's report beside it (not inside: the dataset holds only what its manifest lists).
+          const { report } = await import("../jobs/report.js");
+          const reports: string[] = [];
+          for (const name of NAMES) {
+            const path = join(flags.out, `${name}.report.html`);
+            await writeFile(path, (await report(join(flags.out, name))).html);
+            reports.push(path);
+          }
+          process.stdout.write(`\nreports (open in a browser): ${reports.join(", ")}`);
           process.stdout.write(`\ndatasets: ${NAMES.map((n) => join(flags.out, n)).join(", ")}\nload one: python3 -c "import datasets; print(datasets.load_dataset('${join(flags.out, "nightly-sft")}', split='train'))"\n`);
         } finally {
           await emulator.close();

@@ -13,6 +13,7 @@ import { runCommand } from "./run-command.js";
 import { demoCommand } from "./demo-command.js";
 import { validateCommand } from "./validate-command.js";
 import { verifyCommand } from "./verify-command.js";
+import { reportCommand } from "./report-command.js";
 
 const COMMANDS: Readonly<Record<string, () => Command>> = {
   convert: convertCommand,
@@ -24,6 +25,7 @@ const COMMANDS: Readonly<Record<string, () => Command>> = {
   run: runCommand,
   demo: demoCommand,
   verify: verifyCommand,
+  report: reportCommand,
 };
 
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */

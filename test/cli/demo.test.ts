@@ -20,6 +20,10 @@ describe("evalshard demo", () => {
       expect(existsSync(join(out, name, "_state/ledger.ndjson"))).toBe(true);
     }
     expect(stdout).toMatch(/nightly-sft: (published|unchanged) .*\n {2}records in \d+, out \d+; added \d+, replaced \d+, removed \d+, unchanged \d+/);
+    // Issue 36: the demo ends with each dataset's report.
+    const reports = (/reports \(open in a browser\): (.*)/.exec(stdout)?.[1] ?? "").split(", ");
+    expect(reports).toEqual(["nightly-sft", "nightly-rl", "nightly-dpo"].map((n) => join(out, `${n}.report.html`)));
+    for (const path of reports) expect(readFileSync(path, "utf8")).toMatch(/<h2>This snapshot<\/h2>[\s\S]*<figcaption>Rows per split/);
     // Cron-style logs: one JSON line per phase on stderr when it is not a terminal.
     const phases = stderr.trim().split("\n").map((l) => JSON.parse(l).phase);
     expect(phases).toContain("published");

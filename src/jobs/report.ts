@@ -1,0 +1,76 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { IoError } from "../core/errors.js";
+import { outputLocation } from "../output/output-location.js";
+import { snapshotsDir } from "../output/local-snapshot-storage.js";
+import { storageFor } from "../output/storage-for.js";
+import type { Files } from "../output/storage.js";
+import { readText } from "../output/write-text.js";
+import type { ReportManifest, ReportNight } from "../report/report-manifest.js";
+import { reportHtml } from "../report/report-html.js";
+
+/** A dataset's report: the HTML page, and what it was made of. */
+export interface DatasetReport {
+  readonly html: string;
+  readonly current: ReportManifest;
+  /** The kept snapshots shown night over night, oldest first (the current one last). */
+  readonly nights: readonly ReportNight[];
+}
+
+/**
+ * The report of a published dataset (a local directory or `s3://BUCKET/PREFIX`): its current manifest and,
+ * for a nightly dataset, the manifests of the snapshots it keeps. Reads manifests only, never the shards:
+ * every figure is one the run counted while it wrote the data.
+ */
+export async function report(location: string): Promise<DatasetReport> {
+  const files = await storageFor(location);
+  const current = await manifestAt(files, "manifest.json", location);
+  const kept = outputLocation(location).kind === "s3" ? await storedNights(files, location) : await localNights(location);
+  const nights = nightsUpTo(current, kept);
+  return { html: reportHtml({ location, current, nights }), current, nights };
+}
+
+async function manifestAt(files: Files, path: string, location: string): Promise<ReportManifest> {
+  const text = await readText(files, path);
+  if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no ${path}`, `${location}/${path}`);
+  return parseManifest(text, `${location}/${path}`);
+}
+
+function parseManifest(text: string, where: string): ReportManifest {
+  try {
+    const m = JSON.parse(text) as ReportManifest;
+    if (typeof m !== "object" || m === null || !Array.isArray(m.shards) || typeof m.records_out !== "number") throw new Error("it has no shards or counts");
+    return m;
+  } catch (error) {
+    throw new IoError(`${where} is not an evalshard manifest: ${(error as Error).message}`, where, { cause: error });
+  }
+}
+
+/** A local nightly dataset keeps its nights beside it, `OUT.snapshots/<n>/manifest.json`. */
+async function localNights(location: string): Promise<ReportManifest[]> {
+  const dir = snapshotsDir(location);
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
+  const read = await Promise.all(names.map((n) => readFile(join(dir, n, "manifest.json"), "utf8").then((t) => parseManifest(t, join(dir, n, "manifest.json")), () => null)));
+  return read.filter((m): m is ReportManifest => m !== null);
+}
+
+/** On object storage every night is a snapshot folder with its own manifest, `snapshots/<id>/manifest.json`. */
+async function storedNights(files: Files, location: string): Promise<ReportManifest[]> {
+  const listed = await files.list("snapshots/");
+  const paths = listed.map((f) => f.path).filter((p) => /^snapshots\/[^/]+\/manifest\.json$/.test(p));
+  return Promise.all(paths.map((p) => manifestAt(files, p, location)));
+}
+
+/**
+ * The nights to show, oldest first, ending with the current one: kept snapshots numbered up to the current's
+ * (a folder past it is a publish in progress, not a night yet). A dataset without numbered snapshots (a
+ * conversion) is the current manifest alone.
+ */
+function nightsUpTo(current: ReportManifest, kept: readonly ReportManifest[]): ReportNight[] {
+  const top = typeof current.snapshot === "number" ? current.snapshot : null;
+  if (top === null) return [{ label: "current", manifest: current }];
+  const byNumber = new Map<number, ReportManifest>();
+  for (const m of kept) if (typeof m.snapshot === "number" && m.snapshot <= top) byNumber.set(m.snapshot, m);
+  byNumber.set(top, current);
+  return [...byNumber].sort(([a], [b]) => a - b).map(([n, manifest]) => ({ label: `#${n}`, manifest }));
+}
