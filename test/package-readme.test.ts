@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
-import { compress } from "zstd-napi";
+import { gzipSync, zstdCompressSync as compress } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "./helpers/flow.js";
 import { tempDir } from "./helpers/temp-dir.js";
