@@ -65,7 +65,7 @@ describe("scripts/ensure-python-venv.mjs", () => {
     const spawns = [...text.matchAll(/run\(([^,]+), \[([^\]]*)\]/g)].map((m) => [m[1], m[2]]);
     expect(spawns).toEqual([
       ["base", `"-m", "venv", venv`],
-      ["python", `"-m", "pip", "install", "--quiet", "--retries", "0", "-r", requirements`],
+      ["python", `"-m", "pip", "install", "--quiet", "--retries", "0", ...files`],
     ]);
   });
 
