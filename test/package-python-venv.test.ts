@@ -46,7 +46,7 @@ describe("scripts/ensure-python-venv.mjs", () => {
     expect(existsSync(join(venv, "bin", "python"))).toBe(true);
     const calls = readFileSync(log, "utf8").trim().split("\n");
     expect(calls).toEqual([`-m venv ${venv}`]);
-    expect(r.stderr).toContain("installing the tests' Python readers");
+    expect(r.stderr).toContain("installing the tests' Python packages");
     expect(readFileSync(join(venv, ".requirements.sha256"), "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
   });
 
