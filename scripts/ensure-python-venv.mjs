@@ -1,6 +1,6 @@
-// The Python the tests read shards back with (pyarrow, duckdb, datasets, polars, pandas, ...) lives in a
-// project-local virtualenv, `.venv/` at the repo root, made here before `npm test` (the pretest hook). The system
-// interpreter is only ever asked to create the venv: Debian's and Ubuntu's refuse pip installs into themselves
+// The Python the tests read shards back with (pyarrow, duckdb, datasets, polars, pandas, ...) and train with (TRL)
+// lives in a project-local virtualenv, `.venv/` at the repo root, made here as `npm test`'s first phase
+// (scripts/test.mjs). The system interpreter is only ever asked to create the venv: Debian's and Ubuntu's refuse pip installs into themselves
 // (PEP 668, externally-managed-environment), and a test run should not change the machine anyway. Every pip call
 // below runs as `<venv>/bin/python -m pip`, with PIP_REQUIRE_VIRTUALENV set so pip itself refuses any other target.
 //
