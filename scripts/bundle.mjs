@@ -100,7 +100,7 @@ async function bundle(entry, chunkPrefix) {
 const WORKER_START_BUILTINS = ["node:buffer", "node:fs", "node:module", "node:url", "node:worker_threads"];
 /**
  * Loaded by the worker at first use, never at start (~1-2 ms of each worker's start-up apiece): node:crypto
- * for a redacted value's hash (`--untrusted redact`) and a split's HMAC (`--split`), node:zlib for gzip pages.
+ * for a redacted value's hash (`--untrusted redact`) and a split's HMAC (`--split`), node:zlib for zstd and gzip pages.
  */
 const WORKER_LAZY_BUILTINS = ["node:crypto", "node:zlib"];
 

@@ -1,7 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../src/service/index.js";
 import { FIXTURES } from "./helpers/flow.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -16,6 +17,7 @@ const root = tempDir("evalshard-pack-");
 const checkout = join(root, "checkout");
 const project = join(root, "project");
 let packed: { filename: string; entryCount: number; size: number; unpackedSize: number; files: { path: string }[] };
+let installSeconds = 0;
 
 function sh(command: string, args: string[], cwd: string): string {
   const r = spawnSync(command, args, { cwd, encoding: "utf8", maxBuffer: 1 << 26 });
@@ -36,10 +38,31 @@ beforeAll(() => {
   [packed] = JSON.parse(sh("npm", ["pack", "--pack-destination", root, "--json"], checkout));
 
   mkdirSync(project);
-  // As a user's project: nothing approved in allowScripts (npm 11 still builds zstd-napi's binding.gyp, and warns).
+  // As a user's project, nothing approved in allowScripts: the package alone, timed, then what the type check needs.
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
-  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(root, packed.filename), `typescript@${pkg.devDependencies.typescript}`, `@types/node@${pkg.devDependencies["@types/node"]}`], project);
+  const t0 = performance.now();
+  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(root, packed.filename)], project);
+  installSeconds = (performance.now() - t0) / 1000;
+  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", `typescript@${pkg.devDependencies.typescript}`, `@types/node@${pkg.devDependencies["@types/node"]}`], project);
 }, 900_000);
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ seed: 7, runs: 40 });
+});
+afterAll(() => emulator.close());
+
+/** Runs the installed CLI without blocking this process (the emulator answers from it). */
+function evalshard(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(join(project, "node_modules/.bin/evalshard"), args, { cwd: project, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (status) => done({ status, stdout, stderr }));
+  });
+}
 
 describe("the packed package", () => {
   it("holds the build, and no source map (none would resolve: src/ is not shipped)", () => {
@@ -59,6 +82,27 @@ describe("the packed package", () => {
     const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { records_out: number };
     expect(manifest.records_out).toBeGreaterThan(0);
     expect(readdirSync(join(out, "data")).some((f) => f.endsWith(".parquet"))).toBe(true);
+  });
+
+  it("runs a shipped pipeline by name against the bundled emulator", { timeout: 120_000 }, async () => {
+    const env = { ...process.env, EVAL_BASE_URL: emulator.url, EVAL_OWNER_TOKEN: emulator.ownerToken, EVALSHARD_OUT: join(project, "nightly") };
+    const r = await evalshard(["run", "nightly-sft", "--json"], env);
+    expect(r.status, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(project, "nightly/nightly-sft/manifest.json"), "utf8")) as { records_out: number };
+    expect(manifest.records_out).toBeGreaterThan(0);
+    const unknown = await evalshard(["run", "nightly-nothing"], env);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("nightly-dpo, nightly-rl, nightly-sft");
+  });
+
+  it("installs without running any install script or compiling anything", () => {
+    const withScripts = installedPackages(join(project, "node_modules")).filter((dir) => {
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: Record<string, string>; gypfile?: boolean };
+      return ["preinstall", "install", "postinstall"].some((name) => manifest.scripts?.[name] !== undefined) || manifest.gypfile === true || existsSync(join(dir, "binding.gyp"));
+    });
+    expect(withScripts.map((dir) => dir.slice(project.length + 1))).toEqual([]);
+    console.info(`install of the tarball into an empty project: ${installSeconds.toFixed(1)} s (target < 30 s); tarball ${(packed.size / 1e6).toFixed(2)} MB`);
+    expect(packed.size).toBeLessThan(30e6);
   });
 
   it("type-checks an import of its library", { timeout: 300_000 }, () => {
@@ -115,4 +159,15 @@ function closureSizes(dir: string, sizes = new Map<string, number>()): Map<strin
     if (existsSync(found)) closureSizes(found, sizes);
   }
   return sizes;
+}
+
+/** Every package folder under `modules`, scoped ones and nested node_modules included. */
+function installedPackages(modules: string): string[] {
+  if (!existsSync(modules)) return [];
+  return readdirSync(modules).flatMap((name) => {
+    if (name.startsWith(".")) return [];
+    const dir = join(modules, name);
+    if (name.startsWith("@")) return installedPackages(dir);
+    return existsSync(join(dir, "package.json")) ? [dir, ...installedPackages(join(dir, "node_modules"))] : [];
+  });
 }

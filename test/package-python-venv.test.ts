@@ -46,7 +46,7 @@ describe("scripts/ensure-python-venv.mjs", () => {
     expect(existsSync(join(venv, "bin", "python"))).toBe(true);
     const calls = readFileSync(log, "utf8").trim().split("\n");
     expect(calls).toEqual([`-m venv ${venv}`]);
-    expect(r.stderr).toContain("installing the tests' Python readers");
+    expect(r.stderr).toContain("installing the tests' Python packages");
     expect(readFileSync(join(venv, ".requirements.sha256"), "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
   });
 
@@ -65,7 +65,7 @@ describe("scripts/ensure-python-venv.mjs", () => {
     const spawns = [...text.matchAll(/run\(([^,]+), \[([^\]]*)\]/g)].map((m) => [m[1], m[2]]);
     expect(spawns).toEqual([
       ["base", `"-m", "venv", venv`],
-      ["python", `"-m", "pip", "install", "--quiet", "--retries", "0", "-r", requirements`],
+      ["python", `"-m", "pip", "install", "--quiet", "--retries", "0", ...files`],
     ]);
   });
 

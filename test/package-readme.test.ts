@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
-import { compress } from "zstd-napi";
-import { describe, expect, it } from "vitest";
+import { gzipSync, zstdCompressSync as compress } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../src/service/index.js";
 import { FIXTURES } from "./helpers/flow.js";
 import { tempDir } from "./helpers/temp-dir.js";
 
@@ -11,7 +11,8 @@ import { tempDir } from "./helpers/temp-dir.js";
 // line of its sh blocks runs in a scratch folder holding the files the lines name (exports/, rl-export.ndjson,
 // scorecards.ndjson, made from the fixtures), in order, so `inspect ds` reads what the converts before it wrote.
 // npx is pointed at this checkout with --prefix (the scratch folder is outside it) and may not install anything:
-// `npx evalshard` must resolve to the checkout's own bin, never the registry.
+// `npx evalshard` must resolve to the checkout's own bin, never the registry. The `run` lines pull from the bundled
+// emulator, started here, as the README's `export EVAL_BASE_URL=... EVAL_OWNER_TOKEN=...` line would point them.
 const ROOT = new URL("..", import.meta.url).pathname;
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
@@ -19,10 +20,8 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const NEEDS_SERVICE = new Map([
   ["npx evalshard serve --seed 7 --runs 1000", "serves until stopped"],
   ["npx evalshard serve --port 0 --seed 7 --runs 1000 --faults 429=0.05,502=0.02,cut=0.02,partial=0.05", "serves until stopped"],
-  ["npx evalshard run pipelines/nightly-sft.yaml", "pulls from EVAL_BASE_URL"],
   ['npx evalshard pull rl --base-url "$EVAL_BASE_URL" --out datasets/rl', "pulls from EVAL_BASE_URL"],
   ['npx evalshard pull dpo --base-url "$EVAL_BASE_URL" --out datasets/dpo --auth agent --dpo-strategy adjacent', "pulls from EVAL_BASE_URL"],
-  ["npx evalshard run pipelines/nightly-sft.yaml --dry-run", "pulls from EVAL_BASE_URL: test/cli/dry-run.test.ts covers it"],
   ["npx evalshard demo", "runs the emulator and two nights: test/cli/demo.test.ts covers it"],
 ]);
 
@@ -42,6 +41,26 @@ for (const name of ["sft-valid", "sft-filters"]) writeFileSync(join(cwd, "export
 writeFileSync(join(cwd, "exports", "sft-duplicates.ndjson.gz"), gzipSync(readFileSync(`${FIXTURES}records/sft-duplicates.ndjson`)));
 copyFileSync(`${FIXTURES}records/rl-valid.ndjson`, join(cwd, "rl-export.ndjson"));
 copyFileSync(`${FIXTURES}records/scorecards-gated.ndjson`, join(cwd, "scorecards.ndjson"));
+copyFileSync(join(ROOT, "pipelines/nightly-sft.yaml"), join(cwd, "my-nightly-sft.yaml"));
+
+let emulator: RunningEmulator;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  emulator = await startEmulator({ seed: 7, runs: 40 });
+  env = { ...process.env, EVAL_BASE_URL: emulator.url, EVAL_OWNER_TOKEN: emulator.ownerToken, EVALSHARD_OUT: join(cwd, "nightly") };
+});
+afterAll(() => emulator.close());
+
+/** Runs `command` in bash without blocking this process: the emulator answers from it. */
+function sh(command: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn("bash", ["-c", command], { cwd, env });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (status) => done({ status, output }));
+  });
+}
 
 describe("README", () => {
   it("has usage lines, and the list of lines left out names only lines it has", () => {
@@ -49,12 +68,12 @@ describe("README", () => {
     for (const line of NEEDS_SERVICE.keys()) expect(examples, line).toContain(line);
   });
 
-  it("its two set-up commands are `npm ci && ...`, and CI runs exactly its test command", () => {
+  it("its two set-up commands are `npm ci && ...` on Node 24, and CI runs exactly its test command", () => {
     const setUp = (README.split("## Set-up")[1] ?? "").match(/```sh\n([\s\S]*?)```/)?.[1] ?? "";
     const commands = setUp.trim().split("\n").map((line) => line.replace(/\s+#.*$/, ""));
-    expect(commands).toEqual(["npm ci && npm run demo", "npm ci && npm test"]);
-    const ci = readFileSync(join(ROOT, ".ci/run"), "utf8").trim().split("\n").at(-1);
-    expect(ci).toBe(commands[1]);
+    expect(commands).toEqual(["npx -y -p node@24 -c 'npm ci && npm run demo'", "npx -y -p node@24 -c 'npm ci && npm test'"]);
+    const ci = readFileSync(join(ROOT, ".ci/run"), "utf8").split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+    expect(ci).toContain(commands[1]);
   });
 
   it("`npx evalshard` in the checkout runs the checkout's own CLI", () => {
@@ -64,10 +83,10 @@ describe("README", () => {
   });
 
   for (const line of examples.filter((l) => !NEEDS_SERVICE.has(l))) {
-    it(`runs: ${line}`, () => {
+    it(`runs: ${line}`, { timeout: 120_000 }, async () => {
       const command = line.replace(/^npx evalshard /, `npx --no-install --prefix '${ROOT}' evalshard `);
-      const r = spawnSync("bash", ["-c", command], { cwd, encoding: "utf8" });
-      expect(r.status, `${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      const r = await sh(command);
+      expect(r.status, `${line}\n${r.output}`).toBe(0);
     });
   }
 });

@@ -1,14 +1,13 @@
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { EXIT } from "./exit-codes.js";
 import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
+import { SHIPPED_PIPELINES } from "./shipped-pipeline.js";
 
-/** The shipped pipelines, beside dist/ in the package. */
-const PIPELINES = fileURLToPath(new URL("../../pipelines/", import.meta.url));
 const NAMES = ["nightly-sft", "nightly-rl", "nightly-dpo"];
 
 export function demoCommand(): Command {
@@ -28,7 +27,7 @@ export function demoCommand(): Command {
           for (const night of [1, 2]) {
             process.stdout.write(`\nnight ${night} (emulator epoch ${emulator.epoch})\n`);
             for (const name of NAMES) {
-              const spec = await loadPipeline(join(PIPELINES, `${name}.yaml`), env);
+              const spec = await loadPipeline(join(SHIPPED_PIPELINES, `${name}.yaml`), env);
               const result = await runNightly(spec, { ...nightlyEnvironment(name), env });
               code = Math.max(code, reportNight(result, false));
             }
@@ -43,11 +42,22 @@ export function demoCommand(): Command {
             reports.push(path);
           }
           process.stdout.write(`\nreports (open in a browser): ${reports.join(", ")}`);
-          process.stdout.write(`\ndatasets: ${NAMES.map((n) => join(flags.out, n)).join(", ")}\nload one: python3 -c "import datasets; print(datasets.load_dataset('${join(flags.out, "nightly-sft")}', split='train'))"\n`);
+          process.stdout.write(`\ndatasets: ${NAMES.map((n) => join(flags.out, n)).join(", ")}\n${loadHint(join(flags.out, "nightly-sft"))}\n`);
         } finally {
           await emulator.close();
         }
         return code;
       }),
     );
+}
+
+/**
+ * How to load a dataset, with a Python that has `datasets`: the checkout's venv (`npm test` makes it) when there
+ * is one here, since the system's Python often lacks the package; otherwise any Python the user gives it to.
+ */
+function loadHint(dataset: string): string {
+  const code = `import datasets; print(datasets.load_dataset('${dataset}', split='train'))`;
+  const venv = join(".venv", process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
+  if (existsSync(venv)) return `load one: ${venv} -c "${code}"`;
+  return `load one (with a Python that has the datasets package: pip install datasets): python3 -c "${code}"`;
 }

@@ -3,6 +3,7 @@ import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
+import { pipelineFileOf } from "./shipped-pipeline.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
 import type { OptionSpec, OptionTable } from "../plan/option-spec.js";
@@ -24,8 +25,8 @@ const RUN_FLAGS: OptionTable = Object.fromEntries(
 
 export function runCommand(): Command {
   const command = new Command("run")
-    .description("run a pipeline file (pipelines/*.yaml): one night of an incremental dataset")
-    .argument("<pipeline>", "a pipeline file; ${ENV} references are read from the environment")
+    .description("run a pipeline file, or a shipped pipeline by name (nightly-sft, nightly-rl, nightly-dpo): one night of an incremental dataset")
+    .argument("<pipeline>", "a pipeline file, or a shipped pipeline's name; ${ENV} references are read from the environment")
     .option("--json", "print the night's summary as one JSON line")
     .option("--dry-run", DRY_RUN_HELP);
   addOptionFlags(command, "pull", RUN_FLAGS);
@@ -33,7 +34,7 @@ export function runCommand(): Command {
     runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean }, self: Command) => {
       const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
       const { force, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
-      const spec = await loadPipeline(path, process.env, toYamlKeys(RUN_FLAGS, "pull", given));
+      const spec = await loadPipeline(pipelineFileOf(path), process.env, toYamlKeys(RUN_FLAGS, "pull", given));
       const dryRun = flags.dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(spec.name);

@@ -1,23 +1,15 @@
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, zstdDecompressSync } from "node:zlib";
 import { asyncBufferFromFile, type AsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import type { Compressors } from "hyparquet";
-import zstd from "zstd-napi/binding.js";
 import { IoError } from "../core/errors.js";
 import { parquetTypeText } from "./parquet-type-text.js";
 import { plainValue } from "./plain-value.js";
 import type { ShardPreview } from "./preview-jsonl.js";
 import { shardBytes, type ShardInput } from "./shard-input.js";
 
-/**
- * hyparquet decodes snappy itself; zstd and gzip pages go through the libraries the writer already uses
- * (zstd-napi, node:zlib), so reading adds no dependency beyond hyparquet.
- */
+/** hyparquet decodes snappy itself; zstd and gzip pages go through node:zlib, as the writer's do. */
 const COMPRESSORS: Compressors = {
-  ZSTD: (input, outputLength) => {
-    const out = new Uint8Array(outputLength);
-    const n = new zstd.DCtx().decompress(out, input);
-    return n === outputLength ? out : out.subarray(0, n);
-  },
+  ZSTD: (input, outputLength) => zstdDecompressSync(input, { chunkSize: Math.max(64, outputLength) }),
   GZIP: (input) => gunzipSync(input),
 };
 

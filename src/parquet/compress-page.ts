@@ -1,6 +1,5 @@
 import type * as Zlib from "node:zlib";
 import snappy from "snappyjs";
-import zstd from "zstd-napi/binding.js";
 import { lazyBuiltin } from "../core/lazy-builtin.js";
 import type { ByteWriter } from "./byte-writer.js";
 
@@ -10,22 +9,17 @@ const zlib = lazyBuiltin<typeof Zlib>("node:zlib");
 export type PageCodec = "zstd" | "gzip" | "snappy" | "none";
 
 /**
- * One zstd context per thread (module state is per worker), reused for every page: creating a context
- * costs far more than compressing a small page. Created on first use.
- */
-let context: zstd.CCtx | null = null;
-
-/**
- * Appends `src` compressed with `codec` to `out`. zstd compresses straight into `out` through the
- * binding's `ZSTD_compressCCtx`, so a page costs no allocation; gzip goes through node:zlib, snappy through
- * snappyjs (pure JS: docs/decisions.md says why it replaced DuckDB for snappy shards).
+ * Appends `src` compressed with `codec` to `out`. zstd and gzip go through node:zlib (no native addon to build
+ * at install: docs/decisions.md), snappy through snappyjs (pure JS: docs/decisions.md says why it replaced DuckDB
+ * for snappy shards).
  */
 export function compressPage(codec: PageCodec, level: number, src: Uint8Array, out: ByteWriter): void {
   switch (codec) {
     case "zstd": {
-      context ??= new zstd.CCtx();
-      out.ensure(zstd.compressBound(src.length));
-      out.length += context.compress(out.bytes.subarray(out.length), src, level);
+      const z = zlib();
+      // An output chunk above zstd's bound for `src` makes the result one buffer, not 16 KiB pieces joined after.
+      const chunkSize = Math.max(64, src.length + (src.length >> 7) + 512);
+      out.append(z.zstdCompressSync(src, { chunkSize, params: { [z.constants.ZSTD_c_compressionLevel]: level } }));
       return;
     }
     case "gzip":

@@ -60,7 +60,9 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   if (traits.needsContext && command === "pull" && at.source !== "http") {
     throw new ConfigError(`The view ${name} takes its prompts from RL records, which a pipeline of export files does not have: pull from the service, or convert the DPO export with --view ${name} --context <its RL export>`);
   }
-  if (traits.needsContext && context.length === 0 && command !== "pull") throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
+  // Without --format the records name their format when read: a view of the wrong format must be told that
+  // first (the run checks it before it asks for context), not asked for a context it cannot use.
+  if (traits.needsContext && context.length === 0 && command !== "pull" && at.format !== undefined) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
   if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined) throw new ConfigError("Give the system prompt once: --system-prompt or --system-prompt-file, not both");
   return {

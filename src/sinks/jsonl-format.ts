@@ -2,8 +2,7 @@ import { stringifyExact } from "../core/exact-json.js";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
-import { createGzip } from "node:zlib";
-import { CompressStream } from "zstd-napi";
+import { createGzip, createZstdCompress } from "node:zlib";
 import { ConfigError, IoError } from "../core/errors.js";
 import { fileWritable } from "../output/file-writable.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
@@ -61,7 +60,7 @@ class JsonlShard implements ShardWriter {
 
   static open(file: FileWriter, compression: JsonlCompression, columns: readonly Field[]): JsonlShard {
     const out = fileWritable(file);
-    const compressor = compression === "gzip" ? createGzip() : compression === "zstd" ? new CompressStream() : null;
+    const compressor = compression === "gzip" ? createGzip() : compression === "zstd" ? createZstdCompress() : null;
     const done = compressor === null ? finished(out) : pipeline(compressor, out);
     // Errors surface through write() and close(); keep the rejection from going unhandled meanwhile.
     done.catch(() => undefined);

@@ -1,6 +1,7 @@
 import { pipeline, type Transform } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { EvalshardError, IoError } from "../core/errors.js";
+import { ZstdFramesDecompress } from "./zstd-frames-decompress.js";
 
 /** How an input's bytes are stored. */
 export type Compression = "gzip" | "zstd" | "none";
@@ -28,7 +29,7 @@ export interface DecompressOptions {
 }
 
 /**
- * Decompresses a stream of raw bytes: gzip (including several concatenated members), zstd, or none.
+ * Decompresses a stream of raw bytes: gzip (including several concatenated members), zstd (also several frames), or none.
  * A corrupt or truncated stream throws an `IoError` naming the input; an error of `chunks` itself
  * is passed through unchanged.
  */
@@ -65,8 +66,7 @@ export async function* decompress(chunks: AsyncIterable<Buffer>, options: Decomp
     yield* raw();
     return;
   }
-  // zstd's native binding is loaded only for zstd inputs (~10 ms of everyone's start-up otherwise).
-  const decoder: Transform = compression === "gzip" ? createGunzip({ chunkSize: 256 * 1024 }) : new (await import("zstd-napi")).DecompressStream();
+  const decoder: Transform = compression === "gzip" ? createGunzip({ chunkSize: 256 * 1024 }) : new ZstdFramesDecompress(256 * 1024);
   // Failures reach us through the iteration below; the callback only keeps them from going unhandled.
   pipeline(raw(), decoder, () => {});
   try {

@@ -32,17 +32,23 @@ export interface ViewRun {
   card(): { readonly name: string; readonly lines: readonly string[] };
 }
 
-/** Opens `request` (reading its files and context) for records of `format`; a ConfigError when the view reads another. */
+/**
+ * Opens `request` (reading its files and context) for records of `format`; a ConfigError when the view reads
+ * another, or, once the format fits, when it needs context that `contextRequired` says the caller must give.
+ */
 export async function openViewRun(
   request: ViewRequest,
   format: FormatName,
-  o: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean; readonly inputs?: string },
+  o: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean; readonly inputs?: string; readonly contextRequired: boolean },
 ): Promise<ViewRun> {
   const opened = await openView(request, o);
   const { view, env } = opened;
   if (view.from !== format) {
     const others = format === "sft" ? "no view reads sft" : `views of ${format}: ${viewsReading(format).join(", ")}`;
     throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${o.inputs ?? "the inputs"} hold${o.inputs === undefined ? "" : "s"} ${format} records (${others})`);
+  }
+  if (view.needsContext && o.contextRequired && request.context.length === 0) {
+    throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   }
   const tally = new ViewTally();
   return {

@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, zstdDecompressSync as zstdDecompress } from "node:zlib";
 import fc from "fast-check";
 import { parquetReadObjects } from "hyparquet";
-import { decompress as zstdDecompress } from "zstd-napi";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import type { ConvertOptions } from "../../src/plan/options.js";

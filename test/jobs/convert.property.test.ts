@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parquetReadObjects } from "hyparquet";
-import { decompress as zstdDecompress } from "zstd-napi";
+import { zstdDecompressSync as zstdDecompress } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { FORMATS } from "../../src/formats/index.js";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetReadObjects } from "hyparquet";
-import { decompress as zstdDecompress } from "zstd-napi";
+import { zstdDecompressSync as zstdDecompress } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { validateInputs } from "../../src/jobs/validate.js";

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, zstdDecompressSync as decompress } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { decompress } from "zstd-napi";
 import { ConfigError, IoError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";

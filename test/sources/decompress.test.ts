@@ -1,6 +1,5 @@
-import { gzipSync } from "node:zlib";
+import { gzipSync, zstdCompressSync as compress } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compress } from "zstd-napi";
 import { IoError } from "../../src/core/errors.js";
 import { compressionFromName, decompress, sniffCompression } from "../../src/sources/decompress.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetReadObjects } from "hyparquet";
-import { decompress as zstdDecompress } from "zstd-napi";
+import { zstdDecompressSync as zstdDecompress } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";

@@ -33,7 +33,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
   // the view's rows with the view's own code (src/views) and shred those.
   // Imported here: a plain run does not load the views' code.
-  const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor });
+  const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);

@@ -33,7 +33,7 @@ export const stagesEngine: Engine<RecordSink> = {
     // A training view replaces strip: it emits its own sanitized texts, row by row.
     const context = sources.viewContext?.() ?? null;
     const request = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
-    const view = request === undefined ? null : await openViewRun(request, settled.format.name, { scratch: sink.scratch, read: options.read ?? {}, acceptLaterMinor: plan.acceptLaterMinor });
+    const view = request === undefined ? null : await openViewRun(request, settled.format.name, { scratch: sink.scratch, read: options.read ?? {}, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
     const textAudit = view === null ? new RecordTextAudit(settled.format) : null;
     const columns = view?.columns ?? settled.columns;
     const shardFormat = shardFormatFor(plan.shards.to, plan.shards.compression);

@@ -1,10 +1,9 @@
 import { execFile, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, zstdDecompressSync as decompress } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
-import { decompress } from "zstd-napi";
 import { sqlString } from "../../../src/schema/duckdb-type.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../../helpers/python.js";
 

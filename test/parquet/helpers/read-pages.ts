@@ -1,7 +1,6 @@
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, zstdDecompressSync as decompress } from "node:zlib";
 import { readRleBitPackedHybrid } from "hyparquet/src/encoding.js";
 import { deserializeTCompactProtocol } from "hyparquet/src/thrift.js";
-import { decompress } from "zstd-napi";
 import type { ChunkInfo } from "../../../src/parquet/encode-column-chunk.js";
 import { bitWidth } from "../../../src/parquet/rle-hybrid.js";
 
