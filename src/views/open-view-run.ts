@@ -45,6 +45,8 @@ export async function openViewRun(
     throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${o.inputs ?? "the inputs"} hold${o.inputs === undefined ? "" : "s"} ${format} records (${others})`);
   }
   const tally = new ViewTally();
+  const manifest = (): ViewManifest =>
+    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens });
   return {
     view,
     options: opened.options,
@@ -53,8 +55,7 @@ export async function openViewRun(
     stage: viewRecords(view, env, tally, opened.onInjection),
     tally,
     audit: env.audit,
-    manifest: () =>
-      viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context }),
-    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }) }),
+    manifest,
+    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize", tokens: manifest().tokens }) }),
   };
 }

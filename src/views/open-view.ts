@@ -9,6 +9,9 @@ import { viewEnv } from "./view-env.js";
 import type { ViewEnv, ViewOptions } from "./view-env.js";
 import type { ContextCounts } from "./view-manifest.js";
 import { viewNamed } from "./views.js";
+import { readTokenSetup } from "../tokens/token-setup.js";
+import type { TokenSetup } from "../tokens/token-setup.js";
+import { tokenBudgetOf } from "./token-budget-of.js";
 
 /** What a run asks of a view; the plan's `ViewPlan` is this with the name checked (views/ does not import plan/, which imports views/). */
 export interface ViewRequest {
@@ -22,6 +25,10 @@ export interface ViewRequest {
   readonly onInjection: "keep" | "drop" | "quarantine";
   readonly ktoLabel: "scalar_reward" | "return_to_go";
   readonly gamma: number;
+  /** `--tokenizer FILE` (a tokenizer.json) or `tiktoken:NAME`; with it, `chatTemplate` and `maxTokens`. */
+  readonly tokenizer?: string | undefined;
+  readonly chatTemplate?: string | undefined;
+  readonly maxTokens?: number | undefined;
 }
 
 /** A view ready to run: its environment, and what the manifest says about how it was set up. */
@@ -34,6 +41,8 @@ export interface OpenedView {
   readonly systemPrompt: boolean;
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
+  /** What the rows are counted with (`--tokenizer`), for the manifest. */
+  readonly tokens: TokenSetup | null;
 }
 
 /**
@@ -45,7 +54,11 @@ export interface OpenedView {
 export async function openView(plan: ViewRequest, options: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
   const view = viewNamed(plan.name);
   const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readText(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
-  const controlTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  const fileTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  const tokens = plan.tokenizer === undefined ? null : await readTokenSetup({ tokenizer: plan.tokenizer, chatTemplate: plan.chatTemplate, maxTokens: plan.maxTokens });
+  // The model's own special tokens are control tokens of its template: the sanitizer removes them too.
+  const modelTokens = tokens?.tokenizer.kind === "hf" ? tokens.tokenizer.controlTokens : [];
+  const controlTokens = fileTokens === undefined && modelTokens.length === 0 ? undefined : [...new Set([...(fileTokens ?? []), ...modelTokens])];
   let context: RlContext | null = null;
   let counts: ContextCounts | null = null;
   if (view.needsContext) {
@@ -73,9 +86,10 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     onInjection: plan.onInjection === "keep" ? "keep" : "drop",
     gamma: plan.gamma,
     ktoLabel: plan.ktoLabel,
+    ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context);
-  return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts };
+  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));
+  return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }
 
 async function readText(path: string, flag: string): Promise<string> {
