@@ -2,6 +2,7 @@
 
     python token_check.py make OUT_DIR CORPUS_FILE TEMPLATES_DIR FAMILY [FAMILY ...]
     python token_check.py count TOKENIZER_DIR DATASET_DIR VIEW
+    python token_check.py site      (where TRL is installed: its chat_templates/ are beside it)
 
 `make` trains a byte-level BPE tokenizer with `tokenizers` on CORPUS_FILE (no download) holding the special
 tokens of every family, and writes OUT_DIR/FAMILY/{tokenizer.json, tokenizer_config.json} with TRL's shipped
@@ -97,7 +98,11 @@ def count(tokenizer_dir, dataset_dir, view):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "make":
+    if sys.argv[1] == "site":
+        import trl
+
+        print(os.path.dirname(os.path.dirname(trl.__file__)))
+    elif sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     else:
         count(sys.argv[2], sys.argv[3], sys.argv[4])
