@@ -1,6 +1,5 @@
 import type { ChatMessage } from "../views/chat-message.js";
 import type { TokenSetup } from "./token-setup.js";
-import { tiktokenRanks } from "./token-setup.js";
 
 /** What a training text renders to and how many tokens it is, under one model's tokenizer and chat template. */
 export interface TokenCounter {
@@ -22,7 +21,6 @@ export async function openTokenCounter(setup: TokenSetup): Promise<TokenCounter>
   let encode: (text: string) => number;
   if (tokenizer.kind === "tiktoken") {
     const [{ Tiktoken }, ranks] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
-    await tiktokenRanks(tokenizer.encoding);
     const enc = new Tiktoken(ranks.default);
     // Special-token text in a message is text to the API: encoded as ordinary bytes.
     encode = (text) => enc.encode(text, [], []).length;

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigError } from "../core/errors.js";
+import { readOptionFile } from "../core/read-option-file.js";
 
 /** The tiktoken encodings `--tokenizer tiktoken:NAME` takes: what the OpenAI fine-tuning models count in. */
 export const TIKTOKEN_ENCODINGS = ["o200k_base"] as const;
@@ -50,7 +51,7 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
     const digest = { name: request.tokenizer, sha256: sha256(await tiktokenRanks(encoding as (typeof TIKTOKEN_ENCODINGS)[number])) };
     return { tokenizer: { kind: "tiktoken", encoding: encoding as (typeof TIKTOKEN_ENCODINGS)[number], digest }, template: null, maxTokens };
   }
-  const json = await readText(request.tokenizer, "--tokenizer");
+  const json = await readOptionFile(request.tokenizer, "--tokenizer");
   const parsed = parseObject(json, request.tokenizer, "--tokenizer");
   if (parsed.model === null || typeof parsed.model !== "object" || typeof (parsed.model as { type?: unknown }).type !== "string") {
     throw new ConfigError(`--tokenizer ${JSON.stringify(request.tokenizer)} is not a Hugging Face tokenizer.json: it has no "model" with a "type"`);
@@ -69,7 +70,7 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
   }
   let template: TokenSetup["template"];
   if (request.chatTemplate !== undefined) {
-    const text = await readText(request.chatTemplate, "--chat-template");
+    const text = await readOptionFile(request.chatTemplate, "--chat-template");
     template = { text, digest: { name: request.chatTemplate, sha256: sha256(text) } };
   } else {
     const text = defaultTemplate(config.chat_template);
@@ -90,10 +91,10 @@ function defaultTemplate(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The BPE ranks of a tiktoken encoding, as the package ships them (loaded only when asked for). */
-export async function tiktokenRanks(encoding: (typeof TIKTOKEN_ENCODINGS)[number]): Promise<string> {
-  const ranks = (await import("js-tiktoken/ranks/o200k_base")).default;
-  return encoding === "o200k_base" ? ranks.bpe_ranks : "";
+/** The BPE ranks of a tiktoken encoding, as the package ships them (loaded only when asked for): what its sha256 is of. */
+async function tiktokenRanks(encoding: (typeof TIKTOKEN_ENCODINGS)[number]): Promise<string> {
+  const byEncoding = { o200k_base: async () => (await import("js-tiktoken/ranks/o200k_base")).default.bpe_ranks };
+  return byEncoding[encoding]();
 }
 
 function sha256(text: string): string {
@@ -109,12 +110,4 @@ function parseObject(text: string, path: string, flag: string): Record<string, u
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`${flag} ${JSON.stringify(path)}: expected a JSON object`);
   return value as Record<string, unknown>;
-}
-
-async function readText(path: string, flag: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
 }

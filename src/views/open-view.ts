@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { ConfigError } from "../core/errors.js";
+import { readOptionFile } from "../core/read-option-file.js";
 import type { RlRecord } from "../formats/rl.js";
 import type { ReadOptions } from "../sources/line-source.js";
 import { parseControlTokens } from "./parse-control-tokens.js";
@@ -53,8 +52,8 @@ export interface OpenedView {
  */
 export async function openView(plan: ViewRequest, options: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
   const view = viewNamed(plan.name);
-  const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readText(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
-  const fileTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readOptionFile(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
+  const fileTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readOptionFile(plan.controlTokens, "--control-tokens"), plan.controlTokens);
   const tokens = plan.tokenizer === undefined ? null : await readTokenSetup({ tokenizer: plan.tokenizer, chatTemplate: plan.chatTemplate, maxTokens: plan.maxTokens });
   // The model's own special tokens are control tokens of its template: the sanitizer removes them too.
   const modelTokens = tokens?.tokenizer.kind === "hf" ? tokens.tokenizer.controlTokens : [];
@@ -90,12 +89,4 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
   };
   const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));
   return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
-}
-
-async function readText(path: string, flag: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
 }
