@@ -93,6 +93,11 @@ export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-rep
 export type { DatasetReport } from "./jobs/report.js";
 export type { ReportManifest, ReportNight } from "./report/report-manifest.js";
 export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
+export { readTokenSetup, TIKTOKEN_ENCODINGS } from "./tokens/token-setup.js";
+export { openTokenCounter } from "./tokens/token-counter.js";
+export type { TokenSetup, TokenRequest, NamedDigest } from "./tokens/token-setup.js";
+export type { TokenCounter } from "./tokens/token-counter.js";
+export type { TokenStats } from "./views/token-stats.js";
 export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";

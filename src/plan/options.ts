@@ -349,6 +349,28 @@ export const OPTIONS = defineOptions({
     flag: "--gamma <x>",
     yaml: { key: "output.view_options.gamma" },
   },
+  // A model's tokens (issue 34, docs/views.md): opt-in; the libraries load only when asked for.
+  tokenizer: {
+    kind: text("a tokenizer.json path or tiktoken:o200k_base"),
+    help: "count view rows in a model's tokens: its tokenizer.json (chat template from the tokenizer_config.json beside it) or tiktoken:o200k_base (OpenAI views)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--tokenizer <file>",
+    yaml: { key: "output.view_options.tokenizer" },
+  },
+  chatTemplate: {
+    kind: text("a path"),
+    help: "the chat template (Jinja) rows are rendered with, instead of tokenizer_config.json's, e.g. one of TRL's trl/chat_templates/*.jinja",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--chat-template <file>",
+    yaml: { key: "output.view_options.chat_template" },
+  },
+  maxTokens: {
+    kind: wholeNumber(),
+    help: "drop (never truncate) a view row whose rendered training text is over N tokens (needs --tokenizer)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--max-tokens <n>",
+    yaml: { key: "output.view_options.max_tokens" },
+  },
   // Leak-free splits (issue 19, docs/decisions.md): a group's split is a keyed hash of its id, never a row's.
   split: {
     kind: fractions(),

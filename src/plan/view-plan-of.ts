@@ -16,9 +16,12 @@ export interface ViewOptionValues {
   readonly onInjection?: "keep" | "drop" | "quarantine" | undefined;
   readonly ktoLabel?: "scalar-reward" | "return-to-go" | undefined;
   readonly gamma?: number | undefined;
+  readonly tokenizer?: string | undefined;
+  readonly chatTemplate?: string | undefined;
+  readonly maxTokens?: number | undefined;
 }
 
-const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma"] as const;
+const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma", "tokenizer", "chatTemplate", "maxTokens"] as const;
 const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
   context: "--context",
   systemPrompt: "--system-prompt",
@@ -27,6 +30,9 @@ const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
   onInjection: "--on-injection",
   ktoLabel: "--kto-label",
   gamma: "--gamma",
+  tokenizer: "--tokenizer",
+  chatTemplate: "--chat-template",
+  maxTokens: "--max-tokens",
 };
 
 /**
@@ -64,6 +70,8 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   // first (the run checks it before it asks for context), not asked for a context it cannot use.
   if (traits.needsContext && context.length === 0 && command !== "pull" && at.format !== undefined) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
+  if (o.tokenizer === undefined && (o.chatTemplate !== undefined || o.maxTokens !== undefined)) throw new ConfigError(`${o.chatTemplate !== undefined ? "--chat-template" : "--max-tokens"} needs --tokenizer: the model's tokens are what it counts`);
+  if (o.tokenizer !== undefined && !traits.chat) throw new ConfigError(`--tokenizer counts chat messages, and the view ${name} writes none: use it with ${Object.entries(VIEW_TRAITS).filter(([, t]) => t.chat).map(([n]) => n).join(", ")}`);
   if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined) throw new ConfigError("Give the system prompt once: --system-prompt or --system-prompt-file, not both");
   return {
     name,
@@ -74,5 +82,8 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
     onInjection: o.onInjection ?? "keep",
     ktoLabel: o.ktoLabel === "return-to-go" ? "return_to_go" : "scalar_reward",
     gamma: o.gamma ?? 1,
+    tokenizer: o.tokenizer,
+    chatTemplate: o.chatTemplate,
+    maxTokens: o.maxTokens,
   };
 }

@@ -51,6 +51,8 @@ export async function openViewRun(
     throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
   }
   const tally = new ViewTally();
+  const manifest = (): ViewManifest =>
+    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens });
   return {
     view,
     options: opened.options,
@@ -59,8 +61,7 @@ export async function openViewRun(
     stage: viewRecords(view, env, tally, opened.onInjection),
     tally,
     audit: env.audit,
-    manifest: () =>
-      viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context }),
-    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }) }),
+    manifest,
+    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize", tokens: manifest().tokens }) }),
   };
 }

@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { ConfigError } from "../core/errors.js";
+import { readOptionFile } from "../core/read-option-file.js";
 import type { RlRecord } from "../formats/rl.js";
 import type { ReadOptions } from "../sources/line-source.js";
 import { parseControlTokens } from "./parse-control-tokens.js";
@@ -9,6 +8,9 @@ import { viewEnv } from "./view-env.js";
 import type { ViewEnv, ViewOptions } from "./view-env.js";
 import type { ContextCounts } from "./view-manifest.js";
 import { viewNamed } from "./views.js";
+import { readTokenSetup } from "../tokens/token-setup.js";
+import type { TokenSetup } from "../tokens/token-setup.js";
+import { tokenBudgetOf } from "./token-budget-of.js";
 
 /** What a run asks of a view; the plan's `ViewPlan` is this with the name checked (views/ does not import plan/, which imports views/). */
 export interface ViewRequest {
@@ -22,6 +24,10 @@ export interface ViewRequest {
   readonly onInjection: "keep" | "drop" | "quarantine";
   readonly ktoLabel: "scalar_reward" | "return_to_go";
   readonly gamma: number;
+  /** `--tokenizer FILE` (a tokenizer.json) or `tiktoken:NAME`; with it, `chatTemplate` and `maxTokens`. */
+  readonly tokenizer?: string | undefined;
+  readonly chatTemplate?: string | undefined;
+  readonly maxTokens?: number | undefined;
 }
 
 /** A view ready to run: its environment, and what the manifest says about how it was set up. */
@@ -34,6 +40,8 @@ export interface OpenedView {
   readonly systemPrompt: boolean;
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
+  /** What the rows are counted with (`--tokenizer`), for the manifest. */
+  readonly tokens: TokenSetup | null;
 }
 
 /**
@@ -44,8 +52,12 @@ export interface OpenedView {
  */
 export async function openView(plan: ViewRequest, options: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
   const view = viewNamed(plan.name);
-  const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readText(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
-  const controlTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readText(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readOptionFile(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
+  const fileTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readOptionFile(plan.controlTokens, "--control-tokens"), plan.controlTokens);
+  const tokens = plan.tokenizer === undefined ? null : await readTokenSetup({ tokenizer: plan.tokenizer, chatTemplate: plan.chatTemplate, maxTokens: plan.maxTokens });
+  // The model's own special tokens are control tokens of its template: the sanitizer removes them too.
+  const modelTokens = tokens?.tokenizer.kind === "hf" ? tokens.tokenizer.controlTokens : [];
+  const controlTokens = fileTokens === undefined && modelTokens.length === 0 ? undefined : [...new Set([...(fileTokens ?? []), ...modelTokens])];
   let context: RlContext | null = null;
   let counts: ContextCounts | null = null;
   if (view.needsContext) {
@@ -73,15 +85,8 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     onInjection: plan.onInjection === "keep" ? "keep" : "drop",
     gamma: plan.gamma,
     ktoLabel: plan.ktoLabel,
+    ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context);
-  return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts };
-}
-
-async function readText(path: string, flag: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`Cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));
+  return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }

@@ -22,6 +22,7 @@ export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
   outputs: ["jsonl"],
   trl: null,
   description: "Each usable DPO pair as an OpenAI preference fine-tuning line, its prompt joined from the chosen run's RL step.",
+  training: (row) => ({ prompt: row.input.messages, completions: [row.preferred_output, row.non_preferred_output] }),
   rows(record, env) {
     const result = new ViewResultBuilder<OpenAiDpoRow>();
     const paths = { prompt: "input.messages[].content", chosen: "preferred_output[].content", rejected: "non_preferred_output[].content" };

@@ -18,6 +18,7 @@ export const openAiSft: View<"rl", OpenAiSftRow> = {
   outputs: ["jsonl"],
   trl: null,
   description: "Each RL action step as an OpenAI chat fine-tuning line: the window's messages, then the action as the assistant's reply.",
+  training: (row) => ({ prompt: row.messages.slice(0, -1), completions: [row.messages.slice(-1)] }),
   rows(record, env) {
     const result = new ViewResultBuilder<OpenAiSftRow>();
     // One path for both: an OpenAI line has the one list.

@@ -29,6 +29,7 @@ export const trlKto: View<"rl", TrlKtoRow> = {
   outputs: ["parquet", "jsonl"],
   trl: { type: "unpaired preference", trainer: "KTOTrainer" },
   description: "Each RL action step as a KTO example: prompt, completion and whether the step's reward was positive.",
+  training: (row) => ({ prompt: row.prompt, completions: [row.completion] }),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlKtoRow>();
     const steps = actionSteps(record, env, result, { prompt: "prompt[].content", completion: "completion[].content" });

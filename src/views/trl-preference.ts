@@ -36,6 +36,7 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
   outputs: ["parquet", "jsonl"],
   trl: { type: "preference", trainer: "DPOTrainer" },
   description: "Each usable DPO pair as a conversational preference example, its prompt joined from the chosen run's RL step.",
+  training: (row) => ({ prompt: row.prompt, completions: [row.chosen, row.rejected] }),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlPreferenceRow>();
     const paths = { prompt: "prompt[].content", chosen: "chosen[].content", rejected: "rejected[].content" };

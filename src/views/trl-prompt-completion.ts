@@ -39,5 +39,6 @@ export const trlPromptCompletion: View<"rl", TrlPromptCompletionRow> = {
     }
     return result.result();
   },
+  training: (row) => ({ prompt: row.prompt, completions: [row.completion] }),
   write: promptCompletionWriter,
 };

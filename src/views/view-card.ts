@@ -1,4 +1,5 @@
 import type { PathAudit } from "./text-audit.js";
+import type { TokenStats } from "./token-stats.js";
 import type { AnyView } from "./view.js";
 import type { ViewCounts } from "./view-tally.js";
 
@@ -9,6 +10,8 @@ export interface ViewCardOptions {
   readonly audit: Readonly<Record<string, PathAudit>>;
   /** The text policy the rows were written with. */
   readonly text: "sanitize" | "keep";
+  /** The manifest's `view.tokens`, when rows were counted. */
+  readonly tokens?: TokenStats | undefined;
 }
 
 /**
@@ -35,6 +38,16 @@ export function viewCard(options: ViewCardOptions): string[] {
   const unit = view.unit === "step" ? "Steps" : "Pairs";
   const dropped = Object.entries(counts.dropped).map(([reason, n]) => `\`${reason}\` ${n}`);
   lines.push(`${counts.rows_out} rows from ${counts.records_in} records. ${unit} left out: ${dropped.length === 0 ? "none" : dropped.join(", ")}.`);
+  const t = options.tokens;
+  if (t !== undefined) {
+    const template = t.chat_template === null ? "counted as the OpenAI API counts messages" : `chat template \`${t.chat_template.name}\` (sha256 ${t.chat_template.sha256})`;
+    lines.push(
+      "",
+      `Token counts: tokenizer \`${t.tokenizer.name}\` (sha256 ${t.tokenizer.sha256}), ${template}. ${t.rows} rows, ${t.total} tokens; per row min ${t.min ?? "-"}, p50 ${t.p50 ?? "-"}, p95 ${t.p95 ?? "-"}, max ${t.max ?? "-"}.` +
+        (t.max_tokens === null ? "" : ` Budget ${t.max_tokens} tokens: rows over it were dropped, never truncated.`),
+      "",
+    );
+  }
   if (counts.prompts_trimmed > 0) lines.push(`${counts.prompts_trimmed} prompts lost the seat's own messages at an end, so that each starts and ends with a user message.`);
   lines.push(
     "",

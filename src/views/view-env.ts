@@ -1,5 +1,7 @@
 import { ConfigError } from "../core/errors.js";
+import type { TokenSetup } from "../tokens/token-setup.js";
 import type { RlContext } from "./rl-context.js";
+import type { TokenBudget } from "./token-budget.js";
 import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
@@ -25,6 +27,8 @@ export interface ViewOptions {
   readonly gamma?: number;
   /** The KTO label rule; default `scalar_reward`. */
   readonly ktoLabel?: KtoLabel;
+  /** A model's tokenizer, chat template and token budget (`--tokenizer`, `--max-tokens`), files read. */
+  readonly tokens?: TokenSetup;
 }
 
 /** What a view's `rows` runs with: the resolved options, the context records and the audit it counts into. */
@@ -60,13 +64,15 @@ export interface ViewEnv {
   readonly ktoLabel: KtoLabel;
   readonly context: RlContext | null;
   readonly audit: TextAudit;
+  /** The token budget rows are held to (`viewRows`), or null when the run counts no tokens. */
+  readonly tokens: TokenBudget | null;
 }
 
 const keep: Sanitizer = (text): Sanitized => ({ text, changed: false });
 const keepChecked: TextCheck = (text): Checked => ({ text, changed: false, inject: mayInject(text) });
 
 /** Resolves view options, naming a bad value. `context` is the RL records a DPO view joins against. */
-export function viewEnv(options: ViewOptions = {}, context: RlContext | null = null): ViewEnv {
+export function viewEnv(options: ViewOptions = {}, context: RlContext | null = null, tokens: TokenBudget | null = null): ViewEnv {
   const text = options.text ?? "sanitize";
   if (text !== "sanitize" && text !== "keep") throw new ConfigError(`Expected the view text policy to be sanitize or keep, got ${JSON.stringify(text)}`);
   const gamma = options.gamma ?? 1;
@@ -81,5 +87,5 @@ export function viewEnv(options: ViewOptions = {}, context: RlContext | null = n
   if (systemPrompt !== undefined && (systemPrompt.trim() === "" || sanitizer(options.controlTokens)(systemPrompt).changed)) {
     throw new ConfigError(`The system prompt must be non-blank text without chat-template control tokens or control characters, got ${JSON.stringify(systemPrompt.slice(0, 80))}`);
   }
-  return { sanitize: policy.sanitize, check: policy.check, label: labelCheck(policy.check), systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit() };
+  return { sanitize: policy.sanitize, check: policy.check, label: labelCheck(policy.check), systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit(), tokens };
 }

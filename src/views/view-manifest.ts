@@ -1,4 +1,7 @@
+import type { TokenSetup } from "../tokens/token-setup.js";
 import type { PathAudit } from "./text-audit.js";
+import { tokenStats } from "./token-stats.js";
+import type { TokenStats } from "./token-stats.js";
 import type { AnyView } from "./view.js";
 import type { ViewCounts } from "./view-tally.js";
 
@@ -32,6 +35,8 @@ export interface ViewManifest {
   readonly context: ContextCounts | null;
   /** Per output path: texts written, changed by sanitizing, matching an injection pattern (and which). */
   readonly text_audit: Readonly<Record<string, PathAudit>>;
+  /** With `--tokenizer`: what the rows were counted with and their lengths in tokens. */
+  readonly tokens?: TokenStats;
 }
 
 export interface ViewManifestOptions {
@@ -42,6 +47,7 @@ export interface ViewManifestOptions {
   readonly systemPrompt: boolean;
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
+  readonly tokens: TokenSetup | null;
 }
 
 export function viewManifest(o: ViewManifestOptions): ViewManifest {
@@ -59,5 +65,6 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     extra_control_tokens: o.extraControlTokens,
     context: o.context,
     text_audit: o.audit,
+    ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? []) }),
   };
 }

@@ -6,6 +6,7 @@ import { TextAudit } from "./text-audit.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewTally } from "./view-tally.js";
+import { viewRows } from "./token-budget.js";
 
 /** A kept record with the rows its view made of it (possibly none). */
 export interface ViewedRecord {
@@ -25,7 +26,7 @@ export type OnInjection = "keep" | "drop" | "quarantine";
  * tally either, since the record left the dataset.
  */
 export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInjection: OnInjection): Stage<ValidRecord, ViewedRecord> {
-  const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+  const rows = viewRows(view);
   // Quarantine decides per record: rows are built as under `drop` against an audit of the record's own,
   // which joins the run's audit only when the record is kept.
   const quarantining = onInjection === "quarantine";

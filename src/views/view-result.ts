@@ -16,6 +16,10 @@ export const VIEW_DROP_REASONS = [
   "no_prompt",
   /** A text matched an injection pattern and `onInjection` is `drop`. */
   "injection",
+  /** `--max-tokens`: the row's rendered training text is over the budget (never truncated). */
+  "over_token_budget",
+  /** `--tokenizer`: the rendered prompt is not a prefix of the rendered prompt plus completion. */
+  "template_boundary_mismatch",
 ] as const;
 export type ViewDropReason = (typeof VIEW_DROP_REASONS)[number];
 
@@ -26,6 +30,8 @@ export interface ViewResult<Row> {
   readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
   /** Rows written whose prompt lost own messages at its start or end. */
   readonly trimmed: number;
+  /** With a tokenizer (`viewRows`): each row's training-text tokens, in row order. */
+  readonly tokens?: readonly number[];
 }
 
 /** What a view's `write` made of one record: as {@link ViewResult}, with the rows written counted. */
@@ -33,6 +39,7 @@ export interface ViewWritten {
   readonly rows: number;
   readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
   readonly trimmed: number;
+  readonly tokens?: readonly number[];
 }
 
 /** Collects a {@link ViewResult} while a view walks a record. */

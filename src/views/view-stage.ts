@@ -4,6 +4,7 @@ import type { ValidRecord } from "../formats/valid-record.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewTally } from "./view-tally.js";
+import { viewRows } from "./token-budget.js";
 
 /**
  * The view as a stage: each kept record becomes its rows, each a kept item with the record's provenance;
@@ -13,7 +14,7 @@ export function viewStage(view: AnyView, env: ViewEnv, tally: ViewTally): Stage<
   if (view.needsContext && env.context === null) {
     throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give them as context (--context)`);
   }
-  const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+  const rows = viewRows(view);
   return async function* (input) {
     for await (const item of input) {
       if (item.kind !== "kept") {

@@ -6,6 +6,8 @@ export interface ViewCounts {
   readonly rows_out: number;
   readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
   readonly prompts_trimmed: number;
+  /** With a tokenizer: how many rows had each training-text length, `[tokens, rows]` by length (exact percentiles, small to carry). */
+  readonly tokens?: readonly (readonly [number, number])[];
 }
 
 /** Sums the results of a view over the records of a run. */
@@ -14,9 +16,10 @@ export class ViewTally {
   #rows = 0;
   #trimmed = 0;
   readonly #dropped = new Map<ViewDropReason, number>();
+  readonly #tokens = new Map<number, number>();
 
   add(result: ViewResult<unknown>): void {
-    this.merge({ records_in: 1, rows_out: result.rows.length, dropped: result.dropped, prompts_trimmed: result.trimmed });
+    this.merge({ records_in: 1, rows_out: result.rows.length, dropped: result.dropped, prompts_trimmed: result.trimmed, tokens: (result.tokens ?? []).map((n) => [n, 1] as const) });
   }
 
   /** Adds counts made elsewhere (a parallel engine worker's, for the records main kept). */
@@ -27,10 +30,12 @@ export class ViewTally {
     for (const [reason, n] of Object.entries(counts.dropped) as [ViewDropReason, number][]) {
       this.#dropped.set(reason, (this.#dropped.get(reason) ?? 0) + n);
     }
+    for (const [tokens, rows] of counts.tokens ?? []) this.#tokens.set(tokens, (this.#tokens.get(tokens) ?? 0) + rows);
   }
 
   counts(): ViewCounts {
     const dropped = Object.fromEntries([...this.#dropped].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    return { records_in: this.#records, rows_out: this.#rows, dropped, prompts_trimmed: this.#trimmed };
+    const counts = { records_in: this.#records, rows_out: this.#rows, dropped, prompts_trimmed: this.#trimmed };
+    return this.#tokens.size === 0 ? counts : { ...counts, tokens: [...this.#tokens].sort(([a], [b]) => a - b) };
   }
 }

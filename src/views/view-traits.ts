@@ -5,6 +5,8 @@ export interface ViewTraits {
   readonly from: "rl" | "dpo";
   readonly needsContext: boolean;
   readonly outputs: readonly ("parquet" | "jsonl")[];
+  /** Whether its rows are chat messages a tokenizer can count (`View.training`). */
+  readonly chat: boolean;
 }
 
 /**
@@ -12,12 +14,12 @@ export interface ViewTraits {
  * loads no view code. test/views/view-traits.test.ts holds it equal to the views themselves.
  */
 export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
-  "trl-prompt-completion": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
-  "trl-kto": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
-  "trl-preference": { from: "dpo", needsContext: true, outputs: ["parquet", "jsonl"] },
-  "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"] },
-  "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"] },
-  "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"] },
+  "trl-prompt-completion": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
+  "trl-kto": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
+  "trl-preference": { from: "dpo", needsContext: true, outputs: ["parquet", "jsonl"], chat: true },
+  "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"], chat: true },
+  "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"], chat: true },
+  "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: false },
 };
 
 /** The views that read `from`, for messages. */

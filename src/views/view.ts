@@ -3,6 +3,7 @@ import type { RlRecord } from "../formats/rl.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { Field } from "../schema/column-type.js";
 import type { RowOut } from "./leaf-columns.js";
+import type { TrainingText } from "./training-text.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResult, ViewWritten } from "./view-result.js";
 
@@ -37,6 +38,8 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   /** One line for the dataset card and `--help`. */
   readonly description: string;
   rows(record: ViewInputs[From], env: ViewEnv): ViewResult<Row>;
+  /** What a row trains on, as chat messages, for counting its tokens (`--tokenizer`); absent: no chat text (`rl-steps`). */
+  training?(row: Row): TrainingText;
   /**
    * Optional: the rows `rows` gives, written straight into a row group's leaves laid out by `plan` (the
    * view's columns), entry for entry as shredding them would, without building them as objects first. The

@@ -33,6 +33,11 @@ describe("a view in the plan", () => {
     expect(planOfSpec(parsePipeline(text(""), "p.yaml", {})).view).toMatchObject({ name: "rl-steps", onInjection: "keep", gamma: 1 });
     const spec = parsePipeline(text("  view_options: {on_injection: quarantine, gamma: 0.9, kto_label: return-to-go}\n"), "p.yaml", {});
     expect(planOfSpec(spec).view).toMatchObject({ name: "rl-steps", onInjection: "quarantine", gamma: 0.9, ktoLabel: "return_to_go" });
+    const tokens = parsePipeline(text("  view_options: {tokenizer: tok/tokenizer.json, chat_template: llama3.jinja, max_tokens: 512}\n").replace("view: rl-steps", "view: trl-kto"), "p.yaml", {});
+    expect(planOfSpec(tokens).view).toMatchObject({ name: "trl-kto", tokenizer: "tok/tokenizer.json", chatTemplate: "llama3.jinja", maxTokens: 512 });
+    // rl-steps writes no chat messages to count; a budget needs the tokenizer it counts in.
+    expect(() => planOfSpec(parsePipeline(text("  view_options: {tokenizer: tok/tokenizer.json}\n"), "p.yaml", {}))).toThrow(/--tokenizer counts chat messages, and the view rl-steps writes none/);
+    expect(() => resolvePlan("convert", { inputs: ["a"], out: "o", view: "trl-kto", maxTokens: 10 })).toThrow(/--max-tokens needs --tokenizer/);
     expect(() => parsePipeline(text("  view_options: {gamma: 3}\n"), "p.yaml", {})).toThrow(/gamma.*3/);
     expect(() => parsePipeline(text("  view_options: {nonsense: 1}\n"), "p.yaml", {})).toThrow(/nonsense/);
     expect(() => parsePipeline(text("").replace("view: rl-steps", "view: trl-preference"), "p.yaml", {})).toThrow(/reads dpo records, not rl|pull does not fetch/);

@@ -142,7 +142,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    if (this.#config.view !== null) this.#view ??= new (await import("./unit-view.js")).UnitView(this.#config.view, this.plan);
+    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);

@@ -11,6 +11,9 @@ import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
+import { viewRows } from "../../../views/token-budget.js";
+import type { TokenBudget } from "../../../views/token-budget.js";
+import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
@@ -46,11 +49,16 @@ export class UnitView {
   readonly #units = new Map<number, RecordCounts[]>();
 
   /** `plan`: the view's columns, as the unit's row groups lay them out. */
-  constructor(setup: ViewSetup, plan: ColumnPlan) {
+  static async open(setup: ViewSetup, plan: ColumnPlan): Promise<UnitView> {
     const view: AnyView = viewNamed(setup.name);
+    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options));
+  }
+
+  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null) {
     if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
-    const write = view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined;
-    const rows = view.rows as (record: unknown, env: ViewEnv) => ReturnType<AnyView["rows"]>;
+    // A budget judges built rows (viewRows, as the stages engine does): the direct writer is for the unbudgeted view.
+    const write = budget === null ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
+    const rows = viewRows(view);
     this.#write =
       write ??
       ((record, env, out) => {
@@ -59,11 +67,11 @@ export class UnitView {
           out.beginRow();
           shredRecord(plan, row, out.leaves);
         }
-        return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed };
+        return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
-    const env = viewEnv(setup.options);
+    const env = viewEnv(options, null, budget);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
-    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
+    this.#env = (options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
   }
 
   /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
@@ -72,7 +80,8 @@ export class UnitView {
     const result = this.#write(record, { ...this.#env, audit }, out);
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
-    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed }, audit });
+    const tokens = result.tokens?.map((n) => [n, 1] as const);
+    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }) }, audit });
     return result.rows;
   }
 

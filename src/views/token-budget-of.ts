@@ -1,0 +1,31 @@
+import { ConfigError } from "../core/errors.js";
+import { openTokenCounter } from "../tokens/token-counter.js";
+import type { TokenBudget } from "./token-budget.js";
+import type { AnyView } from "./view.js";
+import type { ViewOptions } from "./view-env.js";
+
+/**
+ * The token budget `options.tokens` sets for `view` (its libraries loaded now), or null when the run counts
+ * no tokens. A ConfigError, before any row is built, when the view has no chat text to count (`rl-steps`) or
+ * the system prompt alone, as the template renders it, is over the budget: no row could fit.
+ */
+export async function tokenBudgetOf(view: AnyView, options: ViewOptions): Promise<TokenBudget | null> {
+  const setup = options.tokens;
+  if (setup === undefined) return null;
+  if (view.training === undefined) throw new ConfigError(`--tokenizer counts chat messages, and the view ${view.name} writes none: use it with a chat view`);
+  const counter = await openTokenCounter(setup);
+  const { maxTokens } = setup;
+  if (maxTokens !== null && options.systemPrompt !== undefined) {
+    const system = [{ role: "system" as const, content: options.systemPrompt }];
+    let rendered: string | null;
+    try {
+      rendered = counter.render(system, false);
+    } catch {
+      // A template that takes no system message alone (gemma refuses it): the text itself is the least it costs.
+      rendered = options.systemPrompt;
+    }
+    const length = rendered === null ? counter.countMessages(system) : counter.count(rendered);
+    if (length > maxTokens) throw new ConfigError(`--max-tokens ${maxTokens} is below the system prompt's own length (${length} tokens as the template renders it): every row would be dropped`);
+  }
+  return { counter, maxTokens };
+}

@@ -1,0 +1,72 @@
+import { ConfigError } from "../core/errors.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import type { TrainingText } from "./training-text.js";
+import type { AnyView } from "./view.js";
+import type { ViewEnv } from "./view-env.js";
+import type { ViewResult } from "./view-result.js";
+import { ViewResultBuilder } from "./view-result.js";
+
+/** A model's tokenizer and chat template, and the budget a row's training text must fit (`--max-tokens`). */
+export interface TokenBudget {
+  readonly counter: TokenCounter;
+  /** null: rows are counted, none dropped for length. */
+  readonly maxTokens: number | null;
+}
+
+type Rows = (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
+
+/**
+ * The view's rows under `env.tokens`, the one rule both engines run: each row's prompt is rendered with the
+ * generation prompt and each prompt plus completion without it, by the model's chat template as
+ * transformers' `apply_chat_template` renders them. A row whose rendered prompt is not a prefix of a rendered
+ * prompt plus completion is dropped (`template_boundary_mismatch`: the template re-renders the history, so
+ * the completion's tokens would not follow the prompt's); one whose longest prompt plus completion is over
+ * `maxTokens` tokens is dropped (`over_token_budget`), never truncated. The kept rows' counts go with the
+ * result. Without a template (tiktoken) the messages are counted as the OpenAI API counts them.
+ */
+export function viewRows(view: AnyView): Rows {
+  const rows = view.rows as Rows;
+  const training = view.training?.bind(view) as ((row: Record<string, unknown>) => TrainingText) | undefined;
+  return (record, env) => {
+    const result = rows(record, env);
+    const budget = env.tokens;
+    if (budget === null) return result;
+    if (training === undefined) throw new ConfigError(`The view ${view.name} has no chat text to count tokens of: --tokenizer goes with the chat views`);
+    const out = new ViewResultBuilder<Record<string, unknown>>();
+    Object.assign(out.dropped, result.dropped);
+    out.trimmed = result.trimmed;
+    const tokens: number[] = [];
+    result.rows.forEach((row, i) => {
+      const text = training(row);
+      let longest = 0;
+      let mismatch = false;
+      try {
+        const prompt = budget.counter.render(text.prompt, true);
+        for (const completion of text.completions) {
+          const full = budget.counter.render([...text.prompt, ...completion], false);
+          if (prompt === null || full === null) longest = Math.max(longest, budget.counter.countMessages([...text.prompt, ...completion]));
+          else if (!full.startsWith(prompt)) mismatch = true;
+          else longest = Math.max(longest, budget.counter.count(full));
+        }
+      } catch (error) {
+        throw new ConfigError(`The chat template failed on a row of the ${view.name} view (${rowKey(record, row, i)}): ${(error as Error).message}`);
+      }
+      if (mismatch) out.drop("template_boundary_mismatch");
+      else if (budget.maxTokens !== null && longest > budget.maxTokens) out.drop("over_token_budget");
+      else {
+        out.rows.push(row);
+        tokens.push(longest);
+      }
+    });
+    return { ...out.result(), tokens };
+  };
+}
+
+/** Names a row in an error: its record's run and seat, and the row's step or place among the record's rows. */
+function rowKey(record: unknown, row: Record<string, unknown>, index: number): string {
+  const r = record as { run_id?: unknown; run_chosen?: unknown; seat?: { seat_index?: unknown }; seat_index?: unknown };
+  const run = r.run_id ?? r.run_chosen;
+  const seat = r.seat?.seat_index ?? r.seat_index;
+  const step = row.step_index === undefined ? `row ${index}` : `step_index ${String(row.step_index)}`;
+  return `run ${JSON.stringify(run)}, seat_index ${String(seat)}, ${step}`;
+}
