@@ -42,6 +42,18 @@ describe("--tokenizer (CLI)", () => {
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/Token counts: tokenizer `tiktoken:o200k_base`/);
   });
 
+  it("validate counts as convert does, writing nothing: rows over --max-tokens left out", async () => {
+    const all = await spawnCli(["validate", RL, "--view", "openai-sft", "--tokenizer", "tiktoken:o200k_base", "--json"]);
+    expect(all.status, all.stderr).toBe(0);
+    const counted = (JSON.parse(all.stdout) as { view: { rows_out: number; tokens: { p50: number; max: number } } }).view;
+    const budget = await spawnCli(["validate", RL, "--view", "openai-sft", "--tokenizer", "tiktoken:o200k_base", "--max-tokens", String(counted.tokens.p50), "--json"]);
+    expect(budget.status, budget.stderr).toBe(0);
+    const v = (JSON.parse(budget.stdout) as { view: { rows_out: number; steps_dropped: Record<string, number>; tokens: { max: number; max_tokens: number } } }).view;
+    expect(v.tokens.max).toBeLessThanOrEqual(counted.tokens.p50);
+    expect(v.rows_out + (v.steps_dropped.over_token_budget ?? 0)).toBe(counted.rows_out);
+    expect(v.steps_dropped.over_token_budget).toBeGreaterThan(0);
+  });
+
   it("bad input is exit 2, naming it, and nothing is published", async () => {
     const cases: [string[], RegExp][] = [
       [["--view", "trl-kto", "--tokenizer", RL], /--tokenizer "views-rl.ndjson" is not JSON/],
