@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { FencedError, LockedError } from "../core/errors.js";
+import type { ObjectFiles } from "./object-files.js";
 import { isGone, ownIdentity } from "./process-identity.js";
 import type { ProcessIdentity } from "./process-identity.js";
-import { errorName, httpStatus, s3Error } from "./s3-error.js";
-import type { S3Files } from "./s3-files.js";
 import { readText } from "./write-text.js";
 import type { Lock } from "./storage.js";
 
@@ -36,7 +34,7 @@ export interface LeaseLock extends Lock {
 }
 
 /**
- * Takes the single-writer lock of a dataset on S3: a lease. The lock object is created with
+ * Takes the single-writer lock of a dataset on object storage: a lease. The lock object is created with
  * `If-None-Match: *`, so of two jobs racing exactly one gets it (on stores that honour conditional
  * writes; see docs/decisions.md for s3rver); it holds a per-run token and an expiry, renewed every third
  * of the lease with `If-Match` on its ETag. A job that died stops renewing, and once its lease expired
@@ -46,7 +44,7 @@ export interface LeaseLock extends Lock {
  * reusing pid 1, or a new pod with a new hostname, changes nothing; a lease whose holder ran on this boot
  * in this pid namespace and is gone (its pid and start time name no process) is taken over at once.
  */
-export async function takeLease(files: S3Files, leaseMs: number): Promise<LeaseLock> {
+export async function takeLease(files: ObjectFiles, leaseMs: number): Promise<LeaseLock> {
   const token = randomBytes(12).toString("hex");
   const identity = ownIdentity();
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -59,12 +57,12 @@ export async function takeLease(files: S3Files, leaseMs: number): Promise<LeaseL
       );
     }
     const mine: Mine = { token, fence: Math.max(Date.now(), (c?.fence ?? 0) + 1), identity };
-    const etag = await putLease(files, mine, leaseMs, held === null ? { IfNoneMatch: "*" } : held.etag === undefined ? {} : { IfMatch: held.etag });
+    const etag = await putLease(files, mine, leaseMs, held === null ? null : held.etag);
     if (etag === null) continue; // another job won the race: look again
     // A store that ignores conditional writes (s3rver) would let a racer overwrite us: read it back.
     const now = await readLease(files);
     if (now?.content?.token !== token) continue;
-    return renewing(files, mine, now.etag ?? etag, leaseMs);
+    return renewing(files, mine, now.etag, leaseMs);
   }
   throw new LockedError(`${files.location}: could not take the lock ${files.location}/${LOCK_PATH}, other jobs keep taking it`);
 }
@@ -76,7 +74,7 @@ interface Mine {
   readonly identity: ProcessIdentity | null;
 }
 
-function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number): LeaseLock {
+function renewing(files: ObjectFiles, mine: Mine, firstEtag: string, leaseMs: number): LeaseLock {
   const { token } = mine;
   let etag = firstEtag;
   let lost = false;
@@ -89,10 +87,11 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
     const held = await readLease(files).catch(() => undefined);
     if (held === undefined) return undefined;
     if (held?.content?.token !== token) return false;
-    const next = await putLease(files, mine, leaseMs, { IfMatch: etag }).catch(() => undefined);
+    const next = await putLease(files, mine, leaseMs, etag).catch(() => undefined);
     if (next === null) return false;
-    if (next !== undefined) etag = next;
-    return next === undefined ? undefined : true;
+    if (next === undefined) return undefined;
+    etag = next;
+    return true;
   };
   const timer = setInterval(() => {
     renewal = renewal.then(async () => {
@@ -138,8 +137,8 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
   };
 }
 
-/** Writes the lease; the new ETag, or null when the condition failed (someone else holds it now). */
-async function putLease(files: S3Files, mine: Mine, leaseMs: number, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string | null> {
+/** Writes the lease on `condition` (none: absent; else the ETag it replaces); the new ETag, or null when another job holds it now. */
+async function putLease(files: ObjectFiles, mine: Mine, leaseMs: number, condition: string | null): Promise<string | null> {
   const now = Date.now();
   const content: LeaseContent = {
     token: mine.token,
@@ -151,19 +150,11 @@ async function putLease(files: S3Files, mine: Mine, leaseMs: number, condition: 
     process: mine.identity,
   };
   const key = files.key(LOCK_PATH);
-  try {
-    const out = await files.client.send(
-      new PutObjectCommand({ Bucket: files.where.bucket, Key: key, Body: `${JSON.stringify(content)}\n`, ContentType: "application/json", ...condition }),
-    );
-    return out.ETag ?? "";
-  } catch (error) {
-    // 412: the condition failed; 409: a concurrent conditional write is in progress (S3 says retry).
-    if (httpStatus(error) === 412 || httpStatus(error) === 409 || errorName(error) === "PreconditionFailed") return null;
-    throw s3Error(error, "write the lock", files.target(key));
-  }
+  const body = Buffer.from(`${JSON.stringify(content)}\n`);
+  return condition === null ? files.store.putIfAbsent(key, body) : files.store.putIfMatch(key, body, condition);
 }
 
-async function readLease(files: S3Files): Promise<{ content: LeaseContent | null; etag: string | undefined } | null> {
+async function readLease(files: ObjectFiles): Promise<{ content: LeaseContent | null; etag: string } | null> {
   const head = await files.head(LOCK_PATH);
   if (head === null) return null;
   const text = await readText(files, LOCK_PATH);
