@@ -32,11 +32,11 @@ export class MemoryObjectStore implements ObjectStore {
     return object === undefined ? null : chunksOf(Buffer.from(object.bytes));
   }
 
-  put(key: string, metadata: Readonly<Record<string, string>> = {}): ObjectUpload {
+  put(key: string): ObjectUpload {
     const chunks: Buffer[] = [];
     return {
       write: async (bytes) => void chunks.push(Buffer.from(bytes)),
-      close: async () => void this.#set(key, Buffer.concat(chunks), metadata),
+      close: async () => void this.#set(key, Buffer.concat(chunks), {}),
       abort: async () => void chunks.splice(0),
     };
   }

@@ -14,10 +14,9 @@ export class ObjectFileWriter implements FileWriter {
   constructor(
     private readonly store: ObjectStore,
     private readonly key: string,
-    metadata?: Readonly<Record<string, string>>,
   ) {
     this.name = store.url(key);
-    this.#upload = store.put(key, metadata);
+    this.#upload = store.put(key);
   }
 
   async write(bytes: Uint8Array): Promise<void> {

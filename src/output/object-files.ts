@@ -31,17 +31,12 @@ export class ObjectFiles implements Files {
     return `${this.prefix}${path}`;
   }
 
-  async create(path: string, metadata?: Readonly<Record<string, string>>): Promise<FileWriter> {
-    return new ObjectFileWriter(this.store, this.key(path), metadata);
+  async create(path: string): Promise<FileWriter> {
+    return new ObjectFileWriter(this.store, this.key(path));
   }
 
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
     return this.store.get(this.key(path));
-  }
-
-  /** The object `key`'s bytes, streamed; null when there is none. */
-  readKey(key: string): Promise<AsyncIterable<Uint8Array> | null> {
-    return this.store.get(key);
   }
 
   /** The object's size, ETag and metadata; null when there is none. */
@@ -73,11 +68,6 @@ export class ObjectFiles implements Files {
   async remove(path: string): Promise<void> {
     const keys = [this.key(path), ...(await this.list(`${path}/`)).map((f) => this.key(f.path))];
     await this.store.delete(keys);
-  }
-
-  /** Deletes objects by key; deleting a missing one is no error. */
-  deleteKeys(keys: readonly string[]): Promise<void> {
-    return this.store.delete(keys);
   }
 
   /** Deletes every file under `prefix`. */

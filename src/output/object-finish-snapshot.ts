@@ -36,7 +36,7 @@ export async function finishSnapshot(root: ObjectFiles, pointer: SnapshotPointer
       if (!topLevel.includes(entry)) stale.push(root.key(entry));
       for (const file of await root.list(`${entry}/`)) stale.push(root.key(file.path));
     }
-    await root.deleteKeys(stale);
+    await root.store.delete(stale);
     await step("cleaned");
   }
   const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);

@@ -127,7 +127,7 @@ function renewing(files: ObjectFiles, mine: Mine, firstEtag: string, leaseMs: nu
       await renewal;
       const held = await readLease(files);
       // Never delete a lock another job took over after our lease expired.
-      if (held?.content?.token === token) await files.deleteKeys([files.key(LOCK_PATH)]);
+      if (held?.content?.token === token) await files.store.delete([files.key(LOCK_PATH)]);
       else if (!told) {
         throw new LockedError(
           `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): another job may have written there meanwhile; check it with \`evalshard verify ${files.location}\``,

@@ -80,7 +80,7 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
         throw new IoError(`The staging folder ${files.location} of this job was deleted: nothing of this run was published, and the dataset is as it was`, files.location);
       }
       // Staged files outside the entries are not part of the new version.
-      await files.deleteKeys(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
+      await root.store.delete(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
       const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
       // The entries not replaced carry over: copied server-side, so every snapshot folder is whole.
       const before = await readPointer(root);

@@ -59,7 +59,7 @@ export class ObjectStorage implements Storage {
     // A manifest's paths name its snapshot's folder (issue 39): a kept snapshot's files are read as named.
     if (path.startsWith(SNAPSHOTS)) return this.root.read(path);
     const found = await this.#resolve(path);
-    return found === null ? null : this.root.readKey(found.key);
+    return found === null ? null : this.root.store.get(found.key);
   }
 
   async list(prefix: string): Promise<StoredFile[]> {

@@ -15,7 +15,7 @@ export interface ObjectStore {
   /** The object's bytes, streamed; null when there is none. */
   get(key: string): Promise<AsyncIterable<Uint8Array> | null>;
   /** Starts a streamed upload (multipart where large); the object appears, whole, once it is closed. */
-  put(key: string, metadata?: Readonly<Record<string, string>>): ObjectUpload;
+  put(key: string): ObjectUpload;
   /** Writes a small object only if there is none (`If-None-Match: *`): its ETag, or null when one exists. */
   putIfAbsent(key: string, body: Uint8Array): Promise<string | null>;
   /** Replaces a small object only if its ETag is still `etag` (`If-Match`): the new ETag, or null when it changed. */

@@ -54,8 +54,8 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  put(key: string, metadata: Readonly<Record<string, string>> = {}): ObjectUpload {
-    return s3Upload(this.client, { Bucket: this.where.bucket, Key: this.#key(key), Metadata: { ...metadata } }, this.#target(key));
+  put(key: string): ObjectUpload {
+    return s3Upload(this.client, { Bucket: this.where.bucket, Key: this.#key(key) }, this.#target(key));
   }
 
   putIfAbsent(key: string, body: Uint8Array): Promise<string | null> {
@@ -127,7 +127,7 @@ export class S3ObjectStore implements ObjectStore {
  * One object streamed through `@aws-sdk/lib-storage`: a single PUT below a part, a multipart upload above,
  * memory bounded by the part size whatever the object's size.
  */
-function s3Upload(client: S3Client, params: { Bucket: string; Key: string; Metadata: Record<string, string> }, target: S3Target): ObjectUpload {
+function s3Upload(client: S3Client, params: { Bucket: string; Key: string }, target: S3Target): ObjectUpload {
   const body = new PassThrough({ highWaterMark: 1 << 20 });
   const upload = new Upload({ client, params: { ...params, Body: body }, partSize: PART_BYTES, queueSize: QUEUE, leavePartsOnError: false });
   const done = upload.done();
