@@ -93,13 +93,23 @@ function renewing(files: ObjectFiles, mine: Mine, firstEtag: string, leaseMs: nu
     etag = next;
     return true;
   };
-  const timer = setInterval(() => {
-    renewal = renewal.then(async () => {
-      if (lost) return;
-      // A failed renewal (network) is retried at the next tick; the lease outlives two of them.
-      if ((await renew()) === false) lost = true;
+  /**
+   * Renews after the renewal before it: two at once would race on the ETag, and the loser (412 on a store that
+   * honours If-Match, a torn read on s3rver) would take its own job's renewal for a takeover.
+   */
+  let queued = 0;
+  const renewNext = (): Promise<boolean | undefined> => {
+    queued++;
+    const next = renewal.then(async () => (lost ? false : renew()));
+    renewal = next.then((held) => {
+      queued--;
+      if (held === false) lost = true;
     });
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+    return next;
+  };
+  // A failed renewal (network) is retried at the next tick; the lease outlives two of them. A tick while one
+  // is under way (a slow store) is skipped, so they never pile up.
+  const timer = setInterval(() => void (queued === 0 && renewNext()), Math.max(10, Math.floor(leaseMs / 3)));
   // The lease must not keep a finished process alive.
   timer.unref();
   return {
@@ -109,10 +119,8 @@ function renewing(files: ObjectFiles, mine: Mine, firstEtag: string, leaseMs: nu
       return lost;
     },
     async check() {
-      await renewal;
       // The renewal is the fence: a conditional write on the ETag this job last wrote, which only its holder knows.
-      const held = lost ? false : await renew();
-      if (held === false) lost = true;
+      const held = await renewNext();
       if (held !== true) {
         told = held === false;
         throw new FencedError(

@@ -270,6 +270,14 @@ describe.each(DATASETS)("a dataset on object storage (%s)", (kind, dataset) => {
       await lockA.release();
     });
 
+    it("a check that overlaps the lease's background renewal does not lose the lock to its own renewal", async () => {
+      // Every request takes 30 ms, the renewal timer ticks every 20 ms: renewals and checks overlap.
+      const slow = slowed(dataset()().root.store, 30);
+      const lock = await new ObjectStorage(slow, { leaseMs: 60 }).lock();
+      for (let i = 0; i < 5; i++) await lock.check?.();
+      await lock.release();
+    });
+
     it("a job stalled between its lock's check and its commit cannot commit once another job took the lock over (issue 40)", async () => {
       const job = dataset();
       await publishVersion(job(), "one");
@@ -329,5 +337,21 @@ function stallAt(store: ObjectStore, key: string): { store: ObjectStore; reached
       list: (prefix) => store.list(prefix),
       delete: (keys) => store.delete(keys),
     },
+  };
+}
+
+/** `store` with every request `ms` slower, as over a far or busy network. */
+function slowed(store: ObjectStore, ms: number): ObjectStore {
+  const later = async <T>(f: () => Promise<T>) => (await new Promise((r) => setTimeout(r, ms)), f());
+  return {
+    url: (k) => store.url(k),
+    head: (k) => later(() => store.head(k)),
+    get: (k) => later(() => store.get(k)),
+    put: (k) => store.put(k),
+    putIfAbsent: (k, body) => later(() => store.putIfAbsent(k, body)),
+    putIfMatch: (k, body, etag) => later(() => store.putIfMatch(k, body, etag)),
+    copy: (from, to, metadata) => later(() => store.copy(from, to, metadata)),
+    list: (prefix) => later(() => store.list(prefix)),
+    delete: (keys) => later(() => store.delete(keys)),
   };
 }
