@@ -46,6 +46,9 @@ export { jsonlFormat } from "./sinks/jsonl-format.js";
 // From their own files, not output/index.js: its types name S3's, and the AWS SDK is an optional peer dependency,
 // so a project without it must still type-check against ours (test/package-pack.test.ts).
 export { LocalStorage } from "./output/local-storage.js";
+// Object storage over any ObjectStore (another cloud is one adapter class); S3Storage stays out, it names the SDK's types.
+export { ObjectStorage } from "./output/object-storage.js";
+export { MemoryObjectStore } from "./output/memory-object-store.js";
 export { DatasetSink } from "./output/dataset-sink.js";
 export { ShardedWriter } from "./output/sharded-writer.js";
 export { ShardRotation } from "./output/shard-rotation.js";
@@ -110,6 +113,9 @@ export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
 export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./sinks/shard-writer.js";
 export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, Fence, PublishHook } from "./output/storage.js";
+export type { ObjectStore, ObjectHead, ObjectEntry, ObjectUpload } from "./output/object-store.js";
+export type { ObjectStorageOptions } from "./output/object-storage.js";
+export type { ObjectStaging } from "./output/object-staging.js";
 export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";

@@ -1,4 +1,4 @@
-import { SNAPSHOTS } from "../output/s3-snapshot-pointer.js";
+import { SNAPSHOTS } from "../output/object-snapshot-pointer.js";
 
 /** A path a manifest names, as `verify` reads and compares it. */
 export interface ShardPath {

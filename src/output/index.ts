@@ -10,6 +10,8 @@ export { openStaging, recoverStaging } from "./local-staging.js";
 export { lockOutput } from "./lock-output.js";
 // S3Storage itself is loaded by storageFor on demand, so importing this folder never loads the AWS SDK.
 export { outputLocation, storageFor } from "./storage-for.js";
+export { ObjectStorage } from "./object-storage.js";
+export { MemoryObjectStore } from "./memory-object-store.js";
 
 export type { FileWriter, Files, Lock, PublishHook, Staging, Storage, StoredFile, WrittenFile } from "./storage.js";
 export type { DatasetFiles, DatasetSinkOptions } from "./dataset-sink.js";
@@ -22,5 +24,7 @@ export type { LocalStorageOptions } from "./local-storage.js";
 export type { SnapshotGrace } from "./local-snapshots.js";
 export type { OutputLocation } from "./storage-for.js";
 export type { S3Storage, S3StorageOptions } from "./s3-storage.js";
+export type { ObjectStorageOptions } from "./object-storage.js";
 export type { S3ClientOptions } from "./s3-client.js";
-export type { S3Staging } from "./s3-staging.js";
+export type { ObjectStaging } from "./object-staging.js";
+export type { ObjectStore, ObjectHead, ObjectEntry, ObjectUpload } from "./object-store.js";

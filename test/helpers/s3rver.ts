@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** The credentials s3rver accepts (its built-in account). Not secrets: they exist only on loopback. */
 export const S3RVER_KEY = "S3RVER";
@@ -50,6 +51,20 @@ export function useS3rverEnvironment(server: S3Server): void {
   process.env["AWS_SECRET_ACCESS_KEY"] = S3RVER_KEY;
   process.env["AWS_REGION"] = "us-east-1";
   process.env["AWS_ENDPOINT_URL_S3"] = server.endpoint;
+}
+
+/** s3rver for the calling test file, started before its tests with the SDK's environment pointed at it, stopped after. */
+export function s3rverForFile(): () => S3Server {
+  let server: S3Server | undefined;
+  beforeAll(async () => {
+    server = await startS3rver();
+    useS3rverEnvironment(server);
+  });
+  afterAll(() => server?.stop());
+  return () => {
+    if (server === undefined) throw new Error("s3rver is not started yet: call it inside a test");
+    return server;
+  };
 }
 
 /** The whole environment of a CLI child process that reaches `server` through the SDK's default chain. */

@@ -8,7 +8,7 @@ import { FORMATS } from "../../src/formats/index.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
 import { DatasetSink } from "../../src/output/dataset-sink.js";
 import { s3Client } from "../../src/output/s3-client.js";
-import { LOCK_PATH } from "../../src/output/s3-lease-lock.js";
+import { LOCK_PATH } from "../../src/output/object-lease-lock.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import type { ShardInfo } from "../../src/output/shard-format.js";
 import { ShardRotation } from "../../src/output/shard-rotation.js";
@@ -77,7 +77,8 @@ describe("the dataset sink on S3", () => {
     const client = s3Client();
     const commands: string[] = [];
     client.middlewareStack.add((next, context) => (args) => (commands.push(context.commandName ?? ""), next(args)), { step: "initialize" });
-    const storage = new S3Storage(`s3://${s3.bucket}/sink/rg-${counter++}`, { client });
+    const prefix = `sink/rg-${counter++}`;
+    const storage = new S3Storage(`s3://${s3.bucket}/${prefix}`, { client });
     const sink = await DatasetSink.open(storage);
     // Random text barely compresses: the first shard is ~12 MB, above the 8 MiB part size.
     const texts = Array.from({ length: 4000 }, () => randomBytes(3000).toString("base64"));
@@ -101,7 +102,7 @@ describe("the dataset sink on S3", () => {
     const work = join(root, `py-${counter++}`);
     // boto3 fetches the card and the shards it names, as a user's training job would. Not spawnSync: the
     // server answering it runs on this thread.
-    const args = [READER, work, s3.endpoint, s3.bucket, storage.root.where.prefix];
+    const args = [READER, work, s3.endpoint, s3.bucket, `${prefix}/`];
     const run = await execFileAsync(PYTHON, args, { encoding: "utf8", env: { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
     expect(run.stderr.split("\n").filter((l) => /Error/.test(l))).toEqual([]);
     const seen = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { data_files: string[]; ids: number[]; datasets_rows: number };

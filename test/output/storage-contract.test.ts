@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LockedError } from "../../src/core/errors.js";
 import { LocalStorage } from "../../src/output/local-storage.js";
+import { MemoryObjectStore } from "../../src/output/memory-object-store.js";
+import { ObjectStorage } from "../../src/output/object-storage.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import type { Files, Storage } from "../../src/output/storage.js";
 import { readText, writeText } from "../../src/output/write-text.js";
@@ -25,6 +27,8 @@ afterAll(() => s3?.stop());
 const STORAGES: readonly (readonly [string, () => Storage])[] = [
   ["local", () => new LocalStorage(join(root, `s-${counter++}`))],
   ["S3", () => new S3Storage(`s3://${s3.bucket}/contract/s-${counter++}`)],
+  // Object storage over any store: another cloud's adapter is tested by adding its line here.
+  ["in-memory object", () => new ObjectStorage(new MemoryObjectStore(`s-${counter++}`))],
 ];
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

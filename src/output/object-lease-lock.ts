@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { FencedError, LockedError } from "../core/errors.js";
+import type { ObjectFiles } from "./object-files.js";
 import { isGone, ownIdentity } from "./process-identity.js";
 import type { ProcessIdentity } from "./process-identity.js";
-import { errorName, httpStatus, s3Error } from "./s3-error.js";
-import type { S3Files } from "./s3-files.js";
 import { readText } from "./write-text.js";
 import type { Lock } from "./storage.js";
 
@@ -36,7 +34,7 @@ export interface LeaseLock extends Lock {
 }
 
 /**
- * Takes the single-writer lock of a dataset on S3: a lease. The lock object is created with
+ * Takes the single-writer lock of a dataset on object storage: a lease. The lock object is created with
  * `If-None-Match: *`, so of two jobs racing exactly one gets it (on stores that honour conditional
  * writes; see docs/decisions.md for s3rver); it holds a per-run token and an expiry, renewed every third
  * of the lease with `If-Match` on its ETag. A job that died stops renewing, and once its lease expired
@@ -46,7 +44,7 @@ export interface LeaseLock extends Lock {
  * reusing pid 1, or a new pod with a new hostname, changes nothing; a lease whose holder ran on this boot
  * in this pid namespace and is gone (its pid and start time name no process) is taken over at once.
  */
-export async function takeLease(files: S3Files, leaseMs: number): Promise<LeaseLock> {
+export async function takeLease(files: ObjectFiles, leaseMs: number): Promise<LeaseLock> {
   const token = randomBytes(12).toString("hex");
   const identity = ownIdentity();
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -59,12 +57,12 @@ export async function takeLease(files: S3Files, leaseMs: number): Promise<LeaseL
       );
     }
     const mine: Mine = { token, fence: Math.max(Date.now(), (c?.fence ?? 0) + 1), identity };
-    const etag = await putLease(files, mine, leaseMs, held === null ? { IfNoneMatch: "*" } : held.etag === undefined ? {} : { IfMatch: held.etag });
+    const etag = await putLease(files, mine, leaseMs, held === null ? null : held.etag);
     if (etag === null) continue; // another job won the race: look again
     // A store that ignores conditional writes (s3rver) would let a racer overwrite us: read it back.
     const now = await readLease(files);
     if (now?.content?.token !== token) continue;
-    return renewing(files, mine, now.etag ?? etag, leaseMs);
+    return renewing(files, mine, now.etag, leaseMs);
   }
   throw new LockedError(`${files.location}: could not take the lock ${files.location}/${LOCK_PATH}, other jobs keep taking it`);
 }
@@ -76,7 +74,7 @@ interface Mine {
   readonly identity: ProcessIdentity | null;
 }
 
-function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number): LeaseLock {
+function renewing(files: ObjectFiles, mine: Mine, firstEtag: string, leaseMs: number): LeaseLock {
   const { token } = mine;
   let etag = firstEtag;
   let lost = false;
@@ -89,18 +87,29 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
     const held = await readLease(files).catch(() => undefined);
     if (held === undefined) return undefined;
     if (held?.content?.token !== token) return false;
-    const next = await putLease(files, mine, leaseMs, { IfMatch: etag }).catch(() => undefined);
+    const next = await putLease(files, mine, leaseMs, etag).catch(() => undefined);
     if (next === null) return false;
-    if (next !== undefined) etag = next;
-    return next === undefined ? undefined : true;
+    if (next === undefined) return undefined;
+    etag = next;
+    return true;
   };
-  const timer = setInterval(() => {
-    renewal = renewal.then(async () => {
-      if (lost) return;
-      // A failed renewal (network) is retried at the next tick; the lease outlives two of them.
-      if ((await renew()) === false) lost = true;
+  /**
+   * Renews after the renewal before it: two at once would race on the ETag, and the loser (412 on a store that
+   * honours If-Match, a torn read on s3rver) would take its own job's renewal for a takeover.
+   */
+  let queued = 0;
+  const renewNext = (): Promise<boolean | undefined> => {
+    queued++;
+    const next = renewal.then(async () => (lost ? false : renew()));
+    renewal = next.then((held) => {
+      queued--;
+      if (held === false) lost = true;
     });
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+    return next;
+  };
+  // A failed renewal (network) is retried at the next tick; the lease outlives two of them. A tick while one
+  // is under way (a slow store) is skipped, so they never pile up.
+  const timer = setInterval(() => void (queued === 0 && renewNext()), Math.max(10, Math.floor(leaseMs / 3)));
   // The lease must not keep a finished process alive.
   timer.unref();
   return {
@@ -110,10 +119,8 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
       return lost;
     },
     async check() {
-      await renewal;
       // The renewal is the fence: a conditional write on the ETag this job last wrote, which only its holder knows.
-      const held = lost ? false : await renew();
-      if (held === false) lost = true;
+      const held = await renewNext();
       if (held !== true) {
         told = held === false;
         throw new FencedError(
@@ -128,7 +135,7 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
       await renewal;
       const held = await readLease(files);
       // Never delete a lock another job took over after our lease expired.
-      if (held?.content?.token === token) await files.deleteKeys([files.key(LOCK_PATH)]);
+      if (held?.content?.token === token) await files.store.delete([files.key(LOCK_PATH)]);
       else if (!told) {
         throw new LockedError(
           `The lock of ${files.location} was taken over by another job while this one held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): another job may have written there meanwhile; check it with \`evalshard verify ${files.location}\``,
@@ -138,8 +145,8 @@ function renewing(files: S3Files, mine: Mine, firstEtag: string, leaseMs: number
   };
 }
 
-/** Writes the lease; the new ETag, or null when the condition failed (someone else holds it now). */
-async function putLease(files: S3Files, mine: Mine, leaseMs: number, condition: { IfNoneMatch?: string; IfMatch?: string }): Promise<string | null> {
+/** Writes the lease on `condition` (none: absent; else the ETag it replaces); the new ETag, or null when another job holds it now. */
+async function putLease(files: ObjectFiles, mine: Mine, leaseMs: number, condition: string | null): Promise<string | null> {
   const now = Date.now();
   const content: LeaseContent = {
     token: mine.token,
@@ -151,19 +158,11 @@ async function putLease(files: S3Files, mine: Mine, leaseMs: number, condition: 
     process: mine.identity,
   };
   const key = files.key(LOCK_PATH);
-  try {
-    const out = await files.client.send(
-      new PutObjectCommand({ Bucket: files.where.bucket, Key: key, Body: `${JSON.stringify(content)}\n`, ContentType: "application/json", ...condition }),
-    );
-    return out.ETag ?? "";
-  } catch (error) {
-    // 412: the condition failed; 409: a concurrent conditional write is in progress (S3 says retry).
-    if (httpStatus(error) === 412 || httpStatus(error) === 409 || errorName(error) === "PreconditionFailed") return null;
-    throw s3Error(error, "write the lock", files.target(key));
-  }
+  const body = Buffer.from(`${JSON.stringify(content)}\n`);
+  return condition === null ? files.store.putIfAbsent(key, body) : files.store.putIfMatch(key, body, condition);
 }
 
-async function readLease(files: S3Files): Promise<{ content: LeaseContent | null; etag: string | undefined } | null> {
+async function readLease(files: ObjectFiles): Promise<{ content: LeaseContent | null; etag: string } | null> {
   const head = await files.head(LOCK_PATH);
   if (head === null) return null;
   const text = await readText(files, LOCK_PATH);

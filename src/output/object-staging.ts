@@ -3,17 +3,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
-import { S3Files } from "./s3-files.js";
-import { finishSnapshot } from "./s3-finish-snapshot.js";
+import type { ObjectFiles } from "./object-files.js";
+import { finishSnapshot } from "./object-finish-snapshot.js";
 import { REJECTED_DIR } from "./publish-guard.js";
-import { readPointer, SNAPSHOTS, writePointer } from "./s3-snapshot-pointer.js";
-import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
+import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
+import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import type { Fence, FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
 
 /** What a staging needs from its storage. */
-export interface S3StagingContext {
+export interface ObjectStagingContext {
   /** The dataset's objects, path for key under its prefix. */
-  readonly root: S3Files;
+  readonly root: ObjectFiles;
   /** The physical key of a published file `path` (a snapshot file, or a loose one); null when none. */
   resolve(path: string): Promise<{ key: string; bytes: number } | null>;
   readonly keepSnapshots: number;
@@ -23,8 +23,8 @@ export interface S3StagingContext {
   readonly fence: Fence;
 }
 
-/** A staging on S3: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
-export interface S3Staging extends Staging {
+/** A staging on object storage: a new snapshot folder `snapshots/<id>/`, which nothing names until its publish. */
+export interface ObjectStaging extends Staging {
   readonly snapshot: string;
   readonly number: number;
   /** `snapshots/<snapshot>/`. */
@@ -37,20 +37,20 @@ export interface S3Staging extends Staging {
  * copies of its top-level files, `README.md` before and `manifest.json` last (the commit for readers
  * that follow them); see {@link finishSnapshot}.
  */
-export async function openS3Staging(context: S3StagingContext): Promise<S3Staging> {
+export async function openObjectStaging(context: ObjectStagingContext): Promise<ObjectStaging> {
   const { root } = context;
   const current = await readPointer(root);
   const number = (current?.pointer.number ?? 0) + 1;
   const snapshot = `${String(number).padStart(6, "0")}-${randomBytes(3).toString("hex")}`;
   const base = `${SNAPSHOTS}${snapshot}/`;
-  const files = new S3Files(root.client, { bucket: root.where.bucket, prefix: `${root.where.prefix}${base}` }, root.endpoint);
-  const scratch = await mkdtemp(join(context.scratchDir ?? tmpdir(), "evalshard-s3-"));
+  const files = root.within(base);
+  const scratch = await mkdtemp(join(context.scratchDir ?? tmpdir(), "evalshard-stage-"));
   const step = context.onStep;
   const fence = context.fence;
   let committed: SnapshotPointer | null = null;
 
   const dropFolder = async () => {
-    await files.deleteKeys((await files.list("")).map((f) => files.key(f.path)));
+    await files.removeAll("");
     await rm(scratch, { recursive: true, force: true });
   };
 
@@ -80,7 +80,7 @@ export async function openS3Staging(context: S3StagingContext): Promise<S3Stagin
         throw new IoError(`The staging folder ${files.location} of this job was deleted: nothing of this run was published, and the dataset is as it was`, files.location);
       }
       // Staged files outside the entries are not part of the new version.
-      await files.deleteKeys(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
+      await root.store.delete(staged.filter((f) => !inEntries(f.path)).map((f) => files.key(f.path)));
       const kept: StoredFile[] = staged.filter((f) => inEntries(f.path));
       // The entries not replaced carry over: copied server-side, so every snapshot folder is whole.
       const before = await readPointer(root);

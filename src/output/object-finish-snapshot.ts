@@ -1,6 +1,6 @@
-import type { S3Files } from "./s3-files.js";
-import { SNAPSHOTS } from "./s3-snapshot-pointer.js";
-import type { SnapshotPointer } from "./s3-snapshot-pointer.js";
+import type { ObjectFiles } from "./object-files.js";
+import { SNAPSHOTS } from "./object-snapshot-pointer.js";
+import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import type { Fence, PublishHook } from "./storage.js";
 
 /** Metadata on a root copy: which snapshot it was copied from. */
@@ -20,7 +20,7 @@ const COMMIT_FILE = "manifest.json";
  * With `pointer` null (nothing ever published) only the folders of dead runs go. `fence` (the lock's check)
  * is awaited before the copies and before the deletes: a job that lost its lock changes nothing more.
  */
-export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | null, step: PublishHook, fence: Fence = async () => undefined): Promise<void> {
+export async function finishSnapshot(root: ObjectFiles, pointer: SnapshotPointer | null, step: PublishHook, fence: Fence = async () => undefined): Promise<void> {
   if (pointer !== null) {
     await fence();
     const base = `${SNAPSHOTS}${pointer.snapshot}/`;
@@ -36,7 +36,7 @@ export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | n
       if (!topLevel.includes(entry)) stale.push(root.key(entry));
       for (const file of await root.list(`${entry}/`)) stale.push(root.key(file.path));
     }
-    await root.deleteKeys(stale);
+    await root.store.delete(stale);
     await step("cleaned");
   }
   const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
@@ -45,7 +45,7 @@ export async function finishSnapshot(root: S3Files, pointer: SnapshotPointer | n
   await fence();
   for (const folder of folders) {
     if (keep.has(folder)) continue;
-    await root.deleteKeys((await root.list(`${SNAPSHOTS}${folder}/`)).map((f) => root.key(f.path)));
+    await root.removeAll(`${SNAPSHOTS}${folder}/`);
   }
   await step("pruned");
 }

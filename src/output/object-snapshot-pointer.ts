@@ -1,11 +1,9 @@
-import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { IoError } from "../core/errors.js";
-import { errorName, httpStatus, s3Error } from "./s3-error.js";
-import type { S3Files } from "./s3-files.js";
+import type { ObjectFiles } from "./object-files.js";
 import { readText } from "./write-text.js";
 import type { StoredFile } from "./storage.js";
 
-/** The commit record of a dataset on S3, relative to its prefix. */
+/** The commit record of a dataset on object storage, relative to its prefix. */
 export const POINTER_PATH = ".evalshard/current.json";
 /** Where snapshot folders live, relative to the dataset's prefix. */
 export const SNAPSHOTS = "snapshots/";
@@ -39,8 +37,8 @@ export interface SnapshotPointer {
   readonly fence?: number;
 }
 
-/** The pointer and its ETag; null for a dataset never published on S3. */
-export async function readPointer(files: S3Files): Promise<{ pointer: SnapshotPointer; etag: string | undefined } | null> {
+/** The pointer and its ETag; null for a dataset never published on object storage. */
+export async function readPointer(files: ObjectFiles): Promise<{ pointer: SnapshotPointer; etag: string } | null> {
   const head = await files.head(POINTER_PATH);
   if (head === null) return null;
   const text = await readText(files, POINTER_PATH);
@@ -56,17 +54,9 @@ export async function readPointer(files: S3Files): Promise<{ pointer: SnapshotPo
 }
 
 /** Writes the pointer if the current one still has ETag `previous` (or there is none, for null). */
-export async function writePointer(files: S3Files, pointer: SnapshotPointer, previous: string | null | undefined): Promise<void> {
+export async function writePointer(files: ObjectFiles, pointer: SnapshotPointer, previous: string | null): Promise<void> {
   const key = files.key(POINTER_PATH);
-  const condition = previous === null ? { IfNoneMatch: "*" } : previous === undefined ? {} : { IfMatch: previous };
-  try {
-    await files.client.send(
-      new PutObjectCommand({ Bucket: files.where.bucket, Key: key, Body: `${JSON.stringify(pointer, null, 1)}\n`, ContentType: "application/json", ...condition }),
-    );
-  } catch (error) {
-    if (httpStatus(error) === 412 || errorName(error) === "PreconditionFailed") {
-      throw new IoError(`Cannot publish ${files.location}: another job published a snapshot meanwhile (the lock was lost); nothing of this run is visible`, files.location);
-    }
-    throw s3Error(error, "write the snapshot pointer", files.target(key));
-  }
+  const body = Buffer.from(`${JSON.stringify(pointer, null, 1)}\n`);
+  const written = previous === null ? await files.store.putIfAbsent(key, body) : await files.store.putIfMatch(key, body, previous);
+  if (written === null) throw new IoError(`Cannot publish ${files.location}: another job published a snapshot meanwhile (the lock was lost); nothing of this run is visible`, files.location);
 }
