@@ -6,6 +6,8 @@ const MIN_SAMPLES = 16;
 const DELAY_FACTOR = 3;
 /** ...and never less than this: jitter of a healthy answer is not slowness. */
 const MIN_DELAY_MS = 100;
+/** The delay is worked out again after this many new answers (not per request: it sorts the window). */
+const RECOMPUTE_EVERY = 32;
 /** Hedges earned per attempt started: at most one extra request per ten, whatever the service does. */
 const HEDGE_SHARE = 0.1;
 
@@ -22,6 +24,7 @@ export type HedgeWait = "answer" | "headers";
 export class HedgePolicy {
   private readonly samples: Record<HedgeWait, number[]> = { answer: [], headers: [] };
   private readonly next: Record<HedgeWait, number> = { answer: 0, headers: 0 };
+  private readonly delays: Record<HedgeWait, { ms: number; fresh: number }> = { answer: { ms: Infinity, fresh: 0 }, headers: { ms: Infinity, fresh: 0 } };
   private tokens = 0;
   private inFlight = 0;
 
@@ -34,11 +37,7 @@ export class HedgePolicy {
 
   /** How long a first attempt waits for `wait` before a hedge may go out; Infinity while too few answers were timed. */
   delayMs(wait: HedgeWait): number {
-    const samples = this.samples[wait];
-    if (samples.length < MIN_SAMPLES) return Infinity;
-    const sorted = [...samples].sort((a, b) => a - b);
-    const p90 = sorted[Math.floor(sorted.length * 0.9)] ?? 0;
-    return Math.max(MIN_DELAY_MS, DELAY_FACTOR * p90);
+    return this.delays[wait].ms;
   }
 
   /** Times an answer that came (the winner's own time, so hedged waits do not raise the bar). */
@@ -47,6 +46,11 @@ export class HedgePolicy {
     if (samples.length < WINDOW) samples.push(ms);
     else samples[this.next[wait]] = ms;
     this.next[wait] = (this.next[wait] + 1) % WINDOW;
+    const delay = this.delays[wait];
+    if (samples.length < MIN_SAMPLES || (++delay.fresh < RECOMPUTE_EVERY && delay.ms !== Infinity)) return;
+    delay.fresh = 0;
+    const sorted = [...samples].sort((a, b) => a - b);
+    delay.ms = Math.max(MIN_DELAY_MS, DELAY_FACTOR * (sorted[Math.floor(sorted.length * 0.9)] ?? 0));
   }
 
   /** A hedge slot, or null when none is free or none is earned; the returned function frees it (once). */
