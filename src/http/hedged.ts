@@ -25,17 +25,20 @@ export interface HedgeRace<T, F> {
  * attempt, if one is still out; when both fail, the worse failure is the outcome.
  */
 export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const controllers: AbortController[] = [];
     let out = 0;
     let decided = false;
     let failed: F | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
-    const settle = (outcome: Outcome<T, F>, winner?: AbortController) => {
+    const end = (winner?: AbortController) => {
       decided = true;
       clearTimeout(timer);
       for (const controller of controllers) if (controller !== winner) controller.abort();
+    };
+    const settle = (outcome: Outcome<T, F>, winner?: AbortController) => {
+      end(winner);
       resolve(outcome);
     };
 
@@ -52,6 +55,12 @@ export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
         if (outcome.ok) return settle(outcome, controller);
         failed = failed === undefined ? outcome.failure : race.worse(failed, outcome.failure);
         if (out === 0) settle({ ok: false, failure: failed });
+      }, (error: unknown) => {
+        // A bug, not a failure of the service: the call ends with it rather than waiting for ever.
+        out--;
+        if (decided) return;
+        end();
+        reject(error);
       });
     };
 
