@@ -3,9 +3,9 @@
 // resets, cuts and clean ends of streams, slow bodies, partial_stream lines), and the faulty pull's time
 // against the fault-free one's (target: at most 3x). Both pulls publish the same records.
 //
-//   npm run build && node bench/pull-faults.mjs [--runs 50000] [--faults SPEC] [--format sft] [--pulls fault_free,faulty]
+//   npm run build && node bench/pull-faults.mjs [--runs 50000] [--faults SPEC] [--format sft] [--pulls fault_free,faulty] [--hedge on|off]
 //
-// --pulls: which of the two pulls to run (the ratio needs both).
+// --pulls: which of the two pulls to run (the ratio needs both). --hedge: the pulls' `source.hedge` (default on).
 // The emulator runs as `evalshard serve` in its own process and each pull in another, through the library
 // as `evalshard pull` runs it. Progress goes to stderr; the last line of stdout is a JSON summary with the
 // load averages before and after (the machine may be shared: read the figures next to them).
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     faults: { type: "string", default: FAULTS },
     format: { type: "string", default: "sft" },
     pulls: { type: "string", default: "fault_free,faulty" },
+    hedge: { type: "string", default: "on" },
     child: { type: "string" },
   },
 });
@@ -49,7 +50,7 @@ async function main() {
     const server = await serveEmulator(dist, runs, faults === null ? [] : ["--faults", faults]);
     const work = mkdtempSync(join(tmpdir(), "evalshard-pull-faults-"));
     try {
-      pulls[name] = await pullInChild({ url: server.info.url, token: server.info.owner_token, format: values.format, out: join(work, "out") });
+      pulls[name] = await pullInChild({ url: server.info.url, token: server.info.owner_token, format: values.format, hedge: values.hedge, out: join(work, "out") });
       process.stderr.write(`${runs} runs, ${name}: ${JSON.stringify(pulls[name])}\n`);
     } finally {
       await server.stop();
@@ -65,6 +66,7 @@ async function main() {
       runs,
       format: values.format,
       faults: values.faults,
+      hedge: values.hedge,
       ...pulls,
       faulty_over_fault_free: ratio,
       target_faulty_over_fault_free: TARGET_RATIO,
@@ -87,9 +89,9 @@ function pullInChild(options) {
 }
 
 /** The child: a night through the library, as `evalshard pull` runs it, counting the client's retries. */
-async function child({ url, token, format, out }) {
+async function child({ url, token, format, hedge, out }) {
   const { runNightly, parsePipeline } = await import(`${dist}/index.js`);
-  const text = pullPipelineText({ name: "pull-faults", url, format, concurrency: CONCURRENCY, out });
+  const text = pullPipelineText({ name: "pull-faults", url, format, concurrency: CONCURRENCY, hedge, out });
   const env = { EVAL_OWNER_TOKEN: token };
   let report = null;
   const started = performance.now();
@@ -104,6 +106,7 @@ async function child({ url, token, format, out }) {
       records_out: result.manifest.records_out,
       requests: report?.requests ?? null,
       retries: report?.retries ?? null,
+      hedges: report?.hedges ?? null,
       stream_cuts: report?.streamCuts ?? null,
       per_run_fetches: report?.perRunFetches ?? null,
       deferred: report?.deferred.length ?? null,

@@ -18,7 +18,7 @@ export function createProgress(pipeline: string, stream: NodeJS.WriteStream = pr
         // Phase-level only: per-run events would flood a cron log.
         if (e.type === "listed") log({ phase: "listed", runs: e.runs, in_partition: e.inPartition, scored: e.scored });
         else if (e.type === "scorecards") log({ phase: "scorecards", runs: e.runs, gated: e.gated });
-        else if (e.type === "done") log({ phase: "pulled", records: e.report.records, requests: e.report.requests, retries: e.report.retries, deferred: e.report.deferred.length, stream_errors: e.report.streamErrors });
+        else if (e.type === "done") log({ phase: "pulled", records: e.report.records, requests: e.report.requests, retries: e.report.retries, hedges: e.report.hedges, deferred: e.report.deferred.length, stream_errors: e.report.streamErrors });
       },
       phase: (e) => log({ ...e }),
       end: () => undefined,

@@ -24,5 +24,14 @@ export interface StreamCutEvent {
   readonly linesDelivered: number;
 }
 
+/** A slow GET got a second copy (a hedge); the first of the two to answer is used. */
+export interface HedgeEvent {
+  readonly type: "hedge";
+  readonly method: string;
+  readonly path: string;
+  /** How long the first attempt had waited. */
+  readonly afterMs: number;
+}
+
 /** What the client reports to `onEvent`, for the nightly job to log and count. Never carries the token. */
-export type ClientEvent = RetryEvent | StreamCutEvent;
+export type ClientEvent = RetryEvent | HedgeEvent | StreamCutEvent;

@@ -36,7 +36,7 @@ export type { RetryPolicy, ResolvedRetryPolicy, RetryReason, FailedAttempt } fro
 export type { ErrorBody } from "./error-body.js";
 export type { ConcurrencyLimit } from "./limit-concurrency.js";
 export type { Clock } from "./clock.js";
-export type { ClientEvent, RetryEvent, StreamCutEvent } from "./client-event.js";
+export type { ClientEvent, RetryEvent, HedgeEvent, StreamCutEvent } from "./client-event.js";
 export type { ConflictReason, HttpErrorInit, NetworkFailure } from "./http-errors.js";
 export type { Query } from "./request-url.js";
 export type { BodyDigest } from "./body-digest.js";

@@ -1,21 +1,23 @@
 import { ConfigError } from "../core/errors.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
+import { decodeText, hashed, readBytes } from "./body-bytes.js";
 import { BodyHasher, type BodyDigest } from "./body-digest.js";
 import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
-import { errorFromResponse } from "./error-from-response.js";
-import { NetworkError, RetryBudgetError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
+import { failureError, streamDetail, type Failure } from "./attempt-failure.js";
+import { createAttempt } from "./attempt.js";
+import { HedgePolicy } from "./hedge-policy.js";
+import { RetryBudgetError, StreamCutError, type ServiceError } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
-import { BodyTimeoutError, timedChunks } from "./timed-body.js";
-import { isPermanentNetworkError } from "./permanent-failure.js";
+import { BodyTimeoutError } from "./timed-body.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
-import { parseRetryAfter } from "./parse-retry-after.js";
-import { describeError, safeCause } from "./redact.js";
+import { safeCause } from "./redact.js";
 import { addSecrets, redactSecrets } from "../core/secrets.js";
 import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
 import { RetryBudget } from "./retry-budget.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
+import { createSender, type Call, type Sent } from "./send-attempt.js";
 
 export interface ServiceClientOptions {
   /** The service root, e.g. `https://evals.example.com`; plain http only to loopback unless allowed. */
@@ -52,7 +54,14 @@ export interface ServiceClientOptions {
   readonly totalTimeoutMs?: number | undefined;
   /** Allow plain http to a host other than loopback. Default false. */
   readonly allowInsecureHttp?: boolean | undefined;
-  /** Hears every retry and stream cut. */
+  /**
+   * Send a second copy of a GET that is slow (its answer, or an NDJSON answer's headers, later than three
+   * times the recent 90th percentile, at least 100 ms) and use whichever answers first, aborting the
+   * other. Hedges do not take a `concurrency` slot but one of as many hedge slots (so at most twice
+   * `concurrency` requests are out), and at most one attempt in ten is a hedge. Default true.
+   */
+  readonly hedge?: boolean | undefined;
+  /** Hears every retry, hedge and stream cut. */
   readonly onEvent?: ((event: ClientEvent) => void) | undefined;
   /**
    * Hears the digest of every 2xx body `getJson` parsed or `getNdjson` read to its end (not a body cut
@@ -97,32 +106,6 @@ export interface ServiceClient {
  */
 export type ExportClient = Pick<ServiceClient, "baseUrl" | "auth" | "getJson" | "getNdjson">;
 
-/** A logical request across its attempts. */
-interface Call {
-  readonly method: string;
-  readonly url: URL;
-  /** Path and query as shown in errors and events. */
-  readonly path: string;
-  /** Path and query relative to the base URL, as `onBody` and `digestBody` name a request; undefined when the query holds a secret. */
-  readonly target: string | undefined;
-  readonly body: string | undefined;
-  readonly started: number;
-  attempts: number;
-}
-
-type Failure =
-  | { readonly kind: "status"; readonly status: number; readonly text: string; readonly retryAfterMs: number | undefined }
-  /** `permanent`: a failure no retry can mend (`isPermanentNetworkError`): thrown at once. */
-  | { readonly kind: "network"; readonly reason: "network" | "timeout" | "cut" | "permanent"; readonly error: unknown }
-  /** An NDJSON body ended early before handing out any line. */
-  | { readonly kind: "stream"; readonly reason: StreamCutReason; readonly error: unknown };
-
-interface Sent {
-  readonly res: Response;
-  /** The body's bytes under the idle and total timeouts (empty when there is none). */
-  readonly chunks: () => AsyncIterable<Uint8Array>;
-}
-
 interface Opened extends Sent {
   readonly release: () => void;
 }
@@ -138,7 +121,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const base = checkBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
   const baseUrl = base.href.replace(/\/+$/, "");
   const policy = resolveRetryPolicy(options.retry);
-  const limit = limitConcurrency(options.concurrency ?? 4);
+  const concurrency = options.concurrency ?? 4;
+  const limit = limitConcurrency(concurrency);
   const clock = options.clock ?? systemClock;
   const budget = options.budget ?? new RetryBudget(policy.maxElapsedMs, clock);
   const timeoutMs = options.timeoutMs ?? 90_000;
@@ -158,54 +142,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return { method: method.toUpperCase(), url, path: redact(displayPath(url)), target: targetOf(url), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
   };
 
-  const send = async (call: Call): Promise<Sent> => {
-    const controller = new AbortController();
-    const startedAt = performance.now();
-    // Waits on the network are part of the budget: none lasts past what is left of it.
-    const headerMs = budget.capped(Math.min(timeoutMs, limits.totalMs), WAIT_FLOOR_MS);
-    const timer = setTimeout(() => {
-      budget.chargeEnded(headerMs);
-      controller.abort();
-    }, headerMs);
-    const bodyLimits = { idleMs: budget.capped(limits.idleMs, WAIT_FLOOR_MS), totalMs: limits.totalMs };
-    const abortBody = (reason: Error) => {
-      // A stall spent its idle limit waiting; a body past the total limit, the whole attempt.
-      if (reason instanceof BodyTimeoutError) budget.chargeEnded(reason.which === "idle" ? reason.limitMs : performance.now() - startedAt);
-      controller.abort(reason);
-    };
-    try {
-      const res = await fetch(call.url, {
-        method: call.method,
-        headers: call.body === undefined ? { ...headers, accept: "application/json, application/x-ndjson" } : { ...headers, "content-type": "application/json" },
-        ...(call.body === undefined ? {} : { body: call.body }),
-        signal: controller.signal,
-        // A redirect must never carry the token elsewhere: a 3xx is an answer, not a hop.
-        redirect: "manual",
-      });
-      // Headers are in: from here the body's own timeouts hold (fetch's signal alone would wait for ever).
-      const body = res.body;
-      const chunks = () => (body === null ? emptyChunks() : timedChunks(body, bodyLimits, startedAt, abortBody));
-      return { res, chunks };
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const attempt = createAttempt({
+    limit,
+    budget,
+    clock,
+    send: createSender({ budget, timeoutMs, limits, headers }),
+    hedges: options.hedge === false ? null : new HedgePolicy(concurrency),
+    emit,
+  });
 
-  const finalError = (call: Call, failure: Failure): ServiceError => {
-    if (failure.kind === "status") {
-      return errorFromResponse(failure.status, failure.text, failure.retryAfterMs, { method: call.method, path: call.path, attempts: call.attempts, auth, tokenSource, redact });
-    }
-    const cause = safeCause(failure.error, token);
-    if (failure.kind === "stream") return new StreamCutError(call.method, call.path, call.attempts, failure.reason, 0, streamDetail(failure.error, cause));
-    const retried = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
-    const what =
-      failure.reason === "timeout" ? (failure.error instanceof BodyTimeoutError ? failure.error.message : `no response headers within ${timeoutMs} ms`)
-      : failure.reason === "cut" ? "the body ended early or is not valid JSON"
-      : failure.reason === "permanent" ? `connection impossible (${redact(describeError(failure.error))}); not retried: check the service URL`
-      : `connection failed (${redact(describeError(failure.error))})`;
-    const kind = failure.reason === "permanent" ? "network" : failure.reason;
-    return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, kind, { cause });
-  };
+  const finalError = (call: Call, failure: Failure): ServiceError => failureError(call, failure, { auth, tokenSource, token, redact, timeoutMs });
 
   /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
   const backOff = async (call: Call, failure: Failure): Promise<void> => {
@@ -238,54 +184,56 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   /** Sends until a 2xx arrives (its slot still held: the caller reads the body, then releases). */
   const open = async (call: Call): Promise<Opened> => {
     for (;;) {
-      call.attempts++;
-      const slot = await limit.acquire();
-      const idle = budget.busy();
-      const release = () => {
-        idle();
-        slot();
-      };
-      let failure: Failure;
-      try {
-        const { res, chunks } = await send(call);
-        if (res.ok) return { res, chunks, release };
-        const text = await readText(chunks()).catch(() => "");
-        failure = { kind: "status", status: res.status, text, retryAfterMs: parseRetryAfter(res.headers.get("retry-after"), clock.now()) };
-      } catch (error) {
-        failure = { kind: "network", reason: isAbort(error) ? "timeout" : isPermanentNetworkError(error) ? "permanent" : "network", error };
-      }
+      const outcome = await attempt<Opened>(
+        call,
+        "headers",
+        async (sent, release) => ({ ok: true, value: { ...sent, release } }),
+        (late) => {
+          void late.res.body?.cancel().catch(() => undefined);
+          late.release();
+        },
+      );
+      if (outcome.ok) return outcome.value;
       // The slot is free during the wait, so one backing-off request does not hold up the others.
-      release();
-      await backOff(call, failure);
+      await backOff(call, outcome.failure);
     }
   };
 
   const request = async <T>(method: string, path: string, requestOptions: RequestOptions = {}): Promise<T> => {
     const call = newCall(method, path, requestOptions.query, requestOptions.body);
     for (;;) {
-      const { res, chunks, release } = await open(call);
-      let failure: Failure;
-      try {
-        const bytes = await readBytes(chunks());
-        const text = decodeText(bytes);
-        if (text === "" && (res.status === 204 || call.method === "HEAD")) return undefined as T;
-        try {
-          const value = JSON.parse(text) as T;
-          if (onBody !== undefined && call.target !== undefined && call.method === "GET") {
-            const hasher = new BodyHasher();
-            hasher.update(bytes);
-            onBody(hasher.digest(call.target));
+      const outcome = await attempt<{ value: T; bytes: Buffer | undefined }>(
+        call,
+        "answer",
+        async ({ res, chunks }, release) => {
+          try {
+            const bytes = await readBytes(chunks());
+            const text = decodeText(bytes);
+            if (text === "" && (res.status === 204 || call.method === "HEAD")) return { ok: true, value: { value: undefined as T, bytes: undefined } };
+            try {
+              return { ok: true, value: { value: JSON.parse(text) as T, bytes } };
+            } catch (error) {
+              return { ok: false, failure: { kind: "network", reason: "cut", error } };
+            }
+          } catch (error) {
+            return { ok: false, failure: { kind: "network", reason: error instanceof BodyTimeoutError ? "timeout" : "network", error } };
+          } finally {
+            release();
           }
-          return value;
-        } catch (error) {
-          failure = { kind: "network", reason: "cut", error };
-        }
-      } catch (error) {
-        failure = { kind: "network", reason: error instanceof BodyTimeoutError ? "timeout" : "network", error };
-      } finally {
-        release();
+        },
+        () => undefined,
+      );
+      if (!outcome.ok) {
+        await backOff(call, outcome.failure);
+        continue;
       }
-      await backOff(call, failure);
+      const { value, bytes } = outcome.value;
+      if (onBody !== undefined && call.target !== undefined && call.method === "GET" && bytes !== undefined) {
+        const hasher = new BodyHasher();
+        hasher.update(bytes);
+        onBody(hasher.digest(call.target));
+      }
+      return value;
     }
   };
 
@@ -355,43 +303,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   } as ServiceClient;
 }
 
-/** The shortest a wait on the network is cut to when the budget runs low: a healthy answer gets this long. */
-const WAIT_FLOOR_MS = 10_000;
-
-/** The StreamCutError options of a body failure: a timeout names its limit in the message. */
-function streamDetail(error: unknown, cause: unknown): { cause: unknown; detail?: string } {
-  return error instanceof BodyTimeoutError ? { cause, detail: error.message } : { cause };
-}
-
-async function readText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-  return decodeText(await readBytes(chunks));
-}
-
-async function readBytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts);
-}
-
-function decodeText(bytes: Uint8Array): string {
-  // TextDecoder drops a leading BOM, as Response.text() does.
-  return new TextDecoder().decode(bytes);
-}
-
-async function* hashed(chunks: AsyncIterable<Uint8Array>, hasher: BodyHasher): AsyncGenerator<Uint8Array, void, undefined> {
-  for await (const chunk of chunks) {
-    hasher.update(chunk);
-    yield chunk;
-  }
-}
-
-async function* emptyChunks(): AsyncGenerator<Uint8Array, void, undefined> {}
-
 function positive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`Expected \`${name}\` to be a whole number from 1 up, got ${JSON.stringify(value)}`);
   return value;
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }

@@ -20,6 +20,7 @@ export function pipelineSpecOf(o: Options) {
     format: value(o.format),
     concurrency: yamlDefaulted(z, o.concurrency),
     retry_budget: yamlDefaulted(z, o.retryBudget),
+    hedge: yamlDefaulted(z, o.hedge),
     partition: yamlOptional(z, o.partition),
     dpo: z
       .strictObject({

@@ -51,6 +51,7 @@ export class ExportAnswers {
       scorecardsFetched: 0,
       requests: this.exports,
       retries: 0,
+      hedges: 0,
     };
     return { entries: this.parts.join(""), requests: this.exports, rerunReport };
   }

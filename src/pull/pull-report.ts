@@ -84,9 +84,10 @@ export interface PullReport {
     /** Scored runs left out of pairing: flagged, gated, without a per-seat trace, or without trait scores. */
     readonly excluded: number;
   };
-  /** Logical requests this pull made, and retries the client reported (needs `clientEvent`). */
+  /** Logical requests this pull made, and retries and hedges (second copies of slow GETs) the client reported (needs `clientEvent`). */
   readonly requests: number;
   readonly retries: number;
+  readonly hedges: number;
   /** Things worth a log line, e.g. a key without `manage:runs` whose batches could not be listed. */
   readonly notes: readonly string[];
 }
@@ -133,6 +134,7 @@ export class PullTally {
       pairs: { planned: 0, fetched: 0, ties: 0, deferred: 0, errors: [], excluded: 0 },
       requests: 0,
       retries: 0,
+      hedges: 0,
       notes: [],
     };
   }
@@ -146,9 +148,10 @@ export class PullTally {
     this.emit({ type: "deferred", run });
   }
 
-  /** Counts what the service client reports (retries, stream cuts). */
+  /** Counts what the service client reports (retries, hedges, stream cuts). */
   clientEvent(event: ClientEvent): void {
     if (event.type === "retry") this.r.retries++;
+    else if (event.type === "hedge") this.r.hedges++;
     else if (event.linesDelivered > 0) this.r.streamCuts++;
   }
 

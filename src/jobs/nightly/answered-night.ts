@@ -36,10 +36,11 @@ export async function answeredNight(
   if (header.setup_sha256 !== setupDigest(spec) || header.score_cache_sha256 !== sha256Of(scoreCacheText)) return null;
 
   let retries = 0;
-  const client = clientOf(source, environment, (event) => void (event.type === "retry" && retries++));
+  let hedges = 0;
+  const client = clientOf(source, environment, (event) => void (event.type === "retry" ? retries++ : event.type === "hedge" && hedges++));
   const { same, requests } = await sameAnswers(client, answers.entries, source.concurrency);
   if (!same || requests !== header.requests) return null;
-  const pull = { ...header.report, retries };
+  const pull = { ...header.report, retries, hedges };
   const unchanged = await unchangedNight(sink, stored.input_sha256, { startedAt, pull });
   if (unchanged !== null) environment.onPullEvent?.({ type: "done", report: pull });
   return unchanged;

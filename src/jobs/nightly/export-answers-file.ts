@@ -22,7 +22,7 @@ export interface ExportAnswersHeader {
   /** sha256 of the score cache published with it: a rerun must read exactly that cache. */
   readonly score_cache_sha256: string;
   readonly requests: number;
-  /** What a pull of the same answers reports (tonight's retries are added). */
+  /** What a pull of the same answers reports (tonight's retries and hedges are added). */
   readonly report: PullReport;
 }
 

@@ -79,6 +79,7 @@ export function clientOf(
     baseUrl: source.base_url,
     ...credentialsFromEnv(source.auth, environment.env),
     concurrency: source.concurrency,
+    hedge: source.hedge === "on",
     ...(environment.clock === undefined ? {} : { clock: environment.clock }),
     budget: environment.budget ?? nightBudget(source, environment),
     ...(environment.retry === undefined ? {} : { retry: environment.retry }),

@@ -1,0 +1,76 @@
+/** How one attempt ended: a value to use, or a failure to back off from. */
+export type Outcome<T, F> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: F };
+
+export interface HedgeRace<T, F> {
+  /**
+   * Starts one attempt in the slot `release` frees; `signal` aborts it when the other won. It frees the
+   * slot when it ends, or hands it on with its value. Never rejects: a failure is an outcome.
+   */
+  readonly start: (signal: AbortSignal, release: () => void) => Promise<Outcome<T, F>>;
+  /** The first attempt's slot. */
+  readonly slot: () => void;
+  /** How long the first attempt may take before a hedge is asked for (Infinity: never). */
+  readonly afterMs: number;
+  /** A hedge slot (its release), or null when no hedge may go out now. */
+  readonly tryHedge: () => (() => void) | null;
+  /** A value that came after the race was decided: free what it holds. */
+  readonly discard: (value: T) => void;
+  /** Of two failures, the one to back off from. */
+  readonly worse: (a: F, b: F) => F;
+}
+
+/**
+ * Runs a first attempt and, when it has not ended within `afterMs` and a hedge slot is free, a second
+ * copy of it: the first success wins and the other attempt is aborted. A failure waits for the other
+ * attempt, if one is still out; when both fail, the worse failure is the outcome.
+ */
+export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
+  return new Promise((resolve, reject) => {
+    const controllers: AbortController[] = [];
+    let out = 0;
+    let decided = false;
+    let failed: F | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const end = (winner?: AbortController) => {
+      decided = true;
+      clearTimeout(timer);
+      for (const controller of controllers) if (controller !== winner) controller.abort();
+    };
+    const settle = (outcome: Outcome<T, F>, winner?: AbortController) => {
+      end(winner);
+      resolve(outcome);
+    };
+
+    const launch = (release: () => void) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      out++;
+      void race.start(controller.signal, release).then((outcome) => {
+        out--;
+        if (decided) {
+          if (outcome.ok) race.discard(outcome.value);
+          return;
+        }
+        if (outcome.ok) return settle(outcome, controller);
+        failed = failed === undefined ? outcome.failure : race.worse(failed, outcome.failure);
+        if (out === 0) settle({ ok: false, failure: failed });
+      }, (error: unknown) => {
+        // A bug, not a failure of the service: the call ends with it rather than waiting for ever.
+        out--;
+        if (decided) return;
+        end();
+        reject(error);
+      });
+    };
+
+    launch(race.slot);
+    if (Number.isFinite(race.afterMs)) {
+      timer = setTimeout(() => {
+        if (decided || out !== 1 || failed !== undefined) return;
+        const slot = race.tryHedge();
+        if (slot !== null) launch(slot);
+      }, race.afterMs);
+    }
+  });
+}
