@@ -1,5 +1,6 @@
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import type { RowGroupShards } from "./row-group-shards.js";
+import type { LineShards } from "./line-shards.js";
 import type { ShardInfo } from "./shard-format.js";
 
 /**
@@ -10,7 +11,8 @@ import type { ShardInfo } from "./shard-format.js";
  */
 export class RowGroupShardSets {
   constructor(
-    private readonly sets: readonly RowGroupShards[],
+    /** Parquet shards, or (the unit engine's JSON Lines) line shards. */
+    private readonly sets: readonly (RowGroupShards | LineShards)[],
     /** The sets' split names, in order; null: one set, whose shards say no split. */
     private readonly splits: readonly string[] | null,
   ) {}

@@ -62,6 +62,9 @@ const comparable = (m: Manifest) => ({
   text_audit: m.text_audit,
 });
 
+/** The parallel engine's two executors: worker threads, and main's own thread (--workers 0). */
+const EXECUTORS = [2, 0] as const;
+
 async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ parallel: Manifest; stages: Manifest }> {
   const n = runs++;
   const stages = join(root, `${n}-stages`);
@@ -70,9 +73,8 @@ async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ para
   expect(b.manifest.output.engine).toBe("stages");
   const quarantineOf = (dir: string, m: Manifest) => (m.quarantine === null ? "" : readFileSync(join(dir, m.quarantine.path), "utf8"));
   const rows = await rowsOf(stages);
-  // The parallel engine's two executors: worker threads, and main's own thread (--workers 0).
   const manifests: Manifest[] = [];
-  for (const workers of [2, 0]) {
+  for (const workers of EXECUTORS) {
     const parallel = join(root, `${n}-parallel-${workers}`);
     const a = await convert({ ...options, out: parallel, engine: "parallel", workers, publishAnyway: true });
     expect(a.manifest.output.engine).toBe("parallel");
@@ -278,13 +280,15 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     expect(parallel.output.split).toEqual(names);
     for (const shard of parallel.shards) expect(shard.path).toMatch(new RegExp(`^data/${shard.split}-\\d{5}-of-\\d{5}\\.parquet$`));
     const n = runs - 1;
-    for (const name of names) {
-      const only = (dir: string) => rowsOfSplit(dir, name);
-      expect(await only(join(root, `${n}-parallel`))).toEqual(await only(join(root, `${n}-stages`)));
-    }
     // The cards alike but for file sizes (the engines' Parquet writers cut pages and row groups differently).
     const card = (dir: string) => readFileSync(join(root, dir, "README.md"), "utf8").replace(/(num_bytes|download_size|dataset_size): \d+/g, "$1: N");
-    expect(card(`${n}-parallel`)).toBe(card(`${n}-stages`));
+    for (const workers of EXECUTORS) {
+      for (const name of names) {
+        const only = (dir: string) => rowsOfSplit(dir, name);
+        expect(await only(join(root, `${n}-parallel-${workers}`))).toEqual(await only(join(root, `${n}-stages`)));
+      }
+      expect(card(`${n}-parallel-${workers}`)).toBe(card(`${n}-stages`));
+    }
     return parallel;
   }
 
