@@ -3,7 +3,8 @@ import type { Field } from "../schema/column-type.js";
 import type { ShardFormat } from "./shard-format.js";
 import { QuarantineWriter } from "./quarantine-writer.js";
 import { RowGroupShards } from "./row-group-shards.js";
-import { LineShards } from "./line-shards.js";
+import { lineShards } from "./line-shards.js";
+import type { EncodedShards } from "./encoded-shards.js";
 import { RowGroupShardSets } from "./row-group-shard-sets.js";
 import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
@@ -84,10 +85,10 @@ export class DatasetSink {
 
   /** JSON Lines shards fed encoded lines (the parallel engine's `--to jsonl`): one set, or one per split. */
   lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets {
-    return this.#sets((split) => new LineShards(new ShardFiles(this.staging, split, format.extension), format, columns), input?.splits);
+    return this.#sets((split) => lineShards(new ShardFiles(this.staging, split, format.extension), format, columns), input?.splits);
   }
 
-  #sets(shardsOf: (split: string) => RowGroupShards | LineShards, splits: readonly string[] | undefined): RowGroupShardSets {
+  #sets(shardsOf: (split: string) => EncodedShards, splits: readonly string[] | undefined): RowGroupShardSets {
     if (splits === undefined) return new RowGroupShardSets([shardsOf(this.split)], null);
     return new RowGroupShardSets(splits.map(shardsOf), splits);
   }

@@ -311,7 +311,7 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     }
   });
 
-  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 360_000 }, async () => {
+  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 600_000 }, async () => {
     const corpus = readFileSync(largeSftCorpus(root), "utf8");
     // Its first records again at a higher scorecard version, after their copies were written: a second read.
     const rescored = corpus
