@@ -71,9 +71,11 @@ export interface RecordSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** What the parallel engine writes into: Parquet shards fed encoded row groups (a set per split), and the quarantine. */
+/** What the parallel engine writes into: shards fed encoded row groups or lines (a set per split), and the quarantine. */
 export interface RowGroupSink {
   rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
+  /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
+  lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   quarantine(format: string): QuarantineSink;
 }
 

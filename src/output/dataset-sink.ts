@@ -3,6 +3,8 @@ import type { Field } from "../schema/column-type.js";
 import type { ShardFormat } from "./shard-format.js";
 import { QuarantineWriter } from "./quarantine-writer.js";
 import { RowGroupShards } from "./row-group-shards.js";
+import { lineShards } from "./line-shards.js";
+import type { EncodedShards } from "./encoded-shards.js";
 import { RowGroupShardSets } from "./row-group-shard-sets.js";
 import { ShardFiles } from "./shard-files.js";
 import type { ShardLimits } from "./shard-rotation.js";
@@ -78,9 +80,17 @@ export class DatasetSink {
 
   /** {@link rowGroups} of the run: one set, or with splits (`--split`) one per split, named after it. */
   rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets {
-    const splits = input?.splits;
-    if (splits === undefined) return new RowGroupShardSets([this.rowGroups(plan, createdBy)], null);
-    return new RowGroupShardSets(splits.map((split) => this.rowGroups(plan, createdBy, split)), splits);
+    return this.#sets((split) => this.rowGroups(plan, createdBy, split), input?.splits);
+  }
+
+  /** JSON Lines shards fed encoded lines (the parallel engine's `--to jsonl`): one set, or one per split. */
+  lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets {
+    return this.#sets((split) => lineShards(new ShardFiles(this.staging, split, format.extension), format, columns), input?.splits);
+  }
+
+  #sets(shardsOf: (split: string) => EncodedShards, splits: readonly string[] | undefined): RowGroupShardSets {
+    if (splits === undefined) return new RowGroupShardSets([shardsOf(this.split)], null);
+    return new RowGroupShardSets(splits.map(shardsOf), splits);
   }
 
   /** The quarantine of `format`'s bad lines: `_quarantine/<format>.ndjson`. */

@@ -1,21 +1,22 @@
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
-import type { RowGroupShards } from "./row-group-shards.js";
+import type { EncodedShards } from "./encoded-shards.js";
 import type { ShardInfo } from "./shard-format.js";
 
 /**
- * The parallel engine's shards: one {@link RowGroupShards} per split (`--split`, each named in the Hugging
+ * The parallel engine's shards: one {@link EncodedShards} per split (`--split`, each named in the Hugging
  * Face layout, `data/validation-00000-of-00001.parquet`, and each shard saying its split), or the one set
  * of a run that does not split. The row groups' twin of `SplitShards`: every split gets a shard, an empty one
  * if no row fell in it, so a reader always finds every split the card names.
  */
 export class RowGroupShardSets {
   constructor(
-    private readonly sets: readonly RowGroupShards[],
+    /** Parquet shards (`RowGroupShards`), or JSON Lines ones (`lineShards`). */
+    private readonly sets: readonly EncodedShards[],
     /** The sets' split names, in order; null: one set, whose shards say no split. */
     private readonly splits: readonly string[] | null,
   ) {}
 
-  /** Appends a row group to shard `shard` of set `set` (see `RowGroupShards.append`). */
+  /** Appends a row group to shard `shard` of set `set` (see `EncodedShards.append`). */
   append(set: number, shard: number, group: EncodedRowGroup): Promise<void> {
     const shards = this.sets[set];
     if (shards === undefined) throw new Error(`Internal error: a row group for shard set ${set} of ${this.sets.length}`);

@@ -1,72 +1,47 @@
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
 import { FooterBuilder, PARQUET_MAGIC } from "../parquet/parquet-footer.js";
-import type { ShardInfo } from "./shard-format.js";
-import type { ClosedShard, ShardFiles } from "./shard-files.js";
-import type { FileWriter } from "./storage.js";
-
-interface OpenShard {
-  readonly file: FileWriter;
-  /** The footer, a row group's metadata added as the group is written. */
-  readonly footer: FooterBuilder;
-  rows: number;
-}
+import { EncodedShards } from "./encoded-shards.js";
+import type { EncodedShard } from "./encoded-shards.js";
+import type { ShardFiles } from "./shard-files.js";
+import type { FileWriter, WrittenFile } from "./storage.js";
 
 /**
  * Parquet shards assembled from row groups encoded elsewhere (the parallel engine): `PAR1`, the groups'
- * bytes as they come, and the footer when the next shard starts. Which shard a group goes in is decided
- * by the caller with {@link ShardRotation}; names are {@link ShardFiles}'.
+ * bytes as they come, and the footer when the next shard starts.
  */
-export class RowGroupShards {
-  readonly #closed: ClosedShard[] = [];
-  #current: OpenShard | null = null;
+export class RowGroupShards extends EncodedShards {
+  constructor(shards: ShardFiles, plan: ColumnPlan, createdBy: string) {
+    super(shards, async (file) => {
+      await file.write(PARQUET_MAGIC);
+      return new ParquetShard(file, new FooterBuilder(plan), createdBy);
+    });
+  }
+}
+
+class ParquetShard implements EncodedShard {
+  rows = 0;
 
   constructor(
-    private readonly shards: ShardFiles,
-    private readonly plan: ColumnPlan,
+    private readonly file: FileWriter,
+    /** The footer, a row group's metadata added as the group is written. */
+    private readonly footer: FooterBuilder,
     private readonly createdBy: string,
   ) {}
 
-  /**
-   * Appends a row group to shard `shard` (a shard index that only grows), closing the one before it. The
-   * group's bytes are written as they are (no copy) and free again once this resolves.
-   */
-  async append(shard: number, group: EncodedRowGroup): Promise<void> {
-    while (this.shards.count <= shard) await this.#next();
-    const current = this.#current as OpenShard;
+  async append(group: EncodedRowGroup): Promise<void> {
     const { bytes, ...encoded } = group;
-    current.footer.add({ encoded, offset: current.file.bytes });
-    await current.file.write(bytes);
-    current.rows += group.rows;
+    this.footer.add({ encoded, offset: this.file.bytes });
+    await this.file.write(bytes);
+    this.rows += group.rows;
   }
 
-  /** Closes the last shard (making one empty shard when there was none) and names them all. */
-  async finish(): Promise<ShardInfo[]> {
-    if (this.shards.count === 0) await this.#next();
-    await this.#close();
-    return this.shards.name(this.#closed);
+  async close(): Promise<WrittenFile> {
+    await this.file.write(this.footer.bytes({ createdBy: this.createdBy }));
+    return this.file.close();
   }
 
-  /** Removes every shard file, finished or not. */
-  async abort(): Promise<void> {
-    const current = this.#current;
-    this.#current = null;
-    await current?.file.abort().catch(() => undefined);
-    await this.shards.remove();
-  }
-
-  async #next(): Promise<void> {
-    await this.#close();
-    const file = await this.shards.create();
-    this.#current = { file, footer: new FooterBuilder(this.plan), rows: 0 };
-    await file.write(PARQUET_MAGIC);
-  }
-
-  async #close(): Promise<void> {
-    const shard = this.#current;
-    if (shard === null) return;
-    this.#current = null;
-    await shard.file.write(shard.footer.bytes({ createdBy: this.createdBy }));
-    this.#closed.push({ rows: shard.rows, file: await shard.file.close() });
+  abort(): Promise<void> {
+    return this.file.abort();
   }
 }

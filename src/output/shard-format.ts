@@ -10,6 +10,11 @@ export interface ShardWriter {
    * serialize it again.
    */
   write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void>;
+  /**
+   * Appends `rows` whole lines encoded elsewhere (the unit engine's JSON Lines), each ending in a newline; the
+   * bytes are the caller's again once this resolves. Only a line format has it.
+   */
+  writeLines?(lines: Uint8Array, rows: number): Promise<void>;
   /** Rows written so far. */
   readonly rows: number;
   /** Finishes the file and closes its writer; tells its size and sha256. */

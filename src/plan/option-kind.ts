@@ -33,14 +33,13 @@ export function shown(value: unknown): string {
   return typeof value === "number" ? String(value) : JSON.stringify(value) ?? String(value);
 }
 
-/** A whole number from 1 up (to `max`, where given). */
-export function wholeNumber({ max }: { max?: number } = {}): OptionKind<number> {
-  const min = 1;
+/** A whole number from 1 (or `min`) up, to `max` where given. */
+export function wholeNumber({ min = 1, max }: { min?: 0 | 1; max?: number } = {}): OptionKind<number> {
   return {
     expected: max === undefined ? `a whole number from ${min} and up` : `a whole number from ${min} to ${max}`,
     accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (max === undefined || (v as number) <= max),
     fromText: (flag) => {
-      const parse = wholeNumberText(flag);
+      const parse = (min === 0 ? countText : wholeNumberText)(flag);
       return (text) => {
         const n = parse(text);
         if (max !== undefined && n > max) throw new ConfigError(`Expected ${flag} to be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);

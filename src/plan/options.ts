@@ -236,15 +236,15 @@ export const OPTIONS = defineOptions({
   engine: {
     kind: choice(ENGINES),
     default: "auto",
-    help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run",
+    help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run. Going away once the parallel engine runs every plan (issue 33): use --workers",
     takenBy: ["convert"],
     flag: "--engine <name>",
   },
   workers: {
-    kind: wholeNumber(),
+    kind: wholeNumber({ min: 0 }),
     default: () => Math.max(1, availableParallelism()),
     defaultShown: "available cores",
-    help: "worker threads of the parallel engine",
+    help: "worker threads of the parallel engine; 0: it runs on the main thread alone",
     takenBy: ["convert"],
     flag: "--workers <n>",
   },

@@ -78,6 +78,14 @@ class JsonlShard implements ShardWriter {
     if (this.#chunkBytes >= CHUNK_BYTES) await this.#push();
   }
 
+  async writeLines(lines: Uint8Array, rows: number): Promise<void> {
+    if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
+    await this.#push();
+    this.rows += rows;
+    // Copied: the stream may hold a chunk past this call, and the caller's memory is reused.
+    if (!this.head.write(Buffer.from(lines))) await this.#drained();
+  }
+
   async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path);
     this.#state = "closed";
@@ -106,9 +114,11 @@ class JsonlShard implements ShardWriter {
     const text = this.#chunk.join("");
     this.#chunk = [];
     this.#chunkBytes = 0;
-    if (!this.head.write(text)) {
-      await Promise.race([once(this.head, "drain"), this.done.then(() => Promise.reject(new Error("the stream ended early")))]);
-    }
+    if (!this.head.write(text)) await this.#drained();
+  }
+
+  async #drained(): Promise<void> {
+    await Promise.race([once(this.head, "drain"), this.done.then(() => Promise.reject(new Error("the stream ended early")))]);
   }
 
   #ioError(error: unknown): IoError {

@@ -47,10 +47,10 @@ describe("evalshard convert --split", () => {
     expect(parallel.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split])).toEqual(stages.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split]));
   });
 
-  it("JSON Lines splits on the stages engine (the parallel one writes Parquet only)", () => {
+  it("JSON Lines splits on the parallel engine too", () => {
     const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "jsonl"), "--split", "train=1", "--to", "jsonl", "--json");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).output).toMatchObject({ split: ["train"], engine: "stages" });
+    expect(JSON.parse(r.stdout).output).toMatchObject({ split: ["train"], engine: "parallel" });
   });
 
   it.each([

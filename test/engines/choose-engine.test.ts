@@ -31,8 +31,9 @@ describe("--engine auto", () => {
     expect(chooseEngine(plan({ compression: "snappy" }), files).name).toBe("parallel");
   });
 
-  it("picks the stages engine where the parallel engine refuses: JSONL, an input without bytes", () => {
-    expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("stages");
+  it("picks the stages engine where the parallel engine refuses: a view's JSONL, an input without bytes", () => {
+    expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("parallel");
+    expect(chooseEngine(plan({ to: "jsonl", view: "openai-sft" }), files).name).toBe("stages");
     expect(chooseEngine(plan(), { lines: [source("-", false)], gates: () => undefined }).name).toBe("stages");
   });
 
@@ -52,9 +53,9 @@ describe("a named engine", () => {
   });
 
   it("that refuses is a ConfigError naming the reason and the way out", () => {
-    const run = () => chooseEngine(plan({ engine: "parallel", to: "jsonl" }), files);
+    const run = () => chooseEngine(plan({ engine: "parallel", to: "jsonl", view: "openai-sft" }), files);
     expect(run).toThrow(ConfigError);
-    expect(run).toThrow("The parallel engine cannot run this conversion: it writes Parquet only, not jsonl; use --engine stages or auto");
+    expect(run).toThrow("The parallel engine cannot run this conversion: it writes a view's rows as Parquet only, not jsonl (--view openai-sft); use --engine stages or auto");
     expect(() => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gates: () => undefined })).toThrow('input "-" cannot be read as bytes');
   });
 });
@@ -70,7 +71,7 @@ describe("prepareEngine (before the sources are open)", () => {
   });
 
   it("prepares nothing the plan rules out", () => {
-    const parallel = fake("parallel", "it writes Parquet only, not jsonl");
+    const parallel = fake("parallel", "it writes a view's rows as Parquet only, not jsonl");
     prepareEngine(plan({ engine: "parallel", to: "jsonl" }), [parallel]);
     expect(parallel.calls).toEqual([]);
   });

@@ -61,19 +61,28 @@ const comparable = (m: Manifest) => ({
   text_audit: m.text_audit,
 });
 
+/** The parallel engine's two executors: worker threads, and main's own thread (--workers 0). */
+const EXECUTORS = [2, 0] as const;
+
 async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ parallel: Manifest; stages: Manifest }> {
   const n = runs++;
-  const [parallel, stages] = [join(root, `${n}-parallel`), join(root, `${n}-stages`)];
+  const stages = join(root, `${n}-stages`);
   // Fixtures full of bad lines: published over the publish guards (issue 20); both engines must judge alike.
-  const a = await convert({ ...options, out: parallel, engine: "parallel", workers: 2, publishAnyway: true });
   const b = await convert({ ...options, out: stages, engine: "stages", publishAnyway: true });
-  expect(a.manifest.output.engine).toBe("parallel");
   expect(b.manifest.output.engine).toBe("stages");
-  expect(comparable(a.manifest)).toEqual({ ...comparable(b.manifest), output: { ...b.manifest.output, engine: "parallel" } });
-  expect(await rowsOf(parallel)).toEqual(await rowsOf(stages));
   const quarantineOf = (dir: string, m: Manifest) => (m.quarantine === null ? "" : readFileSync(join(dir, m.quarantine.path), "utf8"));
-  expect(quarantineOf(parallel, a.manifest)).toBe(quarantineOf(stages, b.manifest));
-  return { parallel: a.manifest, stages: b.manifest };
+  const rows = await rowsOf(stages);
+  const manifests: Manifest[] = [];
+  for (const workers of EXECUTORS) {
+    const parallel = join(root, `${n}-parallel-${workers}`);
+    const a = await convert({ ...options, out: parallel, engine: "parallel", workers, publishAnyway: true });
+    expect(a.manifest.output.engine).toBe("parallel");
+    expect(comparable(a.manifest)).toEqual({ ...comparable(b.manifest), output: { ...b.manifest.output, engine: "parallel" } });
+    expect(await rowsOf(parallel)).toEqual(rows);
+    expect(quarantineOf(parallel, a.manifest)).toBe(quarantineOf(stages, b.manifest));
+    manifests.push(a.manifest);
+  }
+  return { parallel: manifests[0] as Manifest, stages: b.manifest };
 }
 
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
@@ -270,13 +279,15 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     expect(parallel.output.split).toEqual(names);
     for (const shard of parallel.shards) expect(shard.path).toMatch(new RegExp(`^data/${shard.split}-\\d{5}-of-\\d{5}\\.parquet$`));
     const n = runs - 1;
-    for (const name of names) {
-      const only = (dir: string) => rowsOfSplit(dir, name);
-      expect(await only(join(root, `${n}-parallel`))).toEqual(await only(join(root, `${n}-stages`)));
-    }
     // The cards alike but for file sizes (the engines' Parquet writers cut pages and row groups differently).
     const card = (dir: string) => readFileSync(join(root, dir, "README.md"), "utf8").replace(/(num_bytes|download_size|dataset_size): \d+/g, "$1: N");
-    expect(card(`${n}-parallel`)).toBe(card(`${n}-stages`));
+    for (const workers of EXECUTORS) {
+      for (const name of names) {
+        const only = (dir: string) => rowsOfSplit(dir, name);
+        expect(await only(join(root, `${n}-parallel-${workers}`))).toEqual(await only(join(root, `${n}-stages`)));
+      }
+      expect(card(`${n}-parallel-${workers}`)).toBe(card(`${n}-stages`));
+    }
     return parallel;
   }
 
@@ -299,7 +310,7 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     }
   });
 
-  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 360_000 }, async () => {
+  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 600_000 }, async () => {
     const corpus = readFileSync(largeSftCorpus(root), "utf8");
     // Its first records again at a higher scorecard version, after their copies were written: a second read.
     const rescored = corpus

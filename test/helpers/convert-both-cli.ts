@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { readParquetRows } from "./read-parquet.js";
 import { tempDir } from "./temp-dir.js";
 
-// The CLI as users run it (the built bin), in both engines.
+// The CLI as users run it (the built bin), in both engines, and the parallel one in both its executors.
 const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 const root = tempDir("evalshard-both-");
 const run = promisify(execFile);
@@ -40,12 +40,14 @@ const big = (_: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v
 export async function convertBothCli(lines: readonly (string | Buffer)[], extra: readonly string[] = []): Promise<CliOutcome> {
   const file = join(root, `in-${n++}.ndjson`);
   writeFileSync(file, Buffer.concat(lines.flatMap((l) => [typeof l === "string" ? Buffer.from(l) : l, Buffer.from("\n")])));
-  const [parallel, stages] = await Promise.all([convert("parallel", file, extra), convert("stages", file, extra)]);
-  expect(parallel.manifest.output).toMatchObject({ engine: "parallel" });
+  const [parallel, inProcess, stages] = await Promise.all([convert("parallel", file, extra), convert("parallel", file, ["--workers", "0", ...extra]), convert("stages", file, extra)]);
   expect(stages.manifest.output).toMatchObject({ engine: "stages" });
   const counts = (o: CliOutcome) => ({ records_out: o.manifest.records_out, quarantined: o.manifest.quarantined, dropped: o.manifest.dropped, dropped_pairs: o.manifest.dropped_pairs });
-  expect(counts(parallel)).toEqual(counts(stages));
-  expect(parallel.quarantine).toEqual(stages.quarantine);
-  expect(JSON.stringify(parallel.rows, big)).toEqual(JSON.stringify(stages.rows, big));
+  for (const outcome of [parallel, inProcess]) {
+    expect(outcome.manifest.output).toMatchObject({ engine: "parallel" });
+    expect(counts(outcome)).toEqual(counts(stages));
+    expect(outcome.quarantine).toEqual(stages.quarantine);
+    expect(JSON.stringify(outcome.rows, big)).toEqual(JSON.stringify(stages.rows, big));
+  }
   return parallel;
 }

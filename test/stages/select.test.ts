@@ -26,7 +26,7 @@ async function run(options: Omit<ConvertOptions, "out">, engine: (typeof ENGINES
 }
 
 const sft = (options: Omit<ConvertOptions, "out" | "inputs"> = {}, engine: (typeof ENGINES)[number] | "auto" = "auto") =>
-  // JSONL to read rows back; the parallel engine writes Parquet only, so its cases compare counts.
+  // JSONL to read rows back on the stages engine; the parallel engine's cases compare counts.
   engine === "parallel" ? run({ inputs: [fx("sft-selection")], ...options }, engine) : run({ inputs: [fx("sft-selection")], to: "jsonl", compression: "none", ...options }, engine);
 
 describe("--seats (default agent): an aic seat, without agent_key_id, is dropped as adversary_seat", () => {

@@ -12,7 +12,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
   refuses(plan, sources) {
     const { to, rotation } = plan.shards;
-    if (to !== "parquet") return `it writes Parquet only, not ${to}`;
+    // JSON Lines rows are the views' rows on the stages engine (View.rows), which units do not build.
+    if (to === "jsonl" && plan.view !== undefined) return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) {
       // Workers build a view's rows record by record; a join against --context records, or a quarantine

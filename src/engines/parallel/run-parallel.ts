@@ -6,6 +6,7 @@ import { policyQuarantine } from "../policy-quarantine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { EngineRun, RowGroupSink, RunSources } from "../engine.js";
 import { sizeRotation } from "../size-rotation.js";
+import { jsonlFormat } from "../../sinks/jsonl-format.js";
 import { checkSelection } from "../../stages/select.js";
 import { detectInputFormat } from "./detect-input-format.js";
 import { loadFormatInfo } from "./fast/load-format-info.js";
@@ -39,10 +40,14 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
+  const input = names === undefined ? {} : { splits: names };
+  // JSON Lines: the units encode each row's line; the shards are the stages' JSONL format.
+  const { to, compression } = plan.shards;
+  const lines = to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
   try {
     const { shards, tally, view: unitCounts, split, audits } = await convertInParallel({
       sources: sources.lines,
-      shards: () => sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, names === undefined ? {} : { splits: names }),
+      shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
       splits,
       plan: layout,
       worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
@@ -66,6 +71,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     return { ...run, view: { manifest: view.manifest(), card: view.card() } };
   } finally {
     await quarantine.close();
+    await lines?.dispose();
   }
 }
 

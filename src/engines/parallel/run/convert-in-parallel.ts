@@ -1,4 +1,3 @@
-import { Worker } from "node:worker_threads";
 import type { Quarantined } from "../../../core/flow.js";
 import type { DropReason } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
@@ -24,6 +23,9 @@ import { SharedSlots } from "./shared-slots.js";
 import { readOutcomeColumns } from "./outcome-columns.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
+import { InProcessUnits } from "./in-process-units.js";
+import type { UnitThread } from "./unit-thread.js";
+import type { FromUnits } from "./unit-host.js";
 import { rankInParallel } from "./rank-in-parallel.js";
 import type { UnitViewCounts } from "./unit-view.js";
 import type { PathAudit } from "../../../views/text-audit.js";
@@ -61,6 +63,7 @@ export interface ParallelOptions {
   readonly splits: (() => SplitAssigner) | null;
   readonly plan: ColumnPlan;
   readonly worker: WorkerConfig;
+  /** Worker threads; 0: the units run on main's own thread. */
   readonly workers: number;
   readonly read: ReadOptions;
   readonly shardRows: number;
@@ -94,7 +97,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
   // One per batch of the units in flight (two per worker, ~3 batches each), until the unit is decided.
   const outcomeSlots = new SharedSlots(6 * count + 4, OUTCOME_SLOT_BYTES);
   const pools: Pools = { slots, outSlots, outcomeSlots };
-  const workers = takeWorkers(count);
+  const workers: UnitThread[] = options.workers === 0 ? [new InProcessUnits()] : takeWorkers(count);
   try {
     const start = (config: WorkerConfig): void => {
       const message: WorkerStart = { config, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
@@ -151,7 +154,7 @@ interface Batch {
 }
 
 interface Unit {
-  readonly worker: Worker;
+  readonly worker: UnitThread;
   readonly batches: Batch[];
   /** Input bytes of its batches so far; 0 once its worker is done with it (see #release). */
   bytes: number;
@@ -170,7 +173,7 @@ interface Unit {
 class Pass {
   readonly #units = new Map<number, Unit>();
   /** Input bytes each worker holds in units it has not sent back encoded. */
-  readonly #load = new Map<Worker, number>();
+  readonly #load = new Map<UnitThread, number>();
   readonly #shards: RowGroupShardSets;
   /** This read's count of rows and groups per split (a split run), or null. */
   readonly #splits: SplitAssigner | null;
@@ -199,7 +202,7 @@ class Pass {
 
   constructor(
     private readonly options: ParallelOptions,
-    private readonly workers: readonly Worker[],
+    private readonly workers: readonly UnitThread[],
     pools: Pools,
     private readonly decider: DedupDecider,
     private readonly writeQuarantine: boolean,
@@ -216,7 +219,10 @@ class Pass {
   }
 
   async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null; audits: Readonly<Record<string, PathAudit>>[] }> {
-    const listener = (message: FromWorker) => this.#receive(message);
+    // A ranking read's answers are all in before a conversion starts.
+    const listener = (message: FromUnits) => {
+      if (message.type !== "ranked") this.#receive(message);
+    };
     const onError = (error: Error) => this.#fail(error);
     for (const w of this.workers) {
       w.on("message", listener);
@@ -298,11 +304,11 @@ class Pass {
    * The worker holding the fewest input bytes not yet sent back encoded; ties go round the workers. A
    * worker slowed down (by main, by its GCs) gets fewer units instead of a queue.
    */
-  #leastLoaded(unitId: number): Worker {
+  #leastLoaded(unitId: number): UnitThread {
     const n = this.workers.length;
-    let best = this.workers[unitId % n] as Worker;
+    let best = this.workers[unitId % n] as UnitThread;
     for (let i = 1; i < n; i++) {
-      const w = this.workers[(unitId + i) % n] as Worker;
+      const w = this.workers[(unitId + i) % n] as UnitThread;
       if ((this.#load.get(w) ?? 0) < (this.#load.get(best) ?? 0)) best = w;
     }
     return best;

@@ -18,6 +18,8 @@ const dead = new WeakSet<Worker>();
  * Light on purpose: this module loads nothing of the pipeline.
  */
 export function prestartWorkers(count: number): void {
+  // No threads (`--workers 0`): main runs the units, and V8's helper threads have the other cores.
+  if (count === 0) return;
   // Optimised code compiled on the thread that runs it, not on V8's helper threads: with one worker per
   // core, helper threads only take turns with the workers (docs/decisions.md). Process-wide, so only the
   // CLI (through here) sets it; it must precede the isolates.

@@ -31,6 +31,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly codec: "zstd" | "gzip" | "snappy" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
+  /** JSON Lines output: units encode each row's JSON line, not Parquet row groups (see json-lines.ts). */
+  readonly lines: boolean;
   /** The dataset's columns (after the untrusted policy), or the view's. */
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */

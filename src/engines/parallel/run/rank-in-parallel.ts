@@ -1,17 +1,18 @@
-import type { Worker } from "node:worker_threads";
 import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
 import { topKeysOf, WinningCopies } from "../../../stages/select-top-k.js";
 import type { RankedSeat } from "../../../stages/select-top-k.js";
 import { cutBatches } from "./cut-batches.js";
-import type { FailedMessage, RankedMessage, RankMessage } from "./protocol.js";
+import type { RankedMessage, RankMessage } from "./protocol.js";
+import type { FromUnits } from "./unit-host.js";
 import type { SharedSlots } from "./shared-slots.js";
+import type { UnitThread } from "./unit-thread.js";
 
 export interface RankOptions {
   readonly sources: readonly LineSource[];
   readonly read: ReadOptions;
   /** Started to rank: their config asks `--top-k-per-scenario` and holds no top keys yet. */
-  readonly workers: readonly Worker[];
+  readonly workers: readonly UnitThread[];
   readonly slots: SharedSlots;
   readonly batchBytes: number;
   /** Batches sent and not answered, at most. */
@@ -45,7 +46,7 @@ export async function rankInParallel(options: RankOptions): Promise<string[]> {
       });
     }
   };
-  const listener = (message: RankedMessage | FailedMessage): void => {
+  const listener = (message: FromUnits): void => {
     if (message.type === "failed") failure ??= Object.assign(new Error(message.message), { stack: message.stack });
     else if (message.type === "ranked") {
       const slot = sent.get(message.batch);
@@ -89,7 +90,7 @@ export async function rankInParallel(options: RankOptions): Promise<string[]> {
         const id = batch++;
         sent.set(id, slot);
         const message: RankMessage = { type: "rank", batch: id, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null };
-        (workers[id % workers.length] as Worker).postMessage(message);
+        (workers[id % workers.length] as UnitThread).postMessage(message);
         await until(() => sent.size < options.inFlight);
       }
     }

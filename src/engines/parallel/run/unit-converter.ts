@@ -11,6 +11,7 @@ import type { Decision } from "../../../core/flow.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { encodeRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
+import { columnPlan } from "../../../parquet/column-plan.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
@@ -37,6 +38,7 @@ import { SplitRoute } from "./split-route.js";
 import { GROUP_KEY_PATH } from "../../../splits/split-by.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
+import { encodeLines, LINE_FIELD, withLine } from "./json-lines.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
@@ -120,11 +122,13 @@ export class UnitConverter {
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
     const routeBy = config.split === null || config.view !== null ? undefined : GROUP_KEY_PATH[config.split.by];
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
-    this.plan = this.#parser.plan;
+    // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts).
+    this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
+    if (config.lines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
-    const folded = this.#audit === null ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
+    const folded = this.#audit === null || config.lines ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
     this.#audit?.fold(folded);
     this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
@@ -189,7 +193,7 @@ export class UnitConverter {
         g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const outcome = this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
+      const outcome = this.#config.lines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
       if (outcome === null) return i;
       this.#gather(g, i, outcome);
     }
@@ -237,7 +241,7 @@ export class UnitConverter {
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
     const encode = (rows: RowGroupBuilder): void => {
-      const { bytes, ...metadata } = encodeRowGroup(rows, { codec: this.#config.codec, scratch: true });
+      const { bytes, ...metadata } = this.#config.lines ? encodeLines(rows) : encodeRowGroup(rows, { codec: this.#config.codec, scratch: true });
       encoded.add(bytes);
       groups.push(metadata);
     };
@@ -427,7 +431,7 @@ export class UnitConverter {
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
       this.#slow?.strip(whole);
       into.beginRow();
-      shredRecord(this.plan, whole, into.leaves);
+      shredRecord(this.plan, this.#config.lines ? withLine(this.#config.columns, whole) : whole, into.leaves);
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);

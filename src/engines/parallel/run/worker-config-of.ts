@@ -33,6 +33,7 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     gates: run.gates === undefined ? null : run.gates.entries,
     scores: run.scores === undefined ? null : run.scores.entries,
     codec: plan.shards.compression,
+    lines: plan.shards.to === "jsonl",
     maxLineBytes: plan.guards.maxLineBytes,
     columns: run.columns,
     schema: run.schema,

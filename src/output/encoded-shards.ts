@@ -1,0 +1,61 @@
+import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
+import type { ShardInfo } from "./shard-format.js";
+import type { ClosedShard, ShardFiles } from "./shard-files.js";
+import type { FileWriter, WrittenFile } from "./storage.js";
+
+/** One shard file being fed what units encoded: Parquet row groups, or JSON lines. */
+export interface EncodedShard {
+  /** The group's bytes are written as they are, and the caller's again once this resolves. */
+  append(group: EncodedRowGroup): Promise<void>;
+  readonly rows: number;
+  close(): Promise<WrittenFile>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Shards assembled from what the parallel engine's units encoded. Which shard a group goes in is decided by
+ * the caller with `ShardRotation`; names are {@link ShardFiles}'; `open` makes each shard's file what it is.
+ */
+export class EncodedShards {
+  readonly #closed: ClosedShard[] = [];
+  #current: EncodedShard | null = null;
+
+  constructor(
+    private readonly shards: ShardFiles,
+    private readonly open: (file: FileWriter) => Promise<EncodedShard>,
+  ) {}
+
+  /** Appends a group to shard `shard` (a shard index that only grows), closing the one before it. */
+  async append(shard: number, group: EncodedRowGroup): Promise<void> {
+    while (this.shards.count <= shard) await this.#next();
+    await (this.#current as EncodedShard).append(group);
+  }
+
+  /** Closes the last shard (making one empty shard when there was none) and names them all. */
+  async finish(): Promise<ShardInfo[]> {
+    if (this.shards.count === 0) await this.#next();
+    await this.#close();
+    return this.shards.name(this.#closed);
+  }
+
+  /** Removes every shard file, finished or not. */
+  async abort(): Promise<void> {
+    const current = this.#current;
+    this.#current = null;
+    await current?.abort().catch(() => undefined);
+    await this.shards.remove();
+  }
+
+  async #next(): Promise<void> {
+    await this.#close();
+    this.#current = await this.open(await this.shards.create());
+  }
+
+  async #close(): Promise<void> {
+    const shard = this.#current;
+    if (shard === null) return;
+    this.#current = null;
+    const rows = shard.rows;
+    this.#closed.push({ rows, file: await shard.close() });
+  }
+}

@@ -1,0 +1,84 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { convert } from "../../src/index.js";
+import type { ConvertOptions } from "../../src/index.js";
+import type { Manifest } from "../../src/output/manifest.js";
+import { FIXTURES } from "../helpers/flow.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// `--to jsonl` on the parallel engine (its units encode the lines), in both its executors, writes the bytes the
+// stages engine writes: every shard file, the quarantine and the manifest's counts, on the golden fixtures'
+// cases and on generated exports.
+const root = tempDir("evalshard-jsonl-");
+const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
+const GENERATOR = new URL("../../bench/generate-exports.mjs", import.meta.url).pathname;
+let runs = 0;
+
+/** `format`'s export of about `mib` MiB, as the benchmarks generate them. */
+function generated(format: string, mib: number): string {
+  const file = join(root, `${format}-${mib}.ndjson`);
+  execFileSync(process.execPath, [GENERATOR, "--format", format, "--mib", String(mib), "--seed", "5", "--out", file]);
+  return file;
+}
+
+const filesOf = (dir: string): Record<string, string> => {
+  const data = join(dir, "data");
+  return Object.fromEntries(readdirSync(data).sort().map((f) => [f, readFileSync(join(data, f)).toString("base64")]));
+};
+
+const counted = (m: Manifest) => ({ records_in: m.records_in, records_out: m.records_out, dropped: m.dropped, dropped_pairs: m.dropped_pairs, quarantined: m.quarantined, stream_errors: m.stream_errors, shards: m.shards, split: m.split, text_audit: m.text_audit, quarantine: m.quarantine });
+
+async function sameLines(options: Omit<ConvertOptions, "out">): Promise<Manifest> {
+  const n = runs++;
+  const run = async (name: string, extra: Partial<ConvertOptions>) => {
+    const out = join(root, `${n}-${name}`);
+    const { manifest } = await convert({ ...options, to: "jsonl", out, publishAnyway: true, ...extra });
+    return { out, manifest };
+  };
+  const stages = await run("stages", { engine: "stages" });
+  expect(stages.manifest.output.engine).toBe("stages");
+  for (const workers of [2, 0]) {
+    const parallel = await run(`parallel-${workers}`, { engine: "parallel", workers });
+    expect(parallel.manifest.output.engine).toBe("parallel");
+    expect(counted(parallel.manifest)).toEqual(counted(stages.manifest));
+    expect(filesOf(parallel.out)).toEqual(filesOf(stages.out));
+    const quarantine = (r: typeof stages) => (r.manifest.quarantine === null ? "" : readFileSync(join(r.out, r.manifest.quarantine.path), "utf8"));
+    expect(quarantine(parallel)).toBe(quarantine(stages));
+  }
+  return stages.manifest;
+}
+
+describe("JSON Lines: the parallel engine writes the stages engine's bytes", () => {
+  it("on every SFT fixture together: bad lines, duplicates, filters, gating, stream errors, long lines", async () => {
+    const m = await sameLines({
+      inputs: ["sft-valid", "sft-bad-lines", "sft-duplicates", "sft-filters", "sft-stream-errors", "sft-unknown-fields", "sft-lone-surrogate", "sft-long-line"].map(records),
+      scorecards: records("scorecards-gated"),
+      maxLineBytes: 2000,
+      seats: "all",
+    });
+    expect(m.records_out).toBeGreaterThan(0);
+    expect(Object.keys(m.quarantined).length).toBeGreaterThan(2);
+  });
+
+  it("on RL and DPO fixtures, with their semantic checks and pruned pairs", async () => {
+    await sameLines({ inputs: [records("rl-valid"), records("rl-invalid-trajectory")] });
+    await sameLines({ inputs: [records("dpo-valid"), records("dpo-invalid-pair")] });
+  });
+
+  it("gzip and zstd, one row per shard, later minors, untrusted text kept or redacted, split", async () => {
+    const inputs = [records("sft-valid"), records("sft-later-minor"), records("sft-filters")];
+    const options = { inputs, acceptLaterMinor: true, untrusted: { "coaching.guidance": "redact", transcript: "keep" }, filters: { flagged: false }, seats: "all" } as const;
+    await sameLines({ ...options, shardRows: 1, compression: "gzip" });
+    const m = await sameLines({ ...options, compression: "zstd", split: { train: 0.5, test: 0.5 } });
+    expect(m.shards.map((s) => s.split)).toContain("test");
+  });
+
+  it("on generated SFT and RL exports, rotated by size across many units", { timeout: 240_000 }, async () => {
+    for (const format of ["sft", "rl"]) {
+      const m = await sameLines({ inputs: [generated(format, 10)], shardBytes: 3 << 20, compression: "none" });
+      expect(m.shards.length).toBeGreaterThan(2);
+    }
+  });
+});
