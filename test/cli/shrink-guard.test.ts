@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import { emulator, envFor, PIPELINES } from "../jobs/nightly/support.js";
 import { emptiedService } from "../helpers/emptied-service.js";
+import { gracelessPipeline } from "../helpers/graceless-pipeline.js";
 import { readerFiles } from "../helpers/local-layout.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -93,8 +94,7 @@ describe("run and pull: an empty night from the service", () => {
     const { service, empty } = await emptiedService(await emulator({ seed: 61, runs: 60 }));
     const out = join(root, "nights");
     const env = envFor(service, out);
-    const SFT = join(root, "nightly-sft.yaml");
-    writeFileSync(SFT, readFileSync(join(PIPELINES, "nightly-sft.yaml"), "utf8").replace(/^output:\n/m, "output:\n  snapshot_grace: 0\n"));
+    const SFT = gracelessPipeline(join(PIPELINES, "nightly-sft.yaml"), root);
     const first = await spawnCli(["run", SFT, "--json"], env);
     expect(first.status, first.stderr).toBe(0);
     const dataset = join(out, "nightly-sft");
