@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emulator, envFor, PIPELINES } from "../jobs/nightly/support.js";
+import { gracelessPipeline } from "../helpers/graceless-pipeline.js";
 import { HAS_SCRIPT, onTerminal } from "../helpers/on-terminal.js";
 import { s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
@@ -12,7 +13,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 // A dry run fetches, validates, converts and judges the guards as the night would, reports the counts a real
 // night then publishes, and leaves every byte of the output as it was: no snapshot, no lock, no score cache.
 const root = tempDir("evalshard-dry-run-");
-const SFT = join(PIPELINES, "nightly-sft.yaml");
+const SFT = gracelessPipeline(join(PIPELINES, "nightly-sft.yaml"), root);
 
 /** Every entry under `dir` (links as their target, files as their sha256): equal trees, equal outputs. */
 function tree(dir: string): Record<string, string> {

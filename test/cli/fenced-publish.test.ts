@@ -15,6 +15,9 @@ import { tempDir } from "../helpers/temp-dir.js";
 // pid namespace of its own (another container), where only the lease can tell whether A is alive.
 const root = tempDir("evalshard-fence-");
 const LEASE = ["--lease-seconds", "2"];
+// Each job's own fence runs after its grace wait whatever the grace (local-snapshots.ts), so none is waited out:
+// readers during a publish are snapshot-grace.test.ts's subject.
+const NO_GRACE = ["--snapshot-grace", "0"];
 const canUnshare = spawnSync("unshare", ["-p", "-f", "--mount-proc", "true"]).status === 0;
 /**
  * What a fenced-out job says: the lock was taken over (and maybe released since) while it held it; it stops there,
@@ -33,7 +36,7 @@ const A_ROWS = input("a", 40);
 const B_ROWS = input("b", 30);
 const C_ROWS = input("c", 20);
 
-const convertArgs = (inputs: string, out: string) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...LEASE];
+const convertArgs = (inputs: string, out: string) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...LEASE, ...NO_GRACE];
 const rowsOf = (out: string) => (JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { records_out: number }).records_out;
 const stoppedAt = (step: string, inputs: string, out: string, wrap?: (c: string[]) => string[]) => startCli(convertArgs(inputs, out), { ...process.env, [STOP_AT_STEP]: step } as Record<string, string>, wrap);
 

@@ -51,7 +51,8 @@ describe("publish guards (convert)", () => {
       expect(JSON.parse(readFileSync(join(kept, "manifest.json"), "utf8"))).toMatchObject({ records_out: 0, publish: { published: false } });
       expect(readFileSync(join(kept, "_quarantine", "rl.ndjson"), "utf8").split("\n").filter(Boolean)).toHaveLength(65);
       // --publish-anyway overrides, and the exit code still says which guard tripped.
-      const anyway = await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", engine, "--publish-anyway");
+      // No grace: the guards decide before any switch, and readers during one are snapshot-grace.test.ts's.
+      const anyway = await cli("convert", GOOD, "--out", out, "--format", "rl", "--engine", engine, "--publish-anyway", "--snapshot-grace", "0");
       expect(anyway.code).toBe(3);
       expect(anyway.stderr).toMatch(/published anyway/);
       expect(await pyarrowRows(out)).toBe(0);
@@ -117,7 +118,7 @@ describe("publish guards (convert)", () => {
 
 describe("publish guards (nightly run)", () => {
   const pipeline = (name: string, out: string, inputs: readonly string[], extra = "") =>
-    file(`${name}.yaml`, [`version: 1`, `name: ${name}`, `source:`, `  kind: files`, `  inputs: [${inputs.map((i) => JSON.stringify(i)).join(", ")}]`, `output:`, `  dir: ${JSON.stringify(out)}`, extra]);
+    file(`${name}.yaml`, [`version: 1`, `name: ${name}`, `source:`, `  kind: files`, `  inputs: [${inputs.map((i) => JSON.stringify(i)).join(", ")}]`, `output:`, `  dir: ${JSON.stringify(out)}`, `  snapshot_grace: 0`, extra]);
 
   it("a night over a guard leaves the last published night untouched and keeps its attempt under _rejected/", { timeout: 120_000 }, async () => {
     const out = join(root, "nightly");

@@ -5,6 +5,7 @@ import type { Manifest } from "../../src/output/manifest.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
 import { emulator, envFor, PIPELINES } from "../jobs/nightly/support.js";
 import { emptiedService } from "../helpers/emptied-service.js";
+import { gracelessPipeline } from "../helpers/graceless-pipeline.js";
 import { readerFiles } from "../helpers/local-layout.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -31,36 +32,38 @@ const TEN = sftFile("ten.ndjson", 10);
 const FOUR = sftFile("four.ndjson", 4);
 const SIX = sftFile("six.ndjson", 6);
 const NONE = sftFile("none.ndjson", 0);
+// The guards decide before anything is switched; the grace readers get after a switch is not their subject.
+const NO_GRACE = ["--snapshot-grace", "0"];
 
 describe("convert: an empty or shrinking run over a published dataset", () => {
   it("exits 8 and keeps the dataset; within --max-shrink, or with --publish-anyway, it publishes", { timeout: 120_000 }, async () => {
     const out = join(root, "local");
-    expect((await runCli(["convert", TEN, "--out", out])).code).toBe(0);
+    expect((await runCli(["convert", TEN, "--out", out, ...NO_GRACE])).code).toBe(0);
     const before = readerFiles(out);
 
-    const empty = await runCli(["convert", NONE, "--format", "sft", "--out", out, "--json"]);
+    const empty = await runCli(["convert", NONE, "--format", "sft", "--out", out, ...NO_GRACE, "--json"]);
     expect(empty.code, empty.stderr).toBe(8);
     expect(empty.stderr).toMatch(/would publish 0 rows over a dataset of 10.*previous dataset is untouched; this attempt is kept in .*_rejected\//);
     expect((JSON.parse(empty.stdout) as Manifest).publish).toMatchObject({ published: false, tripped: [{ guard: "max_shrink", actual: 1, rows_before: 10, rows_after: 0 }] });
     expect(readerFiles(out)).toEqual(before);
 
     // 4 of 10: 60% of the rows would go, over the default 0.5.
-    const shrunk = await runCli(["convert", FOUR, "--out", out]);
+    const shrunk = await runCli(["convert", FOUR, "--out", out, ...NO_GRACE]);
     expect(shrunk.code, shrunk.stderr).toBe(8);
     expect(shrunk.stderr).toMatch(/drop 60\.00% of the published rows \(10 rows published, 4 now\) \(over --max-shrink 0\.5\)/);
     expect(readerFiles(out)).toEqual(before);
     expect(readdirSync(join(out, "_rejected"))).toHaveLength(2);
 
     // 6 of 10 is within the default; an empty run is refused whatever --max-shrink says.
-    expect((await runCli(["convert", SIX, "--out", out])).code).toBe(0);
-    expect((await runCli(["convert", NONE, "--format", "sft", "--out", out, "--max-shrink", "1"])).code).toBe(8);
-    expect((await runCli(["convert", FOUR, "--out", out, "--max-shrink", "0.4"])).code).toBe(0);
-    const anyway = await runCli(["convert", NONE, "--format", "sft", "--out", out, "--publish-anyway", "--json"]);
+    expect((await runCli(["convert", SIX, "--out", out, ...NO_GRACE])).code).toBe(0);
+    expect((await runCli(["convert", NONE, "--format", "sft", "--out", out, ...NO_GRACE, "--max-shrink", "1"])).code).toBe(8);
+    expect((await runCli(["convert", FOUR, "--out", out, ...NO_GRACE, "--max-shrink", "0.4"])).code).toBe(0);
+    const anyway = await runCli(["convert", NONE, "--format", "sft", "--out", out, ...NO_GRACE, "--publish-anyway", "--json"]);
     expect(anyway.code).toBe(8);
     expect(anyway.stderr).toMatch(/published anyway/);
     expect((JSON.parse(anyway.stdout) as Manifest).records_out).toBe(0);
     // Over an empty dataset there is nothing to shrink.
-    expect((await runCli(["convert", FOUR, "--out", out])).code).toBe(0);
+    expect((await runCli(["convert", FOUR, "--out", out, ...NO_GRACE])).code).toBe(0);
   });
 
   it("a bad --max-shrink is a usage error naming the value", async () => {
@@ -91,7 +94,7 @@ describe("run and pull: an empty night from the service", () => {
     const { service, empty } = await emptiedService(await emulator({ seed: 61, runs: 60 }));
     const out = join(root, "nights");
     const env = envFor(service, out);
-    const SFT = join(PIPELINES, "nightly-sft.yaml");
+    const SFT = gracelessPipeline(join(PIPELINES, "nightly-sft.yaml"), root);
     const first = await spawnCli(["run", SFT, "--json"], env);
     expect(first.status, first.stderr).toBe(0);
     const dataset = join(out, "nightly-sft");
@@ -107,7 +110,7 @@ describe("run and pull: an empty night from the service", () => {
     expect(strict.status).toBe(8);
     expect(strict.stderr).toMatch(/under --min-records 1000/);
 
-    const pulled = await spawnCli(["pull", "sft", "--base-url", service.url, "--out", dataset, "--json"], { EVAL_OWNER_TOKEN: service.ownerToken });
+    const pulled = await spawnCli(["pull", "sft", "--base-url", service.url, "--out", dataset, "--json", ...NO_GRACE], { EVAL_OWNER_TOKEN: service.ownerToken });
     expect(pulled.status, pulled.stderr).toBe(8);
     expect(readerFiles(dataset)).toEqual(before);
 

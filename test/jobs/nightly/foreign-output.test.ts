@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePipeline, runNightly } from "../../../src/index.js";
+import { gracelessPipeline } from "../../helpers/graceless-pipeline.js";
 import { sftRecord } from "../../helpers/records.js";
 import { spawnCli } from "../../helpers/spawn-cli.js";
 import { tempDir } from "../../helpers/temp-dir.js";
@@ -30,7 +31,7 @@ describe("a nightly output holding the user's files", () => {
     await expect(night("nightly-sft", envFor(emu, out))).rejects.toThrow(/holds "README\.md", which evalshard did not write/);
     expect(contents(dataset, files)).toEqual(files);
 
-    const SFT = join(PIPELINES, "nightly-sft.yaml");
+    const SFT = gracelessPipeline(join(PIPELINES, "nightly-sft.yaml"), root);
     const refused = await spawnCli(["run", SFT, "--json"], envFor(emu, out));
     expect(refused.status, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/nightly-sft holds "README\.md"/);

@@ -1,0 +1,34 @@
+import { relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The suite's slowest files, slowest first (per-file times of a whole run, docs/benchmarks.md "Test suite wall
+ * time"). A fresh checkout has no vitest results cache, and without one vitest orders files by size, so one of
+ * these could start last and run alone on one core while the other idles.
+ */
+export const SLOWEST_FILES: readonly string[] = [
+  "test/engines/engines-agree.test.ts",
+  "test/cli/fenced-publish.test.ts",
+  "test/readers/jsonl-parquet-rows.test.ts",
+  "test/cli/verify-every-dataset.test.ts",
+  "test/cli/publish-guards.test.ts",
+  "test/jobs/nightly/cli-nightly.test.ts",
+  "test/cli/verify-s3-every-file.test.ts",
+  "test/cli/fenced-publish-s3.test.ts",
+  "test/views/trl-proof.test.ts",
+  "test/sinks/interop.test.ts",
+  "test/readers/recursive-read.test.ts",
+  "test/cli/dry-run.test.ts",
+];
+
+/** Vitest's order (failed, then longest by its cache, else largest first), with {@link SLOWEST_FILES} ahead of it. */
+export class SlowestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification): number => {
+      const at = SLOWEST_FILES.indexOf(relative(file.project.config.root, file.moduleId));
+      return at === -1 ? SLOWEST_FILES.length : at;
+    };
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
