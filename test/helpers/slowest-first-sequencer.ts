@@ -8,6 +8,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 export const SLOWEST_FILES: readonly string[] = [
   "test/engines/engines-agree.test.ts",
+  "test/views/token-proof.test.ts",
   "test/cli/fenced-publish.test.ts",
   "test/readers/jsonl-parquet-rows.test.ts",
   "test/cli/verify-every-dataset.test.ts",
