@@ -26,7 +26,7 @@ async function run(options: Omit<ConvertOptions, "out">, engine: (typeof ENGINES
 }
 
 const sft = (options: Omit<ConvertOptions, "out" | "inputs"> = {}, engine: (typeof ENGINES)[number] | "auto" = "auto") =>
-  // JSONL to read rows back on the stages engine; the parallel engine's cases compare counts.
+  // JSONL to read rows back; the parallel engine's cases (Parquet) compare counts.
   engine === "parallel" ? run({ inputs: [fx("sft-selection")], ...options }, engine) : run({ inputs: [fx("sft-selection")], to: "jsonl", compression: "none", ...options }, engine);
 
 describe("--seats (default agent): an aic seat, without agent_key_id, is dropped as adversary_seat", () => {
@@ -81,7 +81,8 @@ describe("--top-k-per-scenario: the k best seats of each campaign by composite, 
     const r = await sft({ topKPerScenario: 1 });
     expect(r.manifest).toMatchObject({ records_out: 2, dropped: { adversary_seat: 1, not_top_k: 4 } });
     expect(r.seats).toEqual(["run-500/0", "run-502/0"]);
-    expect(r.manifest.output.engine).toBe("stages");
+    // JSON Lines under auto: the parallel engine ranks too.
+    expect(r.manifest.output.engine).toBe("parallel");
   });
   it("ranks only seats every other rule keeps: an adversary seat takes no place unless --seats all", async () => {
     expect((await sft({ topKPerScenario: 2 })).seats).toEqual(["run-500/0", "run-501/0", "run-502/0", "run-502/1"]);
