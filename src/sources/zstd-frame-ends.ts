@@ -21,6 +21,16 @@ export class ZstdFrameEnds {
   #checksum = false;
   #lastBlock = false;
 
+  /**
+   * Why the bytes seen so far are not whole frames (they stop inside one, or hold bytes that are not a frame),
+   * or undefined when they are: Node 22.15's decoder ends a truncated frame without an error.
+   */
+  get incomplete(): string | undefined {
+    if (this.#field === "unknown") return "bytes that are not a zstd frame";
+    if (this.#field !== "magic" || this.#bytes.length > 0) return "unexpected end of input inside a zstd frame";
+    return undefined;
+  }
+
   /** Offsets in `chunk` just past each frame that ends in it, in order. */
   ends(chunk: Uint8Array): number[] {
     const ends: number[] = [];

@@ -5,7 +5,7 @@ import { ZstdFrameEnds } from "./zstd-frame-ends.js";
 
 /**
  * A zstd decoder of every frame of its input, one node:zlib decoder per frame (see `ZstdFrameEnds` for why).
- * A corrupt or truncated frame fails the stream with the decoder's error.
+ * A corrupt or truncated frame fails the stream: with the decoder's error, or ours when it has none.
  */
 export class ZstdFramesDecompress extends Transform {
   readonly #frames = new ZstdFrameEnds();
@@ -20,7 +20,11 @@ export class ZstdFramesDecompress extends Transform {
   }
 
   override _flush(done: TransformCallback): void {
-    this.#endFrame().then(() => done(), done);
+    // The decoder's own error, when it has one, says more than ours.
+    this.#endFrame().then(() => {
+      const incomplete = this.#frames.incomplete;
+      done(incomplete === undefined ? null : new Error(incomplete));
+    }, done);
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {

@@ -60,6 +60,23 @@ describe("where zstd frames end, from their headers", () => {
   });
 });
 
+describe("a stream that is not whole frames fails, whatever the Node's decoder says", () => {
+  it("names a stream cut inside a frame, or bytes that are not a frame", async () => {
+    for (const [bytes, message] of [
+      [stream.subarray(0, frameEnds[1]! + 5), /Cannot decompress input "cut.zst" as zstd/],
+      [Buffer.concat([frames[0]!, Buffer.from("not zstd at all")]), /Cannot decompress input "cut.zst" as zstd/],
+    ] as const) {
+      async function* source(): AsyncGenerator<Buffer> {
+        yield bytes;
+      }
+      const read = async () => {
+        for await (const _ of decompress(source(), { name: "cut.zst" })) void _;
+      };
+      await expect(read()).rejects.toThrow(message);
+    }
+  });
+});
+
 describe("a stream of several frames decompresses whole", () => {
   it("yields every frame's bytes in order", async () => {
     async function* source(): AsyncGenerator<Buffer> {
