@@ -21,6 +21,8 @@ export function pipelineSpecOf(o: Options) {
     concurrency: yamlDefaulted(z, o.concurrency),
     retry_budget: yamlDefaulted(z, o.retryBudget),
     partition: yamlOptional(z, o.partition),
+    suites: yamlDefaulted(z, o.suites),
+    require_suites: yamlDefaulted(z, o.requireSuites),
     dpo: z
       .strictObject({
         strategy: yamlDefaulted(z, o.dpoStrategy),

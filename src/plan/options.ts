@@ -268,6 +268,23 @@ export const OPTIONS = defineOptions({
     flag: "--retry-budget <seconds>",
     yaml: { key: "source.retry_budget", sources: ["http"] },
   },
+  // Issue 35 (docs/decontamination.md): the service's released benchmark suites are kept out of the dataset.
+  suites: {
+    kind: text("all, none, or suite names KEY@VERSION separated by commas", /^(all|none|[^@,\s]+@\d+(,[^@,\s]+@\d+)*)$/),
+    default: "all",
+    help: "decontamination: drop every record of a run on a scenario a released benchmark suite pins (GET /api/agent/suites, read with EVAL_API_KEY): all, none, or KEY@VERSION,...",
+    takenBy: ["pull"],
+    flag: "--suites <which>",
+    yaml: { key: "source.suites", sources: ["http"] },
+  },
+  requireSuites: {
+    kind: flag(),
+    default: false,
+    help: "fail (exit 2) when decontamination is on and cannot decide (no EVAL_API_KEY to read the suites with, or agent routes, which give no scenario hash); else a warning",
+    takenBy: ["pull"],
+    flag: "--require-suites",
+    yaml: { key: "source.require_suites", sources: ["http"] },
+  },
   partition: {
     kind: partition(),
     help: "this job's stable hash share of the runs, for N parallel jobs",
