@@ -11,6 +11,8 @@ export interface DecontaminationManifest {
     readonly version: number;
     /** Distinct scenario hashes the suite pins. */
     readonly pinned_hashes: number;
+    /** The hashes themselves: `verify` checks that no kept row carries one. */
+    readonly scenario_version_hashes: readonly string[];
     readonly runs_dropped: number;
     readonly records_dropped: number;
   }[];
@@ -25,7 +27,7 @@ export function decontaminationManifest(asked: string, sha256: string | null, su
     suites_sha256: sha256,
     suites: suites.map((suite) => {
       const drops = book?.drops(suiteLabel(suite)) ?? { runs: 0, records: 0 };
-      return { suite_key: suite.key, version: suite.version, pinned_hashes: new Set(suite.hashes).size, runs_dropped: drops.runs, records_dropped: drops.records };
+      return { suite_key: suite.key, version: suite.version, pinned_hashes: new Set(suite.hashes).size, scenario_version_hashes: [...new Set(suite.hashes)], runs_dropped: drops.runs, records_dropped: drops.records };
     }),
     undecided_records: book?.undecided ?? 0,
   };

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
+import { verify } from "../../../src/jobs/verify.js";
 import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
 import type { RunningEmulator } from "../../../src/service/index.js";
 import { clientFor, listed } from "../../pull/support.js";
@@ -96,11 +97,20 @@ describe("decontamination of a pull against the service's benchmark suites (issu
       expect(Math.max(...(section?.suites ?? []).map((s) => s.records_dropped))).toBeGreaterThan(0);
       expect(readFileSync(join(on.out, "README.md"), "utf8")).toContain("Decontaminated: it excludes every run on a scenario pinned by the benchmark suites `negotiation-core@2`, `adversarial-pressure@1`");
 
+      // verify: no kept row carries a pinned hash (SFT rows carry it); a pinned row slipped into a shard is found.
+      expect((await verify(on.out)).findings.filter((f) => f.kind === "benchmark_row")).toEqual([]);
       const off = await pull(emu, format, { extra: "  suites: none\n" });
       expect(off.manifest.decontamination?.suites).toEqual([]);
       expect(off.manifest.dropped.benchmark_scenario ?? 0).toBe(0);
       expect(off.rows.flatMap(runsOf).some((id) => runs.has(id as string))).toBe(true);
       expect(off.rows.length).toBeGreaterThan(on.rows.length);
+      if (format === "sft") {
+        const pinnedLine = readdirSync(join(off.out, "data")).flatMap((f) => readFileSync(join(off.out, "data", f), "utf8").split("\n")).find((l) => l !== "" && runs.has((JSON.parse(l) as Row).run_id as string)) as string;
+        const shard = readdirSync(join(on.out, "data")).find((f) => f.endsWith(".jsonl")) as string;
+        appendFileSync(join(on.out, "data", shard), `${pinnedLine}\n`);
+        const report = await verify(on.out);
+        expect(report.findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/is of a scenario the benchmark suite (negotiation-core@2|adversarial-pressure@1) pins/);
+      }
 
       // One suite asked for: only its runs go.
       const one = await pull(emu, format, { extra: "  suites: negotiation-core@2\n" });
