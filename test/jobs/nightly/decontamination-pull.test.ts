@@ -1,13 +1,12 @@
 import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
 import { verify } from "../../../src/jobs/verify.js";
 import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
 import type { RunningEmulator } from "../../../src/service/index.js";
 import { clientFor, listed } from "../../pull/support.js";
+import { rewritingProxy } from "../../helpers/rewriting-proxy.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { emulator, fastClock } from "./support.js";
 
@@ -156,7 +155,7 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     const out = join(root, "bad");
     const first = await pull(emu, "sft", { out });
     const before = readFileSync(join(out, "manifest.json"), "utf8");
-    const proxy = await suitesProxy(emu.url, (body) => body.replace('"status":"released"', '"status":"draft"'));
+    const proxy = await rewritingProxy(emu.url, (url, body) => (url === "/api/agent/suites" ? Buffer.from(body.toString("utf8").replace('"status":"released"', '"status":"draft"')) : body));
     await expect(pull({ url: proxy, ownerToken: emu.ownerToken, apiKeys: emu.apiKeys }, "sft", { out })).rejects.toMatchObject({
       name: "SuitesError",
       message: expect.stringMatching(/fails spec 2\.10: suites\[0\]\.status is "draft", not "released"; it is kept as _rejected\/.*\/suites-answer\.json/),
@@ -178,27 +177,3 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
   });
 });
-
-/** Forwards to `upstream`, rewriting the suites route's body with `edit`. */
-async function suitesProxy(upstream: string, edit: (body: string) => string): Promise<string> {
-  const target = new URL(upstream);
-  const server: Server = createServer((req, res) => {
-    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, "accept-encoding": "identity" } }, (answer: IncomingMessage) => {
-      const parts: Buffer[] = [];
-      answer.on("data", (d: Buffer) => parts.push(d));
-      answer.on("end", () => {
-        let body = Buffer.concat(parts);
-        if (req.url === "/api/agent/suites") body = Buffer.from(edit(body.toString("utf8")));
-        const headers = { ...answer.headers };
-        delete headers["content-length"];
-        delete headers["transfer-encoding"];
-        res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": String(body.length) });
-        res.end(body);
-      });
-    });
-    req.pipe(up);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
