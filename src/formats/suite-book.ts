@@ -61,6 +61,16 @@ export class SuiteBook {
     return hash === undefined ? undefined : (this.#byHash.get(hash) ?? []);
   }
 
+  /**
+   * DPO pairing: whether a run of known `hash` is on a pinned scenario, so it is never paired (a clean run
+   * then pairs with another clean run); counted as a run its suites took out.
+   */
+  excludesRun(runId: string, hash: string): boolean {
+    const labels = this.run(runId, hash) ?? [];
+    for (const label of labels) this.#drops.get(label)?.runs.add(runId);
+    return labels.length > 0;
+  }
+
   /** The rule's answer for a record, without counting it. */
   answer(facts: Pick<RecordFacts, "runIds" | "scenarioVersionHash">): SuiteAnswer {
     const pinned = new Set<string>();

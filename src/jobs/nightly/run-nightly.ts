@@ -97,7 +97,11 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
-    const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
+    // The RL and DPO runs' hashes come from their run documents, which the pull reads with their scorecards.
+    let pulled: HttpSource | null = null;
+    const book = suites === null || suites.suites.length === 0 ? null : new SuiteBook(suites.suites, (runId) => pulled?.scoreCacheOut().get(runId)?.hash);
+    const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext, ...(book === null ? {} : { suites: book }) });
+    pulled = opened.http;
     // A pull is read to its end first: when it equals what the dataset was made from, nothing is converted.
     const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http, suitesSha);
     if (opened.http !== null && digest !== null) {
@@ -105,9 +109,6 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
       if (same !== null) return await finishUnchanged(sink, same, environment, out, options.dryRun === true);
     }
     const scores = opened.scores;
-    const http = opened.http;
-    // The RL and DPO runs' hashes come from their run documents, which the pull read with their scorecards.
-    const book = suites === null || suites.suites.length === 0 || http === null ? null : new SuiteBook(suites.suites, (runId) => http.scoreCacheOut().get(runId)?.hash);
     const sources: RunSources = {
       ...(book === null ? {} : { suites: () => book }),
       lines: opened.sources,

@@ -90,10 +90,15 @@ describe("decontamination of a pull against the service's benchmark suites (issu
       expect(section?.suites_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(section?.suites.map((s) => `${s.suite_key}@${s.version}`)).toEqual(["negotiation-core@2", "adversarial-pressure@1"]);
       expect(section?.undecided_records).toBe(0);
-      const dropped = on.manifest.dropped.benchmark_scenario ?? 0;
-      expect(dropped).toBeGreaterThan(0);
       for (const s of section?.suites ?? []) expect(s.pinned_hashes).toBeGreaterThan(0);
-      expect(Math.max(...(section?.suites ?? []).map((s) => s.records_dropped))).toBeGreaterThan(0);
+      expect(Math.max(...(section?.suites ?? []).map((s) => s.runs_dropped))).toBeGreaterThan(0);
+      if (format === "dpo") {
+        // DPO pairing consults the rule: a pinned run is never paired, so no pair of one is even fetched.
+        expect(on.manifest.pull?.pairs.excluded).toBeGreaterThan(0);
+      } else {
+        expect(on.manifest.dropped.benchmark_scenario ?? 0).toBeGreaterThan(0);
+        expect(Math.max(...(section?.suites ?? []).map((s) => s.records_dropped))).toBeGreaterThan(0);
+      }
       expect(readFileSync(join(on.out, "README.md"), "utf8")).toContain("Decontaminated: it excludes every run on a scenario pinned by the benchmark suites `negotiation-core@2`, `adversarial-pressure@1`");
 
       // verify: no kept row carries a pinned hash (SFT rows carry it); a pinned row slipped into a shard is found.
