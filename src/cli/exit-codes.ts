@@ -19,6 +19,8 @@ export const EXIT = {
   tooFewRecords: 7,
   /** The run would empty the published dataset or drop more than --max-shrink of its rows: not published (published with --publish-anyway). */
   shrinkExceeded: 8,
+  /** The benchmark suites answer failed spec 2.10's shape (or lacks a suite `--suites` names): the night published nothing (issue 35). */
+  badSuites: 9,
 } as const;
 
 const GUARD_EXIT: Readonly<Record<PublishGuard, number>> = {

@@ -25,6 +25,7 @@ interface ServeFlags {
   epoch: number;
   faults?: string;
   extraFields?: boolean;
+  benchmarkRuns?: boolean;
 }
 
 /**
@@ -41,6 +42,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
     .option("--epoch <n>", "epoch to start at (POST /_emulator/advance moves one on)", whole("--epoch", 0, 1_000_000), 0)
     .option("--faults <spec>", "seeded fault rates, e.g. 429=0.08,502=0.05,503=0.02,504=0.02,reset=0.03,cut=0.03,partial=0.05,slow=0.01", faultSpec)
     .option("--extra-fields", "also serve the emulator's additions to the spec's fields (docs/emulator.md); default: only the spec's")
+    .option("--benchmark-runs", "some runs are on benchmark suite scenarios or copies of them, and a suite is released at epoch 1 (docs/emulator.md)")
     .action(
       runAction(async (flags: ServeFlags) => {
         const stopped = io.stopped();
@@ -53,6 +55,7 @@ export function serveCommand(io: ServeIo = processIo()): Command {
           epoch: flags.epoch,
           faults: flags.faults,
           extraFields: flags.extraFields === true,
+          benchmarkRuns: flags.benchmarkRuns === true,
           onFault: (event) => io.stderr(`${JSON.stringify({ fault: event })}\n`),
         });
         io.stdout(`${JSON.stringify(emulator.info)}\n`);

@@ -26,3 +26,9 @@ export class LockedError extends EvalshardError {}
  * longer switch, delete or publish anything of the dataset, which is the new holder's now.
  */
 export class FencedError extends LockedError {}
+
+/**
+ * The service's benchmark suites answer (`GET /api/agent/suites`) fails spec 2.10's shape, or names no suite
+ * asked for with `--suites`: the night would train on data it cannot decontaminate, so it fails (CLI exit 9).
+ */
+export class SuitesError extends EvalshardError {}

@@ -48,6 +48,11 @@ export const DROP_REASONS = [
    * object, or no readable `agent_key_id` (src/formats/card-gate.ts): its gating is unknown, so it is not kept.
    */
   "unreadable_gating",
+  /**
+   * A record of a run (a DPO pair: of either run) whose scenario a released benchmark suite pins by its
+   * `scenario_version_hash` (spec 2.10; src/formats/suite-book.ts): never trained on.
+   */
+  "benchmark_scenario",
   // Selection (src/stages/select.ts), in the order its rules apply.
   /** A seat without an `agent_key_id`: the platform's `aic` adversary (spec 2.4); kept with `--seats all`. */
   "adversary_seat",

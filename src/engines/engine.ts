@@ -1,3 +1,4 @@
+import type { SuiteBook } from "../formats/suite-book.js";
 import type { Quarantined } from "../core/flow.js";
 import type { Tally } from "../core/tally.js";
 import type { FormatBasics } from "../formats/format.js";
@@ -38,6 +39,11 @@ export interface RunSources {
    * RL and DPO scores from them.
    */
   readonly scores?: () => ScoreBook | undefined;
+  /**
+   * The released benchmark suites and the runs' scenario hashes (undefined: decontamination off), asked
+   * for once the first read is done (a pull learns RL and DPO runs' hashes while it fetches).
+   */
+  readonly suites?: () => SuiteBook | undefined;
   /**
    * The RL records a DPO view joins against when the plan names no `--context` (a pull fetches the paired
    * runs' records itself), asked for once the first read is done; null: none.

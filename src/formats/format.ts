@@ -41,6 +41,8 @@ export interface RecordFacts {
   readonly seat: { readonly agentKeyId: string | null; readonly role: string } | null;
   /** `scenario.campaign_id`: the scenario the record is of. */
   readonly campaignId: string;
+  /** The run document's `manifest.scenario_version_hash`, where the record carries it (SFT on owner routes). */
+  readonly scenarioVersionHash?: string;
 }
 
 /** A semantic fault the schema cannot express. */

@@ -29,7 +29,9 @@ export function seatRecordFacts(r: {
   flagged: boolean;
   scored: boolean;
   reconstruction: string;
+  manifest?: { scenario_version_hash: string } | undefined;
 }): RecordFacts {
+  const hash = r.manifest?.scenario_version_hash;
   return {
     key: JSON.stringify([r.run_id, r.seat.seat_index]),
     scorecardVersion: r.scorecard_version,
@@ -40,6 +42,7 @@ export function seatRecordFacts(r: {
     usablePairs: null,
     seat: { agentKeyId: r.seat.agent_key_id, role: r.seat.role },
     campaignId: r.scenario.campaign_id,
+    ...(typeof hash === "string" ? { scenarioVersionHash: hash } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ import { openSources } from "./open-sources.js";
 import type { OpenedSources } from "./open-sources.js";
 import { scorecardsSummary, selectionWarnings } from "./scorecards-summary.js";
 import type { ConvertHooks } from "./convert-phase.js";
+import { ConfigError } from "../core/errors.js";
+import { decontaminationManifest, decontaminationSentence } from "../output/decontamination.js";
 
 export interface ConvertResult {
   readonly manifest: Manifest;
@@ -53,6 +55,10 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);
+    const undecided = sources.decontamination?.book.undecided ?? 0;
+    if (plan.requireSuites && undecided > 0) {
+      throw new ConfigError(`--require-suites: ${undecided} record(s) carry no scenario_version_hash and their runs are not in --run-manifests, so they cannot be checked against the benchmark suites`);
+    }
     // Judged before anything is published: over a guard, the previous dataset stays (issue 20).
     const counts = run.tally.counts();
     const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
@@ -69,6 +75,7 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
       base: sink.base,
       ...(run.view === undefined ? {} : { view: run.view.card }),
       ...(run.split === undefined ? {} : { split: run.split }),
+      ...(manifest.decontamination === undefined ? {} : { decontamination: decontaminationSentence(manifest.decontamination) }),
     });
     const writtenTo = await sink.publish({ card, manifest }, decision);
     hooks.onPhase?.({ phase: "published", published: decision.published, shards: run.shards.length, records_out: counts.records_out, written_to: writtenTo });
@@ -82,7 +89,11 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
 function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, startedAt: string, publish: PublishDecision, base: string): Promise<Manifest> {
   const rotation = sizeRotation(plan);
   const facts = { startedAt, base, format: run.format, tally: run.tally, shards: run.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...selectionWarnings(plan, sources.scorecards), ...splitSkewWarnings(run.split)] };
-  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split">>(facts, {
+  const suites = sources.decontamination;
+  const decontamination = suites === undefined ? undefined : decontaminationManifest(suites.path, suites.sha256, suites.suites, suites.book);
+  const undecided = decontamination?.undecided_records ?? 0;
+  const warnings = [...facts.warnings, ...(undecided === 0 ? [] : [`decontamination: ${undecided} record(s) carry no scenario_version_hash and their runs are not in --run-manifests: kept unchecked (--require-suites makes this an error)`])];
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split" | "decontamination">>({ ...facts, warnings }, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
@@ -100,12 +111,14 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
+    ...(decontamination === undefined ? {} : { decontamination }),
   });
 }
 
 /** The paths a conversion reads (a library's own LineSource is no path). */
 function inputPaths(plan: RunPlan): string[] {
   if (plan.source.kind !== "files") return [];
-  const paths = [...plan.source.inputs, ...(plan.view?.context ?? []), ...(plan.source.scorecards === undefined ? [] : [plan.source.scorecards])];
+  const { scorecards, suites, runManifests } = plan.source;
+  const paths = [...plan.source.inputs, ...(plan.view?.context ?? []), ...[scorecards, suites, runManifests].filter((p) => p !== undefined)];
   return paths.filter((p): p is string => typeof p === "string");
 }

@@ -3,10 +3,13 @@ import type { RunPlan } from "../plan/run-plan.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { Scorecards } from "../stages/read-scorecards.js";
+import { readSuitesInputs, type SuitesInputs } from "./suites-inputs.js";
 
 /** A job's sources, and the scorecards read (for the manifest's count of quarantined cards). */
 export interface OpenedSources extends RunSources {
   readonly scorecards: Scorecards | undefined;
+  /** `--suites FILE` read (issue 35), for the manifest's decontamination section. */
+  readonly decontamination: SuitesInputs | undefined;
 }
 
 /** The plan's input files (and ready sources, kept where they were given), and its scorecards. */
@@ -19,5 +22,6 @@ export async function openSources(plan: RunPlan, spoolDir: string): Promise<Open
   else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])))).flat();
   // Loaded only when asked: the scorecard schema brings zod, which the parallel engine's main thread does without.
   const scorecards = path === undefined ? undefined : await (await import("../stages/read-scorecards.js")).readScorecardFile(path);
-  return { lines, gates: () => scorecards?.gates, scores: () => scorecards?.book, scorecards };
+  const suites = plan.source.suites === undefined ? undefined : await readSuitesInputs(plan.source.suites, plan.source.runManifests);
+  return { lines, gates: () => scorecards?.gates, scores: () => scorecards?.book, scorecards, ...(suites === undefined ? {} : { suites: () => suites.book }), decontamination: suites };
 }

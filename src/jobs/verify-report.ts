@@ -29,7 +29,9 @@ export type FindingKind =
   | "ledger_rows_mismatch"
   | "ledger_wrong_bucket"
   | "ledger_bucket_missing"
-  | "ledger_bucket_rows_mismatch";
+  | "ledger_bucket_rows_mismatch"
+  /** Issue 35: a kept row carries a scenario_version_hash the manifest's decontamination section pins. */
+  | "benchmark_row";
 
 /** One difference between what the dataset's records say and what its files hold. */
 export interface VerifyFinding {

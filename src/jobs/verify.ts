@@ -1,3 +1,4 @@
+import { verifyDecontamination } from "./verify-decontamination.js";
 import { datasetPath } from "../output/dataset-path.js";
 import { manifestSealProblem } from "../output/manifest-seal.js";
 import { storageFor } from "../output/storage-for.js";
@@ -55,6 +56,7 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   // By the path the storage reads: what `data/` lists is compared with it.
   const listed = new Map<string, ShardInfo>();
   const actualRows = new Map<string, number>();
+  const readPaths: string[] = [];
   for (const shard of shards) {
     const path = datasetPath(shard.path);
     if (path === null) {
@@ -63,6 +65,7 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
     }
     const where = shardPath(path);
     listed.set(where.dataset, shard);
+    readPaths.push(where.read);
     const rows = await verifyShard(files, where.read, shard, findings, checked);
     if (rows !== null) actualRows.set(where.dataset, rows);
   }
@@ -73,6 +76,7 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
     }
   }
 
+  await verifyDecontamination(files, manifest, readPaths, findings);
   checked.quarantine_entries = await verifyQuarantine(files, manifest.quarantine, findings);
   if (layout === "huggingface-buckets") checked.ledger_keys = await verifyLedger(files, listed, actualRows, findings);
   return done(layout);

@@ -28,6 +28,8 @@ export interface DatasetCardOptions {
    * realised fractions. `splitName` is then unused.
    */
   readonly split?: SplitManifest;
+  /** Issue 35: the sentence saying which benchmark suites' scenarios the dataset excludes. */
+  readonly decontamination?: string;
 }
 
 const TITLES: Readonly<Record<FormatName, string>> = {
@@ -74,6 +76,7 @@ export function datasetCard(options: DatasetCardOptions): string {
     `${title}, \`${options.format.versionField}\` ${options.format.version}, converted by evalshard from evaluation-service exports:`,
     `validated, filtered and ${view === undefined ? "stripped" : "turned into training rows"}, ${rows} rows in ${options.shards.length} ${kind} shard${options.shards.length === 1 ? "" : "s"} under \`data/\`.`,
     "",
+    ...(options.decontamination === undefined ? [] : [options.decontamination, ""]),
     ...(view === undefined ? [] : view.lines),
     ...(options.split === undefined ? [] : splitLines(options.split)),
     "```python",

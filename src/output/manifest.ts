@@ -10,6 +10,7 @@ import type { ViewManifest } from "../views/view-manifest.js";
 import type { PublishDecision } from "./publish-guard.js";
 import type { ShardInfo } from "./shard-format.js";
 import type { WrittenFile } from "./storage.js";
+import type { DecontaminationManifest } from "./decontamination.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
@@ -86,6 +87,8 @@ export interface Manifest extends ManifestBase, PublishFacts {
   readonly view?: ViewManifest;
   /** A split dataset (`--split`): the split asked for, and the rows and groups each split got. */
   readonly split?: SplitManifest;
+  /** Issue 35: the benchmark suites `--suites` named (`asked`: the file), and what each took out. */
+  readonly decontamination?: DecontaminationManifest;
 }
 
 /** What a run settled and wrote, as {@link buildManifest} reads it. */

@@ -22,6 +22,8 @@ export function pipelineSpecOf(o: Options) {
     retry_budget: yamlDefaulted(z, o.retryBudget),
     hedge: yamlDefaulted(z, o.hedge),
     partition: yamlOptional(z, o.partition),
+    suites: yamlDefaulted(z, o.suites),
+    require_suites: yamlDefaulted(z, o.requireSuites),
     dpo: z
       .strictObject({
         strategy: yamlDefaulted(z, o.dpoStrategy),

@@ -276,6 +276,35 @@ export const OPTIONS = defineOptions({
     flag: "--hedge <on|off>",
     yaml: { key: "source.hedge", sources: ["http"] },
   },
+  // Issue 35 (docs/decontamination.md): the service's released benchmark suites are kept out of the dataset.
+  suites: {
+    kind: text("all, none, or suite names KEY@VERSION separated by commas", /^(all|none|[^@,\s]+@\d+(,[^@,\s]+@\d+)*)$/),
+    default: "all",
+    help: "decontamination: drop every record of a run on a scenario a released benchmark suite pins (GET /api/agent/suites, read with EVAL_API_KEY): all, none, or KEY@VERSION,...",
+    takenBy: ["pull"],
+    flag: "--suites <which>",
+    yaml: { key: "source.suites", sources: ["http"] },
+  },
+  suitesFile: {
+    kind: text("a path"),
+    help: "decontamination: a saved GET /api/agent/suites answer ({suites: [...]}); every record of a run on a scenario it pins is dropped (benchmark_scenario)",
+    takenBy: ["convert"],
+    flag: "--suites <file>",
+  },
+  runManifests: {
+    kind: text("a path"),
+    help: "with --suites: the runs' scenario hashes for records that carry none (RL, DPO): NDJSON or a JSON list of {run_id, manifest: {scenario_version_hash}} (a run document) or {run_id, scenario_version_hash}",
+    takenBy: ["convert"],
+    flag: "--run-manifests <file>",
+  },
+  requireSuites: {
+    kind: flag(),
+    default: false,
+    help: "fail (exit 2) when decontamination cannot decide: pull/run: no EVAL_API_KEY to read the suites with, or agent routes, which give no scenario hash; convert: no --suites, or a record whose run's hash is unknown; else a warning",
+    takenBy: ["pull", "convert"],
+    flag: "--require-suites",
+    yaml: { key: "source.require_suites", sources: ["http"] },
+  },
   partition: {
     kind: partition(),
     help: "this job's stable hash share of the runs, for N parallel jobs",

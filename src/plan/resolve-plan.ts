@@ -27,7 +27,10 @@ export function resolvePlan(command: "convert" | "validate", options: ConvertOpt
   if (o.requireScorecards === true && o.scorecards === undefined && (o.filters as Partial<Record<FilterRule, boolean>> | undefined)?.participation_gated !== false) {
     throw new ConfigError("--require-scorecards: participation gating is on and no --scorecards were given (or turn the rule off with --no-filter-participation-gated)");
   }
-  return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards });
+  if (o.requireSuites === true && o.suitesFile === undefined) throw new ConfigError("--require-suites: no --suites file was given, so no record can be checked against the benchmark suites");
+  if (o.runManifests !== undefined && o.suitesFile === undefined) throw new ConfigError(`--run-manifests ${JSON.stringify(o.runManifests)} goes with --suites FILE`);
+  const decontamination = { ...(o.suitesFile === undefined ? {} : { suites: o.suitesFile }), ...(o.runManifests === undefined ? {} : { runManifests: o.runManifests }) };
+  return planOf(command, o, { kind: "files", inputs: o.inputs ?? [], stdin: o.stdin, scorecards: o.scorecards, ...decontamination });
 }
 
 /** The plan of a nightly job (a pipeline file, or `pull`'s flags), from options already checked against the table. */
@@ -79,6 +82,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
       topKPerScenario: o.topKPerScenario ?? null,
     },
     requireScorecards: o.requireScorecards ?? OPTIONS.requireScorecards.default,
+    requireSuites: o.requireSuites ?? OPTIONS.requireSuites.default,
     untrusted,
     columns: { from: "format", untrusted },
     dedup: { key: "format", keep: "latest-scorecard" },

@@ -17,7 +17,15 @@ export type FormatChoice = { readonly detect: true } | { readonly forced: Format
 
 /** Where the records come from. */
 export type SourcePlan =
-  | { readonly kind: "files"; readonly inputs: readonly (string | LineSource)[]; readonly stdin: Readable | undefined; readonly scorecards: string | undefined }
+  | {
+      readonly kind: "files";
+      readonly inputs: readonly (string | LineSource)[];
+      readonly stdin: Readable | undefined;
+      readonly scorecards: string | undefined;
+      /** Issue 35: a saved suites answer, and the runs' scenario hashes for records that carry none. */
+      readonly suites?: string;
+      readonly runManifests?: string;
+    }
   | {
       readonly kind: "http";
       readonly baseUrl: string;
@@ -96,6 +104,8 @@ export interface RunPlan {
   readonly selection: SelectionPlan;
   /** No scorecards while participation gating is on is an error, not a warning. */
   readonly requireScorecards: boolean;
+  /** Decontamination that cannot decide is an error, not a warning (issue 35). */
+  readonly requireSuites: boolean;
   /** The user's untrusted-path overrides (path -> action): the policy's input; the format's defaults apply to the rest. */
   readonly untrusted: Readonly<Record<string, string>>;
   readonly columns: ColumnsPlan;

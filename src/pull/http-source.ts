@@ -16,6 +16,7 @@ import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import { ScoreTable } from "./score-table.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
+import type { SuiteBook } from "../formats/suite-book.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
@@ -44,6 +45,8 @@ export interface HttpSourceOptions {
   readonly onEvent?: (event: PullEvent) => void;
   /** DPO: also fetch the RL records of the paired runs, which a DPO view takes its prompts from (issue 18). */
   readonly rlContext?: boolean;
+  /** DPO: the benchmark suites, whose runs are not paired (issue 35; the engine drops the rest). */
+  readonly suites?: SuiteBook;
 }
 
 /** The service as a LineSource. */
@@ -108,7 +111,7 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending: Buffer[] = [];
     let size = 0;
-    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache, rlContext: options.rlContext === true && format === "dpo" };
+    const plan = { client, format, spoolDir: options.spoolDir, partition: options.partition, dpo, skip: options.skip, scoreCache: options.scoreCache, rlContext: options.rlContext === true && format === "dpo", suites: options.suites };
     for await (const line of pullLines(plan, tally, found)) {
       if (typeof line === "string") {
         const bytes = encodeEscaped(line);

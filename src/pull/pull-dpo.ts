@@ -7,6 +7,7 @@ import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
 import type { RunTable } from "./run-table.js";
 import { noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import type { SuiteBook } from "../formats/suite-book.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
 import { inOrder } from "./in-order.js";
@@ -36,6 +37,7 @@ export async function* pullDpo(
   gates: GateEntry[],
   scoring: Scoring,
   context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
+  suites?: SuiteBook,
 ): AsyncGenerator<string | Buffer> {
   const { tally } = ctx;
   const unpairable = new Set<string>();
@@ -92,6 +94,12 @@ export async function* pullDpo(
   const candidates: PairCandidate[] = [];
   for (const run of scored) {
     const composite = scores.get(run.runId)?.composite;
+    // The one decontamination rule (suite-book.ts): a run on a benchmark scenario is never paired.
+    const hash = scores.get(run.runId)?.hash;
+    if (suites !== undefined && hash !== undefined && suites.excludesRun(run.runId, hash)) {
+      tally.r.pairs.excluded++;
+      continue;
+    }
     const campaignId = run.campaignId ?? campaignOf.get(run.runId);
     if (composite === undefined || campaignId === undefined || !known.has(run.runId) || unpairable.has(run.runId) || book.run(run.runId) !== "open") {
       tally.r.pairs.excluded++;

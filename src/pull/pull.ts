@@ -11,6 +11,7 @@ import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import type { ScoreTable } from "./score-table.js";
 import type { GateEntry } from "../formats/gate-book.js";
+import type { SuiteBook } from "../formats/suite-book.js";
 
 export interface PullPlan {
   readonly client: ExportClient;
@@ -23,6 +24,8 @@ export interface PullPlan {
   readonly scoreCache: ScoreCache | undefined;
   /** DPO: also fetch the paired runs' RL records, a DPO view's prompts (issue 18), into `PullFindings.context`. */
   readonly rlContext: boolean;
+  /** DPO: the benchmark suites, whose runs are not paired (issue 35). */
+  readonly suites?: SuiteBook | undefined;
 }
 
 /** What a pull learns besides its lines: its runs' cards that are not open, and the score cache for the next pull. */
@@ -56,7 +59,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
     const runs = Array.from(listed.select((run) => plan.skip?.has(listed.runId(run)) !== true), (run) => listed.run(run));
-    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gates, scoring, context);
+    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gates, scoring, context, plan.suites);
   } else {
     // Run numbers, not run objects: a 100,000-run share is 400 KB (issue 21).
     const share = listed.select((run) => {

@@ -1,5 +1,5 @@
 import type { SeatGate } from "../formats/gate-book.js";
-import type { ScoredRun } from "./score-table.js";
+import { HashNumbers, type ScoredRun } from "./score-table.js";
 
 const NO_GATES: readonly SeatGate[] = [];
 
@@ -18,6 +18,9 @@ export class ScoreSlots {
   readonly #versions: Float64Array;
   /** Seats + 1; 0 where unknown. */
   readonly #seats: Uint32Array;
+  /** Scenario hash numbers (see HashNumbers); 0 where unknown. */
+  readonly #hashOf: Uint32Array;
+  readonly #hashes = new HashNumbers();
   /** A run's cards that are not open, kept only for the few runs that have any. */
   readonly #gates = new Map<number, readonly SeatGate[]>();
 
@@ -26,6 +29,7 @@ export class ScoreSlots {
     this.#composites = new Float64Array(size);
     this.#versions = new Float64Array(size).fill(Number.NaN);
     this.#seats = new Uint32Array(size);
+    this.#hashOf = new Uint32Array(size);
   }
 
   set(index: number, score: ScoredRun): void {
@@ -34,6 +38,7 @@ export class ScoreSlots {
     this.#composites[index] = score.composite ?? 0;
     this.#versions[index] = score.cachedVersion ?? Number.NaN;
     this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
+    this.#hashOf[index] = this.#hashes.number(score.hash);
   }
 
   /** The score set at `index`; throws if none was (a caller that read a slot it never filled). */
@@ -42,7 +47,9 @@ export class ScoreSlots {
     if ((flags & FILLED) === 0) throw new Error(`no score at ${index}`);
     const version = this.#versions[index] as number;
     const seats = (this.#seats[index] as number) - 1;
+    const hash = this.#hashes.hash(this.#hashOf[index] as number);
     return {
+      ...(hash === undefined ? {} : { hash }),
       gates: this.#gates.get(index) ?? NO_GATES,
       composite: (flags & HAS_COMPOSITE) === 0 ? undefined : (this.#composites[index] as number),
       ...(seats < 0 ? {} : { seats }),

@@ -13,6 +13,8 @@ export interface CachedScore {
   readonly composite?: number;
   /** The run's seats, as its run document listed them (owner routes), when known. */
   readonly seats?: number;
+  /** The run document's `manifest.scenario_version_hash` (owner routes), when known: decontamination reads it. */
+  readonly hash?: string;
 }
 
 /** Cached scores by run id. */
@@ -24,6 +26,8 @@ export interface RunScore {
   readonly gates: readonly SeatGate[];
   /** Seats of the run, as its run document lists them (`manifest.seat_snapshots`, owner routes); undefined when the body has none. */
   readonly seats?: number | undefined;
+  /** The run document's `manifest.scenario_version_hash` (owner routes); undefined when the body has none. */
+  readonly hash?: string | undefined;
   /**
    * Mean of `traits.per_trait[*].mean` over the agent seats' scorecards (safety traits are not part of
    * the composite): the key's one seat on agent routes; on owner routes every seat with an
@@ -55,6 +59,9 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   readonly #gates = new Map<number, readonly SeatGate[]>();
   /** Seats + 1; 0 where unknown. */
   #seats = new Uint32Array(1024);
+  /** Scenario hash number + 1 in `#hashes` (a world has few scenarios); 0 where unknown. */
+  #hashOf = new Uint32Array(1024);
+  readonly #hashes = new HashNumbers();
 
   get size(): number {
     return this.#ids.size;
@@ -67,6 +74,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
       this.#composites = grown(this.#composites, index + 1);
       this.#flags = grown(this.#flags, index + 1);
       this.#seats = grown(this.#seats, index + 1);
+      this.#hashOf = grown(this.#hashOf, index + 1);
     }
     this.#versions[index] = score.version;
     this.#composites[index] = score.composite ?? 0;
@@ -74,6 +82,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
     if (score.gates.length > 0) this.#gates.set(index, score.gates);
     else this.#gates.delete(index);
     this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
+    this.#hashOf[index] = this.#hashes.number(score.hash);
     return this;
   }
 
@@ -109,7 +118,29 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   #at(index: number): CachedScore {
     const flags = this.#flags[index] as number;
     const seats = (this.#seats[index] as number) - 1;
-    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }) };
+    const hash = this.#hashes.hash(this.#hashOf[index] as number);
+    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }), ...(hash === undefined ? {} : { hash }) };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
+  }
+}
+
+/** Distinct scenario hashes numbered from 1 (0: none), so per-run tables hold a number, not a string. */
+export class HashNumbers {
+  readonly #list: string[] = [];
+  readonly #numbers = new Map<string, number>();
+
+  number(hash: string | undefined): number {
+    if (hash === undefined) return 0;
+    let n = this.#numbers.get(hash);
+    if (n === undefined) {
+      this.#list.push(hash);
+      n = this.#list.length;
+      this.#numbers.set(hash, n);
+    }
+    return n;
+  }
+
+  hash(n: number): string | undefined {
+    return n === 0 ? undefined : this.#list[n - 1];
   }
 }

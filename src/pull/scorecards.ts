@@ -47,9 +47,11 @@ export async function scoresOf<T>(
       const runId = idOf(run);
       const version = versionOf(run);
       const hit = cache?.get(runId);
-      if (version !== undefined && hit !== undefined && hit.version === version && fetch?.(run, hit) !== true) {
+      // An entry cached before issue 35 lacks the owner route's scenario hash: its run document is read again, once.
+      const lacksHash = client.auth === "owner" && hit?.hash === undefined;
+      if (version !== undefined && hit !== undefined && hit.version === version && !lacksHash && fetch?.(run, hit) !== true) {
         tally.r.scorecardsCached++;
-        return { gates: hit.gates, composite: hit.composite, seats: hit.seats, cachedVersion: hit.version };
+        return { gates: hit.gates, composite: hit.composite, seats: hit.seats, hash: hit.hash, cachedVersion: hit.version };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -82,6 +84,7 @@ function entryOf(score: ScoredRun, version: number): CachedScore {
     gates: score.gates,
     ...(score.composite === undefined ? {} : { composite: score.composite }),
     ...(score.seats === undefined ? {} : { seats: score.seats }),
+    ...(score.hash === undefined ? {} : { hash: score.hash }),
   };
 }
 
@@ -112,8 +115,11 @@ export function scoreOf(body: unknown, runId: string): RunScore {
   const cards = cardsOf(body);
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
   const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
-  const snapshots = isRecord(body) && isRecord(body.manifest) && Array.isArray(body.manifest.seat_snapshots) ? body.manifest.seat_snapshots : undefined;
-  return { gates, composite: mean(seatMeans), ...(snapshots === undefined ? {} : { seats: snapshots.length }) };
+  const manifest = isRecord(body) && isRecord(body.manifest) ? body.manifest : undefined;
+  const snapshots = manifest !== undefined && Array.isArray(manifest.seat_snapshots) ? manifest.seat_snapshots : undefined;
+  // The run document's scenario hash (spec 2.4, owner routes): how RL and DPO runs are decontaminated.
+  const hash = typeof manifest?.scenario_version_hash === "string" && manifest.scenario_version_hash !== "" ? manifest.scenario_version_hash : undefined;
+  return { gates, composite: mean(seatMeans), ...(snapshots === undefined ? {} : { seats: snapshots.length }), ...(hash === undefined ? {} : { hash }) };
 }
 
 /**

@@ -89,8 +89,9 @@ function batchDetail(ctx: RequestContext) {
   return json(batchBody(ctx.world, block, ctx.epoch, false));
 }
 
-/** Public and unlisted suites only: internal ones are never returned to key callers. */
+/** Public and unlisted suites only, released by now: internal ones are never returned to key callers. */
 function suites(ctx: RequestContext) {
   requireKey(ctx, ["read:scores"]);
-  return json({ suites: ctx.world.suites.filter((s) => s.visibility !== "internal") });
+  const now = ctx.world.clock.now(ctx.epoch);
+  return json({ suites: ctx.world.suites.filter((s) => s.visibility !== "internal" && Date.parse(s.released_at) <= now) });
 }

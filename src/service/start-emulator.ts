@@ -64,7 +64,7 @@ export interface RunningEmulator {
 /** Starts the emulator of the agent-evaluation service; resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const resolved = resolveOptions(options);
-  const world = new World({ seed: resolved.seed, runs: resolved.runs, epoch: resolved.epoch, platform: resolved.platform });
+  const world = new World({ seed: resolved.seed, runs: resolved.runs, epoch: resolved.epoch, platform: resolved.platform, benchmarkRuns: resolved.benchmarkRuns });
   const faults = new FaultInjector(resolved.seed, resolved.faults, resolved.aimedFaults, resolved.onFault);
   const router = new Router([...agentRoutes, ...agentExportRoutes, ...ownerRoutes, ...ownerExportRoutes, ...keyRoutes, ...emulatorRoutes, ...notEmulatedRoutes]);
   const closing = new AbortController();

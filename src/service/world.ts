@@ -16,6 +16,8 @@ export interface WorldOptions {
   readonly runs: number;
   readonly epoch: number;
   readonly platform: PlatformConfig;
+  /** Issue 35: some campaigns are suite scenarios, or copies of them (docs/emulator.md). */
+  readonly benchmarkRuns?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export class World implements WorldBasis {
         mine.filter((c) => c.spec.seat === "filler").map((c) => c.key.apiKeyId),
       );
     });
-    this.suites = makeSuites(options.seed, codec("scenario"), this.clock);
+    this.suites = makeSuites(options.seed, codec("scenario"), this.clock, options.benchmarkRuns === true ? this.campaigns[0] : undefined);
   }
 
   plan(n: number): RunPlan {

@@ -7,6 +7,7 @@ import type { ValidRecord } from "../formats/valid-record.js";
 import { gateReason } from "../formats/card-gate.js";
 import type { Gate, GateBy } from "../formats/card-gate.js";
 import type { GateBook } from "../formats/gate-book.js";
+import type { SuiteBook } from "../formats/suite-book.js";
 
 export interface FilterOptions {
   /** Rules to apply; every rule is on unless set to false. */
@@ -15,6 +16,8 @@ export interface FilterOptions {
   readonly gates?: GateBook;
   /** Gate a seat by its own card (default) or a whole run by any of its cards. */
   readonly gateBy?: GateBy;
+  /** The released benchmark suites (undefined: decontamination off); checked before every other rule. */
+  readonly suites?: SuiteBook;
 }
 
 type GateOf = (f: RecordFacts) => Gate;
@@ -56,7 +59,10 @@ export function filterRule(options: FilterOptions = {}): (facts: RecordFacts) =>
   const { gates } = options;
   const by = options.gateBy ?? "seat";
   const gate: GateOf = gates === undefined ? () => "open" : (f) => gates.record(f, by);
+  const { suites } = options;
   return (facts) => {
+    // A benchmark scenario's record is never trained on, whatever else holds (src/formats/suite-book.ts).
+    if (suites !== undefined && suites.decide(facts) !== null) return "benchmark_scenario";
     for (const rule of active) {
       const reason = tests[rule](facts, gate);
       if (reason !== null) return reason;

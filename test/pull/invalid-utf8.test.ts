@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeEscaped, encodeEscaped } from "../../src/sources/escaped-utf8.js";
+import { rewritingProxy } from "../helpers/rewriting-proxy.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { emulator } from "./support.js";
@@ -16,34 +15,18 @@ const root = tempDir("evalshard-pull-utf8-");
 /** Forwards to `upstream`; in the owner SFT bulk stream, the first record of a scored run has its first `"role":"` its value's first byte replaced by 0xFF. */
 async function breakingProxy(upstream: string): Promise<{ url: string; broken: () => number }> {
   let broken = 0;
-  const target = new URL(upstream);
-  const server: Server = createServer((req, res) => {
-    const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, "accept-encoding": "identity" } }, (answer: IncomingMessage) => {
-      const parts: Buffer[] = [];
-      answer.on("data", (d: Buffer) => parts.push(d));
-      answer.on("end", () => {
-        const body = Buffer.concat(parts);
-        expect(answer.headers["content-encoding"] ?? "identity").toBe("identity");
-        // A record of a scored run (the pull leaves the others out before any engine reads them).
-        const scored = body.indexOf('"scored":true');
-        const lineStart = scored === -1 ? -1 : body.lastIndexOf(0x0a, scored) + 1;
-        const at = lineStart === -1 ? -1 : body.indexOf('"role":"', lineStart);
-        if (req.url?.startsWith("/api/evals/finetuning?") === true && broken === 0 && at !== -1) {
-          body[at + 8] = 0xff;
-          broken++;
-        }
-        const headers = { ...answer.headers };
-        delete headers["content-length"];
-        delete headers["transfer-encoding"];
-        res.writeHead(answer.statusCode ?? 502, { ...headers, "content-length": String(body.length) });
-        res.end(body);
-      });
-    });
-    req.pipe(up);
+  const url = await rewritingProxy(upstream, (path, body) => {
+    // A record of a scored run (the pull leaves the others out before any engine reads them).
+    const scored = body.indexOf('"scored":true');
+    const lineStart = scored === -1 ? -1 : body.lastIndexOf(0x0a, scored) + 1;
+    const at = lineStart === -1 ? -1 : body.indexOf('"role":"', lineStart);
+    if (path.startsWith("/api/evals/finetuning?") && broken === 0 && at !== -1) {
+      body[at + 8] = 0xff;
+      broken++;
+    }
+    return body;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, broken: () => broken };
+  return { url, broken: () => broken };
 }
 
 describe("invalid UTF-8 on the pull path", () => {

@@ -21,6 +21,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
       if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
       if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
     }
+    // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
+    if (plan.source.kind === "files" && plan.source.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -16,6 +16,7 @@ import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-po
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";
 import type { ValidRecord } from "../../formats/valid-record.js";
+import type { SuiteBook } from "../../formats/suite-book.js";
 import type { GateBook } from "../../formats/gate-book.js";
 import type { GateBy } from "../../formats/card-gate.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
@@ -41,6 +42,8 @@ export interface PipelineOptions<F extends Format<z.ZodType, string> = Format> {
   readonly gateBy?: GateBy;
   /** Valid scorecards by seat: RL and DPO scores for the selection's thresholds. */
   readonly scores?: ScoreBook;
+  /** The released benchmark suites (src/formats/suite-book.ts); without it nothing is decontaminated. */
+  readonly suites?: SuiteBook;
   /** Which seats to keep (src/stages/select.ts); what is left out is the default (agent seats only). */
   readonly selection?: Partial<SelectionPlan>;
   /** Untrusted-path overrides, path -> drop | redact | keep. */
@@ -103,7 +106,9 @@ async function* noted(items: AsyncIterable<Flow<ValidRecord>>, ranking: TopKRank
 /** Between the reads: the top k of each scenario among the seats every other rule keeps. */
 function topKeysOf(plan: PipelinePlan, selection: SelectionPlan, filterOptions: Parameters<typeof filterRule>[0], scores: ScoreBook | undefined): { topKeys?: ReadonlySet<string> } {
   if (plan.ranking === null || selection.topKPerScenario === null) return {};
-  const filtered = filterRule(filterOptions);
+  // The ranking pass decides as the second read does, but only the second counts a suite's drops.
+  const suites = filterOptions?.suites;
+  const filtered = filterRule({ ...filterOptions, ...(suites === undefined ? {} : { suites: suites.uncounted() }) });
   const others = selectRule({ ...selection, topKPerScenario: null }, { format: plan.format.name, scores });
   return { topKeys: plan.ranking.topKeys(selection.topKPerScenario, (facts, score) => {
     const decision = filtered(facts);
@@ -128,6 +133,7 @@ export function runPipeline(sources: readonly LineSource[], plan: PipelinePlan, 
     ...(options.filters === undefined ? {} : { rules: options.filters }),
     ...(options.gates === undefined ? {} : { gates: options.gates }),
     ...(options.gateBy === undefined ? {} : { gateBy: options.gateBy }),
+    ...(options.suites === undefined ? {} : { suites: options.suites }),
   };
   const selection = { ...SELECT_DEFAULTS, ...options.selection };
   const context = { format: plan.format.name, scores: options.scores, ...topKeysOf(plan, selection, filterOptions, options.scores) };

@@ -30,6 +30,7 @@ export const stagesEngine: Engine<RecordSink> = {
     };
     const settled = await planPipeline(sources.lines, options);
     const gates = sources.gates();
+    const suites = sources.suites?.();
     // A training view replaces strip: it emits its own sanitized texts, row by row.
     const context = sources.viewContext?.() ?? null;
     const request = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
@@ -45,7 +46,7 @@ export const stagesEngine: Engine<RecordSink> = {
     const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
     try {
-      const items = runPipeline(sources.lines, settled, { ...options, ...(gates === undefined ? {} : { gates }), ...(view === null ? {} : { strip: false as const }) });
+      const items = runPipeline(sources.lines, settled, { ...options, ...(gates === undefined ? {} : { gates }), ...(suites === undefined ? {} : { suites }), ...(view === null ? {} : { strip: false as const }) });
       for await (const item of view === null ? items : view.stage(items)) {
         tally.add(item);
         if (item.kind === "quarantined") await quarantine.write(item);

@@ -24,6 +24,7 @@ export async function answeredNight(
   environment: SourceEnvironment,
   scoreCacheText: string,
   startedAt: string,
+  suitesSha: string | null = null,
 ): Promise<{ manifest: NightlyManifest; stored: NightInput } | null> {
   const source = spec.source;
   const state = sink.current;
@@ -33,7 +34,7 @@ export async function answeredNight(
   const { header } = answers;
   const stored = parseNightInput(await readText(sink.storage, NIGHT_INPUT_FILE));
   if (stored === null || stored.input_sha256 !== header.input_sha256 || stored.ledger_sha256 !== state.ledger_sha256) return null;
-  if (header.setup_sha256 !== setupDigest(spec) || header.score_cache_sha256 !== sha256Of(scoreCacheText)) return null;
+  if (header.setup_sha256 !== setupDigest(spec, suitesSha) || header.score_cache_sha256 !== sha256Of(scoreCacheText)) return null;
 
   let retries = 0;
   let hedges = 0;

@@ -33,8 +33,9 @@ export interface ExportAnswersFile {
 }
 
 /** sha256 over evalshard's version and the pipeline (which carries no secret), as the night input has them. */
-export function setupDigest(spec: PipelineSpec): string {
-  return sha256Of(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec }));
+export function setupDigest(spec: PipelineSpec, suitesSha: string | null = null): string {
+  // The suites answer too (issue 35): a suite released since is a reason to pull and convert again.
+  return sha256Of(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec, ...(suitesSha === null ? {} : { suites: suitesSha }) }));
 }
 
 export function formatExportAnswers(file: ExportAnswersFile): string {

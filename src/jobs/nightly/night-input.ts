@@ -27,10 +27,10 @@ export interface NightInput {
 /**
  * sha256 over all a night's conversion depends on: evalshard's version, the pipeline (which carries
  * no secret: credentials come from the environment), the pulled lines' bytes, the gated runs, the
- * scores by run, and a DPO view's context file. Equal digests mean the engine would produce the same
+ * scores by run, a DPO view's context file, and the benchmark suites answer. Equal digests mean the engine would produce the same
  * records, counts and manifest, since the stages are deterministic functions of these.
  */
-export async function nightInputDigest(spec: PipelineSpec, http: HttpSource): Promise<string> {
+export async function nightInputDigest(spec: PipelineSpec, http: HttpSource, suitesSha: string | null = null): Promise<string> {
   const input = await http.info();
   const context = http.contextFile();
   const facts = {
@@ -40,6 +40,8 @@ export async function nightInputDigest(spec: PipelineSpec, http: HttpSource): Pr
     gates: http.gates().entries.map((e) => JSON.stringify(e)).sort(),
     scores: sha256Of(formatScoreCache(http.scoreCacheOut())),
     context: context === null ? null : await fileSha256(context),
+    // Issue 35: the suites answer the night decontaminated against.
+    ...(suitesSha === null ? {} : { suites: suitesSha }),
   };
   return sha256Of(JSON.stringify(facts));
 }

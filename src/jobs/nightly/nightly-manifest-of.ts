@@ -7,6 +7,7 @@ import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import type { PullReport } from "../../pull/index.js";
 import { filterSettings, filterWarnings } from "../../stages/filter.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
+import type { DecontaminationManifest } from "../../output/decontamination.js";
 
 /** What a night's manifest is made of. */
 export interface NightFacts {
@@ -22,6 +23,8 @@ export interface NightFacts {
   readonly publish: PublishDecision;
   /** Where the published files live relative to the root (`snapshots/<id>/` on S3); "" for a rejected night. */
   readonly base: string;
+  /** Issue 35: the manifest's section, and the warning when records could not be decided. */
+  readonly decontamination?: { readonly section: DecontaminationManifest; readonly warning: string | null };
 }
 
 /** A pull's cards whose gating cannot be read: their seats were dropped (issue 39); the first is named. */
@@ -30,10 +33,17 @@ function unreadableWarnings(pull: PullReport | null): string[] {
   return texts.length === 0 ? [] : [`scorecards: ${texts.length} card(s) unreadable_gating (first: ${texts[0] as string})`];
 }
 
+/** Records decontamination could not decide were kept: the manifest (and stderr) say so. */
+function decontaminationWarnings(d: NightFacts["decontamination"]): string[] {
+  if (d === undefined) return [];
+  const undecided = d.section.undecided_records;
+  return [...(d.warning === null ? [] : [d.warning]), ...(undecided === 0 ? [] : [`decontamination: ${undecided} record(s) of runs whose scenario_version_hash is unknown were kept unchecked`])];
+}
+
 /** `manifest.json` of a nightly dataset, through the one manifest builder. */
-export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish, base }: NightFacts): Promise<NightlyManifest> {
+export function nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot, publish, base, decontamination }: NightFacts): Promise<NightlyManifest> {
   const gates = sources.gates();
-  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull), ...splitSkewWarnings(run.split)] };
+  const facts = { startedAt, base, format: run.format, tally: run.tally, shards: night.shards, sources: sources.lines, quarantine: run.quarantine, untrusted: run.policy.summary, warnings: [...filterWarnings(spec.filters, gates), ...unreadableWarnings(pull), ...decontaminationWarnings(decontamination), ...splitSkewWarnings(run.split)] };
   return buildManifest<Omit<NightlyManifest, keyof Awaited<ReturnType<typeof buildManifest>>>>(facts, {
     pipeline: spec.name,
     snapshot,
@@ -47,5 +57,6 @@ export function nightlyManifest({ spec, startedAt, run, night, sources, pull, sn
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
+    ...(decontamination === undefined ? {} : { decontamination: decontamination.section }),
   }) as Promise<NightlyManifest>;
 }

@@ -5,6 +5,7 @@ import type { PullReport } from "../../pull/index.js";
 import type { ViewManifest } from "../../views/view-manifest.js";
 import type { PathAudit } from "../../views/text-audit.js";
 import type { ManifestQuarantine, PublishFacts } from "../../output/manifest.js";
+import type { DecontaminationManifest } from "../../output/decontamination.js";
 import type { SplitManifest } from "../../splits/split-assigner.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
@@ -38,6 +39,8 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's night (issue 18): `night` then counts rows, keyed by their record's key. */
   readonly view?: ViewManifest;
+  /** Issue 35: the benchmark suites the night decontaminated against, and what each took out. */
+  readonly decontamination?: DecontaminationManifest;
   /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
   readonly split?: SplitManifest;
   /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */

@@ -9,6 +9,7 @@ import type { LineSource } from "../../sources/line-source.js";
 import { readScorecardFile } from "../../stages/read-scorecards.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
 import type { GateBook } from "../../formats/gate-book.js";
+import type { SuiteBook } from "../../formats/suite-book.js";
 
 /** Knobs for tests and embedding: the environment, and the client's clock and retry policy. */
 export interface SourceEnvironment {
@@ -44,7 +45,7 @@ export interface OpenedSource {
  * Opens a pipeline's source: the service (credentials from the environment only) or export files.
  * `scoreCache`: scores saved by an earlier night, so the service is asked only for new scorecards.
  */
-export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment, scoreCache?: ScoreCache, o: { readonly rlContext?: boolean } = {}): Promise<OpenedSource> {
+export async function openSource(spec: PipelineSpec, spoolDir: string, environment: SourceEnvironment, scoreCache?: ScoreCache, o: { readonly rlContext?: boolean; readonly suites?: SuiteBook } = {}): Promise<OpenedSource> {
   const source = spec.source;
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
@@ -63,6 +64,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     ...(environment.onPullEvent === undefined ? {} : { onEvent: environment.onPullEvent }),
     ...(scoreCache === undefined ? {} : { scoreCache }),
     ...(o.rlContext === true ? { rlContext: true } : {}), // issue 18: a DPO view's prompts
+    ...(o.suites === undefined ? {} : { suites: o.suites }),
   });
   const opened = http;
   return { sources: [opened], gates: () => opened.gates(), http: opened };

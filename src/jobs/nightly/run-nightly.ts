@@ -24,6 +24,9 @@ import { EXPORT_ANSWERS_NAME, formatExportAnswers, setupDigest } from "./export-
 import type { SourceEnvironment } from "./open-source.js";
 import type { HttpSource, ScoreCache } from "../../pull/index.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
+import { SuiteBook } from "../../formats/suite-book.js";
+import { decontaminationManifest, decontaminationSentence } from "../../output/decontamination.js";
+import { nightSuites } from "./night-suites.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 
@@ -84,22 +87,30 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   try {
     // Read holding the lock: the dataset tonight would replace (issue 40: not by an empty or shrunk one).
     const publishedBefore = await publishedRows(sink.storage);
+    // Issue 35: read before anything is pulled, so a bad or unreachable suites route fails the night early.
+    const suites = spec.source.kind === "http" ? await nightSuites(spec.source, environment, sink.storage) : null;
+    const suitesSha = suites?.sha256 ?? null;
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
-    const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt) : undefined;
+    const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt, suitesSha) : undefined;
     if (prior !== undefined && "answered" in prior) return await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true);
     const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
-    const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext });
+    // The RL and DPO runs' hashes come from their run documents, which the pull reads with their scorecards.
+    let pulled: HttpSource | null = null;
+    const book = suites === null || suites.suites.length === 0 ? null : new SuiteBook(suites.suites, (runId) => pulled?.scoreCacheOut().get(runId)?.hash);
+    const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext, ...(book === null ? {} : { suites: book }) });
+    pulled = opened.http;
     // A pull is read to its end first: when it equals what the dataset was made from, nothing is converted.
-    const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http);
+    const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http, suitesSha);
     if (opened.http !== null && digest !== null) {
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
       if (same !== null) return await finishUnchanged(sink, same, environment, out, options.dryRun === true);
     }
     const scores = opened.scores;
     const sources: RunSources = {
+      ...(book === null ? {} : { suites: () => book }),
       lines: opened.sources,
       gates: () => opened.gates(),
       ...(scores === undefined ? {} : { scores: () => scores }),
@@ -117,7 +128,8 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const rows = publishedBefore === null ? {} : { rows: { published: publishedBefore, out: rowsOf(night.shards) } };
     const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const published = night.changed && judged.published;
-    const manifest = await nightlyManifest({ spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
+    const decontamination = suites === null ? undefined : { section: decontaminationManifest(suites.asked, suitesSha, suites.suites, book), warning: suites.undecidable };
+    const manifest = await nightlyManifest({ ...(decontamination === undefined ? {} : { decontamination }), spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
     if (options.dryRun === true) {
       // Everything was fetched, validated, judged and counted; nothing is kept (abort also releases the lock).
       await sink.abort();
@@ -135,6 +147,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
           base: sink.base,
           ...(run.view === undefined ? {} : { view: run.view.card }),
           ...(run.split === undefined ? {} : { split: run.split }),
+          ...(decontamination === undefined ? {} : { decontamination: decontaminationSentence(decontamination.section) }),
         }),
         manifest,
         ...(cacheOut === null ? {} : { extra: { [SCORE_CACHE]: cacheOut } }),
@@ -150,7 +163,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
                         header: {
                           format: "evalshard-export-answers/1",
                           input_sha256: digest,
-                          setup_sha256: setupDigest(spec),
+                          setup_sha256: setupDigest(spec, suitesSha),
                           score_cache_sha256: sha256Of(cacheOut),
                           requests: answers.requests,
                           report: answers.rerunReport,
@@ -182,9 +195,10 @@ async function priorScores(
   sink: SnapshotSink,
   environment: SourceEnvironment,
   startedAt: string,
+  suitesSha: string | null,
 ): Promise<{ readonly answered: { manifest: NightlyManifest; stored: NightInput } } | { readonly scoreCache: ScoreCache }> {
   const text = (await readText(sink.storage, SCORE_CACHE)) ?? "";
-  const answered = await answeredNight(spec, sink, environment, text, startedAt);
+  const answered = await answeredNight(spec, sink, environment, text, startedAt, suitesSha);
   return answered !== null ? { answered } : { scoreCache: parseScoreCache(text) };
 }
 

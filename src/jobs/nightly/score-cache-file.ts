@@ -10,7 +10,7 @@ export const SCORE_CACHE_FILE = "scorecards.ndjson";
 /**
  * The score cache saved with a dataset: one `{run_id, version, gates, composite}` line per run (`gates`: the
  * run's cards that are not open, `[agent_key_id, "gated"]` or `[agent_key_id, "unreadable", why]`, a key
- * that cannot be read as false; and `seats` where the run document's seat count is known). The cache only
+ * that cannot be read as false; and `seats` and `hash`, the scenario_version_hash, where the run document gives them). The cache only
  * saves requests, so a missing or unreadable file, or a bad line (one written before issue 39, with `gated`
  * alone, too), is no cache for that run: its scorecards are fetched again.
  */
@@ -48,7 +48,7 @@ export function formatScoreCache(cache: ScoreCache): string {
   return ids
     .map((id) => {
       const s = cache.get(id) as CachedScore;
-      return `${JSON.stringify({ run_id: id, version: s.version, gates: s.gates, composite: s.composite ?? null, ...(s.seats === undefined ? {} : { seats: s.seats }) })}\n`;
+      return `${JSON.stringify({ run_id: id, version: s.version, gates: s.gates, composite: s.composite ?? null, ...(s.seats === undefined ? {} : { seats: s.seats }), ...(s.hash === undefined ? {} : { hash: s.hash }) })}\n`;
     })
     .join("");
 }
@@ -62,11 +62,12 @@ function parseEntry(line: string): { runId: string; score: CachedScore } | undef
     return undefined;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { run_id: runId, version, gates, composite, seats } = value as Record<string, unknown>;
+  const { run_id: runId, version, gates, composite, seats, hash } = value as Record<string, unknown>;
   if (typeof runId !== "string" || typeof version !== "number" || !Number.isSafeInteger(version) || version < 0 || !Array.isArray(gates) || !gates.every(isSeatGate)) return undefined;
   if (composite !== null && composite !== undefined && (typeof composite !== "number" || !Number.isFinite(composite))) return undefined;
   if (seats !== undefined && (typeof seats !== "number" || !Number.isSafeInteger(seats) || seats < 0)) return undefined;
-  return { runId, score: { version, gates, ...(typeof composite === "number" ? { composite } : {}), ...(seats === undefined ? {} : { seats }) } };
+  if (hash !== undefined && (typeof hash !== "string" || hash === "")) return undefined;
+  return { runId, score: { version, gates, ...(typeof composite === "number" ? { composite } : {}), ...(seats === undefined ? {} : { seats }), ...(hash === undefined ? {} : { hash }) } };
 }
 
 function isSeatGate(value: unknown): value is SeatGate {

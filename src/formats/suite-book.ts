@@ -1,0 +1,119 @@
+import type { RecordFacts } from "./format.js";
+
+/**
+ * Decontamination against the service's benchmark suites (issue 35; spec 2.10, 4.6): the one rule every
+ * path consults (a pull, `run`, `convert --suites`, `validate`, DPO pairing). A record is of a benchmark
+ * scenario when the `scenario_version_hash` of its run (of either run, for a DPO pair) is pinned by a
+ * suite: by hash, not by scenario id, so a copy of a suite scenario (`POST /api/scenarios/{id}/copy`
+ * keeps the content, and the hash covers it) is caught under its new id too.
+ */
+
+/** What the rule keeps of one released suite. */
+export interface SuitePin {
+  readonly key: string;
+  readonly version: number;
+  readonly scenarioIds: readonly string[];
+  readonly hashes: readonly string[];
+}
+
+/** A record's answer: kept, dropped for the suites that pin it, or unknown (its run's hash is not known). */
+export type SuiteAnswer = { readonly pinned: readonly string[] } | "clear" | "unknown";
+
+/** `KEY@VERSION`, as `--suites` names a suite and the manifest counts it. */
+export function suiteLabel(suite: Pick<SuitePin, "key" | "version">): string {
+  return `${suite.key}@${suite.version}`;
+}
+
+/** Per suite: the runs and records it took out of the dataset. */
+export interface SuiteDrops {
+  readonly runs: Set<string>;
+  records: number;
+}
+
+export class SuiteBook {
+  readonly suites: readonly SuitePin[];
+  /** Hash to the labels of the suites that pin it. */
+  readonly #byHash = new Map<string, string[]>();
+  /** Run id to its scenario hash, for records that do not carry theirs (RL, DPO; spec 2.4's run document). */
+  readonly #runHash: (runId: string) => string | undefined;
+  readonly #drops = new Map<string, SuiteDrops>();
+  #unknown = 0;
+  readonly #counts: boolean;
+
+  constructor(suites: readonly SuitePin[], runHash: (runId: string) => string | undefined = () => undefined, counts = true) {
+    this.suites = suites;
+    this.#runHash = runHash;
+    this.#counts = counts;
+    for (const suite of suites) {
+      const label = suiteLabel(suite);
+      this.#drops.set(label, { runs: new Set(), records: 0 });
+      for (const hash of suite.hashes) {
+        const labels = this.#byHash.get(hash);
+        if (labels === undefined) this.#byHash.set(hash, [label]);
+        else if (!labels.includes(label)) labels.push(label);
+      }
+    }
+  }
+
+  /** The suites pinning a run, [] when none, undefined when its hash is not known. */
+  run(runId: string, ownHash?: string): readonly string[] | undefined {
+    const hash = ownHash ?? this.#runHash(runId);
+    return hash === undefined ? undefined : (this.#byHash.get(hash) ?? []);
+  }
+
+  /**
+   * DPO pairing: whether a run of known `hash` is on a pinned scenario, so it is never paired (a clean run
+   * then pairs with another clean run); counted as a run its suites took out.
+   */
+  excludesRun(runId: string, hash: string): boolean {
+    const labels = this.run(runId, hash) ?? [];
+    for (const label of labels) this.#drops.get(label)?.runs.add(runId);
+    return labels.length > 0;
+  }
+
+  /** The rule's answer for a record, without counting it. */
+  answer(facts: Pick<RecordFacts, "runIds" | "scenarioVersionHash">): SuiteAnswer {
+    const pinned = new Set<string>();
+    let unknown = false;
+    // A seat record carries its own run's hash where the route gives it; a pair's runs are looked up.
+    const own = facts.runIds.length === 1 ? facts.scenarioVersionHash : undefined;
+    for (const runId of facts.runIds) {
+      const labels = this.run(runId, own);
+      if (labels === undefined) unknown = true;
+      else for (const label of labels) pinned.add(label);
+    }
+    if (pinned.size > 0) return { pinned: [...pinned] };
+    return unknown ? "unknown" : "clear";
+  }
+
+  /** The rule as a stage reads it: "benchmark_scenario" or null, counting drops per suite and undecided records. */
+  decide(facts: Pick<RecordFacts, "runIds" | "scenarioVersionHash">): "benchmark_scenario" | null {
+    if (this.suites.length === 0) return null;
+    const answer = this.answer(facts);
+    if (answer === "unknown" && this.#counts) this.#unknown++;
+    if (typeof answer === "string") return null;
+    if (!this.#counts) return "benchmark_scenario";
+    for (const label of answer.pinned) {
+      const drops = this.#drops.get(label) as SuiteDrops;
+      drops.records++;
+      for (const runId of facts.runIds) if ((this.run(runId, facts.runIds.length === 1 ? facts.scenarioVersionHash : undefined) ?? []).includes(label)) drops.runs.add(runId);
+    }
+    return "benchmark_scenario";
+  }
+
+  /** The same rule, counting nothing: for a pass that only ranks (`--top-k-per-scenario`'s first read). */
+  uncounted(): SuiteBook {
+    return new SuiteBook(this.suites, this.#runHash, false);
+  }
+
+  /** Records the rule could not decide (kept: their run's hash was unknown). */
+  get undecided(): number {
+    return this.#unknown;
+  }
+
+  /** Runs and records dropped, per suite label. */
+  drops(label: string): { runs: number; records: number } {
+    const d = this.#drops.get(label);
+    return { runs: d?.runs.size ?? 0, records: d?.records ?? 0 };
+  }
+}

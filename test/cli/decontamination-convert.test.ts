@@ -1,0 +1,95 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/service/index.js";
+import { clientFor, emulator, listed } from "../pull/support.js";
+import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// Issue 35: `convert --suites FILE` applies the one decontamination rule to export files: SFT records of owner
+// routes carry their run's scenario_version_hash; RL and DPO records take it from `--run-manifests`.
+const root = tempDir("evalshard-decontam-convert-");
+let emu: RunningEmulator;
+const suitesFile = join(root, "suites.json");
+const manifestsFile = join(root, "run-manifests.ndjson");
+const pinned = new Set<string>();
+
+async function exportTo(path: string, route: string): Promise<void> {
+  const lines: string[] = [];
+  for await (const line of clientFor(emu, "owner").getNdjson(route, { limit: 500 })) lines.push(line);
+  writeFileSync(path, `${lines.join("\n")}\n`);
+}
+
+function rows(out: string): { run_id: string }[] {
+  return readdirSync(join(out, "data"))
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) => readFileSync(join(out, "data", f), "utf8").split("\n").filter((l) => l !== ""))
+    .map((l) => JSON.parse(l) as { run_id: string });
+}
+
+beforeAll(async () => {
+  emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
+  const answer = await clientFor(emu, "agent").getJson<{ suites: { scenario_version_hashes: string[] }[] }>("/api/agent/suites");
+  writeFileSync(suitesFile, JSON.stringify(answer));
+  const hashes = new Set(answer.suites.flatMap((s) => s.scenario_version_hashes));
+  const owner = clientFor(emu, "owner");
+  const docs: string[] = [];
+  for (const run of (await listed(owner)).filter((r) => r.scored)) {
+    const { manifest } = await owner.getJson<{ manifest: { scenario_version_hash: string } }>(`/api/evals/${run.run_id}/scorecard`);
+    docs.push(JSON.stringify({ run_id: run.run_id, manifest }));
+    if (hashes.has(manifest.scenario_version_hash)) pinned.add(run.run_id);
+  }
+  writeFileSync(manifestsFile, `${docs.join("\n")}\n`);
+  await exportTo(join(root, "sft.ndjson"), "/api/evals/finetuning");
+  await exportTo(join(root, "rl.ndjson"), "/api/evals/finetuning/rl");
+}, 120_000);
+
+describe("convert --suites FILE (issue 35)", () => {
+  it("SFT: drops every record of a pinned run, counts it per suite, and says so in the card", async () => {
+    const out = join(root, "sft-out");
+    const r = await runCli(["convert", join(root, "sft.ndjson"), "--out", out, "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--seats", "all", "--json"]);
+    expect(r.stderr).not.toMatch(/decontamination/);
+    expect(r.code).toBe(0);
+    const manifest = JSON.parse(r.stdout) as { dropped: Record<string, number>; output: { engine: string }; decontamination: { asked: string; suites_sha256: string; suites: { records_dropped: number; runs_dropped: number }[]; undecided_records: number } };
+    expect(pinned.size).toBeGreaterThan(0);
+    expect(rows(out).filter((row) => pinned.has(row.run_id))).toEqual([]);
+    expect(manifest.dropped.benchmark_scenario).toBeGreaterThan(0);
+    expect(manifest.output.engine).toBe("stages");
+    expect(manifest.decontamination.asked).toBe(suitesFile);
+    expect(manifest.decontamination.suites_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest.decontamination.undecided_records).toBe(0);
+    expect(manifest.decontamination.suites.reduce((n, s) => n + s.records_dropped, 0)).toBe(manifest.dropped.benchmark_scenario);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain("Decontaminated: it excludes every run on a scenario pinned by the benchmark suites");
+  });
+
+  it("RL: without --run-manifests a warning (records kept unchecked), with --require-suites exit 2; with them, pinned runs go", async () => {
+    const rl = join(root, "rl.ndjson");
+    const warned = await runCli(["convert", rl, "--out", join(root, "rl-warned"), "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--json"]);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(/decontamination: \d+ record\(s\) carry no scenario_version_hash/);
+
+    const refused = await runCli(["convert", rl, "--out", join(root, "rl-refused"), "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--require-suites"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--require-suites: \d+ record\(s\) carry no scenario_version_hash/);
+
+    const out = join(root, "rl-out");
+    const r = await runCli(["convert", rl, "--out", out, "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--run-manifests", manifestsFile, "--require-suites", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).dropped.benchmark_scenario).toBeGreaterThan(0);
+    expect(rows(out).filter((row) => pinned.has(row.run_id))).toEqual([]);
+  });
+
+  it("a suites file that fails spec 2.10 exits 9; --engine parallel refuses --suites (exit 2); --require-suites alone exits 2", async () => {
+    const bad = join(root, "bad-suites.json");
+    writeFileSync(bad, JSON.stringify({ suites: [{ suite_key: "x" }] }));
+    const r = await runCli(["convert", join(root, "sft.ndjson"), "--out", join(root, "bad-out"), "--suites", bad]);
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/fails spec 2\.10: suites\[0\]\.title is not a string/);
+    const parallel = await runCli(["convert", join(root, "sft.ndjson"), "--out", join(root, "par-out"), "--suites", suitesFile, "--engine", "parallel"]);
+    expect(parallel.code).toBe(2);
+    expect(parallel.stderr).toMatch(/does not decontaminate/);
+    const alone = await runCli(["convert", join(root, "sft.ndjson"), "--out", join(root, "alone-out"), "--require-suites"]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--require-suites: no --suites file/);
+  });
+});

@@ -1,0 +1,184 @@
+import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
+import { verify } from "../../../src/jobs/verify.js";
+import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
+import type { RunningEmulator } from "../../../src/service/index.js";
+import { clientFor, listed } from "../../pull/support.js";
+import { rewritingProxy } from "../../helpers/rewriting-proxy.js";
+import { tempDir } from "../../helpers/temp-dir.js";
+import { emulator, fastClock } from "./support.js";
+
+// Issue 35: a pull drops every record of a run whose scenario a released benchmark suite pins (by
+// scenario_version_hash, so copies too). The expectation is read from the emulator's own routes: the
+// suites (agent key) and each scored run's run document (owner scorecard route).
+const root = tempDir("evalshard-decontam-pull-");
+let n = 0;
+
+interface Row {
+  run_id?: string;
+  run_chosen?: string;
+  run_rejected?: string;
+}
+
+interface Suite {
+  suite_key: string;
+  version: number;
+  scenario_ids: string[];
+  scenario_version_hashes: string[];
+}
+
+async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number } = {}) {
+  const out = o.out ?? join(root, `o${n++}`);
+  const env: Record<string, string> = { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken, ...(o.key === false ? {} : { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string }) };
+  const budget = o.budget === undefined ? "" : `  retry_budget: ${o.budget}\n`;
+  const text = `version: 1\nname: d\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: ${format}\n${budget}${o.extra ?? ""}select: {seats: all}\noutput: {dir: "${out}", to: jsonl, compression: none}\n`;
+  const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } });
+  return { ...result, out, rows: rowsOf(out) };
+}
+
+function rowsOf(out: string): Row[] {
+  if (!existsSync(join(out, "data"))) return [];
+  return readdirSync(join(out, "data"))
+    .filter((f) => f.endsWith(".jsonl"))
+    .flatMap((f) => readFileSync(join(out, "data", f), "utf8").split("\n").filter((l) => l !== ""))
+    .map((l) => JSON.parse(l) as Row);
+}
+
+/** Scored runs on a scenario each released suite pins, read from the emulator's routes. */
+async function pinnedRuns(emu: RunningEmulator): Promise<{ suites: Suite[]; runs: Map<string, string[]> }> {
+  const { suites } = await clientFor(emu, "agent").getJson<{ suites: Suite[] }>("/api/agent/suites");
+  const owner = clientFor(emu, "owner");
+  const runs = new Map<string, string[]>();
+  for (const run of (await listed(owner)).filter((r) => r.scored)) {
+    const { manifest } = await owner.getJson<{ manifest: { scenario_version_hash: string } }>(`/api/evals/${run.run_id}/scorecard`);
+    const by = suites.filter((s) => s.scenario_version_hashes.includes(manifest.scenario_version_hash)).map((s) => `${s.suite_key}@${s.version}`);
+    if (by.length > 0) runs.set(run.run_id, by);
+  }
+  return { suites, runs };
+}
+
+const runsOf = (r: Row) => (r.run_id === undefined ? [r.run_chosen, r.run_rejected] : [r.run_id]);
+
+describe("decontamination of a pull against the service's benchmark suites (issue 35)", () => {
+  it("the emulator's suites pin played scenarios by id and through copies (other id, same hash)", async () => {
+    const emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
+    const { suites, runs } = await pinnedRuns(emu);
+    expect(suites.map((s) => s.suite_key)).toEqual(["negotiation-core", "adversarial-pressure"]);
+    const pinnedBy = new Set([...runs.values()].flat());
+    expect(pinnedBy).toEqual(new Set(["negotiation-core@2", "adversarial-pressure@1"]));
+    // The copy: adversarial-pressure pins the hash of a campaign played under another id.
+    const owner = clientFor(emu, "owner");
+    const copyRun = [...runs].find(([, by]) => by.includes("adversarial-pressure@1"))?.[0] as string;
+    const [record] = (await owner.getJson<{ records: { scenario: { campaign_id: string } }[] }>(`/api/evals/${copyRun}/finetuning`)).records;
+    expect(suites[1]?.scenario_ids).not.toContain(record?.scenario.campaign_id);
+  });
+
+  for (const format of ["sft", "rl", "dpo"] as const) {
+    it(`${format}: no kept row is of a pinned run; the manifest counts what each suite took out; --suites none keeps them`, async () => {
+      const emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
+      const { runs } = await pinnedRuns(emu);
+      expect(runs.size).toBeGreaterThan(0);
+
+      const on = await pull(emu, format);
+      const kept = on.rows.flatMap(runsOf);
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.filter((id) => runs.has(id as string))).toEqual([]);
+      const section = on.manifest.decontamination;
+      expect(section?.asked).toBe("all");
+      expect(section?.suites_sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(section?.suites.map((s) => `${s.suite_key}@${s.version}`)).toEqual(["negotiation-core@2", "adversarial-pressure@1"]);
+      expect(section?.undecided_records).toBe(0);
+      for (const s of section?.suites ?? []) expect(s.pinned_hashes).toBeGreaterThan(0);
+      expect(Math.max(...(section?.suites ?? []).map((s) => s.runs_dropped))).toBeGreaterThan(0);
+      if (format === "dpo") {
+        // DPO pairing consults the rule: a pinned run is never paired, so no pair of one is even fetched.
+        expect(on.manifest.pull?.pairs.excluded).toBeGreaterThan(0);
+      } else {
+        expect(on.manifest.dropped.benchmark_scenario ?? 0).toBeGreaterThan(0);
+        expect(Math.max(...(section?.suites ?? []).map((s) => s.records_dropped))).toBeGreaterThan(0);
+      }
+      expect(readFileSync(join(on.out, "README.md"), "utf8")).toContain("Decontaminated: it excludes every run on a scenario pinned by the benchmark suites `negotiation-core@2`, `adversarial-pressure@1`");
+
+      // verify: no kept row carries a pinned hash (SFT rows carry it); a pinned row slipped into a shard is found.
+      expect((await verify(on.out)).findings.filter((f) => f.kind === "benchmark_row")).toEqual([]);
+      const off = await pull(emu, format, { extra: "  suites: none\n" });
+      expect(off.manifest.decontamination?.suites).toEqual([]);
+      expect(off.manifest.dropped.benchmark_scenario ?? 0).toBe(0);
+      expect(off.rows.flatMap(runsOf).some((id) => runs.has(id as string))).toBe(true);
+      expect(off.rows.length).toBeGreaterThan(on.rows.length);
+      if (format === "sft") {
+        const pinnedLine = readdirSync(join(off.out, "data")).flatMap((f) => readFileSync(join(off.out, "data", f), "utf8").split("\n")).find((l) => l !== "" && runs.has((JSON.parse(l) as Row).run_id as string)) as string;
+        const shard = readdirSync(join(on.out, "data")).find((f) => f.endsWith(".jsonl")) as string;
+        appendFileSync(join(on.out, "data", shard), `${pinnedLine}\n`);
+        const report = await verify(on.out);
+        expect(report.findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/is of a scenario the benchmark suite (negotiation-core@2|adversarial-pressure@1) pins/);
+      }
+
+      // One suite asked for: only its runs go.
+      const one = await pull(emu, format, { extra: "  suites: negotiation-core@2\n" });
+      const onlyOne = one.rows.flatMap(runsOf);
+      expect(onlyOne.filter((id) => runs.get(id as string)?.includes("negotiation-core@2") === true)).toEqual([]);
+      expect(one.manifest.decontamination?.suites.map((s) => s.suite_key)).toEqual(["negotiation-core"]);
+    });
+  }
+
+  it("a suite released between two nights retracts its runs' rows on the next night, exactly once", async () => {
+    const emu = await emulator({ seed: 36, runs: 400, benchmarkRuns: true });
+    const out = join(root, "retract");
+    const first = await pull(emu, "sft", { out });
+    expect(first.manifest.decontamination?.suites.map((s) => s.suite_key)).not.toContain("late-release");
+    await emu.advance();
+    const { runs } = await pinnedRuns(emu);
+    const late = new Set([...runs].filter(([, by]) => by.includes("late-release@1")).map(([id]) => id));
+    const lateRows = first.rows.filter((r) => late.has(r.run_id as string)).length;
+    expect(lateRows).toBeGreaterThan(0);
+
+    const second = await pull(emu, "sft", { out });
+    expect(second.decision.tripped).toEqual([]);
+    expect(second.changed).toBe(true);
+    expect(second.rows.filter((r) => late.has(r.run_id as string))).toEqual([]);
+    expect(second.manifest.night.removed).toBeGreaterThanOrEqual(lateRows);
+    expect(second.manifest.decontamination?.suites.find((s) => s.suite_key === "late-release")?.records_dropped).toBeGreaterThanOrEqual(lateRows);
+
+    const third = await pull(emu, "sft", { out });
+    expect(third.changed).toBe(false);
+    expect(third.manifest.night.removed).toBe(0);
+  });
+
+  it("without EVAL_API_KEY an owner pull cannot decide: a warning, or with require_suites a usage error", async () => {
+    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+    const warned = await pull(emu, "sft", { key: false });
+    expect(warned.manifest.warnings.join("\n")).toMatch(/decontamination: EVAL_API_KEY is not set/);
+    expect(warned.manifest.decontamination?.suites_sha256).toBeNull();
+    await expect(pull(emu, "sft", { key: false, extra: "  require_suites: true\n" })).rejects.toThrow(/--require-suites: EVAL_API_KEY is not set/);
+  });
+
+  it("a suites answer that fails spec 2.10 is quarantined and fails the night (SuitesError), the dataset untouched", async () => {
+    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+    const out = join(root, "bad");
+    const first = await pull(emu, "sft", { out });
+    const before = readFileSync(join(out, "manifest.json"), "utf8");
+    const proxy = await rewritingProxy(emu.url, (url, body) => (url === "/api/agent/suites" ? Buffer.from(body.toString("utf8").replace('"status":"released"', '"status":"draft"')) : body));
+    await expect(pull({ url: proxy, ownerToken: emu.ownerToken, apiKeys: emu.apiKeys }, "sft", { out })).rejects.toMatchObject({
+      name: "SuitesError",
+      message: expect.stringMatching(/fails spec 2\.10: suites\[0\]\.status is "draft", not "released"; it is kept as _rejected\/.*\/suites-answer\.json/),
+    });
+    expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
+    expect(first.rows.length).toBeGreaterThan(0);
+    const kept = readdirSync(join(out, "_rejected")).map((d) => join(out, "_rejected", d, "suites-answer.json"));
+    expect(readFileSync(kept[0] as string, "utf8")).toContain('"draft"');
+  });
+
+  it("an unreachable suites route is retried like the exports, then fails the night, the dataset untouched", async () => {
+    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+    const out = join(root, "down");
+    await pull(emu, "sft", { out });
+    const before = readFileSync(join(out, "manifest.json"), "utf8");
+    emu.aimFault({ kind: "503", path: "/api/agent/suites", times: 100 });
+    await expect(pull(emu, "sft", { out })).rejects.toThrow(/503/);
+    expect(emu.faultLog.filter((f) => f.path === "/api/agent/suites").length).toBeGreaterThan(1);
+    expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
+  });
+});
