@@ -21,6 +21,7 @@ export function pipelineSpecOf(o: Options) {
     concurrency: yamlDefaulted(z, o.concurrency),
     retry_budget: yamlDefaulted(z, o.retryBudget),
     partition: yamlOptional(z, o.partition),
+    partition_by: yamlDefaulted(z, o.partitionBy),
     dpo: z
       .strictObject({
         strategy: yamlDefaulted(z, o.dpoStrategy),

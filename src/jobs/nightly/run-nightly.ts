@@ -14,7 +14,8 @@ import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
-import { nightBudget, openSource, parsePartition } from "./open-source.js";
+import { nightBudget, openSource } from "./open-source.js";
+import { partitionOf } from "./partition-of.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
@@ -62,7 +63,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
   const plan = planOfSpec(spec);
-  const out = outputDirOf(spec);
+  const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
   // A test's clock waits out the grace at once; the CLI's real timers wait it.
@@ -204,9 +205,9 @@ async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyMani
 }
 
 /** A partition job writes its own dataset under the pipeline's output: `part-<k>-of-<N>`. */
-export function outputDirOf(spec: PipelineSpec): string {
+export function outputDirOf(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
-  const { index, count } = parsePartition(spec.source.partition);
+  const { index, count } = partitionOf(spec.source.partition, spec.source.partition_by, env);
   const part = `part-${index}-of-${count}`;
   return outputLocation(spec.output.dir).kind === "s3" ? `${spec.output.dir.replace(/\/+$/, "")}/${part}` : join(spec.output.dir, part);
 }
