@@ -19,6 +19,8 @@ export const EXIT = {
   tooFewRecords: 7,
   /** The run would empty the published dataset or drop more than --max-shrink of its rows: not published (published with --publish-anyway). */
   shrinkExceeded: 8,
+  /** `commit` found a part of the night not staged (missing, failed, or rerun for another night since): nothing published. */
+  partsMissing: 9,
 } as const;
 
 const GUARD_EXIT: Readonly<Record<PublishGuard, number>> = {

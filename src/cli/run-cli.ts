@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EVALSHARD_VERSION } from "../core/version.js";
+import { commitCommand } from "./commit-command.js";
 import { convertCommand } from "./convert-command.js";
 import { EXIT } from "./exit-codes.js";
 import { addUntrustedHelp } from "./untrusted-help.js";
@@ -24,6 +25,7 @@ const COMMANDS: Readonly<Record<string, () => Command>> = {
   run: runCommand,
   demo: demoCommand,
   verify: verifyCommand,
+  commit: commitCommand,
 };
 
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */

@@ -26,3 +26,16 @@ export class LockedError extends EvalshardError {}
  * longer switch, delete or publish anything of the dataset, which is the new holder's now.
  */
 export class FencedError extends LockedError {}
+
+/**
+ * A partitioned night cannot be committed: a part did not stage it (missing or failed), or changed since.
+ * Nothing was published. CLI exit code 9.
+ */
+export class PartsMissingError extends EvalshardError {
+  /** The parts' numbers (k of k/N), ascending. */
+  readonly parts: readonly number[];
+  constructor(message: string, parts: readonly number[]) {
+    super(message);
+    this.parts = parts;
+  }
+}

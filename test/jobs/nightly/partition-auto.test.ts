@@ -29,14 +29,14 @@ describe("--partition auto and --partition-by", () => {
     const emu = await emulator({ seed: 41, runs: 40 });
     const dir = out();
     const slurm = await night("nightly-sft", envFor(emu, dir, { SLURM_ARRAY_TASK_ID: "2", SLURM_ARRAY_TASK_COUNT: "4" }), true, auto);
-    expect(slurm.outDir).toBe(join(dir, "nightly-sft", "part-2-of-4"));
+    expect(slurm.outDir).toBe(join(dir, "nightly-sft", "_parts", "part-2-of-4"));
     const batch = await night("nightly-sft", envFor(emu, dir, { AWS_BATCH_JOB_ARRAY_INDEX: "1", AWS_BATCH_JOB_ARRAY_SIZE: "3" }), true, auto);
-    expect(batch.outDir).toBe(join(dir, "nightly-sft", "part-1-of-3"));
+    expect(batch.outDir).toBe(join(dir, "nightly-sft", "_parts", "part-1-of-3"));
     const k8s = await night("nightly-sft", envFor(emu, dir, { JOB_COMPLETION_INDEX: "3", EVALSHARD_PARTITION: "auto/4" }), true, auto);
-    expect(k8s.outDir).toBe(join(dir, "nightly-sft", "part-3-of-4"));
+    expect(k8s.outDir).toBe(join(dir, "nightly-sft", "_parts", "part-3-of-4"));
     // A rerun of Slurm task 1 alone (`--array=1`: a count of 1) gives N itself.
     const rerun = await night("nightly-sft", envFor(emu, dir, { SLURM_ARRAY_TASK_ID: "1", SLURM_ARRAY_TASK_COUNT: "1", EVALSHARD_PARTITION: "auto/4" }), true, auto);
-    expect(rerun.outDir).toBe(join(dir, "nightly-sft", "part-1-of-4"));
+    expect(rerun.outDir).toBe(join(dir, "nightly-sft", "_parts", "part-1-of-4"));
   });
 
   it("a variable the scheduler did not set is a ConfigError naming it, and nothing is written", async () => {
