@@ -9,7 +9,7 @@ import { readText } from "../../output/write-text.js";
 import { shardPath } from "../shard-path.js";
 import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
-import { PART_CARD_FILE, partDirName, PARTS_DIR, readStagedPart } from "./staged-part.js";
+import { PART_CARD_FILE, partLocation, readStagedPart } from "./staged-part.js";
 import type { PartCard, StagedPart } from "./staged-part.js";
 
 export interface CommitOptions {
@@ -125,10 +125,6 @@ async function readParts(root: Files, out: string, options: CommitOptions): Prom
     throw new PartsMissingError(`Night ${JSON.stringify(options.night)} of ${out} is not committed: ${said.join("; ")}. Nothing was published; rerun those parts for this night (EVALSHARD_NIGHT), then commit`, [...missing, ...changed].sort((a, b) => a - b));
   }
   return parts;
-}
-
-function partLocation(out: string, index: number, count: number): string {
-  return `${out.replace(/\/+$/, "")}/${PARTS_DIR}/${partDirName(index, count)}`;
 }
 
 /**

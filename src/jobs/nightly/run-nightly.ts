@@ -1,9 +1,8 @@
-import { join } from "node:path";
 import { SnapshotSink } from "../../dataset/snapshot-sink.js";
 import type { RunSources } from "../../engines/engine.js";
 import { stagesEngine } from "../../engines/stages/stages-engine.js";
 import { datasetCard } from "../../output/dataset-card.js";
-import { outputLocation, storageFor } from "../../output/storage-for.js";
+import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
@@ -17,7 +16,7 @@ import { nightlyManifest } from "./nightly-manifest-of.js";
 import { nightBudget, openSource } from "./open-source.js";
 import { partitionOf } from "./partition-of.js";
 import { stagePart } from "./stage-part.js";
-import { PART_CARD_FILE, PARTS_DIR, partDirName } from "./staged-part.js";
+import { PART_CARD_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
@@ -213,8 +212,7 @@ async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyMani
 export function outputDirOf(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
   const { index, count } = partitionOf(spec.source.partition, spec.source.partition_by, env);
-  const part = `${PARTS_DIR}/${partDirName(index, count)}`;
-  return outputLocation(spec.output.dir).kind === "s3" ? `${spec.output.dir.replace(/\/+$/, "")}/${part}` : join(spec.output.dir, part);
+  return partLocation(spec.output.dir, index, count);
 }
 
 /** The plain facts of a format a card names (a Format holds its schema too, which is no JSON). */

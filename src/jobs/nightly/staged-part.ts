@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { outputLocation } from "../../output/output-location.js";
 import type { FormatBasics } from "../../formats/format.js";
 import type { Field } from "../../schema/column-type.js";
 import type { Files } from "../../output/storage.js";
@@ -11,6 +13,12 @@ export { PARTS_DIR };
 /** A part's own incremental dataset, under {@link PARTS_DIR}: its lock, ledger and shards between nights. */
 export function partDirName(index: number, count: number): string {
   return `part-${index}-of-${count}`;
+}
+
+/** Where part k of N's dataset is under `out` (a directory or `s3://BUCKET/PREFIX`). */
+export function partLocation(out: string, index: number, count: number): string {
+  const part = `${PARTS_DIR}/${partDirName(index, count)}`;
+  return outputLocation(out).kind === "s3" ? `${out.replace(/\/+$/, "")}/${part}` : join(out, part);
 }
 
 /**
