@@ -51,7 +51,7 @@ try {
     const path = pipeline("parts");
     const started = process.hrtime.bigint();
     const each = await Promise.all(Array.from({ length: parts }, (_, k) => evalshard(["run", path], { ...env, EVALSHARD_PARTITION: "auto", SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: String(parts) })));
-    const commit = await evalshard(["commit", join(work, `parts-${round}`, "night"), "--parts", String(parts), "--night", "bench"], env);
+    const commit = await evalshard(["commit", join(work, `parts-${round}`), "--parts", String(parts), "--night", "bench"], env);
     const partitioned = Number(process.hrtime.bigint() - started) / 1e9;
     rounds.push({ single_s: round2(single), parts_s: each.map(round2), commit_s: round2(commit), partitioned_s: round2(partitioned), ratio: round2(partitioned / single) });
     process.stderr.write(`${JSON.stringify(rounds.at(-1))}\n`);

@@ -6,6 +6,7 @@ import { storageFor } from "../../output/storage-for.js";
 import type { ShardInfo } from "../../output/shard-format.js";
 import type { Files, Staging } from "../../output/storage.js";
 import { readText } from "../../output/write-text.js";
+import { copyFile } from "../../output/copy-file.js";
 import { shardPath } from "../shard-path.js";
 import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
@@ -141,16 +142,7 @@ async function carryShard(part: Part, shard: ShardInfo, staging: Staging, previo
     await staging.reuse(name);
     return to;
   }
-  const bytes = await part.files.read(from.read);
-  if (bytes === null) throw new PartsMissingError(`Part ${part.index} of ${part.staged.count} lacks its shard ${from.read}: rerun it, then commit`, [part.index]);
-  const file = await staging.create(name);
-  try {
-    for await (const chunk of bytes) await file.write(chunk);
-  } catch (error) {
-    await file.abort();
-    throw error;
-  }
-  const written = await file.close();
+  const written = await copyFile(part.files, staging, from.read, name);
   if (written.sha256 !== shard.sha256) throw new PartsMissingError(`Part ${part.index} of ${part.staged.count}: shard ${from.read} read back with sha256 ${written.sha256}, its manifest says ${shard.sha256}; rerun the part, then commit`, [part.index]);
   return to;
 }
