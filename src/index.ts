@@ -65,6 +65,7 @@ export { addSecrets, addSecretsFromEnv, redactSecrets, SECRET_ENV } from "./core
 export { SecretRedactor, REDACTED } from "./core/secret-redactor.js";
 export { writeSnapshot, readDataset } from "./dataset/index.js";
 export { runNightly, outputDirOf } from "./jobs/nightly/run-nightly.js";
+export { commitNight } from "./jobs/nightly/commit-night.js";
 export { loadPipeline, parsePipeline } from "./pipeline-file/load-pipeline.js";
 export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
 
@@ -73,7 +74,7 @@ export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, S
 
 // Errors and version
 export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS, CONTROL_TOKEN_FAMILIES, controlTokenSet } from "./views/index.js";
-export { EvalshardError, ConfigError, IoError, LockedError, FencedError } from "./core/errors.js";
+export { EvalshardError, ConfigError, IoError, LockedError, FencedError, PartsMissingError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
@@ -120,9 +121,10 @@ export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js"
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";
 export type { ServiceClient, ExportClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode, BodyDigest } from "./http/index.js";
-export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition } from "./pull/index.js";
+export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition, PartitionBy } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult, SnapshotRecord } from "./dataset/index.js";
 export type { NightlyOptions, NightlyResult } from "./jobs/nightly/run-nightly.js";
+export type { CommitManifest, CommitOptions, CommitResult } from "./jobs/nightly/commit-night.js";
 export type { NightlyManifest } from "./jobs/nightly/nightly-manifest.js";
 export type { SourceEnvironment, NightPhase } from "./jobs/nightly/open-source.js";
 export type { PipelineSpec } from "./pipeline-file/pipeline-spec.js";

@@ -21,6 +21,8 @@ export const EXIT = {
   shrinkExceeded: 8,
   /** The benchmark suites answer failed spec 2.10's shape (or lacks a suite `--suites` names): the night published nothing (issue 35). */
   badSuites: 9,
+  /** `commit` found a part of the night not staged (missing, failed, or rerun for another night since): nothing published. */
+  partsMissing: 10,
 } as const;
 
 const GUARD_EXIT: Readonly<Record<PublishGuard, number>> = {

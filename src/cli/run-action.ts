@@ -1,4 +1,4 @@
-import { ConfigError, SuitesError } from "../core/errors.js";
+import { ConfigError, PartsMissingError, SuitesError } from "../core/errors.js";
 import { AuthError, ForbiddenError } from "../http/http-errors.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -22,5 +22,6 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<n
 export function exitCodeOf(error: unknown): number {
   if (error instanceof AuthError || error instanceof ForbiddenError) return EXIT.credentialsRefused;
   if (error instanceof SuitesError) return EXIT.badSuites;
+  if (error instanceof PartsMissingError) return EXIT.partsMissing;
   return error instanceof ConfigError ? EXIT.usage : EXIT.failure;
 }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EVALSHARD_VERSION } from "../core/version.js";
+import { commitCommand } from "./commit-command.js";
 import { convertCommand } from "./convert-command.js";
 import { EXIT } from "./exit-codes.js";
 import { addUntrustedHelp } from "./untrusted-help.js";
@@ -26,6 +27,7 @@ const COMMANDS: Readonly<Record<string, () => Command>> = {
   demo: demoCommand,
   verify: verifyCommand,
   report: reportCommand,
+  commit: commitCommand,
 };
 
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */

@@ -32,3 +32,16 @@ export class FencedError extends LockedError {}
  * asked for with `--suites`: the night would train on data it cannot decontaminate, so it fails (CLI exit 9).
  */
 export class SuitesError extends EvalshardError {}
+
+/**
+ * A partitioned night cannot be committed: a part did not stage it (missing or failed), or changed since.
+ * Nothing was published. CLI exit code 10.
+ */
+export class PartsMissingError extends EvalshardError {
+  /** The parts' numbers (k of k/N), ascending. */
+  readonly parts: readonly number[];
+  constructor(message: string, parts: readonly number[]) {
+    super(message);
+    this.parts = parts;
+  }
+}

@@ -18,6 +18,9 @@ export interface OwnFacts {
 
 /** `_rejected/<UTC time>-<hex>`: a refused attempt's folder ({@link rejectedName}). */
 const REJECTED_NAME = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
+/** Where a partitioned night's parts go under the pipeline's output (issue 37). */
+export const PARTS_DIR = "_parts";
+const PART_DIR = /^part-\d+-of-\d+(\.snapshots)?$/;
 /** A snapshot folder: `000007-3f9a1c` on S3 (its own marker), `000007` or `000007.pending` in a local nightly dataset. */
 const S3_SNAPSHOT = /^\d{6}-[0-9a-f]{6}$/;
 const LOCAL_SNAPSHOT = /^\d{6}(\.pending)?$/;
@@ -33,6 +36,8 @@ export function isEvalshardOwn(path: string, facts: OwnFacts): boolean {
   // Locally .evalshard-current, -snapshots/, -tmp-*, -old-*, .evalshard.lock; on S3 .evalshard/ (pointer, lease).
   if (top.startsWith(".evalshard")) return true;
   if (top === REJECTED_DIR) return child !== undefined && REJECTED_NAME.test(child);
+  // A partitioned night's parts (issue 37): their datasets and what each staged, which `commit` merges.
+  if (top === PARTS_DIR) return child !== undefined && (PART_DIR.test(child) || child === "nights");
   if (facts.link !== null) return facts.link === `.evalshard-current/${top}`;
   if (top === "snapshots" && child !== undefined) return S3_SNAPSHOT.test(child) || (facts.published !== null && LOCAL_SNAPSHOT.test(child));
   // On S3 the root copies of the current snapshot's top-level files (README.md, manifest.json).

@@ -24,6 +24,7 @@ export function pipelineSpecOf(o: Options) {
     partition: yamlOptional(z, o.partition),
     suites: yamlDefaulted(z, o.suites),
     require_suites: yamlDefaulted(z, o.requireSuites),
+    partition_by: yamlDefaulted(z, o.partitionBy),
     dpo: z
       .strictObject({
         strategy: yamlDefaulted(z, o.dpoStrategy),

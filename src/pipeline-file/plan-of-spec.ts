@@ -17,6 +17,7 @@ export function planOfSpec(spec: PipelineSpec): RunPlan {
           auth: source.auth,
           concurrency: source.concurrency,
           partition: source.partition,
+          partitionBy: source.partition_by,
           dpo: { strategy: source.dpo?.strategy ?? OPTIONS.dpoStrategy.default, maxPairsPerScenario: source.dpo?.max_pairs_per_scenario ?? OPTIONS.maxPairsPerScenario.default },
         };
   return nightlyPlan(values, sourcePlan);

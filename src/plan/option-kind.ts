@@ -115,14 +115,18 @@ export function url(): OptionKind<string> {
   };
 }
 
-/** `k/N`: this job's share of N parallel jobs. In a pipeline file "" (an unset `${VAR:-}`) means none. */
+/**
+ * `k/N`: this job's share of N parallel jobs; `auto` or `auto/N`: k (and N) from the scheduler's environment
+ * when the job starts. In a pipeline file "" (an unset `${VAR:-}`) means none.
+ */
 export function partition(): OptionKind<string | undefined> {
   const valid = (v: unknown): v is string => {
-    const m = typeof v === "string" ? /^(\d+)\/(\d+)$/.exec(v) : null;
-    return m !== null && Number(m[2]) >= 1 && Number(m[1]) < Number(m[2]);
+    if (v === "auto") return true;
+    const m = typeof v === "string" ? /^(\d+|auto)\/(\d+)$/.exec(v) : null;
+    return m !== null && Number(m[2]) >= 1 && (m[1] === "auto" || Number(m[1]) < Number(m[2]));
   };
   return {
-    expected: 'a partition "k/N" with k below N, e.g. "0/4"',
+    expected: 'a partition "k/N" with k below N, e.g. "0/4", or "auto" or "auto/N" (k, and N, from the scheduler)',
     accepts: (v): v is string | undefined => v === undefined || valid(v),
     fromText: () => (t) => t,
     zod: (z) => z.string().transform((s) => (s === "" ? undefined : s)) as unknown as z.ZodType<string | undefined>,

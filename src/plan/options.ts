@@ -307,10 +307,18 @@ export const OPTIONS = defineOptions({
   },
   partition: {
     kind: partition(),
-    help: "this job's stable hash share of the runs, for N parallel jobs",
+    help: "this job's stable hash share of the runs, for N parallel jobs; auto: k and N from SLURM_ARRAY_TASK_ID/_COUNT or AWS_BATCH_JOB_ARRAY_INDEX/_SIZE; auto/N: k from those or JOB_COMPLETION_INDEX",
     takenBy: ["pull"],
-    flag: "--partition <k/N>",
+    flag: "--partition <k/N|auto|auto/N>",
     yaml: { key: "source.partition", sources: ["http"] },
+  },
+  partitionBy: {
+    kind: choice(["run", "scenario"]),
+    default: "run",
+    help: "what --partition shares out: runs, or scenarios with all their runs (exact top-k per scenario and scenario splits); DPO always by scenario",
+    takenBy: ["pull"],
+    flag: "--partition-by <run|scenario>",
+    yaml: { key: "source.partition_by", sources: ["http"] },
   },
   dpoStrategy: {
     kind: choice(["best-worst", "adjacent", "all"]),

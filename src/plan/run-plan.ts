@@ -32,6 +32,7 @@ export type SourcePlan =
       readonly auth: "agent" | "owner";
       readonly concurrency: number;
       readonly partition: string | undefined;
+      readonly partitionBy: "run" | "scenario";
       readonly dpo: { readonly strategy: "best-worst" | "adjacent" | "all"; readonly maxPairsPerScenario: number };
     };
 

@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError } from "../http/index.js";
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import { isRecord, type ListedRun } from "./list-runs.js";
-import { inPartition, type Partition } from "./partition.js";
+import { inScenarioPartition, type Partition } from "./partition.js";
 import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
 import { getRawRecords } from "./raw-records.js";
 import { deferUnscored } from "./defer-unscored.js";
@@ -67,7 +67,7 @@ export async function* pullDpo(
 
   let share: ListedRun[];
   if (ctx.client.auth === "owner") {
-    share = runs.filter((run) => run.campaignId !== undefined && inPartition(run.campaignId, partition));
+    share = runs.filter((run) => run.campaignId !== undefined && inScenarioPartition(run.campaignId, partition));
     await readSft(share.filter((run) => run.scored));
   } else {
     // Agent run summaries name no scenario: read the SFT records of every scored run first.
@@ -75,7 +75,7 @@ export async function* pullDpo(
     share = runs.filter((run) => {
       const campaign = run.campaignId ?? campaignOf.get(run.runId);
       // Unscored agent runs have no known scenario yet: every job reports them (see report notes).
-      return campaign === undefined ? !run.scored : inPartition(campaign, partition);
+      return campaign === undefined ? !run.scored : inScenarioPartition(campaign, partition);
     });
   }
   tally.r.runsInPartition = share.length;

@@ -1,9 +1,10 @@
+import { ConfigError } from "../core/errors.js";
 import type { ExportClient } from "../http/index.js";
 import type { DpoOptions } from "./dpo-pairs.js";
 import { deferUnscored } from "./defer-unscored.js";
 import type { FetchRecordsContext } from "./fetch-records.js";
 import { listRuns } from "./list-runs.js";
-import { inPartition, type Partition } from "./partition.js";
+import { inPartition, inScenarioPartition, type Partition } from "./partition.js";
 import { pullDpo } from "./pull-dpo.js";
 import type { PullTally } from "./pull-report.js";
 import { pullRecords } from "./pull-sft-rl.js";
@@ -65,7 +66,12 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
     const share = listed.select((run) => {
       if (plan.skip === undefined && partition === undefined) return true;
       const runId = listed.runId(run);
-      return plan.skip?.has(runId) !== true && inPartition(runId, partition);
+      if (plan.skip?.has(runId) === true) return false;
+      if (partition?.by !== "scenario") return inPartition(runId, partition);
+      // A scenario's runs stay together, so top-k per scenario and the scenario splits are the whole night's.
+      const scenario = listed.campaignId(run);
+      if (scenario === undefined) throw new ConfigError(`\`partition_by: scenario\` needs run summaries that name their scenario; run ${JSON.stringify(runId)} names none (agent keys' summaries never do)`);
+      return inScenarioPartition(scenario, partition);
     });
     tally.r.runsInPartition = share.length;
     tally.r.runsScored = share.filter((run) => listed.scored(run)).length;

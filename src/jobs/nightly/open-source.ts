@@ -1,4 +1,4 @@
-import { ConfigError } from "../../core/errors.js";
+import { partitionOf } from "./partition-of.js";
 import { createServiceClient, credentialsFromEnv, RetryBudget, systemClock } from "../../http/index.js";
 import type { BodyDigest, ClientEvent, Clock, RetryPolicy, ServiceClient } from "../../http/index.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
@@ -59,7 +59,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     auth: source.auth,
     format: source.format,
     spoolDir,
-    ...(source.partition === undefined ? {} : { partition: parsePartition(source.partition) }),
+    ...(source.partition === undefined ? {} : { partition: partitionOf(source.partition, source.partition_by, environment.env) }),
     ...(source.dpo === undefined ? {} : { dpo: { strategy: source.dpo.strategy, maxPairsPerScenario: source.dpo.max_pairs_per_scenario } }),
     ...(environment.onPullEvent === undefined ? {} : { onEvent: environment.onPullEvent }),
     ...(scoreCache === undefined ? {} : { scoreCache }),
@@ -93,15 +93,4 @@ export function clientOf(
 /** One night's retry budget: the source's `retry_budget` seconds, on the environment's clock. */
 export function nightBudget(source: Extract<PipelineSpec["source"], { kind: "http" }>, environment: Pick<SourceEnvironment, "clock">): RetryBudget {
   return new RetryBudget(source.retry_budget * 1000, environment.clock ?? systemClock);
-}
-
-/** `"k/N"` as numbers. */
-export function parsePartition(text: string): { index: number; count: number } {
-  const m = /^(\d+)\/(\d+)$/.exec(text);
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (m === null || !(count >= 1) || !(index >= 0 && index < count)) {
-    throw new ConfigError(`Expected a partition "k/N" with 0 <= k < N, got ${JSON.stringify(text)}`);
-  }
-  return { index, count };
 }

@@ -1,9 +1,8 @@
-import { join } from "node:path";
 import { SnapshotSink } from "../../dataset/snapshot-sink.js";
 import type { RunSources } from "../../engines/engine.js";
 import { stagesEngine } from "../../engines/stages/stages-engine.js";
 import { datasetCard } from "../../output/dataset-card.js";
-import { outputLocation, storageFor } from "../../output/storage-for.js";
+import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
@@ -14,7 +13,10 @@ import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
-import { nightBudget, openSource, parsePartition } from "./open-source.js";
+import { nightBudget, openSource } from "./open-source.js";
+import { partitionOf } from "./partition-of.js";
+import { stagePart } from "./stage-part.js";
+import { PART_CARD_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
@@ -27,6 +29,7 @@ import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { SuiteBook } from "../../formats/suite-book.js";
 import { decontaminationManifest, decontaminationSentence } from "../../output/decontamination.js";
 import { nightSuites } from "./night-suites.js";
+import type { FormatBasics } from "../../formats/format.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 
@@ -65,7 +68,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
   const plan = planOfSpec(spec);
-  const out = outputDirOf(spec);
+  const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
   // A test's clock waits out the grace at once; the CLI's real timers wait it.
@@ -93,7 +96,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt, suitesSha) : undefined;
-    if (prior !== undefined && "answered" in prior) return await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true);
+    if (prior !== undefined && "answered" in prior) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true));
     const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
@@ -106,7 +109,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http, suitesSha);
     if (opened.http !== null && digest !== null) {
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
-      if (same !== null) return await finishUnchanged(sink, same, environment, out, options.dryRun === true);
+      if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true));
     }
     const scores = opened.scores;
     const sources: RunSources = {
@@ -138,6 +141,8 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     }
     const cacheOut = opened.http === null ? null : formatScoreCache(opened.http.scoreCacheOut());
     const answers = opened.http?.answeredExports() ?? null;
+    // A part of a partitioned night keeps what the commit's card needs: a night that changes nothing runs no engine.
+    const partCard = spec.source.kind === "http" && spec.source.partition !== undefined ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
     await sink.publish(
       {
         card: datasetCard({
@@ -150,7 +155,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
           ...(decontamination === undefined ? {} : { decontamination: decontaminationSentence(decontamination.section) }),
         }),
         manifest,
-        ...(cacheOut === null ? {} : { extra: { [SCORE_CACHE]: cacheOut } }),
+        extra: { ...partCard, ...(cacheOut === null ? {} : { [SCORE_CACHE]: cacheOut }) },
         ...(digest === null
           ? {}
           : {
@@ -178,7 +183,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     );
     environment.onPhase?.({ phase: "published", changed: published, added: night.added, replaced: night.replaced, removed: night.removed });
     // A night that changed nothing publishes nothing and keeps no refused attempt either.
-    return { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out };
+    return await stagePart(spec, environment.env, startedAt, { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out });
   } catch (error) {
     await sink.abort();
     throw error;
@@ -217,12 +222,16 @@ async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyMani
   return { manifest, changed: false, decision, outDir };
 }
 
-/** A partition job writes its own dataset under the pipeline's output: `part-<k>-of-<N>`. */
-export function outputDirOf(spec: PipelineSpec): string {
+/** A partition job writes its own dataset under the pipeline's output, `_parts/part-<k>-of-<N>`, which `commit` merges. */
+export function outputDirOf(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (spec.source.kind !== "http" || spec.source.partition === undefined) return spec.output.dir;
-  const { index, count } = parsePartition(spec.source.partition);
-  const part = `part-${index}-of-${count}`;
-  return outputLocation(spec.output.dir).kind === "s3" ? `${spec.output.dir.replace(/\/+$/, "")}/${part}` : join(spec.output.dir, part);
+  const { index, count } = partitionOf(spec.source.partition, spec.source.partition_by, env);
+  return partLocation(spec.output.dir, index, count);
+}
+
+/** The plain facts of a format a card names (a Format holds its schema too, which is no JSON). */
+function formatBasics({ name, versionField, version, untrustedPaths, columns }: FormatBasics): FormatBasics {
+  return { name, versionField, version, untrustedPaths, columns };
 }
 
 /** Issue 18: the paired runs' RL records a DPO pull fetched for its view, named for the manifest. */

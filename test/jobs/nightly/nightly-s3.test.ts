@@ -110,7 +110,7 @@ describe("nightly pulls to s3://BUCKET/PREFIX", () => {
     let rows = 0;
     for (let k = 0; k < 4; k++) {
       const part = await night(emu, "s3://datasets/parts", { partition: `${k}/4` });
-      expect(part.outDir).toBe(`s3://datasets/parts/nightly-sft/part-${k}-of-4`);
+      expect(part.outDir).toBe(`s3://datasets/parts/nightly-sft/_parts/part-${k}-of-4`);
       rows += part.manifest.records_out;
       const dataset = await readDataset(new S3Storage(part.outDir));
       entries.push(...[...dataset!.ledger.values()].map((e) => JSON.stringify([e.key, e.version, e.sha256])));

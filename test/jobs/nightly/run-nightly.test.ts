@@ -79,7 +79,7 @@ describe("nightly runs against the emulator", () => {
     const ledgers: string[] = [];
     for (let k = 0; k < 4; k++) {
       const r = await night("nightly-sft", envFor(emu, parts, { EVALSHARD_PARTITION: `${k}/4` }));
-      expect(r.outDir).toBe(join(parts, "nightly-sft", `part-${k}-of-4`));
+      expect(r.outDir).toBe(join(parts, "nightly-sft", "_parts", `part-${k}-of-4`));
       ledgers.push(...readFileSync(join(r.outDir, "_state/ledger.ndjson"), "utf8").trim().split("\n").filter(Boolean));
     }
     const keysOf = (lines: string[]) => lines.map((l) => { const { key, version, sha256 } = JSON.parse(l); return JSON.stringify([key, version, sha256]); }).sort();

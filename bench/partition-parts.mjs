@@ -1,0 +1,68 @@
+// Issue 37: a night split into N=4 parts on this machine's 2 cores, run the way a scheduler runs them (all N at
+// once, `--partition auto`) and then committed, against one job over the same world. Target: the parts and the
+// commit together within 1.3x of the single job's wall time. Both write Parquet (zstd, 16 buckets) from the same
+// emulator process (`evalshard serve`); each round runs the single job and the partitioned night into fresh
+// outputs, alternating, and the median ratio is reported.
+//
+//   npm run build && node bench/partition-parts.mjs [--runs 20000] [--parts 4] [--repeat 3]
+//
+// Progress goes to stderr; stdout's last line is a JSON summary with the load averages before and after (the
+// machine may be shared: read the figures next to them).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { pullPipelineText } from "./pull-pipeline.mjs";
+import { serveEmulator } from "./serve-emulator.mjs";
+import { median } from "./timed-child.mjs";
+
+const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
+const TARGET_RATIO = 1.3;
+const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, parts: { type: "string", default: "4" }, repeat: { type: "string", default: "3" } } });
+const parts = Number(values.parts);
+
+/** `evalshard ARGS` with `env`; resolves to its wall seconds, or throws with its stderr. */
+function evalshard(args, env) {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [`${dist}/cli/main.js`, ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-4096)));
+  return new Promise((resolve, reject) =>
+    child.on("close", (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e9) : reject(new Error(`evalshard ${args[0]} exited ${code}: ${stderr}`)))),
+  );
+}
+
+const load = () => loadavg().map((x) => Number(x.toFixed(2)));
+const loadBefore = load();
+const server = await serveEmulator(dist, Number(values.runs));
+const work = mkdtempSync(join(tmpdir(), "evalshard-bench-parts-"));
+const rounds = [];
+try {
+  for (let round = 0; round < Number(values.repeat); round++) {
+    const pipeline = (name) => {
+      const path = join(work, `${name}-${round}.yaml`);
+      const text = pullPipelineText({ name: "night", url: server.info.url, format: "sft", concurrency: 4, out: join(work, `${name}-${round}`) }).replace("  concurrency: 4", "  concurrency: 4\n  partition: ${EVALSHARD_PARTITION:-}");
+      writeFileSync(path, `${text}\n`);
+      return path;
+    };
+    const env = { EVAL_OWNER_TOKEN: server.info.owner_token, EVALSHARD_NIGHT: "bench" };
+    const single = await evalshard(["run", pipeline("single")], env);
+    const path = pipeline("parts");
+    const started = process.hrtime.bigint();
+    const each = await Promise.all(Array.from({ length: parts }, (_, k) => evalshard(["run", path], { ...env, EVALSHARD_PARTITION: "auto", SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: String(parts) })));
+    const commit = await evalshard(["commit", join(work, `parts-${round}`), "--parts", String(parts), "--night", "bench"], env);
+    const partitioned = Number(process.hrtime.bigint() - started) / 1e9;
+    rounds.push({ single_s: round2(single), parts_s: each.map(round2), commit_s: round2(commit), partitioned_s: round2(partitioned), ratio: round2(partitioned / single) });
+    process.stderr.write(`${JSON.stringify(rounds.at(-1))}\n`);
+  }
+} finally {
+  await server.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+const ratio = median(rounds.map((r) => r.ratio));
+console.log(JSON.stringify({ runs: Number(values.runs), parts, rounds, median_ratio: ratio, target: TARGET_RATIO, ok: ratio <= TARGET_RATIO, load_before: loadBefore, load_after: load() }));
+
+function round2(x) {
+  return Math.round(x * 100) / 100;
+}

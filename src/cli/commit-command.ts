@@ -1,0 +1,31 @@
+import { Command } from "commander";
+import { ConfigError } from "../core/errors.js";
+import { EXIT } from "./exit-codes.js";
+import { runAction } from "./run-action.js";
+
+export function commitCommand(): Command {
+  return new Command("commit")
+    .description("publish one snapshot of a partitioned night: check that all N parts staged it, merge their shards, counts and cards; exit 10 naming the parts that did not")
+    .argument("<out>", "the pipeline's output (its output.dir: a directory or s3://BUCKET/PREFIX), whose _parts/ the parts wrote")
+    .requiredOption("--parts <n>", "N: how many parts the night was split into")
+    .option("--night <label>", "the night the parts staged (their EVALSHARD_NIGHT); default EVALSHARD_NIGHT, else today's UTC date")
+    .option("--keep-snapshots <n>", "published snapshots kept", "7")
+    .option("--json", "print the summary as one JSON line")
+    .action(
+      runAction(async (out: string, flags: { parts: string; night?: string; keepSnapshots: string; json?: boolean }) => {
+        const [{ commitNight }, { nightOf }] = await Promise.all([import("../jobs/nightly/commit-night.js"), import("../jobs/nightly/staged-part.js")]);
+        const parts = wholeNumber("--parts", flags.parts);
+        const night = flags.night ?? nightOf(process.env, new Date());
+        const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots) });
+        const m = result.manifest;
+        const summary = { out: result.outDir, night: m.night, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
+        process.stdout.write(flags.json === true || !process.stdout.isTTY ? `${JSON.stringify(summary)}\n` : `${out}: night ${m.night} of ${parts} parts ${result.changed ? `published as snapshot ${m.snapshot}` : "already published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function wholeNumber(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new ConfigError(`Expected ${flag} to be a whole number from 1 up, got ${JSON.stringify(text)}`);
+  return Number(text);
+}

@@ -1,0 +1,148 @@
+import { ConfigError, PartsMissingError } from "../../core/errors.js";
+import { EVALSHARD_VERSION } from "../../core/version.js";
+import { datasetCard } from "../../output/dataset-card.js";
+import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../../output/locked-staging.js";
+import { storageFor } from "../../output/storage-for.js";
+import type { ShardInfo } from "../../output/shard-format.js";
+import type { Files, Staging } from "../../output/storage.js";
+import { readText } from "../../output/write-text.js";
+import { copyFile } from "../../output/copy-file.js";
+import { shardPath } from "../shard-path.js";
+import { mergeCounts, mergeSplits } from "./merge-parts.js";
+import type { NightlyManifest } from "./nightly-manifest.js";
+import { PART_CARD_FILE, partLocation, readStagedPart } from "./staged-part.js";
+import type { PartCard, StagedPart } from "./staged-part.js";
+
+export interface CommitOptions {
+  /** N of the night's k/N. */
+  readonly parts: number;
+  /** The label the parts staged under (EVALSHARD_NIGHT, else their start's UTC date). */
+  readonly night: string;
+  /** Published snapshots kept. Default 7. */
+  readonly keepSnapshots?: number;
+}
+
+/** `OUT/manifest.json` of a committed night: the parts' manifests merged, and which parts they were. */
+export interface CommitManifest extends Pick<NightlyManifest, "records_in" | "records_out" | "dropped" | "quarantined" | "stream_errors" | "shards" | "format" | "output" | "pipeline"> {
+  readonly evalshard_version: string;
+  readonly snapshot: number | null;
+  readonly night: string;
+  readonly committed_at: string;
+  readonly partition: { readonly count: number; readonly by: string };
+  readonly parts: readonly { readonly index: number; readonly snapshot: number | null; readonly manifest_sha256: string; readonly records_out: number }[];
+  readonly dropped_pairs?: NightlyManifest["dropped_pairs"];
+  readonly split?: NightlyManifest["split"];
+}
+
+export interface CommitResult {
+  readonly manifest: CommitManifest;
+  /** False when the dataset already was this night's (a second commit): nothing published. */
+  readonly changed: boolean;
+  readonly outDir: string;
+}
+
+/** One part of the night, as its dataset holds it. */
+interface Part {
+  readonly index: number;
+  readonly staged: StagedPart;
+  readonly files: Files;
+  readonly manifest: NightlyManifest;
+  readonly card: PartCard;
+}
+
+/**
+ * Publishes one snapshot of a partitioned night (issue 37): checks that every part 0..N-1 staged `night`
+ * and still holds it, then merges their shards (renamed `…-part<k>of<N>-…`), counts, splits and cards into
+ * one dataset at `out`, published atomically through its Storage like any night. A part missing, failed
+ * or rerun for another night since publishes nothing and is named (PartsMissingError). Shards a part did
+ * not change since the last commit are carried over, not copied.
+ */
+export async function commitNight(out: string, options: CommitOptions): Promise<CommitResult> {
+  if (!Number.isSafeInteger(options.parts) || options.parts < 1) throw new ConfigError(`Expected --parts to be a whole number from 1 up, got ${JSON.stringify(options.parts)}`);
+  const storage = await storageFor(out, { snapshots: true, ...(options.keepSnapshots === undefined ? {} : { keepSnapshots: options.keepSnapshots }) });
+  const parts = await readParts(storage, out, options);
+  return openLockedStaging(storage, undefined, async (locked) => {
+    const before = await readText(storage, "manifest.json");
+    const previous = new Map((before === null ? [] : (JSON.parse(before) as CommitManifest).shards).map((s) => [shardPath(s.path).dataset, s.sha256]));
+    const shards: ShardInfo[] = [];
+    for (const part of parts) {
+      for (const shard of part.manifest.shards) shards.push(await carryShard(part, shard, locked.staging, previous));
+    }
+    const same = previous.size === shards.length && shards.every((s) => previous.get(s.path) === s.sha256);
+    const first = parts[0] as Part;
+    const base = locked.staging.base ?? "";
+    const split = mergeSplits(parts.map((p) => p.manifest.split));
+    const manifest: CommitManifest = {
+      evalshard_version: EVALSHARD_VERSION,
+      pipeline: first.manifest.pipeline,
+      snapshot: same ? null : (locked.staging.number ?? null),
+      night: options.night,
+      committed_at: new Date().toISOString(),
+      partition: { count: options.parts, by: first.staged.by },
+      parts: parts.map((p) => ({ index: p.index, snapshot: p.manifest.snapshot, manifest_sha256: p.staged.manifest_sha256, records_out: p.manifest.records_out })),
+      format: first.manifest.format,
+      output: first.manifest.output,
+      ...mergeCounts(parts.map((p) => p.manifest)),
+      ...(split === undefined ? {} : { split }),
+      shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
+    };
+    if (same) {
+      await abortLockedStaging(locked);
+      return { manifest, changed: false, outDir: out };
+    }
+    const card = datasetCard({ format: first.card.format, columns: first.card.columns, shards, base, ...(first.card.view === undefined ? {} : { view: first.card.view }), ...(split === undefined ? {} : { split }) });
+    await publishLockedStaging({ storage, ...locked }, { card, manifest }, ["data/"]);
+    return { manifest, changed: true, outDir: out };
+  });
+}
+
+/** Every part's staged record, dataset and card; throws naming the parts that did not stage this night. */
+async function readParts(root: Files, out: string, options: CommitOptions): Promise<Part[]> {
+  const missing: number[] = [];
+  const changed: number[] = [];
+  const parts: Part[] = [];
+  for (let index = 0; index < options.parts; index++) {
+    const staged = await readStagedPart(root, options.night, index, options.parts);
+    const files = await storageFor(partLocation(out, index, options.parts));
+    const text = staged === null ? null : await readText(files, "manifest.json");
+    const manifest = text === null ? null : (JSON.parse(text) as NightlyManifest);
+    if (staged === null || manifest === null) {
+      missing.push(index);
+      continue;
+    }
+    if (manifest.manifest_sha256 !== staged.manifest_sha256) {
+      changed.push(index);
+      continue;
+    }
+    const card = await readText(files, PART_CARD_FILE);
+    if (card === null) throw new PartsMissingError(`Part ${index} of ${options.parts} of ${out} has no ${PART_CARD_FILE} (written by an evalshard older than commit): rerun it, then commit`, [index]);
+    parts.push({ index, staged, files, manifest, card: JSON.parse(card) as PartCard });
+  }
+  if (missing.length > 0 || changed.length > 0) {
+    const said = [
+      ...(missing.length === 0 ? [] : [`part${missing.length === 1 ? "" : "s"} ${missing.join(", ")} of ${options.parts} did not stage it (missing or failed)`]),
+      ...(changed.length === 0 ? [] : [`part${changed.length === 1 ? "" : "s"} ${changed.join(", ")} ran again since (another night)`]),
+    ];
+    throw new PartsMissingError(`Night ${JSON.stringify(options.night)} of ${out} is not committed: ${said.join("; ")}. Nothing was published; rerun those parts for this night (EVALSHARD_NIGHT), then commit`, [...missing, ...changed].sort((a, b) => a - b));
+  }
+  return parts;
+}
+
+/**
+ * A part's shard as a shard of the committed dataset: `data/train-00003-of-00016.parquet` of part 1 of 4
+ * is `data/train-part1of4-00003-of-00016.parquet` (the card's `data/<split>-*` still matches it). Carried
+ * over when the last commit published the same bytes there, else copied and checked against its sha256.
+ */
+async function carryShard(part: Part, shard: ShardInfo, staging: Staging, previous: ReadonlyMap<string, string>): Promise<ShardInfo> {
+  const from = shardPath(shard.path);
+  const m = /^data\/([^/]*?-)(\d+-of-\d+\.[^/]+)$/.exec(from.dataset);
+  const name = m === null ? `data/part${part.index}of${part.staged.count}-${from.dataset.slice("data/".length)}` : `data/${m[1]}part${part.index}of${part.staged.count}-${m[2]}`;
+  const to = { ...shard, path: name };
+  if (previous.get(name) === shard.sha256) {
+    await staging.reuse(name);
+    return to;
+  }
+  const written = await copyFile(part.files, staging, from.read, name);
+  if (written.sha256 !== shard.sha256) throw new PartsMissingError(`Part ${part.index} of ${part.staged.count}: shard ${from.read} read back with sha256 ${written.sha256}, its manifest says ${shard.sha256}; rerun the part, then commit`, [part.index]);
+  return to;
+}

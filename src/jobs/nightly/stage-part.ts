@@ -1,0 +1,39 @@
+import { storageFor } from "../../output/storage-for.js";
+import { readText } from "../../output/write-text.js";
+import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
+import { partitionOf } from "./partition-of.js";
+import { nightOf, writeStagedPart } from "./staged-part.js";
+
+/** What {@link stagePart} reads of a night's result (a `NightlyResult`). */
+interface PartNight {
+  readonly outDir: string;
+  readonly decision: { readonly published: boolean; readonly rejected_to: string | null };
+  readonly dryRun?: unknown;
+}
+
+/**
+ * After a part of a partitioned night: records under the pipeline's output that this part staged the
+ * night (its dataset now holds tonight's share), for `commit`. A dry run, or a night the guards refused
+ * (the part still holds an earlier night), stages nothing, so the commit names this part as missing.
+ */
+export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>>, startedAt: string, result: R): Promise<R> {
+  const source = spec.source;
+  if (source.kind !== "http" || source.partition === undefined || result.dryRun !== undefined) return result;
+  if (!result.decision.published && result.decision.rejected_to !== null) return result;
+  const text = await readText(await storageFor(result.outDir), "manifest.json");
+  if (text === null) return result;
+  const { index, count, by = "run" } = partitionOf(source.partition, source.partition_by, env);
+  const manifest = JSON.parse(text) as { manifest_sha256: string; records_out: number };
+  const root = await storageFor(spec.output.dir);
+  await writeStagedPart(root, {
+    format: "evalshard-staged-part/1",
+    night: nightOf(env, new Date(startedAt)),
+    index,
+    count,
+    by,
+    manifest_sha256: manifest.manifest_sha256,
+    records_out: manifest.records_out,
+    finished_at: new Date().toISOString(),
+  });
+  return result;
+}
