@@ -18,8 +18,8 @@ export function commitCommand(): Command {
         const night = flags.night ?? nightOf(process.env, new Date());
         const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots) });
         const m = result.manifest;
-        const summary = { out: result.outDir, night: m.night, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
-        process.stdout.write(flags.json === true || !process.stdout.isTTY ? `${JSON.stringify(summary)}\n` : `${out}: night ${m.night} of ${parts} parts ${result.changed ? `published as snapshot ${m.snapshot}` : "already published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
+        const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
+        process.stdout.write(flags.json === true || !process.stdout.isTTY ? `${JSON.stringify(summary)}\n` : `${out}: night ${m.night_label} of ${parts} parts ${result.changed ? `published as snapshot ${m.snapshot}` : "already published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
         return EXIT.ok;
       }),
     );

@@ -50,7 +50,7 @@ export interface VerifyReport {
   /** The dataset's root: a directory, later `s3://bucket/prefix`. */
   readonly location: string;
   readonly ok: boolean;
-  /** `huggingface` (convert) or `huggingface-buckets` (nightly, with a `_state/` ledger); null without a readable manifest. */
+  /** `huggingface` (convert), `huggingface-buckets` (nightly, with a `_state/` ledger) or `huggingface-parts` (a committed partitioned night); null without a readable manifest. */
   readonly layout: string | null;
   /** What was read and recomputed. */
   readonly checked: {

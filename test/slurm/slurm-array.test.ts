@@ -102,6 +102,9 @@ describe("the README's Slurm recipe on a real Slurm cluster", () => {
     const commit = (await shell(array, envOf("s3://datasets/slurm"))).trim();
     expect(await ended(commit), taskLogs()).toEqual(["COMPLETED"]);
     expect(await rowsAt("slurm/nightly-sft")).toEqual({ ...whole, snapshot: 1 });
+    // The committed night on S3 verifies like any dataset (issue 39).
+    const verified = await spawnCli(["verify", "s3://datasets/slurm/nightly-sft", "--json"], envOf("s3://datasets/slurm"));
+    expect(verified.status, verified.stdout).toBe(0);
 
     // Another night's output: task 3 cancelled as soon as the array is queued (two CPUs run 0 and 1 first).
     const cancelled = (await shell(array, envOf("s3://datasets/rerun"))).trim();

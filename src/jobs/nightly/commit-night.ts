@@ -23,11 +23,14 @@ export interface CommitOptions {
 }
 
 /** `OUT/manifest.json` of a committed night: the parts' manifests merged, and which parts they were. */
-export interface CommitManifest extends Pick<NightlyManifest, "records_in" | "records_out" | "dropped" | "quarantined" | "stream_errors" | "shards" | "format" | "output" | "pipeline"> {
+export interface CommitManifest extends Pick<NightlyManifest, "records_in" | "records_out" | "dropped" | "quarantined" | "stream_errors" | "shards" | "format" | "pipeline"> {
+  readonly output: Omit<NightlyManifest["output"], "layout"> & { readonly layout: "huggingface-parts" };
   readonly evalshard_version: string;
   readonly snapshot: number | null;
-  readonly night: string;
+  /** The label the parts staged under; not `night`, which a single job's manifest uses for what it changed. */
+  readonly night_label: string;
   readonly committed_at: string;
+  readonly quarantined_share: number;
   readonly partition: { readonly count: number; readonly by: string };
   readonly parts: readonly { readonly index: number; readonly snapshot: number | null; readonly manifest_sha256: string; readonly records_out: number }[];
   readonly dropped_pairs?: NightlyManifest["dropped_pairs"];
@@ -72,17 +75,20 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
     const first = parts[0] as Part;
     const base = locked.staging.base ?? "";
     const split = mergeSplits(parts.map((p) => p.manifest.split));
+    const counts = mergeCounts(parts.map((p) => p.manifest));
     const manifest: CommitManifest = {
       evalshard_version: EVALSHARD_VERSION,
       pipeline: first.manifest.pipeline,
       snapshot: same ? null : (locked.staging.number ?? null),
-      night: options.night,
+      night_label: options.night,
       committed_at: new Date().toISOString(),
       partition: { count: options.parts, by: first.staged.by },
       parts: parts.map((p) => ({ index: p.index, snapshot: p.manifest.snapshot, manifest_sha256: p.staged.manifest_sha256, records_out: p.manifest.records_out })),
       format: first.manifest.format,
-      output: first.manifest.output,
-      ...mergeCounts(parts.map((p) => p.manifest)),
+      // Its shards are the parts' buckets side by side, with no ledger of their own (each part keeps its own).
+      output: { ...first.manifest.output, layout: "huggingface-parts" },
+      ...counts,
+      quarantined_share: counts.records_in === 0 ? 0 : Object.values(counts.quarantined).reduce((a, b) => a + (b ?? 0), 0) / counts.records_in,
       ...(split === undefined ? {} : { split }),
       shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
     };

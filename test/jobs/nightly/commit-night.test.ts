@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PartsMissingError } from "../../../src/core/errors.js";
 import { commitNight } from "../../../src/jobs/nightly/commit-night.js";
+import { verify } from "../../../src/jobs/verify.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { emulator, envFor, night } from "./support.js";
 
@@ -50,6 +51,9 @@ describe("evalshard commit: one snapshot from N parts", () => {
     for (let k = 0; k < 4; k++) await part(emu, straight, k, "2026-11-28");
     const again = await commitNight(join(straight, "nightly-sft"), { parts: 4, night: "2026-11-28" });
     expect(again.manifest.shards.map((s) => [s.path, s.sha256])).toEqual(done.manifest.shards.map((s) => [s.path, s.sha256]));
+    // verify reads the committed night like any dataset evalshard writes (issue 39).
+    const report = await verify(join(dir, "nightly-sft"));
+    expect(report.findings).toEqual([]);
     // A second commit of the same night publishes nothing new.
     expect((await commit()).changed).toBe(false);
   });
