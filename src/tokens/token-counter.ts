@@ -1,5 +1,10 @@
-import type { ChatMessage } from "../views/chat-message.js";
 import type { TokenSetup } from "./token-setup.js";
+
+/** A message as chat templates read it (the views' ChatMessage fits it; tokens/ imports nothing of views/). */
+export interface TemplateMessage {
+  readonly role: string;
+  readonly content: string;
+}
 
 /** What a training text renders to and how many tokens it is, under one model's tokenizer and chat template. */
 export interface TokenCounter {
@@ -8,11 +13,11 @@ export interface TokenCounter {
    * add_generation_prompt=...)` does (special tokens as variables, `tools` and `documents` none); null
    * without a template (tiktoken). Throws the template's own error.
    */
-  render(messages: readonly ChatMessage[], addGenerationPrompt: boolean): string | null;
+  render(messages: readonly TemplateMessage[], addGenerationPrompt: boolean): string | null;
   /** Tokens of a rendered text, special tokens recognised and none added (`add_special_tokens=False`). */
   count(text: string): number;
   /** Tokens of a conversation without a template: the OpenAI API's rule, 3 per message plus role and content, 3 for the reply. */
-  countMessages(messages: readonly ChatMessage[]): number;
+  countMessages(messages: readonly TemplateMessage[]): number;
 }
 
 /** Loads the libraries (only when a run asks for tokens) and builds the counter `setup` describes. */

@@ -1,6 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { openTokenCounter } from "../tokens/token-counter.js";
-import type { TokenBudget } from "./token-budget.js";
+import type { TokenBudget } from "../tokens/token-budget.js";
 import type { AnyView } from "./view.js";
 import type { ViewOptions } from "./view-env.js";
 

@@ -1,17 +1,9 @@
 import { ConfigError } from "../core/errors.js";
-import type { TokenCounter } from "../tokens/token-counter.js";
 import type { TrainingText } from "./training-text.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResult } from "./view-result.js";
 import { ViewResultBuilder } from "./view-result.js";
-
-/** A model's tokenizer and chat template, and the budget a row's training text must fit (`--max-tokens`). */
-export interface TokenBudget {
-  readonly counter: TokenCounter;
-  /** null: rows are counted, none dropped for length. */
-  readonly maxTokens: number | null;
-}
 
 type Rows = (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
 

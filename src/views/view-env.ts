@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { TokenSetup } from "../tokens/token-setup.js";
 import type { RlContext } from "./rl-context.js";
-import type { TokenBudget } from "./token-budget.js";
+import type { TokenBudget } from "../tokens/token-budget.js";
 import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";

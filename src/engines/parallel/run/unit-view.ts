@@ -12,7 +12,7 @@ import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
 import { viewNamed } from "../../../views/views.js";
 import { viewRows } from "../../../views/token-budget.js";
-import type { TokenBudget } from "../../../views/token-budget.js";
+import type { TokenBudget } from "../../../tokens/token-budget.js";
 import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";

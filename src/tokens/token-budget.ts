@@ -1,0 +1,8 @@
+import type { TokenCounter } from "./token-counter.js";
+
+/** A model's tokenizer and chat template, and the budget a row's training text must fit (`--max-tokens`). */
+export interface TokenBudget {
+  readonly counter: TokenCounter;
+  /** null: rows are counted, none dropped for length. */
+  readonly maxTokens: number | null;
+}
