@@ -182,3 +182,14 @@ export type { TextAudit } from "./views/text-audit.js";
 export type { TupleShape } from "./formats/rl-rules.js";
 export type { ViewInputs } from "./views/view.js";
 export type { RetryReason } from "./http/retry-policy.js";
+
+// Types the exported ones name (the API docs list every type a public one refers to)
+export type { HedgeEvent } from "./http/client-event.js";
+export type { ObjectFiles } from "./output/object-files.js";
+export type { SnapshotPointer } from "./output/object-snapshot-pointer.js";
+export type { SuiteBook, SuitePin, SuiteAnswer } from "./formats/suite-book.js";
+export type { DecontaminationManifest } from "./output/decontamination.js";
+export type { TokenBudget } from "./tokens/token-budget.js";
+export type { TemplateMessage } from "./tokens/token-counter.js";
+export type { TrainingText } from "./views/training-text.js";
+export type { ChatMessage, ChatRole } from "./views/chat-message.js";

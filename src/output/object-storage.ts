@@ -29,7 +29,7 @@ export interface ObjectStorageOptions {
  * pointer (the manifest last); the manifest names its shards by their folder (`snapshots/<id>/data/…`), which
  * this class reads as named. Otherwise, read through this class, paths are the dataset's ("data/…", "manifest.json"):
  * those of the current snapshot, then any other object under the prefix ("loose" files, written directly
- * or by an older tool). The lock is a lease ({@link takeLease}).
+ * or by an older tool). The lock is a lease (object-lease-lock.ts).
  */
 export class ObjectStorage implements Storage {
   readonly location: string;
