@@ -1,4 +1,5 @@
 import type { TokenSetup } from "./token-setup.js";
+import { loadTiktoken } from "./load-tiktoken.js";
 
 /** A message as chat templates read it (the views' ChatMessage fits it; tokens/ imports nothing of views/). */
 export interface TemplateMessage {
@@ -25,8 +26,8 @@ export async function openTokenCounter(setup: TokenSetup): Promise<TokenCounter>
   const tokenizer = setup.tokenizer;
   let encode: (text: string) => number;
   if (tokenizer.kind === "tiktoken") {
-    const [{ Tiktoken }, ranks] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
-    const enc = new Tiktoken(ranks.default);
+    const { Tiktoken, ranks } = await loadTiktoken();
+    const enc = new Tiktoken(ranks);
     // Special-token text in a message is text to the API: encoded as ordinary bytes.
     encode = (text) => enc.encode(text, [], []).length;
   } else {

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { readOptionFile } from "../core/read-option-file.js";
+import { loadTiktoken } from "./load-tiktoken.js";
 
 /** The tiktoken encodings `--tokenizer tiktoken:NAME` takes: what the OpenAI fine-tuning models count in. */
 export const TIKTOKEN_ENCODINGS = ["o200k_base"] as const;
@@ -93,7 +94,7 @@ function defaultTemplate(value: unknown): string | undefined {
 
 /** The BPE ranks of a tiktoken encoding, as the package ships them (loaded only when asked for): what its sha256 is of. */
 async function tiktokenRanks(encoding: (typeof TIKTOKEN_ENCODINGS)[number]): Promise<string> {
-  const byEncoding = { o200k_base: async () => (await import("js-tiktoken/ranks/o200k_base")).default.bpe_ranks };
+  const byEncoding = { o200k_base: async () => (await loadTiktoken()).ranks.bpe_ranks };
   return byEncoding[encoding]();
 }
 
