@@ -42,6 +42,8 @@ const UNIT_BYTES = 7 << 20;
  * until it is encoded; `rl-steps`' peak RSS was 1.26x plain convert's with whole units (docs/benchmarks.md).
  */
 const VIEW_UNIT_BYTES = UNIT_BYTES >> 1;
+/** A JSON Lines unit: half as much input, as a view's, since it holds each row's line beside its columns until written. */
+const LINES_UNIT_BYTES = UNIT_BYTES >> 1;
 /**
  * Batches sent to the workers and not yet walked, at most, per worker: one to walk, one queued, and one for
  * slack (a unit's batches all go to one worker, so the other may otherwise wait). More read ahead is only
@@ -276,7 +278,7 @@ class Pass {
         const size = raw.kind === "lines" ? raw.bytes.length : 0;
         unit.bytes += size;
         this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
-        const last = unit.bytes >= (this.options.worker.view === null ? UNIT_BYTES : VIEW_UNIT_BYTES);
+        const last = unit.bytes >= (this.options.worker.lines ? LINES_UNIT_BYTES : this.options.worker.view === null ? UNIT_BYTES : VIEW_UNIT_BYTES);
         const outcomeSlot = raw.kind === "lines" ? this.#outcomeSlots.takeSlot() : -1;
         const slot = raw.kind === "lines" ? this.#slots.slotOf(raw.bytes) : -1;
         unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
