@@ -88,7 +88,11 @@ export class Tally {
 
   /** Share of `records_in` that was quarantined (0 for an empty input). */
   quarantinedShare(): number {
-    const c = this.counts();
-    return c.records_in === 0 ? 0 : Object.values(c.quarantined).reduce((a, b) => a + (b ?? 0), 0) / c.records_in;
+    return quarantinedShare(this.counts());
   }
+}
+
+/** The manifest's `quarantined_share` of any counts: a run's, parts merged, or a manifest's as `verify` reads it. */
+export function quarantinedShare(c: { readonly records_in: number; readonly quarantined: Readonly<Record<string, number | undefined>> }): number {
+  return c.records_in === 0 ? 0 : Object.values(c.quarantined).reduce<number>((a, b) => a + (b ?? 0), 0) / c.records_in;
 }

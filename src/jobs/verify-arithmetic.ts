@@ -1,3 +1,4 @@
+import { quarantinedShare } from "../core/tally.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import { isCount, type VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
@@ -25,7 +26,7 @@ export function verifyArithmetic(m: VerifiedManifest, shards: readonly ShardInfo
     if (m.records_in !== sum) {
       mismatch("counts_mismatch", `manifest.json counts ${m.records_in} records in, but records_out ${m.records_out} + dropped ${total(dropped)} + quarantined ${total(quarantined)} = ${sum}`, m.records_in, sum);
     }
-    const share = m.records_in === 0 ? 0 : total(quarantined) / m.records_in;
+    const share = quarantinedShare({ records_in: m.records_in, quarantined });
     if (typeof m.quarantined_share !== "number" || Math.abs(m.quarantined_share - share) > 1e-12) {
       field("quarantined_share", `is ${JSON.stringify(m.quarantined_share)}, its counts give ${share}`);
     }

@@ -1,4 +1,5 @@
 import { ConfigError, PartsMissingError } from "../../core/errors.js";
+import { quarantinedShare } from "../../core/tally.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../../output/locked-staging.js";
@@ -88,7 +89,7 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
       // Its shards are the parts' buckets side by side, with no ledger of their own (each part keeps its own).
       output: { ...first.manifest.output, layout: "huggingface-parts" },
       ...counts,
-      quarantined_share: counts.records_in === 0 ? 0 : Object.values(counts.quarantined).reduce((a, b) => a + (b ?? 0), 0) / counts.records_in,
+      quarantined_share: quarantinedShare(counts),
       ...(split === undefined ? {} : { split }),
       shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
     };

@@ -37,13 +37,12 @@ const SLOT_BYTES = 8 << 20;
 /** A unit (one row group, one worker) closes once it holds this many input bytes: two 4 MiB reads; larger units only cost memory (docs/benchmarks.md). */
 const UNIT_BYTES = 7 << 20;
 /**
- * A training view's unit: half as much input. A view's rows hold more than their line (each prompt repeats its
- * window; `rl-steps` writes windows and observations the plain output drops), and a unit's row group is held
- * until it is encoded; `rl-steps`' peak RSS was 1.26x plain convert's with whole units (docs/benchmarks.md).
+ * A training view's or a JSON Lines unit: half as much input. A view's rows hold more than their line (each
+ * prompt repeats its window; `rl-steps` writes windows and observations the plain output drops), a JSON Lines
+ * unit holds each row's line beside its columns, and a unit is held until it is written; `rl-steps`' peak RSS
+ * was 1.26x plain convert's with whole units, JSON Lines' 1.2x (docs/benchmarks.md, docs/decisions.md).
  */
-const VIEW_UNIT_BYTES = UNIT_BYTES >> 1;
-/** A JSON Lines unit: half as much input, as a view's, since it holds each row's line beside its columns until written. */
-const LINES_UNIT_BYTES = UNIT_BYTES >> 1;
+const SMALL_UNIT_BYTES = UNIT_BYTES >> 1;
 /**
  * Batches sent to the workers and not yet walked, at most, per worker: one to walk, one queued, and one for
  * slack (a unit's batches all go to one worker, so the other may otherwise wait). More read ahead is only
@@ -278,7 +277,7 @@ class Pass {
         const size = raw.kind === "lines" ? raw.bytes.length : 0;
         unit.bytes += size;
         this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
-        const last = unit.bytes >= (this.options.worker.lines ? LINES_UNIT_BYTES : this.options.worker.view === null ? UNIT_BYTES : VIEW_UNIT_BYTES);
+        const last = unit.bytes >= (this.options.worker.view === null && !this.options.worker.lines ? UNIT_BYTES : SMALL_UNIT_BYTES);
         const outcomeSlot = raw.kind === "lines" ? this.#outcomeSlots.takeSlot() : -1;
         const slot = raw.kind === "lines" ? this.#slots.slotOf(raw.bytes) : -1;
         unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
