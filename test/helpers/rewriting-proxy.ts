@@ -4,9 +4,10 @@ import { afterAll, expect } from "vitest";
 
 /**
  * A raw HTTP proxy in front of `upstream` (closed after the test file): every answer is read whole,
- * uncompressed, and handed to `edit` with the request's path and query, which returns the bytes to send.
+ * uncompressed, and handed to `edit` with the request's path and query (and the answer, for its status and
+ * headers), which returns the bytes to send.
  */
-export async function rewritingProxy(upstream: string, edit: (url: string, body: Buffer) => Buffer): Promise<string> {
+export async function rewritingProxy(upstream: string, edit: (url: string, body: Buffer, answer: IncomingMessage) => Buffer): Promise<string> {
   const target = new URL(upstream);
   const server: Server = createServer((req, res) => {
     const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, "accept-encoding": "identity" } }, (answer: IncomingMessage) => {
@@ -14,7 +15,7 @@ export async function rewritingProxy(upstream: string, edit: (url: string, body:
       answer.on("data", (d: Buffer) => parts.push(d));
       answer.on("end", () => {
         expect(answer.headers["content-encoding"] ?? "identity").toBe("identity");
-        const body = edit(req.url ?? "", Buffer.concat(parts));
+        const body = edit(req.url ?? "", Buffer.concat(parts), answer);
         const headers = { ...answer.headers };
         delete headers["content-length"];
         delete headers["transfer-encoding"];
@@ -22,6 +23,7 @@ export async function rewritingProxy(upstream: string, edit: (url: string, body:
         res.end(body);
       });
     });
+    up.on("error", () => res.destroy());
     req.pipe(up);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,11 +1,10 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parsePipeline, runNightly } from "../../../src/index.js";
 import type { NightlyResult, PullEvent } from "../../../src/index.js";
 import type { RunningEmulator } from "../../../src/service/index.js";
+import { rewritingProxy } from "../../helpers/rewriting-proxy.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
@@ -18,25 +17,7 @@ import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js"
 async function tamperedService(seed: number, runs: number, agentExportLimitCap = 500) {
   const emu = await emulator({ seed, runs, platform: { agentExportLimitCap } });
   let tamper: ((target: string, body: string) => string) | undefined;
-  const server: Server = createServer((req, res) => {
-    const upstream = request(new URL(req.url ?? "/", emu.url), { method: req.method, headers: req.headers }, (answer) => {
-      const parts: Buffer[] = [];
-      answer.on("data", (d: Buffer) => parts.push(d));
-      answer.on("end", () => {
-        const text = Buffer.concat(parts).toString("utf8");
-        const body = tamper === undefined ? text : tamper(req.url ?? "/", text);
-        const headers = { ...answer.headers, "content-length": String(Buffer.byteLength(body)) };
-        delete headers["transfer-encoding"];
-        res.writeHead(answer.statusCode ?? 502, headers);
-        res.end(body);
-      });
-    });
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await rewritingProxy(emu.url, (target, body) => (tamper === undefined ? body : Buffer.from(tamper(target, body.toString("utf8")))));
   const service: RunningEmulator = { ...emu, url };
   return { service, setTamper: (t: typeof tamper) => void (tamper = t) };
 }
