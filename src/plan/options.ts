@@ -382,7 +382,7 @@ export const OPTIONS = defineOptions({
   },
   ktoLabel: {
     kind: choice(["scalar-reward", "return-to-go"]),
-    help: "trl-kto's label: the step's scalar_reward > 0, or its return to go > 0 (default: scalar-reward)",
+    help: "the step label of trl-kto and trl-stepwise: the step's scalar_reward > 0, or its return to go > 0 (default: scalar-reward)",
     takenBy: ["convert", "validate", "pull"],
     flag: "--kto-label <rule>",
     yaml: { key: "output.view_options.kto_label" },

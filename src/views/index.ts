@@ -22,6 +22,8 @@ export { rlSteps } from "./rl-steps.js";
 export { trlKto } from "./trl-kto.js";
 export { trlPreference } from "./trl-preference.js";
 export { trlPromptCompletion } from "./trl-prompt-completion.js";
+export { trlPromptOnly } from "./trl-prompt-only.js";
+export { trlStepwise } from "./trl-stepwise.js";
 
 export type { ChatMessage, ChatRole } from "./chat-message.js";
 export type { ControlTokenFamily } from "./control-tokens.js";
@@ -44,3 +46,5 @@ export type { RlStepsRow } from "./rl-steps.js";
 export type { TrlKtoRow } from "./trl-kto.js";
 export type { TrlPreferenceRow } from "./trl-preference.js";
 export type { TrlPromptCompletionRow } from "./trl-prompt-completion.js";
+export type { TrlPromptOnlyRow } from "./trl-prompt-only.js";
+export type { TrlStepwiseRow } from "./trl-stepwise.js";

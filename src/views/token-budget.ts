@@ -34,6 +34,8 @@ export function viewRows(view: AnyView): Rows {
       let mismatch = false;
       try {
         const prompt = budget.counter.render(text.prompt, true);
+        // A prompt-only row trains on its prompt, as a generation prompt: what an online trainer feeds the model.
+        if (text.completions.length === 0) longest = prompt === null ? budget.counter.countMessages(text.prompt) : budget.counter.count(prompt);
         for (const completion of text.completions) {
           const full = budget.counter.render([...text.prompt, ...completion], false);
           if (prompt === null || full === null) longest = Math.max(longest, budget.counter.countMessages([...text.prompt, ...completion]));

@@ -23,14 +23,21 @@ export function viewCard(options: ViewCardOptions): string[] {
   const { view, counts, audit } = options;
   const lines = [`This dataset is the \`${view.name}\` view (evalshard, docs/views.md): ${view.description}`, ""];
   if (view.trl !== null) {
+    const { trainer, type, format } = view.trl;
+    const dot = trainer.lastIndexOf(".");
+    const [module, name] = dot === -1 ? ["trl", trainer] : [`trl.${trainer.slice(0, dot)}`, trainer.slice(dot + 1)];
+    // Online trainers generate the completions and score them: they take reward functions, not completions.
+    const rewards = type === "prompt-only" ? "reward_funcs=..., " : "";
     lines.push(
-      `TRL dataset type: conversational ${view.trl.type}, for \`trl.${view.trl.trainer}\`; messages are lists of \`{role, content}\`.`,
+      format === "standard"
+        ? `TRL dataset type: standard ${type} (plain text), for \`${module}.${name}\`.`
+        : `TRL dataset type: conversational ${type}, for \`${module}.${name}\`; messages are lists of \`{role, content}\`.`,
       "",
       "```python",
       "from datasets import load_dataset",
-      `import trl`,
+      `from ${module} import ${name}`,
       `train = load_dataset("path/to/this/directory", split="train")`,
-      `trainer = trl.${view.trl.trainer}(model=..., train_dataset=train, processing_class=tokenizer)`,
+      `trainer = ${name}(model=..., ${rewards}train_dataset=train, processing_class=tokenizer)`,
       "```",
       "",
     );

@@ -19,7 +19,7 @@ export interface ContextCounts {
 /** The manifest's `view` section: what the view made of the kept records. */
 export interface ViewManifest {
   readonly name: string;
-  /** TRL's dataset type (conversational), or null for the views TRL does not read as such. */
+  /** TRL's dataset format and type (`conversational prompt-completion`, `standard stepwise supervision`), or null for the views TRL does not read as such. */
   readonly trl_dataset_type: string | null;
   readonly trainer: string | null;
   /** Kept records the view read (records quarantined by `--on-injection quarantine` not among them). */
@@ -54,7 +54,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
   const { view, counts } = o;
   return {
     name: view.name,
-    trl_dataset_type: view.trl === null ? null : `conversational ${view.trl.type}`,
+    trl_dataset_type: view.trl === null ? null : `${view.trl.format ?? "conversational"} ${view.trl.type}`,
     trainer: view.trl?.trainer ?? null,
     records_in: counts.records_in,
     rows_out: counts.rows_out,

@@ -20,6 +20,8 @@ export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
   "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"], chat: true },
   "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"], chat: true },
   "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: false },
+  "trl-stepwise": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
+  "trl-prompt-only": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
 };
 
 /** The views that read `from`, for messages. */

@@ -8,7 +8,7 @@ import type { ViewEnv } from "./view-env.js";
 import type { ViewResult, ViewWritten } from "./view-result.js";
 
 /** The names of the views (issue 18). */
-export const VIEW_NAMES = ["trl-prompt-completion", "trl-kto", "trl-preference", "openai-sft", "openai-dpo", "rl-steps"] as const;
+export const VIEW_NAMES = ["trl-prompt-completion", "trl-kto", "trl-preference", "openai-sft", "openai-dpo", "rl-steps", "trl-stepwise", "trl-prompt-only"] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The formats a view reads, with their validated record types. */
@@ -33,8 +33,8 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   readonly columns: readonly Field[];
   /** The outputs it may be written as: the OpenAI views are JSON Lines only, as the API reads them. */
   readonly outputs: readonly ("parquet" | "jsonl")[];
-  /** For the dataset card: TRL's dataset type and the trainer that reads it, or null. */
-  readonly trl: { readonly type: "prompt-completion" | "unpaired preference" | "preference"; readonly trainer: string } | null;
+  /** For the dataset card: TRL's dataset type, the trainer that reads it and the format (conversational unless named), or null. */
+  readonly trl: { readonly type: "prompt-completion" | "unpaired preference" | "preference" | "stepwise supervision" | "prompt-only"; readonly trainer: string; readonly format?: "standard" } | null;
   /** One line for the dataset card and `--help`. */
   readonly description: string;
   rows(record: ViewInputs[From], env: ViewEnv): ViewResult<Row>;

@@ -5,6 +5,8 @@ import { rlSteps } from "./rl-steps.js";
 import { trlKto } from "./trl-kto.js";
 import { trlPreference } from "./trl-preference.js";
 import { trlPromptCompletion } from "./trl-prompt-completion.js";
+import { trlPromptOnly } from "./trl-prompt-only.js";
+import { trlStepwise } from "./trl-stepwise.js";
 import type { AnyView, ViewName } from "./view.js";
 import { VIEW_NAMES } from "./view.js";
 
@@ -16,6 +18,8 @@ export const VIEWS: Readonly<Record<ViewName, AnyView>> = {
   "openai-sft": openAiSft,
   "openai-dpo": openAiDpo,
   "rl-steps": rlSteps,
+  "trl-stepwise": trlStepwise,
+  "trl-prompt-only": trlPromptOnly,
 };
 
 /** The view called `name`; a ConfigError lists the views otherwise. */

@@ -1,0 +1,59 @@
+import { admitTexts, turnTexts } from "./admit-texts.js";
+import { MESSAGES } from "./chat-message.js";
+import type { ChatMessage } from "./chat-message.js";
+import { messagesOf, promptFromWindow } from "./prompt-from-window.js";
+import { STEP_KEY_COLUMNS } from "./step-keys.js";
+import type { StepKeys } from "./step-keys.js";
+import type { View } from "./view.js";
+import { ViewResultBuilder } from "./view-result.js";
+import { WindowChecks } from "./window-checks.js";
+
+/** A row of `trl-prompt-only`: TRL's conversational prompt-only type. */
+export type TrlPromptOnlyRow = { prompt: ChatMessage[] } & StepKeys;
+
+/**
+ * One row per decision state of an RL trajectory, for online trainers (GRPO, RLOO) that generate the
+ * completion themselves: each action step's window as the prompt. What the agent then did is not the row's
+ * business, so an action whose content is null or blank (a roll, a choice) still gives one; a
+ * `blocked_or_idle` step is no decision (`no_action`).
+ */
+export const trlPromptOnly: View<"rl", TrlPromptOnlyRow> = {
+  name: "trl-prompt-only",
+  from: "rl",
+  needsContext: false,
+  unit: "step",
+  columns: [{ name: "prompt", type: MESSAGES, nullable: false }, ...STEP_KEY_COLUMNS],
+  outputs: ["parquet", "jsonl"],
+  trl: { type: "prompt-only", trainer: "GRPOTrainer" },
+  description: "Each RL decision state as a conversational prompt-only example: the transcript window an online trainer generates the reply to.",
+  training: (row) => ({ prompt: row.prompt, completions: [] }),
+  rows(record, env) {
+    const result = new ViewResultBuilder<TrlPromptOnlyRow>();
+    const checks = new WindowChecks(env.check);
+    for (const tuple of record.tuples) {
+      if (tuple.kind !== "action" || tuple.action === null) {
+        result.drop("no_action");
+        continue;
+      }
+      checks.next();
+      const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
+      if (prompt === null) {
+        result.drop("no_prompt");
+        continue;
+      }
+      if (admitTexts(env, turnTexts("prompt[].content", prompt.turns)) === "injection") {
+        result.drop("injection");
+        continue;
+      }
+      if (prompt.trimmed) result.trimmed++;
+      result.rows.push({
+        prompt: messagesOf(prompt.turns),
+        run_id: record.run_id,
+        seat_index: record.seat.seat_index,
+        step_index: tuple.index,
+        campaign_id: record.scenario.campaign_id,
+      });
+    }
+    return result.result();
+  },
+};

@@ -1,0 +1,106 @@
+import type { RlRecord, RlTuple } from "../formats/rl.js";
+import { admitTexts, turnTexts } from "./admit-texts.js";
+import type { RowText } from "./admit-texts.js";
+import { MERGE_SEPARATOR, promptFromWindow } from "./prompt-from-window.js";
+import type { Prompt } from "./prompt-from-window.js";
+import { returnToGo, stepReward } from "./return-to-go.js";
+import type { View } from "./view.js";
+import type { ViewEnv } from "./view-env.js";
+import { ViewResultBuilder } from "./view-result.js";
+import { WindowChecks } from "./window-checks.js";
+
+/** A row of `trl-stepwise`: TRL's stepwise-supervision type (standard: plain strings), one seat episode. */
+export type TrlStepwiseRow = {
+  prompt: string;
+  completions: string[];
+  labels: boolean[];
+  run_id: string;
+  seat_index: number;
+  campaign_id: string;
+  /** The `index` of the step each completion is the action of. */
+  step_indices: number[];
+};
+
+/** What PRMTrainer puts between completions (`PRMConfig.step_separator`'s default): how a budget counts them. */
+const STEP_SEPARATOR = "\n";
+
+/**
+ * One row per seat episode, for a process reward model: the prompt is the window of the episode's first
+ * step that gives one (its messages' texts joined by a blank line: TRL's stepwise type is plain text), the
+ * completions are the agent's actions step by step, and each label is the step's reward rule (`ktoLabel`:
+ * `scalar_reward > 0` by default, or its return to go > 0). A step without an action, or whose action is null
+ * or blank, is left out (`no_action`, `null_content`, `empty_content`), as are steps before the first window
+ * that gives a prompt (`no_prompt`); an episode with no step left gives no row. Under `onInjection: drop` a
+ * text matching a pattern drops the whole episode, counted once as `injection`.
+ */
+export const trlStepwise: View<"rl", TrlStepwiseRow> = {
+  name: "trl-stepwise",
+  from: "rl",
+  needsContext: false,
+  unit: "step",
+  columns: [
+    { name: "prompt", type: { kind: "string" }, nullable: false },
+    { name: "completions", type: { kind: "list", item: { kind: "string" } }, nullable: false },
+    { name: "labels", type: { kind: "list", item: { kind: "bool" } }, nullable: false },
+    { name: "run_id", type: { kind: "string" }, nullable: false },
+    { name: "seat_index", type: { kind: "int64" }, nullable: false },
+    { name: "campaign_id", type: { kind: "string" }, nullable: false },
+    { name: "step_indices", type: { kind: "list", item: { kind: "int64" } }, nullable: false },
+  ],
+  outputs: ["parquet", "jsonl"],
+  trl: { type: "stepwise supervision", trainer: "experimental.prm.PRMTrainer", format: "standard" },
+  description: "Each RL seat episode as a stepwise-supervision example: the first window as prompt, the agent's actions as completions, each labelled by its step's reward.",
+  training: (row) => ({ prompt: [{ role: "user", content: row.prompt }], completions: [[{ role: "assistant", content: row.completions.join(STEP_SEPARATOR) }]] }),
+  rows(record, env) {
+    const result = new ViewResultBuilder<TrlStepwiseRow>();
+    const episode = episodeOf(record, env, result);
+    if (episode === null) return result.result();
+    const { prompt, steps } = episode;
+    const texts: RowText[] = [...turnTexts("prompt", prompt.turns), ...steps.map((s) => ({ path: "completions[]", text: s.text, changed: s.changed, inject: s.inject }))];
+    if (admitTexts(env, texts) === "injection") {
+      result.drop("injection");
+      return result.result();
+    }
+    if (prompt.trimmed) result.trimmed++;
+    const returns = env.ktoLabel === "return_to_go" ? returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma) : null;
+    result.rows.push({
+      prompt: prompt.turns.map((t) => t.content).join(MERGE_SEPARATOR),
+      completions: steps.map((s) => s.text),
+      labels: steps.map((s) => (returns === null ? s.tuple.reward.scalar_reward : (returns[s.position] as number)) > 0),
+      run_id: record.run_id,
+      seat_index: record.seat.seat_index,
+      campaign_id: record.scenario.campaign_id,
+      step_indices: steps.map((s) => s.tuple.index),
+    });
+    return result.result();
+  },
+};
+
+interface EpisodeStep {
+  readonly tuple: RlTuple;
+  /** The tuple's place in the trajectory, for its return to go. */
+  readonly position: number;
+  readonly text: string;
+  readonly changed: boolean;
+  readonly inject: boolean;
+}
+
+/** The episode's prompt and the steps that give a completion, the others counted in `result`; null when none is left. */
+function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unknown>): { prompt: Prompt; steps: EpisodeStep[] } | null {
+  const checks = new WindowChecks(env.check);
+  let prompt: Prompt | null = null;
+  const steps: EpisodeStep[] = [];
+  record.tuples.forEach((tuple, position) => {
+    if (tuple.kind !== "action" || tuple.action === null) return result.drop("no_action");
+    if (tuple.action.content === null) return result.drop("null_content");
+    const action = env.check(tuple.action.content);
+    if (action.text.trim().length === 0) return result.drop("empty_content");
+    if (prompt === null) {
+      checks.next();
+      prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
+      if (prompt === null) return result.drop("no_prompt");
+    }
+    steps.push({ tuple, position, text: action.text, changed: action.changed, inject: action.inject });
+  });
+  return prompt === null || steps.length === 0 ? null : { prompt, steps };
+}
