@@ -225,14 +225,16 @@ describe("the parallel engine builds the training views the stages build (issue 
   }
 
   it("on the view fixtures: every step view, drop reasons, superseded and flagged copies, injected windows", async () => {
-    for (const view of ["trl-prompt-completion", "trl-kto", "rl-steps"] as const) {
-      const m = await bothViews({ inputs: [RL_VIEWS], view, shardRows: 2 });
-      expect(m.view?.rows_out).toBeGreaterThan(2);
+    for (const view of ["trl-prompt-completion", "trl-kto", "rl-steps", "trl-stepwise", "trl-prompt-only"] as const) {
+      // trl-stepwise: a row per episode, so one shard each.
+      const m = await bothViews({ inputs: [RL_VIEWS], view, shardRows: view === "trl-stepwise" ? 1 : 2 });
+      expect(m.view?.rows_out).toBeGreaterThan(1);
       expect(m.dropped.superseded).toBeGreaterThan(0);
     }
     const m = await bothViews({ inputs: [RL_VIEWS], view: "trl-prompt-completion", onInjection: "drop", systemPrompt: "Play fair.", shardRows: 3 });
     expect(m.view?.steps_dropped?.injection).toBeGreaterThan(0);
     await bothViews({ inputs: [RL_VIEWS], view: "trl-kto", ktoLabel: "return-to-go", gamma: 0.5 });
+    await bothViews({ inputs: [RL_VIEWS], view: "trl-stepwise", ktoLabel: "return-to-go", gamma: 0.5, onInjection: "drop" });
   });
 
   it("on random RL records across many units and shards, with duplicates, superseded copies and a second pass", { timeout: 120_000 }, async () => {
@@ -243,7 +245,7 @@ describe("the parallel engine builds the training views the stages build (issue 
     lines.splice(100, 0, '{"broken": ');
     const file = join(dir, "rl.ndjson");
     writeFileSync(file, `${lines.join("\n")}\n`);
-    for (const view of ["rl-steps", "trl-prompt-completion"] as const) {
+    for (const view of ["rl-steps", "trl-prompt-completion", "trl-stepwise", "trl-prompt-only"] as const) {
       const m = await bothViews({ inputs: [file], view, shardRows: 97 });
       expect(m.dropped.superseded).toBeGreaterThan(0);
     }

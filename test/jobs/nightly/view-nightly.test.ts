@@ -64,6 +64,30 @@ describe("a nightly dataset of view rows (output.view)", () => {
     expect(Object.keys(JSON.parse(line) as object)).toEqual(["prompt", "completion", "run_id", "seat_index", "step_index", "campaign_id"]);
   }, 300_000);
 
+  it("trl-stepwise (a row per episode) and trl-prompt-only: a rescoring night holds each row once, as one fresh pull does", async () => {
+    for (const view of ["trl-stepwise", "trl-prompt-only"]) {
+      const emu = await emulator({ seed: 22, runs: 80 });
+      const nightly = join(root, `${view}-nightly`);
+      const first = await viewNight(envFor(emu, nightly), view);
+      await emu.advance();
+      await emu.close().catch(() => undefined);
+      const again = await emulator({ seed: 22, runs: 80, epoch: 1 });
+      const last = await viewNight(envFor(again, nightly), view);
+      const fresh = await viewNight(envFor(again, join(root, `${view}-fresh`)), view);
+      await again.close().catch(() => undefined);
+      const dir = join(nightly, "nightly-rl");
+      expect(datasetOf(dir)).toEqual(datasetOf(join(root, `${view}-fresh`, "nightly-rl")));
+      expect(fresh.manifest.view).toEqual(last.manifest.view);
+      const keys = ledgerKeys(dir);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys.length).toBe(last.manifest.view?.rows_out);
+      expect(first.manifest.view?.rows_out).toBeGreaterThan(0);
+      expect(last.manifest.night.replaced + last.manifest.night.removed).toBeGreaterThan(0);
+      // A stepwise row is a whole episode: one row per kept record at most, so one row key per record.
+      if (view === "trl-stepwise") expect(keys.every((k) => k.endsWith("#00000"))).toBe(true);
+    }
+  }, 300_000);
+
   it("a DPO view pulls the paired runs' RL records for its prompts; three nights hold each row once, as one fresh pull does", async () => {
     /** One night of the shipped DPO pipeline with `output.view: trl-preference`, pairs of every strategy. */
     const dpoNight = (env: Record<string, string>) => {
