@@ -1,4 +1,6 @@
+import type { ViewName } from "./view.js";
 import type { ViewManifest } from "./view-manifest.js";
+import { VIEW_TRAITS } from "./view-traits.js";
 
 /** What a view made of the kept records and what it left out, as the CLI prints it and `--json` gives it. */
 export interface ViewLosses {
@@ -25,7 +27,9 @@ export function viewLossesLine(l: ViewLosses): string {
   const trainer = l.trainer === null ? "" : ` (${l.trainer})`;
   const reasons = Object.entries(l.left_out).map(([reason, n]) => `${reason} ${n}`).join(", ");
   const made = l.rows_out + l.left_out_total;
-  const share = made === 0 ? "" : `, ${((l.left_out_total / made) * 100).toFixed(1)}%`;
+  // Rows that are episodes are not the steps left out beside them: no share of the two.
+  const perEpisode = VIEW_TRAITS[l.view as ViewName]?.rowPer === "episode";
+  const share = made === 0 || perEpisode ? "" : `, ${((l.left_out_total / made) * 100).toFixed(1)}%`;
   const lost = l.left_out_total === 0 ? `none left out` : `left out ${l.left_out_total} ${l.unit}${share} (${reasons})`;
   return `view ${l.view}${trainer}: ${l.rows_out} rows from ${l.records_in} records; ${lost}`;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { trlPromptOnly, trlStepwise, viewEnv } from "../../src/views/index.js";
 import { readParquetRows } from "../helpers/read-parquet.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { RULES_TRAJECTORY } from "./helpers/view-fixtures.js";
 
@@ -90,6 +91,14 @@ describe("the new views through convert: manifest, card and token budgets", () =
     const card = readFileSync(join(dir, "README.md"), "utf8");
     expect(card).toContain("TRL dataset type: standard stepwise supervision (plain text), for `trl.experimental.prm.PRMTrainer`");
     expect(card).toContain("from trl.experimental.prm import PRMTrainer");
+  });
+
+  it("the CLI's line counts steps left out beside episode rows, without a share of the two", async () => {
+    const stepwise = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-stepwise"]);
+    expect(stepwise.status, stepwise.stderr).toBe(0);
+    expect(stepwise.stdout).toMatch(/view trl-stepwise \(experimental\.prm\.PRMTrainer\): 2 rows from 2 records; left out 3 steps \(empty_content 1, no_action 1, null_content 1\)\n/);
+    const promptOnly = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-prompt-only"]);
+    expect(promptOnly.stdout).toMatch(/view trl-prompt-only \(GRPOTrainer\): 9 rows from 2 records; left out 2 steps, 18\.2% \(no_action 1, no_prompt 1\)/);
   });
 
   it("trl-prompt-only: the card names GRPOTrainer with reward functions", async () => {
