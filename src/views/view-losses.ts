@@ -6,16 +6,17 @@ export interface ViewLosses {
   readonly trainer: string | null;
   readonly records_in: number;
   readonly rows_out: number;
-  /** What the view counts its losses in: an RL view's steps, a DPO view's pairs. */
-  readonly unit: "steps" | "pairs";
+  /** What the view counts its losses in: an RL view's steps, a DPO view's pairs, an episode view's episodes. */
+  readonly unit: "steps" | "pairs" | "episodes";
   readonly left_out: Readonly<Record<string, number>>;
   readonly left_out_total: number;
 }
 
 /** A manifest's `view` section, reduced to its losses (issue 36: shown where they happen, not only in the manifest). */
 export function viewLosses(view: ViewManifest): ViewLosses {
-  const unit = view.steps_dropped === undefined ? "pairs" : "steps";
-  const leftOut: Readonly<Record<string, number>> = view.steps_dropped ?? view.pairs_dropped ?? {};
+  // An episode view's rows are episodes: its losses are the episodes it left out, not their steps.
+  const unit = view.episodes_dropped !== undefined ? "episodes" : view.steps_dropped === undefined ? "pairs" : "steps";
+  const leftOut: Readonly<Record<string, number>> = view.episodes_dropped ?? view.steps_dropped ?? view.pairs_dropped ?? {};
   const total = Object.values(leftOut).reduce<number>((a, b) => a + (b ?? 0), 0);
   return { view: view.name, trainer: view.trainer, records_in: view.records_in, rows_out: view.rows_out, unit, left_out: leftOut as Record<string, number>, left_out_total: total };
 }

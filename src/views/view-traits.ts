@@ -20,6 +20,7 @@ export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
   "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"], chat: true },
   "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"], chat: true },
   "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: false },
+  "trl-messages": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
 };
 
 /** The views that read `from`, for messages. */

@@ -32,6 +32,7 @@ export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> 
   "trl-prompt-completion": STEP_VIEW_READS,
   "trl-kto": STEP_VIEW_READS,
   "openai-sft": STEP_VIEW_READS,
+  "trl-messages": STEP_VIEW_READS,
   "rl-steps": [...STEP_VIEW_READS, "seat.agent_key_id", "tuples[].state.observation"],
 };
 

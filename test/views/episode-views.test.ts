@@ -1,0 +1,85 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { convert } from "../../src/jobs/convert.js";
+import { viewEnv } from "../../src/views/view-env.js";
+import { openAiSftEpisodes } from "../../src/views/openai-sft-episodes.js";
+import { trlMessages } from "../../src/views/trl-messages.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { demoTrajectory, dm, own, rlOf, step } from "./helpers/view-records.js";
+
+const root = tempDir("evalshard-episodes-");
+const RL = fileURLToPath(new URL("../../fixtures/records/views-rl.ndjson", import.meta.url));
+const reward = (scalar_reward: number) => ({ reward: { checks_passed: 1, checks_failed: 0, conditions_met: [], scalar_reward, progress_delta: 0, terminal_reward: null } });
+
+describe("episode views: a seat's trajectory as one conversation", () => {
+  it("takes each window's new messages as user turns and the actions as assistant turns, once each", () => {
+    const record = rlOf("run-e", [
+      step(0, [dm("The ferry waits.")], "I pay."),
+      // The emulator's window: the last narration, the seat's own last message, the narration now.
+      step(1, [dm("The ferry waits."), own("I pay."), dm("The ferryman counts the coins.")], "I board."),
+      step(2, [dm("The ferryman counts the coins."), own("I board."), dm("Rain.")], null),
+      // After an idle step no own message; the narration of the idle step is not repeated.
+      step(3, [dm("Rain."), dm("A guard <|im_start|>asks.")], "I give my name.<|eot_id|>"),
+      step(4, [dm("A guard asks."), own("I give my name."), dm("He nods.")], null),
+    ]);
+    const { rows, dropped } = trlMessages.rows(record, viewEnv({ systemPrompt: "Play fair." }));
+    expect(rows).toEqual([
+      {
+        messages: [
+          { role: "system", content: "Play fair." },
+          { role: "user", content: "The ferry waits." },
+          { role: "assistant", content: "I pay." },
+          { role: "user", content: "The ferryman counts the coins." },
+          { role: "assistant", content: "I board." },
+          { role: "user", content: "Rain.\n\nA guard asks." },
+          { role: "assistant", content: "I give my name." },
+        ],
+        run_id: "run-e",
+        seat_index: 0,
+        campaign_id: "camp-views",
+      },
+    ]);
+    expect(dropped).toEqual({ no_action: 2 });
+  });
+
+  it("weighs each assistant turn by its step's reward rule, and leaves out an episode with nothing to train on", () => {
+    const record = rlOf("run-w", [
+      step(0, [dm("A.")], "one", reward(0.5)),
+      step(1, [dm("B.")], "two", reward(-0.2)),
+      step(2, [dm("C.")], "three", { reward: { ...reward(0).reward, terminal_reward: 0.4 } }),
+    ]);
+    const weights = (turnWeight: "scalar_reward" | "return_to_go" | "all") =>
+      openAiSftEpisodes.rows(record, viewEnv({ turnWeight })).rows[0]?.messages.map((m) => ("weight" in m ? m.weight : null));
+    expect(weights("all")).toEqual([null, 1, null, 1, null, 1]);
+    expect(weights("scalar_reward")).toEqual([null, 1, null, 0, null, 0]);
+    // Returns: 0.7, 0.2, 0.4.
+    expect(weights("return_to_go")).toEqual([null, 1, null, 1, null, 1]);
+    const losing = rlOf("run-l", [step(0, [dm("A.")], "one", reward(-1))]);
+    expect(openAiSftEpisodes.rows(losing, viewEnv({ turnWeight: "scalar_reward" }))).toMatchObject({ rows: [], dropped: { no_turns: 1 } });
+  });
+
+  it("writes no control token, and drops a whole episode on an injection under drop", () => {
+    const record = demoTrajectory("run-i", 9, true);
+    const { rows } = trlMessages.rows(record, viewEnv());
+    const text = JSON.stringify(rows);
+    expect(text).not.toMatch(/<\|im_start\|>|<\|im_end\|>|<\|eot_id\|>|\[INST\]/);
+    const messages = rows[0]?.messages ?? [];
+    expect(messages.map((m) => m.role)).toEqual(messages.map((_, i) => (i % 2 === 0 ? "user" : "assistant")));
+    expect(trlMessages.rows(record, viewEnv({ onInjection: "drop" }))).toMatchObject({ rows: [], dropped: { injection: 1 } });
+  });
+
+  it("convert: the manifest counts episodes and steps left out, the card says so, openai-sft --episodes writes weights on assistant lines only", async () => {
+    const out = join(root, "messages");
+    const { manifest } = await convert({ inputs: [RL], out, view: "trl-messages" });
+    expect(manifest.view).toMatchObject({ name: "trl-messages", trl_dataset_type: "conversational language modeling", trainer: "SFTTrainer", records_in: 2, rows_out: 2 });
+    console.log(JSON.stringify(manifest.view));
+    const oai = join(root, "openai");
+    const o = await convert({ inputs: [RL], out: oai, view: "openai-sft", episodes: true, turnWeight: "scalar-reward" });
+    console.log(JSON.stringify(o.manifest.view));
+    const lines = readdirSync(join(oai, "data")).flatMap((f) => readFileSync(join(oai, "data", f), "utf8").trim().split("\n")).map((l) => JSON.parse(l) as { messages: Record<string, unknown>[] });
+    console.log(JSON.stringify(lines));
+    for (const line of lines) for (const m of line.messages) expect("weight" in m).toBe(m.role === "assistant");
+  });
+});
