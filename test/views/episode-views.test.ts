@@ -70,16 +70,27 @@ describe("episode views: a seat's trajectory as one conversation", () => {
     expect(trlMessages.rows(record, viewEnv({ onInjection: "drop" }))).toMatchObject({ rows: [], dropped: { injection: 1 } });
   });
 
-  it("convert: the manifest counts episodes and steps left out, the card says so, openai-sft --episodes writes weights on assistant lines only", async () => {
+  it("convert: the manifest counts episodes and steps left out, the card says so; openai-sft --episodes weighs assistant lines only", async () => {
     const out = join(root, "messages");
-    const { manifest } = await convert({ inputs: [RL], out, view: "trl-messages" });
-    expect(manifest.view).toMatchObject({ name: "trl-messages", trl_dataset_type: "conversational language modeling", trainer: "SFTTrainer", records_in: 2, rows_out: 2 });
-    console.log(JSON.stringify(manifest.view));
+    const { manifest } = await convert({ inputs: [RL], out, view: "trl-messages", shardRows: 1 });
+    const left = { steps_dropped: { empty_content: 1, no_action: 1, null_content: 1 }, episodes_dropped: {} };
+    expect(manifest.output.engine).toBe("parallel");
+    expect(manifest.view).toMatchObject({ name: "trl-messages", trl_dataset_type: "conversational language modeling", trainer: "SFTTrainer", records_in: 2, rows_out: 2, ...left });
+    expect(manifest.view?.text_audit["messages[].content"]).toMatchObject({ values: 16, changed: 16 });
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain("2 rows (seat episodes) from 2 records. Episodes left out: none. Steps without an assistant turn: `empty_content` 1, `no_action` 1, `null_content` 1.");
     const oai = join(root, "openai");
     const o = await convert({ inputs: [RL], out: oai, view: "openai-sft", episodes: true, turnWeight: "scalar-reward" });
-    console.log(JSON.stringify(o.manifest.view));
+    expect(o.manifest.view).toMatchObject({ name: "openai-sft", rows_out: 2, ...left });
     const lines = readdirSync(join(oai, "data")).flatMap((f) => readFileSync(join(oai, "data", f), "utf8").trim().split("\n")).map((l) => JSON.parse(l) as { messages: Record<string, unknown>[] });
-    console.log(JSON.stringify(lines));
-    for (const line of lines) for (const m of line.messages) expect("weight" in m).toBe(m.role === "assistant");
+    expect(lines.map((l) => l.messages.filter((m) => m.role === "assistant").map((m) => m.weight))).toEqual([
+      [1, 0, 1],
+      [1, 0, 0, 1, 1],
+    ]);
+    for (const line of lines) for (const m of line.messages) expect(Object.keys(m)).toEqual(m.role === "assistant" ? ["role", "content", "weight"] : ["role", "content"]);
+  });
+
+  it("refuses --episodes with another view and --turn-weight without --episodes, naming them", async () => {
+    await expect(convert({ inputs: [RL], out: join(root, "x"), view: "trl-messages", episodes: true })).rejects.toThrow(/--episodes is openai-sft's/);
+    await expect(convert({ inputs: [RL], out: join(root, "y"), view: "openai-sft", turnWeight: "all" })).rejects.toThrow(/--turn-weight .* add --episodes/);
   });
 });
