@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
+import { parsePipeline } from "../../src/pipeline-file/load-pipeline.js";
+import { planOfSpec } from "../../src/pipeline-file/plan-of-spec.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { openAiSftEpisodes } from "../../src/views/openai-sft-episodes.js";
 import { trlMessages } from "../../src/views/trl-messages.js";
@@ -92,5 +94,21 @@ describe("episode views: a seat's trajectory as one conversation", () => {
   it("refuses --episodes with another view and --turn-weight without --episodes, naming them", async () => {
     await expect(convert({ inputs: [RL], out: join(root, "x"), view: "trl-messages", episodes: true })).rejects.toThrow(/--episodes is openai-sft's/);
     await expect(convert({ inputs: [RL], out: join(root, "y"), view: "openai-sft", turnWeight: "all" })).rejects.toThrow(/--turn-weight .* add --episodes/);
+  });
+
+  it("a pipeline file's view_options.episodes and turn_weight", () => {
+    const text = `version: 1\nname: x\nsource: {kind: http, base_url: 'http://h', format: rl}\noutput:\n  dir: out\n  to: jsonl\n  view: openai-sft\n  view_options: {episodes: true, turn_weight: return-to-go}\n`;
+    expect(planOfSpec(parsePipeline(text, "p.yaml", {})).view).toMatchObject({ name: "openai-sft", turnWeight: "return_to_go" });
+    expect(planOfSpec(parsePipeline(text.replace(", turn_weight: return-to-go", ""), "p.yaml", {})).view).toMatchObject({ turnWeight: "all" });
+  });
+
+  it("--max-tokens judges the whole conversation: an episode over it is left out whole, never truncated", async () => {
+    const common = { inputs: [RL], view: "openai-sft", tokenizer: "tiktoken:o200k_base" } as const;
+    const steps = (await convert({ ...common, out: join(root, "t-steps") })).manifest.view?.tokens;
+    const all = (await convert({ ...common, episodes: true, out: join(root, "t-all") })).manifest.view?.tokens;
+    // An episode holds every step's turns: longer than any one step's line.
+    expect(all?.min).toBeGreaterThan(steps?.max ?? Infinity);
+    const budget = await convert({ ...common, episodes: true, maxTokens: all?.min ?? 0, out: join(root, "t-budget") });
+    expect(budget.manifest.view).toMatchObject({ rows_out: 1, episodes_dropped: { over_token_budget: 1 }, tokens: { rows: 1, max: all?.min } });
   });
 });
