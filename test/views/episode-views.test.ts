@@ -88,7 +88,19 @@ describe("episode views: a seat's trajectory as one conversation", () => {
       [1, 0, 1],
       [1, 0, 0, 1, 1],
     ]);
-    for (const line of lines) for (const m of line.messages) expect(Object.keys(m)).toEqual(m.role === "assistant" ? ["role", "content", "weight"] : ["role", "content"]);
+    // OpenAI's chat fine-tuning rules: only `messages`; roles it knows, non-blank texts; `weight` 0 or 1 on
+    // assistant messages only, one at least trained on; a line ends user -> assistant.
+    for (const line of lines) {
+      expect(Object.keys(line)).toEqual(["messages"]);
+      for (const m of line.messages) {
+        expect(Object.keys(m)).toEqual(m.role === "assistant" ? ["role", "content", "weight"] : ["role", "content"]);
+        expect(["system", "user", "assistant"]).toContain(m.role);
+        expect(String(m.content).trim()).not.toBe("");
+        if (m.role === "assistant") expect([0, 1]).toContain(m.weight);
+      }
+      expect(line.messages.slice(-2).map((m) => m.role)).toEqual(["user", "assistant"]);
+      expect(line.messages.some((m) => m.weight === 1)).toBe(true);
+    }
   });
 
   it("refuses --episodes with another view and --turn-weight without --episodes, naming them", async () => {
