@@ -8,6 +8,7 @@ import { planOfSpec } from "../../src/pipeline-file/plan-of-spec.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { openAiSftEpisodes } from "../../src/views/openai-sft-episodes.js";
 import { trlMessages } from "../../src/views/trl-messages.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoTrajectory, dm, own, rlOf, step } from "./helpers/view-records.js";
 
@@ -122,5 +123,18 @@ describe("episode views: a seat's trajectory as one conversation", () => {
     expect(all?.min).toBeGreaterThan(steps?.max ?? Infinity);
     const budget = await convert({ ...common, episodes: true, maxTokens: all?.min ?? 0, out: join(root, "t-budget") });
     expect(budget.manifest.view).toMatchObject({ rows_out: 1, episodes_dropped: { over_token_budget: 1 }, tokens: { rows: 1, max: all?.min } });
+  });
+
+  it("the CLI: --episodes --turn-weight, its losses line in episodes, exit 2 on --turn-weight alone", async () => {
+    const dir = join(root, "cli");
+    const r = await spawnCli(["convert", RL, "--out", dir, "--view", "openai-sft", "--episodes", "--turn-weight", "return-to-go"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain("view openai-sft: 2 rows from 2 records; none left out");
+    expect(readdirSync(join(dir, "data"))).toEqual(["train-00000-of-00001.jsonl"]);
+    const v = await spawnCli(["validate", RL, "--view", "trl-messages"]);
+    expect(v.stdout).toContain('view trl-messages: 2 rows; left out: {}; steps without an assistant turn: {"empty_content":1,"no_action":1,"null_content":1}');
+    const bad = await spawnCli(["convert", RL, "--out", join(root, "cli-bad"), "--view", "openai-sft", "--turn-weight", "all"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--turn-weight .* add --episodes/);
   });
 });
