@@ -35,6 +35,7 @@ export function viewCard(options: ViewCardOptions): string[] {
       "```",
       "",
     );
+    if (view.unit === "episode") lines.push("To train on the seat's actions alone: `trl.SFTConfig(assistant_only_loss=True)` with a chat template that marks assistant turns with `{% generation %}` (TRL's `trl/chat_templates/*_training.jinja`).", "");
   }
   const listed = (dropped: ViewCounts["dropped"]): string => {
     const entries = Object.entries(dropped).map(([reason, n]) => `\`${reason}\` ${n}`);

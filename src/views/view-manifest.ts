@@ -3,6 +3,7 @@ import type { PathAudit } from "./text-audit.js";
 import { tokenStats } from "./token-stats.js";
 import type { TokenStats } from "./token-stats.js";
 import type { AnyView } from "./view.js";
+import type { TurnWeight } from "./turn-weight.js";
 import type { ViewDropReason } from "./view-result.js";
 import type { ViewCounts } from "./view-tally.js";
 
@@ -40,6 +41,8 @@ export interface ViewManifest {
   readonly text_audit: Readonly<Record<string, PathAudit>>;
   /** With `--tokenizer`: what the rows were counted with and their lengths in tokens. */
   readonly tokens?: TokenStats;
+  /** `openai-sft --episodes`: the rule that weighed each assistant message. */
+  readonly turn_weight?: TurnWeight;
 }
 
 export interface ViewManifestOptions {
@@ -51,6 +54,7 @@ export interface ViewManifestOptions {
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
   readonly tokens: TokenSetup | null;
+  readonly turnWeight?: TurnWeight | undefined;
 }
 
 export function viewManifest(o: ViewManifestOptions): ViewManifest {
@@ -69,6 +73,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     context: o.context,
     text_audit: o.audit,
     ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? []) }),
+    ...(o.turnWeight === undefined ? {} : { turn_weight: o.turnWeight }),
   };
 }
 

@@ -81,9 +81,11 @@ describe("episode views: a seat's trajectory as one conversation", () => {
     expect(manifest.view).toMatchObject({ name: "trl-messages", trl_dataset_type: "conversational language modeling", trainer: "SFTTrainer", records_in: 2, rows_out: 2, ...left });
     expect(manifest.view?.text_audit["messages[].content"]).toMatchObject({ values: 16, changed: 16 });
     expect(readFileSync(join(out, "README.md"), "utf8")).toContain("2 rows (seat episodes) from 2 records. Episodes left out: none. Steps without an assistant turn: `empty_content` 1, `no_action` 1, `null_content` 1.");
+    expect(readFileSync(join(out, "README.md"), "utf8")).toContain("`trl.SFTConfig(assistant_only_loss=True)`");
     const oai = join(root, "openai");
     const o = await convert({ inputs: [RL], out: oai, view: "openai-sft", episodes: true, turnWeight: "scalar-reward" });
-    expect(o.manifest.view).toMatchObject({ name: "openai-sft", rows_out: 2, ...left });
+    expect(o.manifest.view).toMatchObject({ name: "openai-sft", rows_out: 2, ...left, turn_weight: "scalar_reward" });
+    expect(manifest.view?.turn_weight).toBeUndefined();
     const lines = readdirSync(join(oai, "data")).flatMap((f) => readFileSync(join(oai, "data", f), "utf8").trim().split("\n")).map((l) => JSON.parse(l) as { messages: Record<string, unknown>[] });
     expect(lines.map((l) => l.messages.filter((m) => m.role === "assistant").map((m) => m.weight))).toEqual([
       [1, 0, 1],
