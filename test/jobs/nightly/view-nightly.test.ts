@@ -76,6 +76,7 @@ describe("a nightly dataset of view rows (output.view)", () => {
     expect(datasetOf(dir)).toEqual(datasetOf(join(root, "episodes-fresh", "nightly-rl")));
     const keys = ledgerKeys(dir);
     expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeGreaterThan(10);
     expect(keys.every((k) => k.endsWith("#00000"))).toBe(true);
     expect(keys.length).toBe(last.manifest.view?.rows_out);
     expect(fresh.manifest.view).toEqual(last.manifest.view);
