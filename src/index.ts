@@ -74,6 +74,7 @@ export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, S
 
 // Errors and version
 export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS, CONTROL_TOKEN_FAMILIES, controlTokenSet } from "./views/index.js";
+export { viewOf, TURN_WEIGHTS } from "./views/index.js";
 export { EvalshardError, ConfigError, IoError, LockedError, FencedError, PartsMissingError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
@@ -97,6 +98,7 @@ export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-rep
 export type { DatasetReport } from "./jobs/report.js";
 export type { ReportManifest, ReportNight } from "./report/report-manifest.js";
 export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
+export type { TurnWeight, TrlMessagesRow, OpenAiSftEpisodeRow } from "./views/index.js";
 export { readTokenSetup, TIKTOKEN_ENCODINGS } from "./tokens/token-setup.js";
 export { openTokenCounter } from "./tokens/token-counter.js";
 export type { TokenSetup, TokenRequest, NamedDigest } from "./tokens/token-setup.js";

@@ -394,6 +394,20 @@ export const OPTIONS = defineOptions({
     flag: "--gamma <x>",
     yaml: { key: "output.view_options.gamma" },
   },
+  episodes: {
+    kind: flag(),
+    help: "openai-sft: a line per seat episode (its whole conversation, each assistant message weighted) instead of per step",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--episodes",
+    yaml: { key: "output.view_options.episodes" },
+  },
+  turnWeight: {
+    kind: choice(["scalar-reward", "return-to-go", "all"]),
+    help: "openai-sft --episodes: weight 1 on the assistant messages whose step's scalar_reward > 0, return to go > 0, or all (default: all)",
+    takenBy: ["convert", "validate", "pull"],
+    flag: "--turn-weight <rule>",
+    yaml: { key: "output.view_options.turn_weight" },
+  },
   // A model's tokens (issue 34, docs/views.md): opt-in; the libraries load only when asked for.
   tokenizer: {
     kind: text("a tokenizer.json path or tiktoken:o200k_base"),

@@ -16,12 +16,14 @@ export interface ViewOptionValues {
   readonly onInjection?: "keep" | "drop" | "quarantine" | undefined;
   readonly ktoLabel?: "scalar-reward" | "return-to-go" | undefined;
   readonly gamma?: number | undefined;
+  readonly episodes?: boolean | undefined;
+  readonly turnWeight?: "scalar-reward" | "return-to-go" | "all" | undefined;
   readonly tokenizer?: string | undefined;
   readonly chatTemplate?: string | undefined;
   readonly maxTokens?: number | undefined;
 }
 
-const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma", "tokenizer", "chatTemplate", "maxTokens"] as const;
+const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma", "episodes", "turnWeight", "tokenizer", "chatTemplate", "maxTokens"] as const;
 const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
   context: "--context",
   systemPrompt: "--system-prompt",
@@ -30,6 +32,8 @@ const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
   onInjection: "--on-injection",
   ktoLabel: "--kto-label",
   gamma: "--gamma",
+  episodes: "--episodes",
+  turnWeight: "--turn-weight",
   tokenizer: "--tokenizer",
   chatTemplate: "--chat-template",
   maxTokens: "--max-tokens",
@@ -72,6 +76,8 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
   if (o.tokenizer === undefined && (o.chatTemplate !== undefined || o.maxTokens !== undefined)) throw new ConfigError(`${o.chatTemplate !== undefined ? "--chat-template" : "--max-tokens"} needs --tokenizer: the model's tokens are what it counts`);
   if (o.tokenizer !== undefined && !traits.chat) throw new ConfigError(`--tokenizer counts chat messages, and the view ${name} writes none: use it with ${Object.entries(VIEW_TRAITS).filter(([, t]) => t.chat).map(([n]) => n).join(", ")}`);
+  if (o.episodes === true && name !== "openai-sft") throw new ConfigError(`--episodes is openai-sft's (a line per seat episode); the view ${name} ${name === "trl-messages" ? "writes episodes already" : "writes its own rows"}`);
+  if (o.turnWeight !== undefined && o.episodes !== true) throw new ConfigError("--turn-weight weighs the assistant messages of whole episodes: add --episodes (with --view openai-sft)");
   if (o.systemPrompt !== undefined && o.systemPromptFile !== undefined) throw new ConfigError("Give the system prompt once: --system-prompt or --system-prompt-file, not both");
   return {
     name,
@@ -82,6 +88,7 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
     onInjection: o.onInjection ?? "keep",
     ktoLabel: o.ktoLabel === "return-to-go" ? "return_to_go" : "scalar_reward",
     gamma: o.gamma ?? 1,
+    ...(o.episodes === true ? { turnWeight: o.turnWeight === undefined ? "all" : (o.turnWeight.replaceAll("-", "_") as "scalar_reward" | "return_to_go") } : {}),
     tokenizer: o.tokenizer,
     chatTemplate: o.chatTemplate,
     maxTokens: o.maxTokens,

@@ -15,4 +15,6 @@ export interface Field {
   readonly type: ColumnType;
   /** False only where the schema requires a non-null value. */
   readonly nullable: boolean;
+  /** A JSON Lines row leaves the key out where the value is null (OpenAI's `weight`, allowed on assistant messages only). */
+  readonly omitNull?: boolean;
 }

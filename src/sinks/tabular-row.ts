@@ -12,7 +12,10 @@ export type TabularRow = Record<string, unknown>;
  */
 export function tabularRow(columns: readonly Field[], record: Readonly<Record<string, unknown>>): TabularRow {
   const row: TabularRow = {};
-  for (const { name, type } of columns) row[name] = tabularValue(type, record[name]);
+  for (const { name, type, omitNull } of columns) {
+    const value = tabularValue(type, record[name]);
+    if (value !== null || omitNull !== true) row[name] = value;
+  }
   return row;
 }
 

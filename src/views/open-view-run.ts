@@ -52,7 +52,7 @@ export async function openViewRun(
   }
   const tally = new ViewTally();
   const manifest = (): ViewManifest =>
-    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens });
+    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens, turnWeight: env.turnWeight });
   return {
     view,
     options: opened.options,

@@ -7,7 +7,8 @@ import type { AnyView } from "./view.js";
 import { viewEnv } from "./view-env.js";
 import type { ViewEnv, ViewOptions } from "./view-env.js";
 import type { ContextCounts } from "./view-manifest.js";
-import { viewNamed } from "./views.js";
+import { viewOf } from "./views.js";
+import type { TurnWeight } from "./turn-weight.js";
 import { readTokenSetup } from "../tokens/token-setup.js";
 import type { TokenSetup } from "../tokens/token-setup.js";
 import { tokenBudgetOf } from "./token-budget-of.js";
@@ -24,6 +25,8 @@ export interface ViewRequest {
   readonly onInjection: "keep" | "drop" | "quarantine";
   readonly ktoLabel: "scalar_reward" | "return_to_go";
   readonly gamma: number;
+  /** `openai-sft --episodes`: the rule weighing each assistant turn; absent, a line per step. */
+  readonly turnWeight?: TurnWeight;
   /** `--tokenizer FILE` (a tokenizer.json) or `tiktoken:NAME`; with it, `chatTemplate` and `maxTokens`. */
   readonly tokenizer?: string | undefined;
   readonly chatTemplate?: string | undefined;
@@ -51,7 +54,7 @@ export interface OpenedView {
  * records are counted, not fatal: they only cost the pairs that needed them (`no_context`).
  */
 export async function openView(plan: ViewRequest, options: { readonly scratch?: string; readonly read: ReadOptions; readonly acceptLaterMinor: boolean }): Promise<OpenedView> {
-  const view = viewNamed(plan.name);
+  const view = viewOf(plan.name, plan.turnWeight === undefined ? {} : { turnWeight: plan.turnWeight });
   const systemPrompt = plan.systemPromptFile === undefined ? plan.systemPrompt : (await readOptionFile(plan.systemPromptFile, "--system-prompt-file")).replace(/\r?\n$/, "");
   const fileTokens = plan.controlTokens === undefined ? undefined : parseControlTokens(await readOptionFile(plan.controlTokens, "--control-tokens"), plan.controlTokens);
   const tokens = plan.tokenizer === undefined ? null : await readTokenSetup({ tokenizer: plan.tokenizer, chatTemplate: plan.chatTemplate, maxTokens: plan.maxTokens });
@@ -85,6 +88,7 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     onInjection: plan.onInjection === "keep" ? "keep" : "drop",
     gamma: plan.gamma,
     ktoLabel: plan.ktoLabel,
+    ...(plan.turnWeight === undefined ? {} : { turnWeight: plan.turnWeight }),
     ...(tokens === null ? {} : { tokens }),
   };
   const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));

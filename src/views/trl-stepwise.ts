@@ -37,7 +37,7 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
   name: "trl-stepwise",
   from: "rl",
   needsContext: false,
-  unit: "step",
+  unit: "episode",
   columns: [
     { name: "prompt", type: { kind: "string" }, nullable: false },
     { name: "completions", type: { kind: "list", item: { kind: "string" } }, nullable: false },
@@ -54,7 +54,10 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
   rows(record, env) {
     const result = new ViewResultBuilder<TrlStepwiseRow>();
     const episode = episodeOf(record, env, result);
-    if (episode === null) return result.result();
+    if (episode === null) {
+      result.drop("no_turns");
+      return result.result();
+    }
     const { prompt, steps } = episode;
     const texts: RowText[] = [...turnTexts("prompt", prompt.turns), ...steps.map((s) => ({ path: "completions[]", text: s.text, changed: s.changed, inject: s.inject }))];
     if (admitTexts(env, texts) === "injection") {

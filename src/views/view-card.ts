@@ -2,6 +2,7 @@ import type { PathAudit } from "./text-audit.js";
 import type { TokenStats } from "./token-stats.js";
 import type { AnyView } from "./view.js";
 import type { ViewCounts } from "./view-tally.js";
+import { episodesDropped } from "./view-manifest.js";
 
 /** What a dataset card says about a view's dataset. */
 export interface ViewCardOptions {
@@ -41,10 +42,16 @@ export function viewCard(options: ViewCardOptions): string[] {
       "```",
       "",
     );
+    if (view.trl?.type === "language modeling") lines.push("To train on the seat's actions alone: `trl.SFTConfig(assistant_only_loss=True)` with a chat template that marks assistant turns with `{% generation %}` (TRL's `trl/chat_templates/*_training.jinja`).", "");
   }
-  const unit = view.unit === "step" ? "Steps" : "Pairs";
-  const dropped = Object.entries(counts.dropped).map(([reason, n]) => `\`${reason}\` ${n}`);
-  lines.push(`${counts.rows_out} rows from ${counts.records_in} records. ${unit} left out: ${dropped.length === 0 ? "none" : dropped.join(", ")}.`);
+  const listed = (dropped: ViewCounts["dropped"]): string => {
+    const entries = Object.entries(dropped).map(([reason, n]) => `\`${reason}\` ${n}`);
+    return entries.length === 0 ? "none" : entries.join(", ");
+  };
+  if (view.unit === "episode") {
+    const { episodes_dropped, steps_dropped } = episodesDropped(counts.dropped);
+    lines.push(`${counts.rows_out} rows (seat episodes) from ${counts.records_in} records. Episodes left out: ${listed(episodes_dropped)}. Steps without an assistant turn: ${listed(steps_dropped)}.`);
+  } else lines.push(`${counts.rows_out} rows from ${counts.records_in} records. ${view.unit === "step" ? "Steps" : "Pairs"} left out: ${listed(counts.dropped)}.`);
   const t = options.tokens;
   if (t !== undefined) {
     const template = t.chat_template === null ? "counted as the OpenAI API counts messages" : `chat template \`${t.chat_template.name}\` (sha256 ${t.chat_template.sha256})`;

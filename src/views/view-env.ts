@@ -8,6 +8,8 @@ import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.j
 import { labelCheck } from "./label-check.js";
 import { mayInject } from "./text-prefilter.js";
 import { TextAudit } from "./text-audit.js";
+import { TURN_WEIGHTS } from "./turn-weight.js";
+import type { TurnWeight } from "./turn-weight.js";
 
 /** What decides a KTO row's `label`: the step's `scalar_reward > 0` (default), or its return to go `> 0`. */
 export const KTO_LABELS = ["scalar_reward", "return_to_go"] as const;
@@ -27,6 +29,8 @@ export interface ViewOptions {
   readonly gamma?: number;
   /** The KTO label rule; default `scalar_reward`. */
   readonly ktoLabel?: KtoLabel;
+  /** `openai-sft --episodes`: whole episodes, each assistant turn weighted by this rule; absent: a line per step. */
+  readonly turnWeight?: TurnWeight;
   /** A model's tokenizer, chat template and token budget (`--tokenizer`, `--max-tokens`), files read. */
   readonly tokens?: TokenSetup;
 }
@@ -62,6 +66,7 @@ export interface ViewEnv {
   readonly onInjection: "keep" | "drop";
   readonly gamma: number;
   readonly ktoLabel: KtoLabel;
+  readonly turnWeight: TurnWeight | undefined;
   readonly context: RlContext | null;
   readonly audit: TextAudit;
   /** The token budget rows are held to (`viewRows`), or null when the run counts no tokens. */
@@ -81,11 +86,13 @@ export function viewEnv(options: ViewOptions = {}, context: RlContext | null = n
   if (onInjection !== "keep" && onInjection !== "drop") throw new ConfigError(`Expected \`onInjection\` to be keep or drop, got ${JSON.stringify(onInjection)}`);
   const ktoLabel = options.ktoLabel ?? "scalar_reward";
   if (!KTO_LABELS.includes(ktoLabel)) throw new ConfigError(`Expected \`ktoLabel\` to be one of ${KTO_LABELS.join(", ")}, got ${JSON.stringify(ktoLabel)}`);
+  const turnWeight = options.turnWeight;
+  if (turnWeight !== undefined && !TURN_WEIGHTS.includes(turnWeight)) throw new ConfigError(`Expected \`turnWeight\` to be one of ${TURN_WEIGHTS.join(", ")}, got ${JSON.stringify(turnWeight)}`);
   const policy = text === "keep" ? { sanitize: keep, check: keepChecked } : sanitizePolicy(options.controlTokens);
   const systemPrompt = options.systemPrompt;
   // The system prompt is the user's own, not sanitized; a control token there would break every rendered row.
   if (systemPrompt !== undefined && (systemPrompt.trim() === "" || sanitizer(options.controlTokens)(systemPrompt).changed)) {
     throw new ConfigError(`The system prompt must be non-blank text without chat-template control tokens or control characters, got ${JSON.stringify(systemPrompt.slice(0, 80))}`);
   }
-  return { sanitize: policy.sanitize, check: policy.check, label: labelCheck(policy.check), systemPrompt, onInjection, gamma, ktoLabel, context, audit: new TextAudit(), tokens };
+  return { sanitize: policy.sanitize, check: policy.check, label: labelCheck(policy.check), systemPrompt, onInjection, gamma, ktoLabel, turnWeight, context, audit: new TextAudit(), tokens };
 }

@@ -1,6 +1,4 @@
-import type { ViewName } from "./view.js";
 import type { ViewManifest } from "./view-manifest.js";
-import { VIEW_TRAITS } from "./view-traits.js";
 
 /** What a view made of the kept records and what it left out, as the CLI prints it and `--json` gives it. */
 export interface ViewLosses {
@@ -8,18 +6,22 @@ export interface ViewLosses {
   readonly trainer: string | null;
   readonly records_in: number;
   readonly rows_out: number;
-  /** What the view counts its losses in: an RL view's steps, a DPO view's pairs. */
-  readonly unit: "steps" | "pairs";
+  /** What the view counts its losses in: an RL view's steps, a DPO view's pairs, an episode view's episodes. */
+  readonly unit: "steps" | "pairs" | "episodes";
   readonly left_out: Readonly<Record<string, number>>;
   readonly left_out_total: number;
+  /** An episode view's steps that gave no turn inside the episodes it kept (none else). */
+  readonly steps_without_turn?: Readonly<Record<string, number>>;
 }
 
 /** A manifest's `view` section, reduced to its losses (issue 36: shown where they happen, not only in the manifest). */
 export function viewLosses(view: ViewManifest): ViewLosses {
-  const unit = view.steps_dropped === undefined ? "pairs" : "steps";
-  const leftOut: Readonly<Record<string, number>> = view.steps_dropped ?? view.pairs_dropped ?? {};
+  // An episode view's rows are episodes: its losses are the episodes it left out, not their steps.
+  const unit = view.episodes_dropped !== undefined ? "episodes" : view.steps_dropped === undefined ? "pairs" : "steps";
+  const leftOut: Readonly<Record<string, number>> = view.episodes_dropped ?? view.steps_dropped ?? view.pairs_dropped ?? {};
   const total = Object.values(leftOut).reduce<number>((a, b) => a + (b ?? 0), 0);
-  return { view: view.name, trainer: view.trainer, records_in: view.records_in, rows_out: view.rows_out, unit, left_out: leftOut as Record<string, number>, left_out_total: total };
+  const steps = view.episodes_dropped === undefined ? {} : { steps_without_turn: view.steps_dropped ?? {} };
+  return { view: view.name, trainer: view.trainer, records_in: view.records_in, rows_out: view.rows_out, unit, left_out: leftOut as Record<string, number>, left_out_total: total, ...steps };
 }
 
 /** One line: `view trl-preference (DPOTrainer): 120 rows from 200 records; left out 74 pairs (no_pair 50, ...)`. */
@@ -27,9 +29,9 @@ export function viewLossesLine(l: ViewLosses): string {
   const trainer = l.trainer === null ? "" : ` (${l.trainer})`;
   const reasons = Object.entries(l.left_out).map(([reason, n]) => `${reason} ${n}`).join(", ");
   const made = l.rows_out + l.left_out_total;
-  // Rows that are episodes are not the steps left out beside them: no share of the two.
-  const perEpisode = VIEW_TRAITS[l.view as ViewName]?.rowPer === "episode";
-  const share = made === 0 || perEpisode ? "" : `, ${((l.left_out_total / made) * 100).toFixed(1)}%`;
+  const share = made === 0 ? "" : `, ${((l.left_out_total / made) * 100).toFixed(1)}%`;
   const lost = l.left_out_total === 0 ? `none left out` : `left out ${l.left_out_total} ${l.unit}${share} (${reasons})`;
-  return `view ${l.view}${trainer}: ${l.rows_out} rows from ${l.records_in} records; ${lost}`;
+  const steps = Object.entries(l.steps_without_turn ?? {});
+  const within = steps.length === 0 ? "" : `; steps without a turn ${steps.reduce((n, [, k]) => n + k, 0)} (${steps.map(([reason, n]) => `${reason} ${n}`).join(", ")})`;
+  return `view ${l.view}${trainer}: ${l.rows_out} rows from ${l.records_in} records; ${lost}${within}`;
 }

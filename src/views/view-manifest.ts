@@ -3,6 +3,8 @@ import type { PathAudit } from "./text-audit.js";
 import { tokenStats } from "./token-stats.js";
 import type { TokenStats } from "./token-stats.js";
 import type { AnyView } from "./view.js";
+import type { TurnWeight } from "./turn-weight.js";
+import type { ViewDropReason } from "./view-result.js";
 import type { ViewCounts } from "./view-tally.js";
 
 /** The RL records a DPO view joined against (`--context`). */
@@ -28,6 +30,8 @@ export interface ViewManifest {
   /** `steps_dropped` (RL views) or `pairs_dropped` (DPO views), by reason. */
   readonly steps_dropped?: ViewCounts["dropped"];
   readonly pairs_dropped?: ViewCounts["dropped"];
+  /** Episode views: seat episodes that gave no row, by reason (their steps without an assistant turn are in `steps_dropped`). */
+  readonly episodes_dropped?: ViewCounts["dropped"];
   readonly prompts_trimmed: number;
   readonly on_injection: "keep" | "drop" | "quarantine";
   readonly system_prompt: boolean;
@@ -37,6 +41,8 @@ export interface ViewManifest {
   readonly text_audit: Readonly<Record<string, PathAudit>>;
   /** With `--tokenizer`: what the rows were counted with and their lengths in tokens. */
   readonly tokens?: TokenStats;
+  /** `openai-sft --episodes`: the rule that weighed each assistant message. */
+  readonly turn_weight?: TurnWeight;
 }
 
 export interface ViewManifestOptions {
@@ -48,6 +54,7 @@ export interface ViewManifestOptions {
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
   readonly tokens: TokenSetup | null;
+  readonly turnWeight?: TurnWeight | undefined;
 }
 
 export function viewManifest(o: ViewManifestOptions): ViewManifest {
@@ -58,7 +65,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     trainer: view.trl?.trainer ?? null,
     records_in: counts.records_in,
     rows_out: counts.rows_out,
-    ...(view.unit === "step" ? { steps_dropped: counts.dropped } : { pairs_dropped: counts.dropped }),
+    ...(view.unit === "step" ? { steps_dropped: counts.dropped } : view.unit === "pair" ? { pairs_dropped: counts.dropped } : episodesDropped(counts.dropped)),
     prompts_trimmed: counts.prompts_trimmed,
     on_injection: o.onInjection,
     system_prompt: o.systemPrompt,
@@ -66,5 +73,18 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     context: o.context,
     text_audit: o.audit,
     ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? []) }),
+    ...(o.turnWeight === undefined ? {} : { turn_weight: o.turnWeight }),
   };
 }
+
+/** What an episode view left out: one tally, its reasons split into whole episodes and steps without an assistant turn. */
+export function episodesDropped(dropped: ViewCounts["dropped"]): { steps_dropped: ViewCounts["dropped"]; episodes_dropped: ViewCounts["dropped"] } {
+  const entries = Object.entries(dropped) as [ViewDropReason, number][];
+  return {
+    steps_dropped: Object.fromEntries(entries.filter(([r]) => !EPISODE_REASONS.has(r))),
+    episodes_dropped: Object.fromEntries(entries.filter(([r]) => EPISODE_REASONS.has(r))),
+  };
+}
+
+/** The reasons an episode view counts whole episodes under; its other reasons count steps. */
+const EPISODE_REASONS: ReadonlySet<ViewDropReason> = new Set(["no_turns", "injection", "over_token_budget", "template_boundary_mismatch"]);

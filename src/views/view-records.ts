@@ -42,7 +42,7 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
       const injected = result.dropped.injection ?? 0;
       if (quarantining && injected > 0) {
         const raw = stringifyExact(item.value.record);
-        const unit = view.unit === "step" ? "step" : "pair";
+        const unit = view.unit;
         const detail = `${injected} ${unit}${injected === 1 ? "" : "s"} of the ${view.name} view matched a prompt-injection pattern (--on-injection quarantine)`;
         yield quarantine(item.provenance, "injection", detail, raw, item.value.bytes);
         continue;

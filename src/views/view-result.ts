@@ -14,6 +14,8 @@ export const VIEW_DROP_REASONS = [
   "unknown_alignment",
   /** The window leaves no `user` message to answer. */
   "no_prompt",
+  /** An episode view: no assistant turn to train on is left in the seat's episode (with a turn weight, none weighs 1). */
+  "no_turns",
   /** A text matched an injection pattern and `onInjection` is `drop`. */
   "injection",
   /** `--max-tokens`: the row's rendered training text is over the budget (never truncated). */

@@ -7,8 +7,6 @@ export interface ViewTraits {
   readonly outputs: readonly ("parquet" | "jsonl")[];
   /** Whether its rows are chat messages a tokenizer can count (`View.training`). */
   readonly chat: boolean;
-  /** Set when a row is a whole episode, not one of the steps or pairs it counts as left out (`trl-stepwise`). */
-  readonly rowPer?: "episode";
 }
 
 /**
@@ -22,8 +20,9 @@ export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
   "openai-sft": { from: "rl", needsContext: false, outputs: ["jsonl"], chat: true },
   "openai-dpo": { from: "dpo", needsContext: true, outputs: ["jsonl"], chat: true },
   "rl-steps": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: false },
-  "trl-stepwise": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true, rowPer: "episode" },
+  "trl-stepwise": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
   "trl-prompt-only": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
+  "trl-messages": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
 };
 
 /** The views that read `from`, for messages. */

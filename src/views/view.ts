@@ -8,7 +8,7 @@ import type { ViewEnv } from "./view-env.js";
 import type { ViewResult, ViewWritten } from "./view-result.js";
 
 /** The names of the views (issue 18). */
-export const VIEW_NAMES = ["trl-prompt-completion", "trl-kto", "trl-preference", "openai-sft", "openai-dpo", "rl-steps", "trl-stepwise", "trl-prompt-only"] as const;
+export const VIEW_NAMES = ["trl-prompt-completion", "trl-kto", "trl-preference", "openai-sft", "openai-dpo", "rl-steps", "trl-stepwise", "trl-prompt-only", "trl-messages"] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** The formats a view reads, with their validated record types. */
@@ -27,14 +27,14 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   readonly from: From;
   /** True when the view also needs RL records as context (`--context`): the DPO views, for prompts. */
   readonly needsContext: boolean;
-  /** What one row comes from; names the manifest's tally of those left out (`steps_dropped`, `pairs_dropped`). */
-  readonly unit: "step" | "pair";
+  /** What one row comes from; names the manifest's tally of those left out (`steps_dropped`, `pairs_dropped`, `episodes_dropped`). */
+  readonly unit: "step" | "pair" | "episode";
   /** The rows' columns, typed: messages are lists of `{role, content}` structs, not JSON text. */
   readonly columns: readonly Field[];
   /** The outputs it may be written as: the OpenAI views are JSON Lines only, as the API reads them. */
   readonly outputs: readonly ("parquet" | "jsonl")[];
   /** For the dataset card: TRL's dataset type, the trainer that reads it and the format (conversational unless named), or null. */
-  readonly trl: { readonly type: "prompt-completion" | "unpaired preference" | "preference" | "stepwise supervision" | "prompt-only"; readonly trainer: string; readonly format?: "standard" } | null;
+  readonly trl: { readonly type: "prompt-completion" | "unpaired preference" | "preference" | "stepwise supervision" | "prompt-only" | "language modeling"; readonly trainer: string; readonly format?: "standard" } | null;
   /** One line for the dataset card and `--help`. */
   readonly description: string;
   rows(record: ViewInputs[From], env: ViewEnv): ViewResult<Row>;

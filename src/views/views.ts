@@ -3,6 +3,9 @@ import { openAiDpo } from "./openai-dpo.js";
 import { openAiSft } from "./openai-sft.js";
 import { rlSteps } from "./rl-steps.js";
 import { trlKto } from "./trl-kto.js";
+import { trlMessages } from "./trl-messages.js";
+import { openAiSftEpisodes } from "./openai-sft-episodes.js";
+import type { ViewOptions } from "./view-env.js";
 import { trlPreference } from "./trl-preference.js";
 import { trlPromptCompletion } from "./trl-prompt-completion.js";
 import { trlPromptOnly } from "./trl-prompt-only.js";
@@ -20,6 +23,7 @@ export const VIEWS: Readonly<Record<ViewName, AnyView>> = {
   "rl-steps": rlSteps,
   "trl-stepwise": trlStepwise,
   "trl-prompt-only": trlPromptOnly,
+  "trl-messages": trlMessages,
 };
 
 /** The view called `name`; a ConfigError lists the views otherwise. */
@@ -28,4 +32,10 @@ export function viewNamed(name: string): AnyView {
     throw new ConfigError(`Unknown view ${JSON.stringify(name)}: expected one of ${VIEW_NAMES.join(", ")}`);
   }
   return VIEWS[name as ViewName];
+}
+
+/** The view a run with `options` builds: `openai-sft` writes whole episodes with a turn weight (`--episodes`). */
+export function viewOf(name: string, options: ViewOptions): AnyView {
+  const view = viewNamed(name);
+  return view === openAiSft && options.turnWeight !== undefined ? openAiSftEpisodes : view;
 }

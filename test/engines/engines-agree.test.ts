@@ -270,6 +270,18 @@ describe("the parallel engine builds the training views the stages build (issue 
     expect(m.dropped.duplicate).toBeGreaterThan(0);
     expect(m.dropped.superseded).toBeGreaterThan(0);
   });
+
+  it("trl-messages: a row per seat episode, on the fixtures (injections dropped, a system prompt) and on random records", { timeout: 180_000 }, async () => {
+    const fixtures = await bothViews({ inputs: [RL_VIEWS], view: "trl-messages", shardRows: 1 });
+    expect(fixtures.view).toMatchObject({ rows_out: 2, steps_dropped: { no_action: 1 }, episodes_dropped: {} });
+    const dropped = await bothViews({ inputs: [RL_VIEWS], view: "trl-messages", onInjection: "drop", systemPrompt: "Play fair." });
+    expect(dropped.view?.episodes_dropped).toEqual({ injection: 2 });
+    const sample = fc.sample(rlArb, { numRuns: 300, seed: 23 }) as Record<string, unknown>[];
+    const file = join(root, "random-episodes.ndjson");
+    writeFileSync(file, `${[...sample, ...sample.slice(0, 40)].map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const random = await bothViews({ inputs: [file], view: "trl-messages", shardRows: 4 });
+    expect(random.shards.length).toBeGreaterThan(2);
+  });
 });
 
 describe("the parallel engine splits as the stages split (issue 19)", () => {

@@ -93,10 +93,10 @@ describe("the new views through convert: manifest, card and token budgets", () =
     expect(card).toContain("from trl.experimental.prm import PRMTrainer");
   });
 
-  it("the CLI's line counts steps left out beside episode rows, without a share of the two", async () => {
+  it("the CLI's line counts the episodes left out, and the steps that gave no completion beside them", async () => {
     const stepwise = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-stepwise"]);
     expect(stepwise.status, stepwise.stderr).toBe(0);
-    expect(stepwise.stdout).toMatch(/view trl-stepwise \(experimental\.prm\.PRMTrainer\): 2 rows from 2 records; left out 3 steps \(empty_content 1, no_action 1, null_content 1\)\n/);
+    expect(stepwise.stdout).toMatch(/view trl-stepwise \(experimental\.prm\.PRMTrainer\): 2 rows from 2 records; none left out; steps without a turn 3 \(empty_content 1, no_action 1, null_content 1\)\n/);
     const promptOnly = await spawnCli(["convert", RL, "--out", out(), "--view", "trl-prompt-only"]);
     expect(promptOnly.stdout).toMatch(/view trl-prompt-only \(GRPOTrainer\): 9 rows from 2 records; left out 2 steps, 18\.2% \(no_action 1, no_prompt 1\)/);
   });
@@ -122,7 +122,7 @@ describe("the new views through convert: manifest, card and token budgets", () =
       const cut = await convert({ inputs: [RL], out: out(), view, tokenizer, maxTokens: budget });
       const over = expected.filter((t) => t > budget).length;
       expect(over).toBeGreaterThan(0);
-      expect(cut.manifest.view?.steps_dropped?.over_token_budget).toBe(over);
+      expect((view === "trl-stepwise" ? cut.manifest.view?.episodes_dropped : cut.manifest.view?.steps_dropped)?.over_token_budget).toBe(over);
       expect(cut.manifest.view?.rows_out).toBe(rows.length - over);
       expect(cut.manifest.output.engine).toBe("parallel");
       const stages = await convert({ inputs: [RL], out: out(), view, tokenizer, maxTokens: budget, engine: "stages" });

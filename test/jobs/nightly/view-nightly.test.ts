@@ -88,6 +88,25 @@ describe("a nightly dataset of view rows (output.view)", () => {
     }
   }, 300_000);
 
+  it("trl-messages: two nights hold each seat episode once, one row a record, as one fresh pull does", async () => {
+    const emu = await emulator({ seed: 5, runs: 60 });
+    const nightly = join(root, "episodes");
+    await viewNight(envFor(emu, nightly), "trl-messages");
+    await emu.advance();
+    const last = await viewNight(envFor(emu, nightly), "trl-messages");
+    const fresh = await viewNight(envFor(emu, join(root, "episodes-fresh")), "trl-messages");
+    await emu.close().catch(() => undefined);
+    const dir = join(nightly, "nightly-rl");
+    expect(datasetOf(dir)).toEqual(datasetOf(join(root, "episodes-fresh", "nightly-rl")));
+    const keys = ledgerKeys(dir);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeGreaterThan(10);
+    expect(keys.every((k) => k.endsWith("#00000"))).toBe(true);
+    expect(keys.length).toBe(last.manifest.view?.rows_out);
+    expect(fresh.manifest.view).toEqual(last.manifest.view);
+    expect(last.manifest.view).toMatchObject({ name: "trl-messages", trl_dataset_type: "conversational language modeling", episodes_dropped: {} });
+  }, 300_000);
+
   it("a DPO view pulls the paired runs' RL records for its prompts; three nights hold each row once, as one fresh pull does", async () => {
     /** One night of the shipped DPO pipeline with `output.view: trl-preference`, pairs of every strategy. */
     const dpoNight = (env: Record<string, string>) => {

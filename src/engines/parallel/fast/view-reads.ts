@@ -34,6 +34,7 @@ export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> 
   "openai-sft": STEP_VIEW_READS,
   "trl-stepwise": STEP_VIEW_READS,
   "trl-prompt-only": STEP_VIEW_READS,
+  "trl-messages": STEP_VIEW_READS,
   "rl-steps": [...STEP_VIEW_READS, "seat.agent_key_id", "tuples[].state.observation"],
 };
 

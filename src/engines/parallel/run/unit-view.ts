@@ -10,7 +10,7 @@ import type { Utf8Range } from "../../../views/utf8-range.js";
 import type { ViewWritten } from "../../../views/view-result.js";
 import { ViewTally } from "../../../views/view-tally.js";
 import type { ViewCounts } from "../../../views/view-tally.js";
-import { viewNamed } from "../../../views/views.js";
+import { viewOf } from "../../../views/views.js";
 import { viewRows } from "../../../views/token-budget.js";
 import type { TokenBudget } from "../../../tokens/token-budget.js";
 import { tokenBudgetOf } from "../../../views/token-budget-of.js";
@@ -50,7 +50,7 @@ export class UnitView {
 
   /** `plan`: the view's columns, as the unit's row groups lay them out. */
   static async open(setup: ViewSetup, plan: ColumnPlan): Promise<UnitView> {
-    const view: AnyView = viewNamed(setup.name);
+    const view: AnyView = viewOf(setup.name, setup.options);
     return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options));
   }
 

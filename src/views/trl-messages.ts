@@ -1,0 +1,33 @@
+import { MESSAGES } from "./chat-message.js";
+import type { ChatMessage } from "./chat-message.js";
+import { episodeOf } from "./episode-turns.js";
+import { messagesOf } from "./prompt-from-window.js";
+import type { View } from "./view.js";
+import { ViewResultBuilder } from "./view-result.js";
+
+/** A row of `trl-messages`: TRL's conversational language-modeling type, one seat's episode. */
+export type TrlMessagesRow = { messages: ChatMessage[]; run_id: string; seat_index: number; campaign_id: string };
+
+/** One row per kept seat episode: what the seat saw as user turns, its actions as assistant turns. */
+export const trlMessages: View<"rl", TrlMessagesRow> = {
+  name: "trl-messages",
+  from: "rl",
+  needsContext: false,
+  unit: "episode",
+  columns: [
+    { name: "messages", type: MESSAGES, nullable: false },
+    { name: "run_id", type: { kind: "string" }, nullable: false },
+    { name: "seat_index", type: { kind: "int64" }, nullable: false },
+    { name: "campaign_id", type: { kind: "string" }, nullable: false },
+  ],
+  outputs: ["parquet", "jsonl"],
+  trl: { type: "language modeling", trainer: "SFTTrainer" },
+  description: "Each seat's RL episode as one conversation: what it saw as user turns, its actions as assistant turns (assistant_only_loss trains on its actions).",
+  training: (row) => ({ prompt: row.messages.slice(0, -1), completions: [row.messages.slice(-1)] }),
+  rows(record, env) {
+    const result = new ViewResultBuilder<TrlMessagesRow>();
+    const episode = episodeOf(record, env, result, "messages[].content");
+    if (episode !== null) result.rows.push({ messages: messagesOf(episode.turns), run_id: record.run_id, seat_index: record.seat.seat_index, campaign_id: record.scenario.campaign_id });
+    return result.result();
+  },
+};
