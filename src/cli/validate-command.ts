@@ -22,13 +22,8 @@ export function validateCommand(): Command {
         process.stdout.write(`${JSON.stringify(result)}\n`);
       } else {
         process.stdout.write(`format ${result.format}\n`);
+        // With --view, what it would produce: its rows and losses line, as convert prints it.
         printSummary(result);
-        // Issue 18: what --view would produce.
-        const v = result.view;
-        if (v !== undefined) {
-          const steps = v.episodes_dropped === undefined ? "" : `; steps without an assistant turn: ${JSON.stringify(v.steps_dropped ?? {})}`;
-          process.stdout.write(`view ${v.name}: ${v.rows_out} rows; left out: ${JSON.stringify(v.episodes_dropped ?? v.steps_dropped ?? v.pairs_dropped ?? {})}${steps}\n`);
-        }
         for (const bad of result.first_bad) process.stdout.write(`${bad.source}:${bad.line} (offset ${bad.offset}) ${bad.reason}: ${bad.detail}\n`);
       }
       // The exit code convert would give: the first tripped guard's (exit-codes.ts).

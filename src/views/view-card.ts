@@ -62,7 +62,7 @@ export function viewCard(options: ViewCardOptions): string[] {
       "",
     );
   }
-  if (counts.prompts_trimmed > 0) lines.push(`${counts.prompts_trimmed} prompts lost the seat's own messages at an end, so that each starts and ends with a user message.`);
+  if (counts.prompts_trimmed > 0) lines.push(`${counts.prompts_trimmed} ${counts.prompts_trimmed === 1 ? "prompt" : "prompts"} lost the seat's own messages at an end, so that each starts and ends with a user message.`);
   lines.push(
     "",
     options.text === "sanitize"

@@ -134,7 +134,8 @@ describe("episode views: a seat's trajectory as one conversation", () => {
     expect(r.stdout + r.stderr).toContain("view openai-sft: 2 rows from 2 records; none left out");
     expect(readdirSync(join(dir, "data"))).toEqual(["train-00000-of-00001.jsonl"]);
     const v = await spawnCli(["validate", RL, "--view", "trl-messages"]);
-    expect(v.stdout).toContain('view trl-messages: 2 rows; left out: {}; steps without an assistant turn: {"empty_content":1,"no_action":1,"null_content":1}');
+    expect(v.stdout).toContain("view trl-messages (SFTTrainer): 2 rows from 2 records; none left out; steps without a turn 3 (empty_content 1, no_action 1, null_content 1)\n");
+    expect(v.stdout.match(/^view trl-messages/gm)).toHaveLength(1);
     const bad = await spawnCli(["convert", RL, "--out", join(root, "cli-bad"), "--view", "openai-sft", "--turn-weight", "all"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--turn-weight .* add --episodes/);
