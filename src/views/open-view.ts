@@ -10,6 +10,7 @@ import type { ContextCounts } from "./view-manifest.js";
 import { viewNamed } from "./views.js";
 import { readTokenSetup } from "../tokens/token-setup.js";
 import type { TokenSetup } from "../tokens/token-setup.js";
+import type { TokenCache } from "../tokens/token-cache.js";
 import { tokenBudgetOf } from "./token-budget-of.js";
 
 /** What a run asks of a view; the plan's `ViewPlan` is this with the name checked (views/ does not import plan/, which imports views/). */
@@ -28,6 +29,8 @@ export interface ViewRequest {
   readonly tokenizer?: string | undefined;
   readonly chatTemplate?: string | undefined;
   readonly maxTokens?: number | undefined;
+  /** A nightly dataset's kept token counts, which the run looks rows up in and adds to. */
+  readonly tokenCache?: TokenCache;
 }
 
 /** A view ready to run: its environment, and what the manifest says about how it was set up. */
@@ -87,6 +90,6 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     ktoLabel: plan.ktoLabel,
     ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));
+  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved, plan.tokenCache ?? null));
   return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }

@@ -65,6 +65,6 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     extra_control_tokens: o.extraControlTokens,
     context: o.context,
     text_audit: o.audit,
-    ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? []) }),
+    ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? [], counts.tokens_cached) }),
   };
 }
