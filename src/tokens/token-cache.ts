@@ -9,7 +9,8 @@ export const TOKEN_CACHE_FILE = "_cache/token-counts.txt";
 /** What a row's training text came to: its longest prompt plus completion in tokens, or this when its boundary did not hold. */
 export const BOUNDARY_MISMATCH = -1;
 
-const FORMAT = "evalshard-token-counts/1";
+// The boundary rule is part of what a kept entry means: /2 checks token ids.
+const FORMAT = "evalshard-token-counts/2";
 
 /**
  * The token counts a nightly dataset keeps from night to night (issue 34): what the budget made of each

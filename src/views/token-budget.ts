@@ -12,9 +12,10 @@ type Rows = (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown
 /**
  * The view's rows under `env.tokens`, the one rule both engines run: each row's prompt is rendered with the
  * generation prompt and each prompt plus completion without it, by the model's chat template as
- * transformers' `apply_chat_template` renders them. A row whose rendered prompt is not a prefix of a rendered
- * prompt plus completion is dropped (`template_boundary_mismatch`: the template re-renders the history, so
- * the completion's tokens would not follow the prompt's); one whose longest prompt plus completion is over
+ * transformers' `apply_chat_template` renders them. A row whose rendered prompt (its text, then its token ids)
+ * is not a prefix of a rendered prompt plus completion is dropped (`template_boundary_mismatch`: the template
+ * re-renders the history, or a token merges across the boundary, so the completion's tokens would not follow
+ * the prompt's); one whose longest prompt plus completion is over
  * `maxTokens` tokens is dropped (`over_token_budget`), never truncated. The kept rows' counts go with the
  * result. Without a template (tiktoken) the messages are counted as the OpenAI API counts them. With a cache
  * (a nightly dataset's), a row whose training text was judged before is not rendered or counted again.
@@ -58,19 +59,34 @@ export function viewRows(view: AnyView): Rows {
 }
 
 /**
- * The tokens of a row's longest prompt plus completion, or BOUNDARY_MISMATCH when a rendered prompt is not a
- * prefix of a rendered prompt plus completion. Throws the template's own error.
+ * The tokens of a row's longest prompt plus completion, or BOUNDARY_MISMATCH when the prompt's tokens are not
+ * the first tokens of a prompt plus completion: first as rendered text (a prefix), then as token ids, since a
+ * merge across the boundary (a prompt ending in a space the completion's first word joins) breaks the ids where
+ * the text holds, and TRL trains on the ids (trl #1832, #5213). Throws the template's own error.
  */
 function judge(counter: TokenCounter, text: TrainingText): number {
   const prompt = counter.render(text.prompt, true);
+  let promptIds: readonly number[] | undefined;
   let longest = 0;
   for (const completion of text.completions) {
     const full = counter.render([...text.prompt, ...completion], false);
-    if (prompt === null || full === null) longest = Math.max(longest, counter.countMessages([...text.prompt, ...completion]));
-    else if (!full.startsWith(prompt)) return BOUNDARY_MISMATCH;
-    else longest = Math.max(longest, counter.count(full));
+    if (prompt === null || full === null) {
+      longest = Math.max(longest, counter.countMessages([...text.prompt, ...completion]));
+      continue;
+    }
+    if (!full.startsWith(prompt)) return BOUNDARY_MISMATCH;
+    promptIds ??= counter.ids(prompt);
+    const ids = counter.ids(full);
+    if (!startsWith(ids, promptIds)) return BOUNDARY_MISMATCH;
+    longest = Math.max(longest, ids.length);
   }
   return longest;
+}
+
+function startsWith(ids: readonly number[], prefix: readonly number[]): boolean {
+  if (prefix.length > ids.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (ids[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** Names a row in an error: its record's run and seat, and the row's step or place among the record's rows. */
