@@ -4,7 +4,8 @@
 // export, each prompt plus completion rendered by TRL's qwen2_5 template (rendered once, by evalshard, so both
 // sides encode the same texts). The tokenizer: a byte-level BPE trained here with `tokenizers` on those texts
 // (no download), vocabulary --vocab. Per core: CPU time (user + system, every thread) of the encoding alone;
-// Python's batch runs on every core it likes, its CPU is counted whole. Below 0.25x is a defect: exit 1.
+// Python's batch runs on every core it likes, its CPU is counted whole. Below 0.25x is a defect: exit 1 (the
+// workers' rate below too).
 // Also printed: evalshard's render + count per row (what a budgeted view adds), rows per CPU second; and the
 // tokenizer as the engine runs it, in the parallel engine's workers: a convert with --tokenizer against one
 // without, the CPU it adds per token rendered and encoded (prompts too), next to the same Python rate.
@@ -128,4 +129,4 @@ console.log(`render+count a row  ${(rows.length / renderBest).toFixed(0)} rows/s
 console.log(`in the workers      ${(workerRate / 1e6).toFixed(2)} M tokens/s per core rendered and encoded (${encoded} tokens, prompts too), ${(workerRate / pyRate).toFixed(2)}x tokenizers' encode`);
 console.log(`                    +${workerCpu.toFixed(2)} s cpu over ${plain.cpu.toFixed(2)} s, of it main thread +${(counted.main - plain.main).toFixed(2)} s; wall ${plain.wall.toFixed(2)} -> ${counted.wall.toFixed(2)} s`);
 console.log(JSON.stringify({ bench: "tokens", rows: rows.length, tokens, mib: Number(mib.toFixed(2)), js_tokens_per_cpu_s: Math.round(jsRate), py_tokens_per_cpu_s: Math.round(pyRate), ratio: Number(ratio.toFixed(3)), rows_per_cpu_s: Math.round(rows.length / renderBest), worker_tokens_per_cpu_s: Math.round(workerRate), worker_ratio: Number((workerRate / pyRate).toFixed(3)), worker_main_cpu_s: Number((counted.main - plain.main).toFixed(2)) }));
-if (ratio < TARGET) process.exit(1);
+if (ratio < TARGET || workerRate / pyRate < TARGET) process.exit(1);
