@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import type * as Crypto from "node:crypto";
+import { lazyBuiltin } from "../core/lazy-builtin.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { TemplateMessage } from "./token-counter.js";
 import type { TokenSetup } from "./token-setup.js";
@@ -11,6 +12,8 @@ export const BOUNDARY_MISMATCH = -1;
 
 // The boundary rule is part of what a kept entry means: /2 checks token ids.
 const FORMAT = "evalshard-token-counts/2";
+// The parallel engine's workers load this module whether or not a run counts tokens.
+const nodeCrypto = lazyBuiltin<typeof Crypto>("node:crypto");
 
 /**
  * The token counts a nightly dataset keeps from night to night (issue 34): what the budget made of each
@@ -23,10 +26,20 @@ const FORMAT = "evalshard-token-counts/2";
 export class TokenCache {
   #prior = new Map<string, number>();
   readonly #next = new Map<string, number>();
+  /** In a worker: the entries of the record being viewed (see {@link drain}); null elsewhere. */
+  #touched: (readonly [string, number])[] | null;
   #setup: string | null = null;
 
-  /** `text`: the file the last published night kept; null when there is none. */
-  constructor(private readonly text: string | null) {}
+  /**
+   * `text`: the file the last published night kept; null when there is none. A worker thread opens its own from
+   * it, `tracked`, so that main keeps only the entries of the records it keeps.
+   */
+  constructor(
+    readonly text: string | null,
+    tracked = false,
+  ) {
+    this.#touched = tracked ? [] : null;
+  }
 
   /** Binds the cache to the setup this run counts with; the kept counts apply only when they were made under it. */
   bind(setup: TokenSetup): void {
@@ -36,18 +49,31 @@ export class TokenCache {
 
   /** The key of a row's training text. */
   key(prompt: readonly TemplateMessage[], completions: readonly (readonly TemplateMessage[])[]): string {
-    return createHash("sha256").update(JSON.stringify([prompt, completions])).digest().subarray(0, 16).toString("base64url");
+    return nodeCrypto().createHash("sha256").update(JSON.stringify([prompt, completions])).digest().subarray(0, 16).toString("base64url");
   }
 
   /** The count kept for `key`, which the next file keeps too; undefined when the row must be counted. */
   lookup(key: string): number | undefined {
     const n = this.#next.get(key) ?? this.#prior.get(key);
-    if (n !== undefined) this.#next.set(key, n);
+    if (n !== undefined) this.store(key, n);
     return n;
   }
 
   store(key: string, n: number): void {
     this.#next.set(key, n);
+    this.#touched?.push([key, n]);
+  }
+
+  /** The entries looked up or stored since the last call: a worker's for one record, which main keeps if the record stays. */
+  drain(): readonly (readonly [string, number])[] {
+    const touched = this.#touched ?? [];
+    if (this.#touched !== null) this.#touched = [];
+    return touched;
+  }
+
+  /** Keeps entries a worker's cache judged (see {@link drain}) for the next file. */
+  absorb(entries: readonly (readonly [string, number])[]): void {
+    for (const [key, n] of entries) this.#next.set(key, n);
   }
 
   /** The file to keep with the dataset this run publishes; null when no run bound it (no view counted tokens). */
@@ -70,7 +96,7 @@ function setupDigest(setup: TokenSetup): string {
     specials: tokenizer.kind === "hf" ? Object.entries(tokenizer.specialTokens).sort(([a], [b]) => (a < b ? -1 : 1)) : null,
     template: template?.digest.sha256 ?? null,
   };
-  return createHash("sha256").update(JSON.stringify(facts)).digest("hex");
+  return nodeCrypto().createHash("sha256").update(JSON.stringify(facts)).digest("hex");
 }
 
 /** The counts of a kept file made under `setup`; none when it is missing, made under another setup, or not one this code wrote. */

@@ -42,6 +42,7 @@ export interface ViewWritten {
   readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
   readonly trimmed: number;
   readonly tokens?: readonly number[];
+  readonly cached?: number;
 }
 
 /** Collects a {@link ViewResult} while a view walks a record. */

@@ -38,8 +38,8 @@ function tokenizer(): string {
 type Tokens = TokenStats & { cached: number };
 
 /** One night of the shipped RL pipeline with the trl-prompt-completion view counting tokens. */
-function tokenNight(env: Record<string, string>, options: string): Promise<NightlyResult> {
-  return night("nightly-rl", env, true, (text) => {
+function tokenNight(env: Record<string, string>, options: string, jsonl: boolean): Promise<NightlyResult> {
+  return night("nightly-rl", env, jsonl, (text) => {
     const edited = text.replace(/ {2}buckets: 16\n/, `  buckets: 16\n  view: trl-prompt-completion\n  view_options: {${options}}\n`);
     expect(edited).toContain("view_options");
     return edited;
@@ -56,12 +56,15 @@ function judged(result: NightlyResult): number {
   return (view?.rows_out ?? 0) + (view?.steps_dropped?.over_token_budget ?? 0) + (view?.steps_dropped?.template_boundary_mismatch ?? 0);
 }
 
-describe("a nightly dataset's token counts (issue 34)", () => {
+const tok = tokenizer();
+
+// JSON Lines and the shipped Parquet: the engine that runs a night's view may differ between them (the
+// parallel engine's workers keep their own copy of the counts, and main the kept records' entries).
+describe.each([["JSON Lines", true] as const, ["Parquet", false] as const])("a nightly dataset's token counts (issue 34), %s", (to, jsonl) => {
   it("the second night tokenizes only the changed rows; dataset and view.tokens equal a night without kept counts; another template counts again", async () => {
-    const tok = tokenizer();
     const emu = await emulator({ seed: 31, runs: 120 });
-    const kept = join(root, "kept");
-    const first = await tokenNight(envFor(emu, kept), `tokenizer: ${tok}`);
+    const kept = join(root, `kept-${to}`);
+    const first = await tokenNight(envFor(emu, kept), `tokenizer: ${tok}`, jsonl);
     // A first night tokenizes each distinct row text once (a text repeated tonight is counted once).
     expect(tokensOf(first).cached).toBeLessThan(judged(first));
     expect(tokensOf(first).rows).toBe(first.manifest.view?.rows_out);
@@ -75,11 +78,11 @@ describe("a nightly dataset's token counts (issue 34)", () => {
     await emu.advance();
     // Tonight with a budget: the kept counts are judged against it as fresh ones are.
     const budget = `tokenizer: ${tok}, max_tokens: ${tokensOf(first).p50 ?? 0}`;
-    const second = await tokenNight(envFor(emu, kept), budget);
-    const fresh = await tokenNight(envFor(emu, join(root, "fresh")), budget);
+    const second = await tokenNight(envFor(emu, kept), budget, jsonl);
+    const fresh = await tokenNight(envFor(emu, join(root, `fresh-${to}`)), budget, jsonl);
     await emu.close().catch(() => undefined);
     expect(second.changed).toBe(true);
-    expect(datasetOf(join(kept, "nightly-rl"))).toEqual(datasetOf(join(root, "fresh", "nightly-rl")));
+    expect(datasetOf(join(kept, "nightly-rl"))).toEqual(datasetOf(join(root, `fresh-${to}`, "nightly-rl")));
     const { cached, ...secondTokens } = tokensOf(second);
     const { cached: freshCached, ...freshTokens } = tokensOf(fresh);
     expect(cached).toBeGreaterThan(freshCached);
@@ -96,7 +99,7 @@ describe("a nightly dataset's token counts (issue 34)", () => {
 
     // Another template: the kept counts are not its; every row is counted again.
     const again = await emulator({ seed: 31, runs: 120, epoch: 1 });
-    const other = await tokenNight(envFor(again, kept), `${budget}, chat_template: ${join(root, "tok", "other.jinja")}`);
+    const other = await tokenNight(envFor(again, kept), `${budget}, chat_template: ${join(root, "tok", "other.jinja")}`, jsonl);
     await again.close().catch(() => undefined);
     expect(judged(other) - tokensOf(other).cached).toBe(judged(fresh) - freshCached);
     expect(tokensOf(other).rows).toBeGreaterThan(0);
