@@ -26,20 +26,10 @@ const nodeCrypto = lazyBuiltin<typeof Crypto>("node:crypto");
 export class TokenCache {
   #prior = new Map<string, number>();
   readonly #next = new Map<string, number>();
-  /** In a worker: the entries of the record being viewed (see {@link drain}); null elsewhere. */
-  #touched: (readonly [string, number])[] | null;
   #setup: string | null = null;
 
-  /**
-   * `text`: the file the last published night kept; null when there is none. A worker thread opens its own from
-   * it, `tracked`, so that main keeps only the entries of the records it keeps.
-   */
-  constructor(
-    readonly text: string | null,
-    tracked = false,
-  ) {
-    this.#touched = tracked ? [] : null;
-  }
+  /** `text`: the file the last published night kept; null when there is none. */
+  constructor(private readonly text: string | null) {}
 
   /** Binds the cache to the setup this run counts with; the kept counts apply only when they were made under it. */
   bind(setup: TokenSetup): void {
@@ -55,25 +45,12 @@ export class TokenCache {
   /** The count kept for `key`, which the next file keeps too; undefined when the row must be counted. */
   lookup(key: string): number | undefined {
     const n = this.#next.get(key) ?? this.#prior.get(key);
-    if (n !== undefined) this.store(key, n);
+    if (n !== undefined) this.#next.set(key, n);
     return n;
   }
 
   store(key: string, n: number): void {
     this.#next.set(key, n);
-    this.#touched?.push([key, n]);
-  }
-
-  /** The entries looked up or stored since the last call: a worker's for one record, which main keeps if the record stays. */
-  drain(): readonly (readonly [string, number])[] {
-    const touched = this.#touched ?? [];
-    if (this.#touched !== null) this.#touched = [];
-    return touched;
-  }
-
-  /** Keeps entries a worker's cache judged (see {@link drain}) for the next file. */
-  absorb(entries: readonly (readonly [string, number])[]): void {
-    for (const [key, n] of entries) this.#next.set(key, n);
   }
 
   /** The file to keep with the dataset this run publishes; null when no run bound it (no view counted tokens). */

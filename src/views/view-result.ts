@@ -42,7 +42,6 @@ export interface ViewWritten {
   readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
   readonly trimmed: number;
   readonly tokens?: readonly number[];
-  readonly cached?: number;
 }
 
 /** Collects a {@link ViewResult} while a view walks a record. */

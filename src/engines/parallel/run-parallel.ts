@@ -35,8 +35,6 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // the view's rows with the view's own code (src/views) and shred those.
   // Imported here: a plain run does not load the views' code.
   const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
-  // A nightly's kept token counts: the workers look their rows up, and main keeps what the kept records judged.
-  const cache = plan.view?.tokenCache;
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
@@ -52,7 +50,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
@@ -69,7 +67,6 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
       view.audit.mergeSummary(unit.audit);
-      if (unit.tokenCounts !== undefined) cache?.absorb(unit.tokenCounts);
     }
     return { ...run, view: { manifest: view.manifest(), card: view.card() } };
   } finally {

@@ -58,8 +58,8 @@ function judged(result: NightlyResult): number {
 
 const tok = tokenizer();
 
-// JSON Lines and the shipped Parquet: the engine that runs a night's view may differ between them (the
-// parallel engine's workers keep their own copy of the counts, and main the kept records' entries).
+// JSON Lines and the shipped Parquet: the engine that runs a night's view may come to differ between them, and
+// each must keep the counts.
 describe.each([["JSON Lines", true] as const, ["Parquet", false] as const])("a nightly dataset's token counts (issue 34), %s", (to, jsonl) => {
   it("the second night tokenizes only the changed rows; dataset and view.tokens equal a night without kept counts; another template counts again", async () => {
     const emu = await emulator({ seed: 31, runs: 120 });

@@ -14,7 +14,6 @@ import { viewNamed } from "../../../views/views.js";
 import { viewRows } from "../../../views/token-budget.js";
 import type { TokenBudget } from "../../../tokens/token-budget.js";
 import { tokenBudgetOf } from "../../../views/token-budget-of.js";
-import { TokenCache } from "../../../tokens/token-cache.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
@@ -23,23 +22,18 @@ import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
 export interface ViewSetup {
   readonly name: ViewName;
   readonly options: ViewOptions;
-  /** A nightly dataset's kept token counts (`TokenCache.text`): each worker looks its rows up in its own copy. */
-  readonly tokenCounts?: string | null;
 }
 
 /** What a unit's kept records gave the view: added to the run's view tally and text audit in main. */
 export interface UnitViewCounts {
   readonly counts: ViewCounts;
   readonly audit: Readonly<Record<string, PathAudit>>;
-  /** With a token cache: the kept records' row counts, for main's cache (`TokenCache.absorb`). */
-  readonly tokenCounts?: readonly (readonly [string, number])[];
 }
 
 /** A record's part of the counts, until main says whether the record stays. */
 interface RecordCounts {
   readonly counts: ViewCounts;
   readonly audit: TextAudit;
-  readonly tokenCounts: readonly (readonly [string, number])[] | undefined;
 }
 
 /**
@@ -53,13 +47,11 @@ export class UnitView {
   readonly #write: (record: unknown, env: ViewEnv, out: RowOut) => ViewWritten;
   readonly #env: ViewEnv;
   readonly #units = new Map<number, RecordCounts[]>();
-  readonly #cache: TokenCache | null;
 
   /** `plan`: the view's columns, as the unit's row groups lay them out. */
   static async open(setup: ViewSetup, plan: ColumnPlan): Promise<UnitView> {
     const view: AnyView = viewNamed(setup.name);
-    const cache = setup.tokenCounts === undefined ? null : new TokenCache(setup.tokenCounts, true);
-    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options, cache));
+    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options));
   }
 
   private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null) {
@@ -75,9 +67,8 @@ export class UnitView {
           out.beginRow();
           shredRecord(plan, row, out.leaves);
         }
-        return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }), ...(result.cached === undefined ? {} : { cached: result.cached }) };
+        return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
-    this.#cache = budget?.cache ?? null;
     const env = viewEnv(options, null, budget);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
     this.#env = (options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
@@ -90,8 +81,7 @@ export class UnitView {
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);
-    const counts = { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }), ...(result.cached === undefined ? {} : { tokens_cached: result.cached }) };
-    records.push({ counts, audit, tokenCounts: this.#cache?.drain() });
+    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }) }, audit });
     return result.rows;
   }
 
@@ -102,14 +92,12 @@ export class UnitView {
     if (records.length !== kept.length) throw new Error(`Internal error: unit ${unit} has ${records.length} viewed records, main decided ${kept.length}`);
     const tally = new ViewTally();
     const audit = new TextAudit();
-    const tokenCounts: (readonly [string, number])[] = [];
     records.forEach((r, i) => {
       if (kept[i] !== 1) return;
       tally.merge(r.counts);
       audit.merge(r.audit);
-      if (r.tokenCounts !== undefined) tokenCounts.push(...r.tokenCounts);
     });
-    return { counts: tally.counts(), audit: audit.summary(), ...(this.#cache === null ? {} : { tokenCounts }) };
+    return { counts: tally.counts(), audit: audit.summary() };
   }
 }
 
