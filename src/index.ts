@@ -192,6 +192,7 @@ export type { SnapshotPointer } from "./output/object-snapshot-pointer.js";
 export type { SuiteBook, SuitePin, SuiteAnswer } from "./formats/suite-book.js";
 export type { DecontaminationManifest } from "./output/decontamination.js";
 export type { TokenBudget } from "./tokens/token-budget.js";
+export type { TokenCache } from "./tokens/token-cache.js";
 export type { TemplateMessage } from "./tokens/token-counter.js";
 export type { TrainingText } from "./views/training-text.js";
 export type { ChatMessage, ChatRole } from "./views/chat-message.js";

@@ -17,6 +17,8 @@ export interface TokenCounter {
   render(messages: readonly TemplateMessage[], addGenerationPrompt: boolean): string | null;
   /** Tokens of a rendered text, special tokens recognised and none added (`add_special_tokens=False`). */
   count(text: string): number;
+  /** The token ids `count` counts. */
+  ids(text: string): readonly number[];
   /** Tokens of a conversation without a template: the OpenAI API's rule, 3 per message plus role and content, 3 for the reply. */
   countMessages(messages: readonly TemplateMessage[]): number;
 }
@@ -24,16 +26,16 @@ export interface TokenCounter {
 /** Loads the libraries (only when a run asks for tokens) and builds the counter `setup` describes. */
 export async function openTokenCounter(setup: TokenSetup): Promise<TokenCounter> {
   const tokenizer = setup.tokenizer;
-  let encode: (text: string) => number;
+  let encode: (text: string) => readonly number[];
   if (tokenizer.kind === "tiktoken") {
     const { Tiktoken, ranks } = await loadTiktoken();
     const enc = new Tiktoken(ranks);
     // Special-token text in a message is text to the API: encoded as ordinary bytes.
-    encode = (text) => enc.encode(text, [], []).length;
+    encode = (text) => enc.encode(text, [], []);
   } else {
     const { Tokenizer } = await import("@huggingface/tokenizers");
     const tok = new Tokenizer(JSON.parse(tokenizer.json) as object, {});
-    encode = (text) => tok.encode(text, { add_special_tokens: false }).ids.length;
+    encode = (text) => tok.encode(text, { add_special_tokens: false }).ids;
   }
   let render: TokenCounter["render"] = () => null;
   if (setup.template !== null) {
@@ -44,7 +46,8 @@ export async function openTokenCounter(setup: TokenSetup): Promise<TokenCounter>
   }
   return {
     render,
-    count: encode,
-    countMessages: (messages) => messages.reduce((n, m) => n + 3 + encode(m.role) + encode(m.content), 3),
+    count: (text) => encode(text).length,
+    ids: encode,
+    countMessages: (messages) => messages.reduce((n, m) => n + 3 + encode(m.role).length + encode(m.content).length, 3),
   };
 }

@@ -11,6 +11,7 @@ import { viewOf } from "./views.js";
 import type { TurnWeight } from "./turn-weight.js";
 import { readTokenSetup } from "../tokens/token-setup.js";
 import type { TokenSetup } from "../tokens/token-setup.js";
+import type { TokenCache } from "../tokens/token-cache.js";
 import { tokenBudgetOf } from "./token-budget-of.js";
 
 /** What a run asks of a view; the plan's `ViewPlan` is this with the name checked (views/ does not import plan/, which imports views/). */
@@ -31,6 +32,8 @@ export interface ViewRequest {
   readonly tokenizer?: string | undefined;
   readonly chatTemplate?: string | undefined;
   readonly maxTokens?: number | undefined;
+  /** A nightly dataset's kept token counts, which the run looks rows up in and adds to. */
+  readonly tokenCache?: TokenCache;
 }
 
 /** A view ready to run: its environment, and what the manifest says about how it was set up. */
@@ -91,6 +94,6 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     ...(plan.turnWeight === undefined ? {} : { turnWeight: plan.turnWeight }),
     ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved));
+  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved, plan.tokenCache ?? null));
   return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }

@@ -1,15 +1,17 @@
 import { ConfigError } from "../core/errors.js";
 import { openTokenCounter } from "../tokens/token-counter.js";
 import type { TokenBudget } from "../tokens/token-budget.js";
+import type { TokenCache } from "../tokens/token-cache.js";
 import type { AnyView } from "./view.js";
 import type { ViewOptions } from "./view-env.js";
 
 /**
  * The token budget `options.tokens` sets for `view` (its libraries loaded now), or null when the run counts
  * no tokens. A ConfigError, before any row is built, when the view has no chat text to count (`rl-steps`) or
- * the system prompt alone, as the template renders it, is over the budget: no row could fit.
+ * the system prompt alone, as the template renders it, is over the budget: no row could fit. `cache`: the
+ * counts a nightly dataset kept, bound here to the setup.
  */
-export async function tokenBudgetOf(view: AnyView, options: ViewOptions): Promise<TokenBudget | null> {
+export async function tokenBudgetOf(view: AnyView, options: ViewOptions, cache: TokenCache | null = null): Promise<TokenBudget | null> {
   const setup = options.tokens;
   if (setup === undefined) return null;
   if (view.training === undefined) throw new ConfigError(`--tokenizer counts chat messages, and the view ${view.name} writes none: use it with a chat view`);
@@ -27,5 +29,6 @@ export async function tokenBudgetOf(view: AnyView, options: ViewOptions): Promis
     const length = rendered === null ? counter.countMessages(system) : counter.count(rendered);
     if (length > maxTokens) throw new ConfigError(`--max-tokens ${maxTokens} is below the system prompt's own length (${length} tokens as the template renders it): every row would be dropped`);
   }
-  return { counter, maxTokens };
+  cache?.bind(setup);
+  return { counter, maxTokens, cache };
 }

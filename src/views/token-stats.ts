@@ -13,10 +13,12 @@ export interface TokenStats {
   readonly p50: number | null;
   readonly p95: number | null;
   readonly max: number | null;
+  /** A nightly dataset's: rows (kept or dropped by the budget) whose counts came from its token cache, not counted again. */
+  readonly cached?: number;
 }
 
-/** `view.tokens` from the run's setup and its length histogram (`ViewCounts.tokens`). */
-export function tokenStats(setup: TokenSetup, histogram: readonly (readonly [number, number])[]): TokenStats {
+/** `view.tokens` from the run's setup, its length histogram (`ViewCounts.tokens`) and the rows judged from a token cache. */
+export function tokenStats(setup: TokenSetup, histogram: readonly (readonly [number, number])[], cached?: number): TokenStats {
   const rows = histogram.reduce((n, [, r]) => n + r, 0);
   const total = histogram.reduce((n, [t, r]) => n + t * r, 0);
   const rank = (p: number): number | null => {
@@ -36,5 +38,6 @@ export function tokenStats(setup: TokenSetup, histogram: readonly (readonly [num
     p50: rank(50),
     p95: rank(95),
     max: histogram[histogram.length - 1]?.[0] ?? null,
+    ...(cached === undefined ? {} : { cached }),
   };
 }

@@ -72,7 +72,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
     extra_control_tokens: o.extraControlTokens,
     context: o.context,
     text_audit: o.audit,
-    ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? []) }),
+    ...(o.tokens === null ? {} : { tokens: tokenStats(o.tokens, counts.tokens ?? [], counts.tokens_cached) }),
     ...(o.turnWeight === undefined ? {} : { turn_weight: o.turnWeight }),
   };
 }

@@ -34,6 +34,8 @@ export interface ViewResult<Row> {
   readonly trimmed: number;
   /** With a tokenizer (`viewRows`): each row's training-text tokens, in row order. */
   readonly tokens?: readonly number[];
+  /** With a nightly dataset's token cache: the rows judged from it, neither rendered nor counted again. */
+  readonly cached?: number;
 }
 
 /** What a view's `write` made of one record: as {@link ViewResult}, with the rows written counted. */

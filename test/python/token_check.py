@@ -1,7 +1,7 @@
 """The token counts evalshard's `--tokenizer` gives, computed by transformers and tokenizers themselves.
 
     python token_check.py make OUT_DIR CORPUS_FILE TEMPLATES_DIR FAMILY [FAMILY ...]
-    python token_check.py count TOKENIZER_DIR DATASET_DIR VIEW
+    python token_check.py count TOKENIZER_DIR DATASET_DIR VIEW [TEMPLATE_FILE]
     python token_check.py site      (where TRL is installed: its chat_templates/ are beside it)
 
 `make` trains a byte-level BPE tokenizer with `tokenizers` on CORPUS_FILE (no download) holding the special
@@ -74,25 +74,32 @@ def conversations(row, view):
     raise ValueError(f"no training text for view {view}")
 
 
-def count(tokenizer_dir, dataset_dir, view):
+def ids_of(encoded):
+    return encoded["input_ids"] if isinstance(encoded, dict) or hasattr(encoded, "keys") else encoded
+
+
+def count(tokenizer_dir, dataset_dir, view, template_file=None):
     from datasets import load_dataset
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
+    if template_file is not None:
+        with open(template_file, encoding="utf-8") as f:
+            tokenizer.chat_template = f.read()
     rows = load_dataset(dataset_dir, split="train")
     out = []
     for row in rows:
         prompt, completions = conversations(row, view)
         prompt_text = tokenizer.apply_chat_template(prompt, tokenize=False, add_generation_prompt=True)
+        prompt_ids = ids_of(tokenizer.apply_chat_template(prompt, tokenize=True, add_generation_prompt=True, return_dict=False))
         fulls = []
         for completion in completions:
             text = tokenizer.apply_chat_template(prompt + completion, tokenize=False)
-            ids = tokenizer.apply_chat_template(prompt + completion, tokenize=True, return_dict=False)
-            if isinstance(ids, dict) or hasattr(ids, "keys"):
-                ids = ids["input_ids"]
+            ids = ids_of(tokenizer.apply_chat_template(prompt + completion, tokenize=True, return_dict=False))
             # Counted as apply_chat_template does: the rendered text with add_special_tokens=False.
             assert len(ids) == len(tokenizer(text, add_special_tokens=False)["input_ids"])
-            fulls.append({"text": text, "tokens": len(ids)})
+            # TRL's check (trl #1832): the prompt's ids are the first ids of prompt plus completion.
+            fulls.append({"text": text, "tokens": len(ids), "ids_prefix": list(ids[: len(prompt_ids)]) == list(prompt_ids)})
         out.append({"prompt": prompt, "completions": completions, "prompt_text": prompt_text, "fulls": fulls})
     print("TOKEN_CHECK " + json.dumps({"rows": out}, ensure_ascii=False))
 
@@ -105,4 +112,4 @@ if __name__ == "__main__":
     elif sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     else:
-        count(sys.argv[2], sys.argv[3], sys.argv[4])
+        count(*sys.argv[2:6])

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openTokenCounter, readTokenSetup } from "../../src/index.js";
+import type { RlRecord } from "../../src/formats/rl.js";
 import type { ChatMessage } from "../../src/views/chat-message.js";
 import type { TokenStats } from "../../src/views/token-stats.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
@@ -29,7 +30,7 @@ interface PyRow {
   prompt: ChatMessage[];
   completions: ChatMessage[][];
   prompt_text: string;
-  fulls: { text: string; tokens: number }[];
+  fulls: { text: string; tokens: number; ids_prefix: boolean }[];
 }
 
 async function python(args: readonly string[]): Promise<string> {
@@ -37,8 +38,8 @@ async function python(args: readonly string[]): Promise<string> {
   return stdout;
 }
 
-async function pythonRows(tokenizerDir: string, dataset: string, view: string): Promise<PyRow[]> {
-  const line = (await python(["count", tokenizerDir, dataset, view])).split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+async function pythonRows(tokenizerDir: string, dataset: string, view: string, template?: string): Promise<PyRow[]> {
+  const line = (await python(["count", tokenizerDir, dataset, view, ...(template === undefined ? [] : [template])])).split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
   if (line === undefined) throw new Error("token_check.py printed no TOKEN_CHECK line");
   return (JSON.parse(line.slice("TOKEN_CHECK ".length)) as { rows: PyRow[] }).rows;
 }
@@ -91,7 +92,7 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
         });
       }
       // deepseekv3's generation prompt opens `<think>\n`, which its rendered replies lack: every row mismatches.
-      const fits = rows.filter((r) => r.fulls.every((f) => f.text.startsWith(r.prompt_text)));
+      const fits = rows.filter((r) => r.fulls.every((f) => f.text.startsWith(r.prompt_text) && f.ids_prefix));
       const mismatched = rows.length - fits.length;
       if (family === "deepseekv3") expect(fits).toHaveLength(0);
       else expect(mismatched).toBe(0);
@@ -111,6 +112,48 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
       expect(parallel.view.tokens).toMatchObject({ ...statsOf(counts.filter((n) => n <= budget)), max_tokens: budget });
     }, 300_000);
   }
+
+  it("the boundary is checked on token ids: a prompt whose text is a prefix but whose last token merges with the completion's first is dropped, as TRL's check finds", async () => {
+    // The generation prompt ends in a space, which the byte-level pre-tokenizer joins to the completion's first word.
+    const template = join(root, "space-boundary.jinja");
+    writeFileSync(template, "{% for message in messages %}{{ '### ' + message['role'] + ': ' + message['content'] + '\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '### assistant: ' }}{% endif %}");
+    // A tokenizer trained on text rendered so, of the actions that start with "I ": it merges " I" (not " W", " L").
+    const corpus = join(root, "space-corpus.txt");
+    const actions = readFileSync(rl, "utf8").trim().split("\n").flatMap((l) => (JSON.parse(l) as RlRecord).tuples.map((t) => t.action?.content ?? ""));
+    writeFileSync(corpus, actions.filter((a) => a.startsWith("I ")).map((a) => `### assistant: ${a}\n`).join("").repeat(5));
+    const site = (await python(["site"])).trim();
+    await python(["make", join(root, "tok-space"), corpus, join(site, "trl", "chat_templates"), "llama3"]);
+    const tokenizer = join(root, "tok-space", "llama3", "tokenizer.json");
+    const inputs = [rl, join(FIXTURES, "views-rl.ndjson")];
+    const plain = join(root, "plain-space");
+    await convert([...inputs, "--out", plain, "--view", "trl-prompt-completion", "--control-tokens", tokenizer]);
+    const rows = await pythonRows(dirname(tokenizer), plain, "trl-prompt-completion", template);
+    const counter = await openTokenCounter(await readTokenSetup({ tokenizer, chatTemplate: template, maxTokens: undefined }));
+    for (const row of rows) {
+      const prompt = counter.render(row.prompt, true) as string;
+      expect(prompt).toBe(row.prompt_text);
+      for (const [i, completion] of row.completions.entries()) {
+        const full = counter.render([...row.prompt, ...completion], false) as string;
+        expect(full).toBe(row.fulls[i]?.text);
+        expect(full.startsWith(prompt)).toBe(true);
+        const ids = counter.ids(full);
+        expect(ids.length).toBe(row.fulls[i]?.tokens);
+        expect(counter.ids(prompt).every((id, j) => ids[j] === id)).toBe(row.fulls[i]?.ids_prefix);
+      }
+    }
+    const fits = rows.filter((r) => r.fulls.every((f) => f.ids_prefix));
+    // Text prefix everywhere, ids not: the rows text equality alone would have kept.
+    expect(fits.length).toBeLessThan(rows.length);
+    expect(fits.length).toBeGreaterThan(0);
+    const counts = fits.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
+    for (const engine of ["stages", "parallel"]) {
+      const m = await convert([...inputs, "--out", join(root, `space-${engine}`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--chat-template", template, "--engine", engine]);
+      expect(m.output.engine).toBe(engine);
+      expect(m.view.rows_out).toBe(fits.length);
+      expect(m.view.steps_dropped?.template_boundary_mismatch).toBe(rows.length - fits.length);
+      if (counts.length > 0) expect(m.view.tokens).toMatchObject(statsOf(counts));
+    }
+  }, 300_000);
 
   it("trl-preference with --chat-template (TRL's llama3): the longer side of each pair counts", async () => {
     const site = (await python(["site"])).trim();

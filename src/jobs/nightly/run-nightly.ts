@@ -30,6 +30,7 @@ import { SuiteBook } from "../../formats/suite-book.js";
 import { decontaminationManifest, decontaminationSentence } from "../../output/decontamination.js";
 import { nightSuites } from "./night-suites.js";
 import type { FormatBasics } from "../../formats/format.js";
+import { TOKEN_CACHE_FILE, TokenCache } from "../../tokens/token-cache.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 
@@ -119,7 +120,9 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
       ...(scores === undefined ? {} : { scores: () => scores }),
       viewContext: () => contextOf(opened.http),
     };
-    const run = await stagesEngine.run(plan, sources, sink);
+    // Issue 34: the rows' token counts kept with the dataset, so rows that did not change are not tokenized again.
+    const tokenCache = plan.view?.tokenizer === undefined ? null : new TokenCache(await readText(sink.storage, TOKEN_CACHE_FILE));
+    const run = await stagesEngine.run(tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } }, sources, sink);
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run
@@ -140,6 +143,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
       return { manifest, changed: false, decision: { ...judged, rejected_to: null }, outDir: out, dryRun: { wouldPublish: published } };
     }
     const cacheOut = opened.http === null ? null : formatScoreCache(opened.http.scoreCacheOut());
+    const tokenCounts = tokenCache?.format() ?? null;
     const answers = opened.http?.answeredExports() ?? null;
     // A part of a partitioned night keeps what the commit's card needs: a night that changes nothing runs no engine.
     const partCard = spec.source.kind === "http" && spec.source.partition !== undefined ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
@@ -155,7 +159,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
           ...(decontamination === undefined ? {} : { decontamination: decontaminationSentence(decontamination.section) }),
         }),
         manifest,
-        extra: { ...partCard, ...(cacheOut === null ? {} : { [SCORE_CACHE]: cacheOut }) },
+        extra: { ...partCard, ...(cacheOut === null ? {} : { [SCORE_CACHE]: cacheOut }), ...(tokenCounts === null ? {} : { [TOKEN_CACHE_FILE]: tokenCounts }) },
         ...(digest === null
           ? {}
           : {
