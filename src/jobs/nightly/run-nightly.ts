@@ -6,7 +6,8 @@ import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
-import { decidePublish } from "../../output/publish-guard.js";
+import { decidePublish, partDecision } from "../../output/publish-guard.js";
+import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 import { publishedRows, rowsOf } from "../../output/published-rows.js";
 import { refuseForeignOutput } from "../../output/refuse-foreign-output.js";
 import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
@@ -126,10 +127,12 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest
     // (an input file's) count against --max-stream-errors.
     const pull = opened.http?.report() ?? null;
-    const unrecovered = Math.max(0, counts.stream_errors - (pull?.streamErrors ?? 0));
+    const unrecovered = unrecoveredStreamErrors(counts.stream_errors, pull);
     const night = sink.night;
     const rows = publishedBefore === null ? {} : { rows: { published: publishedBefore, out: rowsOf(night.shards) } };
-    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
+    // A part stages its share whatever it holds: the commit judges the merged night (issue 37).
+    const isPart = spec.source.kind === "http" && spec.source.partition !== undefined;
+    const judged = isPart ? partDecision(plan.guards) : decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const published = night.changed && judged.published;
     const decontamination = suites === null ? undefined : { section: decontaminationManifest(suites.asked, suitesSha, suites.suites, book), warning: suites.undecidable };
     const manifest = await nightlyManifest({ ...(decontamination === undefined ? {} : { decontamination }), spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
@@ -142,7 +145,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const cacheOut = opened.http === null ? null : formatScoreCache(opened.http.scoreCacheOut());
     const answers = opened.http?.answeredExports() ?? null;
     // A part of a partitioned night keeps what the commit's card needs: a night that changes nothing runs no engine.
-    const partCard = spec.source.kind === "http" && spec.source.partition !== undefined ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
+    const partCard = isPart ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
     await sink.publish(
       {
         card: datasetCard({
