@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import type { CommitResult } from "../jobs/nightly/commit-night.js";
 import { ConfigError } from "../core/errors.js";
 import { describeDecision } from "../output/publish-guard.js";
 import { exitOfDecision } from "./exit-codes.js";
@@ -19,13 +20,18 @@ export function commitCommand(): Command {
         const parts = wholeNumber("--parts", flags.parts);
         const night = flags.night ?? nightOf(process.env, new Date());
         const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots), publishAnyway: flags.publishAnyway === true });
-        const m = result.manifest;
-        const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
-        process.stdout.write(flags.json === true || !process.stdout.isTTY ? `${JSON.stringify(summary)}\n` : `${out}: night ${m.night_label} of ${parts} parts ${result.changed ? `published as snapshot ${m.snapshot}` : result.decision.published ? "already published" : "not published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
-        if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
-        return exitOfDecision(result.decision);
+        return reportCommit(result, flags.json === true || !process.stdout.isTTY);
       }),
     );
+}
+
+/** Prints a commit's summary (one JSON line when `json`) and any tripped guard; returns its exit code. */
+export function reportCommit(result: CommitResult, json: boolean): number {
+  const m = result.manifest;
+  const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
+  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${result.outDir}: night ${m.night_label} of ${m.partition.count} parts ${result.changed ? `published as snapshot ${m.snapshot}` : result.decision.published ? "already published" : "not published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
+  if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
+  return exitOfDecision(result.decision);
 }
 
 function wholeNumber(flag: string, text: string): number {

@@ -17,6 +17,8 @@ import { nightlyManifest } from "./nightly-manifest-of.js";
 import { nightBudget, openSource } from "./open-source.js";
 import { partitionOf } from "./partition-of.js";
 import { stagePart } from "./stage-part.js";
+import type { CommitResult } from "./commit-night.js";
+import { ConfigError } from "../../core/errors.js";
 import { PART_CARD_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
@@ -45,6 +47,8 @@ export interface NightlyResult {
   readonly outDir: string;
   /** A dry run: `changed` is false, and this says whether a real night would have published (the dataset changed and the guards let it). */
   readonly dryRun?: { readonly wouldPublish: boolean };
+  /** With `commit: "last"`, the commit this part ran, being the last of the night's parts to stage it. */
+  readonly commit?: CommitResult;
 }
 
 export interface NightlyOptions {
@@ -52,6 +56,11 @@ export interface NightlyOptions {
   readonly dryRun?: boolean;
   /** Write into an output that holds files evalshard did not write (issue 40); refused otherwise. */
   readonly force?: boolean;
+  /**
+   * A part of a partitioned night (`partition` set): `last` commits the night itself when it finds every part
+   * staged and wins the claim (claimCommit: one part of N, even when two finish at once).
+   */
+  readonly commit?: "last";
 }
 
 /**
@@ -65,6 +74,10 @@ export interface NightlyOptions {
  */
 export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
+  if (options.commit !== undefined && (options.commit !== "last" || spec.source.kind !== "http" || spec.source.partition === undefined)) {
+    throw new ConfigError(`Expected --commit last on a partitioned night (a pipeline with source.partition), got ${JSON.stringify(options.commit)}${spec.source.kind === "http" && spec.source.partition !== undefined ? "" : " without a partition"}`);
+  }
+  const commitLast = options.commit === "last";
   // One retry budget for the whole night: the answers check and the pull draw from it alike.
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
@@ -97,7 +110,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt, suitesSha) : undefined;
-    if (prior !== undefined && "answered" in prior) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true));
+    if (prior !== undefined && "answered" in prior) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true), commitLast);
     const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
@@ -110,7 +123,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http, suitesSha);
     if (opened.http !== null && digest !== null) {
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
-      if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true));
+      if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true), commitLast);
     }
     const scores = opened.scores;
     const sources: RunSources = {
@@ -186,7 +199,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     );
     environment.onPhase?.({ phase: "published", changed: published, added: night.added, replaced: night.replaced, removed: night.removed });
     // A night that changed nothing publishes nothing and keeps no refused attempt either.
-    return await stagePart(spec, environment.env, startedAt, { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out });
+    return await stagePart(spec, environment.env, startedAt, { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out }, commitLast);
   } catch (error) {
     await sink.abort();
     throw error;
