@@ -89,6 +89,7 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
     const first = parts[0] as Part;
     const base = locked.staging.base ?? "";
     const split = mergeSplits(parts.map((p) => p.manifest.split));
+    // The night's counts; a manifest section the parts each hold (e.g. statistics) merges here, beside them.
     const counts = mergeCounts(parts.map((p) => p.manifest));
     const streamErrors = parts.reduce((n, p) => n + unrecoveredStreamErrors(p.manifest.stream_errors, p.manifest.pull), 0);
     const rows = rowsBefore === null ? {} : { rows: { published: rowsBefore, out: rowsOf(shards) } };
