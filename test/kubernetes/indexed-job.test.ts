@@ -1,13 +1,12 @@
-import { execFile, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import type { RunningEmulator } from "../../src/service/index.js";
 import { emulator } from "../pull/support.js";
-import { PYTHON } from "../helpers/python.js";
-import { s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
+import { readmeBlock, recipeEnv, s3Rows } from "../helpers/scheduler-recipe.js";
+import { startS3rver } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -16,7 +15,6 @@ import { tempDir } from "../helpers/temp-dir.js";
 // with what Kubernetes gives a pod (JOB_COMPLETION_INDEX per index, the Job's env, the secrets' variables),
 // all indexes at once (parallelism), against the bundled emulator and s3rver in this process.
 const REPO = new URL("../..", import.meta.url).pathname;
-const run = promisify(execFile);
 const work = tempDir("evalshard-k8s-");
 const NIGHT = "2026-11-28";
 let server: S3Server;
@@ -31,22 +29,14 @@ interface JobDoc {
   readonly spec: { completions?: number; parallelism?: number; completionMode?: string; backoffLimit?: number; template: { spec: { containers: Container[] } } };
 }
 
-/** The README's one ```yaml block holding `marker`, as written. */
-function yamlBlock(marker: string): string {
-  const blocks = [...readFileSync(join(REPO, "README.md"), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
-  const found = blocks.filter((b) => b.includes(marker));
-  if (found.length !== 1) throw new Error(`expected one README yaml block with ${marker}, found ${found.length}`);
-  return found[0] as string;
-}
-
 /** The Jobs of the README's block holding `marker`. */
 function recipeJobs(marker: string): JobDoc[] {
-  return parseAllDocuments(yamlBlock(marker)).map((d) => d.toJS() as JobDoc);
+  return parseAllDocuments(readmeBlock("yaml", marker)).map((d) => d.toJS() as JobDoc);
 }
 
 /** The container fields of the README's indented ```yaml fragment holding `marker` (command, env), as written. */
 function recipeContainer(marker: string): Container {
-  return parseAllDocuments(yamlBlock(marker).replace(/^ {10}/gm, ""))[0]?.toJS() as Container;
+  return parseAllDocuments(readmeBlock("yaml", marker).replace(/^ {10}/gm, ""))[0]?.toJS() as Container;
 }
 
 /** One pod's container: its command as written, with the Job's env over `env`; resolves to its exit code and stderr. */
@@ -63,25 +53,10 @@ function pod(container: Container, env: Record<string, string>): Promise<{ statu
 }
 
 /** What the secrets (eval-service, the S3 writer) and the CronJob give every pod, evalshard on PATH. */
-function envOf(out: string): Record<string, string> {
-  return {
-    ...s3rverCliEnv(server),
-    PATH: `${join(work, "bin")}:${process.env.PATH ?? ""}`,
-    HOME: work,
-    EVAL_BASE_URL: emu.url,
-    EVAL_OWNER_TOKEN: emu.ownerToken,
-    EVALSHARD_OUT: out,
-    EVALSHARD_NIGHT: NIGHT,
-  };
-}
+const envOf = (out: string) => recipeEnv({ server, emu, work, night: NIGHT }, out);
 
 /** The rows of the dataset at s3://datasets/PREFIX, read with boto3 and pyarrow (as the Slurm test reads them). */
-async function rowsAt(prefix: string): Promise<{ rows: number; rows_sha256: string; snapshot: number }> {
-  const dir = join(work, "read", prefix);
-  mkdirSync(dir, { recursive: true });
-  const { stdout } = await run(PYTHON, [join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, "datasets", prefix, dir], { env: { ...process.env, ...s3rverCliEnv(server) } });
-  return JSON.parse(stdout) as { rows: number; rows_sha256: string; snapshot: number };
-}
+const rowsAt = (prefix: string) => s3Rows(server, "datasets", prefix, work);
 
 beforeAll(async () => {
   server = await startS3rver("datasets");
