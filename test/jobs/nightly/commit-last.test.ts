@@ -9,7 +9,8 @@ import { MemoryObjectStore } from "../../../src/output/memory-object-store.js";
 import { ObjectStorage } from "../../../src/output/object-storage.js";
 import type { Files } from "../../../src/output/storage.js";
 import { tempDir } from "../../helpers/temp-dir.js";
-import { emulator, envFor, night } from "./support.js";
+import { spawnCli } from "../../helpers/spawn-cli.js";
+import { emulator, envFor, night, PIPELINES } from "./support.js";
 
 // Issue 37: with `--commit last`, the part that finds every part staged and wins a conditional write commits
 // the night itself: exactly one part of N, even when parts finish at once.
@@ -69,5 +70,22 @@ describe("run --commit last (library)", () => {
     const out = join(root, "no-partition");
     await expect(night("nightly-sft", envFor(emu, out), true, undefined, { commit: "last" })).rejects.toThrow(ConfigError);
     expect(existsSync(join(out, "nightly-sft"))).toBe(false);
+  });
+
+  it("the CLI: the part that stages last prints the commit's summary after the night's and exits with the commit's code; a value other than last is exit 2", { timeout: 120_000 }, async () => {
+    const emu = await emulator({ seed: 54, runs: 40 });
+    const out = join(root, "cli");
+    const pipeline = join(PIPELINES, "nightly-sft.yaml");
+    const part = (k: number, extra: string[] = ["--commit", "last"]) =>
+      spawnCli(["run", pipeline, "--json", ...extra], envFor(emu, out, { EVALSHARD_PARTITION: `${k}/2`, EVALSHARD_NIGHT: "n1" }));
+    const first = await part(0);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout.trim().split("\n")).toHaveLength(1);
+    const last = await part(1);
+    expect(last.status, last.stderr).toBe(0);
+    const [, commit] = last.stdout.trim().split("\n");
+    expect(JSON.parse(commit ?? "{}")).toMatchObject({ night: "n1", parts: 2, changed: true, snapshot: 1 });
+    expect(existsSync(join(out, "nightly-sft", "manifest.json"))).toBe(true);
+    expect((await part(0, ["--commit", "first"])).status).toBe(2);
   });
 });
