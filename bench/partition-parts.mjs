@@ -4,7 +4,7 @@
 // emulator process (`evalshard serve`); each round runs the single job and the partitioned night into fresh
 // outputs, alternating, and the median ratio is reported.
 //
-//   npm run build && node bench/partition-parts.mjs [--runs 20000] [--parts 4] [--repeat 3]
+//   npm run build && node bench/partition-parts.mjs [--runs 20000] [--parts 4] [--repeat 3] [--by run|scenario]
 //
 // Each side's CPU seconds are reported too (Linux: the children's and the emulator's from /proc), since a wall
 // time on a shared machine says as much about the other tenants as about the night.
@@ -22,7 +22,7 @@ import { median } from "./timed-child.mjs";
 
 const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
 const TARGET_RATIO = 1.3;
-const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, parts: { type: "string", default: "4" }, repeat: { type: "string", default: "3" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, parts: { type: "string", default: "4" }, repeat: { type: "string", default: "3" }, by: { type: "string", default: "run" } } });
 const parts = Number(values.parts);
 
 /** `evalshard ARGS` with `env`; resolves to its wall seconds, or throws with its stderr. */
@@ -58,7 +58,7 @@ try {
   for (let round = 0; round < Number(values.repeat); round++) {
     const pipeline = (name) => {
       const path = join(work, `${name}-${round}.yaml`);
-      const text = pullPipelineText({ name: "night", url: server.info.url, format: "sft", concurrency: 4, out: join(work, `${name}-${round}`) }).replace("  concurrency: 4", "  concurrency: 4\n  partition: ${EVALSHARD_PARTITION:-}");
+      const text = pullPipelineText({ name: "night", url: server.info.url, format: "sft", concurrency: 4, out: join(work, `${name}-${round}`) }).replace("  concurrency: 4", `  concurrency: 4\n  partition: \${EVALSHARD_PARTITION:-}\n  partition_by: ${values.by}`);
       writeFileSync(path, `${text}\n`);
       return path;
     };
@@ -81,7 +81,7 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 const ratio = median(rounds.map((r) => r.ratio));
-console.log(JSON.stringify({ runs: Number(values.runs), parts, rounds, median_ratio: ratio, median_cpu_ratio: median(rounds.map((r) => r.cpu_ratio)), target: TARGET_RATIO, ok: ratio <= TARGET_RATIO, load_before: loadBefore, load_after: load() }));
+console.log(JSON.stringify({ runs: Number(values.runs), parts, by: values.by, rounds, median_ratio: ratio, median_cpu_ratio: median(rounds.map((r) => r.cpu_ratio)), target: TARGET_RATIO, ok: ratio <= TARGET_RATIO, load_before: loadBefore, load_after: load() }));
 
 function round2(x) {
   return Math.round(x * 100) / 100;
