@@ -4,12 +4,15 @@
 // emulator process (`evalshard serve`); each round runs the single job and the partitioned night into fresh
 // outputs, alternating, and the median ratio is reported.
 //
-//   npm run build && node bench/partition-parts.mjs [--runs 20000] [--parts 4] [--repeat 3]
+//   npm run build && node bench/partition-parts.mjs [--runs 20000] [--parts 4] [--repeat 3] [--by run|scenario]
+//
+// Each side's CPU seconds are reported too (Linux: the children's and the emulator's from /proc), since a wall
+// time on a shared machine says as much about the other tenants as about the night.
 //
 // Progress goes to stderr; stdout's last line is a JSON summary with the load averages before and after (the
 // machine may be shared: read the figures next to them).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -19,7 +22,7 @@ import { median } from "./timed-child.mjs";
 
 const dist = process.env.EVALSHARD_DIST ?? new URL("../dist", import.meta.url).pathname;
 const TARGET_RATIO = 1.3;
-const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, parts: { type: "string", default: "4" }, repeat: { type: "string", default: "3" } } });
+const { values } = parseArgs({ options: { runs: { type: "string", default: "20000" }, parts: { type: "string", default: "4" }, repeat: { type: "string", default: "3" }, by: { type: "string", default: "run" } } });
 const parts = Number(values.parts);
 
 /** `evalshard ARGS` with `env`; resolves to its wall seconds, or throws with its stderr. */
@@ -33,6 +36,19 @@ function evalshard(args, env) {
   );
 }
 
+/** CPU seconds (user + system) of process `pid`, from /proc; `children` reads those of its reaped children instead. */
+function cpuSeconds(pid, children = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    const at = children ? 13 : 11; // utime, stime at 14, 15 of stat(5); cutime, cstime at 16, 17
+    return (Number(fields[at]) + Number(fields[at + 1])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+/** CPU seconds spent by this script's finished children and the emulator so far (a difference of two readings is a phase's). */
+const cpuNow = (server) => cpuSeconds(process.pid, true) + cpuSeconds(server.pid);
+
 const load = () => loadavg().map((x) => Number(x.toFixed(2)));
 const loadBefore = load();
 const server = await serveEmulator(dist, Number(values.runs));
@@ -42,18 +58,22 @@ try {
   for (let round = 0; round < Number(values.repeat); round++) {
     const pipeline = (name) => {
       const path = join(work, `${name}-${round}.yaml`);
-      const text = pullPipelineText({ name: "night", url: server.info.url, format: "sft", concurrency: 4, out: join(work, `${name}-${round}`) }).replace("  concurrency: 4", "  concurrency: 4\n  partition: ${EVALSHARD_PARTITION:-}");
+      const text = pullPipelineText({ name: "night", url: server.info.url, format: "sft", concurrency: 4, out: join(work, `${name}-${round}`) }).replace("  concurrency: 4", `  concurrency: 4\n  partition: \${EVALSHARD_PARTITION:-}\n  partition_by: ${values.by}`);
       writeFileSync(path, `${text}\n`);
       return path;
     };
     const env = { EVAL_OWNER_TOKEN: server.info.owner_token, EVALSHARD_NIGHT: "bench" };
+    const cpu0 = cpuNow(server);
     const single = await evalshard(["run", pipeline("single")], env);
+    const cpu1 = cpuNow(server);
     const path = pipeline("parts");
     const started = process.hrtime.bigint();
     const each = await Promise.all(Array.from({ length: parts }, (_, k) => evalshard(["run", path], { ...env, EVALSHARD_PARTITION: "auto", SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: String(parts) })));
     const commit = await evalshard(["commit", join(work, `parts-${round}`), "--parts", String(parts), "--night", "bench"], env);
     const partitioned = Number(process.hrtime.bigint() - started) / 1e9;
-    rounds.push({ single_s: round2(single), parts_s: each.map(round2), commit_s: round2(commit), partitioned_s: round2(partitioned), ratio: round2(partitioned / single) });
+    const cpu2 = cpuNow(server);
+    const cpu = { single_cpu_s: round2(cpu1 - cpu0), partitioned_cpu_s: round2(cpu2 - cpu1), cpu_ratio: round2((cpu2 - cpu1) / (cpu1 - cpu0)) };
+    rounds.push({ single_s: round2(single), parts_s: each.map(round2), commit_s: round2(commit), partitioned_s: round2(partitioned), ratio: round2(partitioned / single), ...cpu });
     process.stderr.write(`${JSON.stringify(rounds.at(-1))}\n`);
   }
 } finally {
@@ -61,7 +81,7 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 const ratio = median(rounds.map((r) => r.ratio));
-console.log(JSON.stringify({ runs: Number(values.runs), parts, rounds, median_ratio: ratio, target: TARGET_RATIO, ok: ratio <= TARGET_RATIO, load_before: loadBefore, load_after: load() }));
+console.log(JSON.stringify({ runs: Number(values.runs), parts, by: values.by, rounds, median_ratio: ratio, median_cpu_ratio: median(rounds.map((r) => r.cpu_ratio)), target: TARGET_RATIO, ok: ratio <= TARGET_RATIO, load_before: loadBefore, load_after: load() }));
 
 function round2(x) {
   return Math.round(x * 100) / 100;

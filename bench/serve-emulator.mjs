@@ -21,6 +21,7 @@ export async function serveEmulator(dist, runs, args = []) {
   });
   return {
     info,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       const e = await exited;

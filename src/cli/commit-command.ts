@@ -1,7 +1,9 @@
 import { Command } from "commander";
+import type { CommitResult } from "../jobs/nightly/commit-night.js";
 import { ConfigError } from "../core/errors.js";
-import { EXIT } from "./exit-codes.js";
-import { runAction } from "./run-action.js";
+import { describeDecision } from "../output/publish-guard.js";
+import { exitOfDecision } from "./exit-codes.js";
+import { ERROR_PREFIX, runAction } from "./run-action.js";
 
 export function commitCommand(): Command {
   return new Command("commit")
@@ -10,19 +12,26 @@ export function commitCommand(): Command {
     .requiredOption("--parts <n>", "N: how many parts the night was split into")
     .option("--night <label>", "the night the parts staged (their EVALSHARD_NIGHT); default EVALSHARD_NIGHT, else today's UTC date")
     .option("--keep-snapshots <n>", "published snapshots kept", "7")
+    .option("--publish-anyway", "publish the night even over a publish guard it trips (the exit code still names it)")
     .option("--json", "print the summary as one JSON line")
     .action(
-      runAction(async (out: string, flags: { parts: string; night?: string; keepSnapshots: string; json?: boolean }) => {
+      runAction(async (out: string, flags: { parts: string; night?: string; keepSnapshots: string; publishAnyway?: boolean; json?: boolean }) => {
         const [{ commitNight }, { nightOf }] = await Promise.all([import("../jobs/nightly/commit-night.js"), import("../jobs/nightly/staged-part.js")]);
         const parts = wholeNumber("--parts", flags.parts);
         const night = flags.night ?? nightOf(process.env, new Date());
-        const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots) });
-        const m = result.manifest;
-        const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
-        process.stdout.write(flags.json === true || !process.stdout.isTTY ? `${JSON.stringify(summary)}\n` : `${out}: night ${m.night_label} of ${parts} parts ${result.changed ? `published as snapshot ${m.snapshot}` : "already published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
-        return EXIT.ok;
+        const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots), publishAnyway: flags.publishAnyway === true });
+        return reportCommit(result, flags.json === true || !process.stdout.isTTY);
       }),
     );
+}
+
+/** Prints a commit's summary (one JSON line when `json`) and any tripped guard; returns its exit code. */
+export function reportCommit(result: CommitResult, json: boolean): number {
+  const m = result.manifest;
+  const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
+  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${result.outDir}: night ${m.night_label} of ${m.partition.count} parts ${result.changed ? `published as snapshot ${m.snapshot}` : result.decision.published ? "already published" : "not published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
+  if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
+  return exitOfDecision(result.decision);
 }
 
 function wholeNumber(flag: string, text: string): number {

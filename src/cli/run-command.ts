@@ -3,6 +3,7 @@ import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
+import { reportCommit } from "./commit-command.js";
 import { pipelineFileOf } from "./shipped-pipeline.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
@@ -28,18 +29,22 @@ export function runCommand(): Command {
     .description("run a pipeline file, or a shipped pipeline by name (nightly-sft, nightly-rl, nightly-dpo): one night of an incremental dataset")
     .argument("<pipeline>", "a pipeline file, or a shipped pipeline's name; ${ENV} references are read from the environment")
     .option("--json", "print the night's summary as one JSON line")
-    .option("--dry-run", DRY_RUN_HELP);
+    .option("--dry-run", DRY_RUN_HELP)
+    .option("--commit <when>", "a part of a partitioned night: `last` commits the night when this part is the last of the N to stage it (one part commits, by the storage's conditional write); its summary follows the night's");
   addOptionFlags(command, "pull", RUN_FLAGS);
   return command.action(
-    runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean }, self: Command) => {
+    runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean; commit?: string }, self: Command) => {
       const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
       const { force, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
       const spec = await loadPipeline(pipelineFileOf(path), process.env, toYamlKeys(RUN_FLAGS, "pull", given));
       const dryRun = flags.dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(spec.name);
-      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true }), { always: dryRun }).finally(() => environment.end());
-      return reportNight(night, flags.json === true || !process.stdout.isTTY);
+      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true, ...(flags.commit === undefined ? {} : { commit: flags.commit as "last" }) }), { always: dryRun }).finally(() => environment.end());
+      const json = flags.json === true || !process.stdout.isTTY;
+      const code = reportNight(night, json);
+      // A part's own night trips no guard (the commit judges the night): the commit's code is the job's.
+      return night.commit === undefined || code !== 0 ? code : reportCommit(night.commit, json);
     }),
   );
 }

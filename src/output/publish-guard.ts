@@ -66,12 +66,29 @@ export function decidePublish(limits: GuardLimits, facts: GuardFacts, name: stri
   const tripped = PUBLISH_GUARDS.map((g) => checks[g]).filter((t): t is TrippedGuard => t !== null);
   const published = tripped.length === 0 || limits.publishAnyway;
   return {
-    limits: { max_quarantined: limits.maxQuarantined, max_stream_errors: limits.maxStreamErrors, min_records: limits.minRecords, max_shrink: limits.maxShrink },
+    limits: limitsSection(limits),
     tripped,
     publish_anyway: limits.publishAnyway,
     published,
     rejected_to: published ? null : `${REJECTED_DIR}/${name}/`,
   };
+}
+
+/**
+ * A part of a partitioned night (issue 37): staged whatever its share holds, since a share is not a night (a
+ * part may rightly have no rows). Its manifest keeps the limits; the commit judges the merged night by them.
+ */
+export function partDecision(limits: GuardLimits): PublishDecision {
+  return { limits: limitsSection(limits), tripped: [], publish_anyway: limits.publishAnyway, published: true, rejected_to: null };
+}
+
+/** The limits a manifest's `publish` section names, back as GuardLimits; `publishAnyway` is the caller's. */
+export function guardLimitsOf(section: PublishDecision["limits"], publishAnyway: boolean): GuardLimits {
+  return { maxQuarantined: section.max_quarantined, maxStreamErrors: section.max_stream_errors, minRecords: section.min_records, maxShrink: section.max_shrink, publishAnyway };
+}
+
+function limitsSection(limits: GuardLimits): PublishDecision["limits"] {
+  return { max_quarantined: limits.maxQuarantined, max_stream_errors: limits.maxStreamErrors, min_records: limits.minRecords, max_shrink: limits.maxShrink };
 }
 
 /**

@@ -24,6 +24,11 @@ export interface FetchRecordsContext {
   readonly tally: PullTally;
   /** RL: a 404 on a per-run fetch means the run has no RL data (reported, not an error). */
   readonly rl: boolean;
+  /**
+   * Every wanted run from its own route, no bulk stream: a part of a night partitioned by run wants a hash
+   * share of every campaign, and a campaign's stream carries all of its runs to every part.
+   */
+  readonly perRun?: boolean;
 }
 
 /** One record of a wanted run, as raw text, with what keyed it; parsed only on request. */
@@ -138,7 +143,9 @@ export async function fetchRecords(
     return others;
   };
 
-  if (ctx.client.auth === "owner") {
+  if (ctx.perRun === true) {
+    // Nothing streamed: every wanted run is missing below.
+  } else if (ctx.client.auth === "owner") {
     const campaigns = [...new Set(Array.from(wanted, (run) => runs.campaignId(run)).filter((c): c is string => c !== undefined))];
     // Each stream holds a client slot while it is read; nothing inside the loops makes a request.
     // Streams finish in any order: their non-record lines are handed on in campaign order.

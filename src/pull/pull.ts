@@ -49,7 +49,8 @@ export type PulledLine = string | Buffer;
  */
 export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFindings): AsyncGenerator<PulledLine> {
   const { client, format, partition } = plan;
-  const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl" };
+  const perRun = partition !== undefined && partition.count > 1 && partition.by !== "scenario" && format !== "dpo";
+  const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl", perRun };
   const scoring = { cache: plan.scoreCache, out: found.scores };
   const listed = await listRuns(client, tally);
   tally.r.runsListed = listed.size;

@@ -5,8 +5,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/service/index.js";
 import { emulator } from "../pull/support.js";
-import { PYTHON } from "../helpers/python.js";
-import { s3rverCliEnv, startS3rver } from "../helpers/s3rver.js";
+import { readmeBlock, recipeEnv, s3Rows } from "../helpers/scheduler-recipe.js";
+import { startS3rver } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -22,12 +22,7 @@ let server: S3Server;
 let emu: RunningEmulator;
 
 /** The README's ```sh block holding `marker`, as written. */
-function recipe(marker: string): string {
-  const blocks = [...readFileSync(join(REPO, "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
-  const found = blocks.filter((b) => b.includes(marker));
-  if (found.length !== 1) throw new Error(`expected one README sh block with ${marker}, found ${found.length}`);
-  return found[0] as string;
-}
+const recipe = (marker: string) => readmeBlock("sh", marker);
 
 /** Runs a recipe with sh in the work directory, as an operator's shell would; returns its stdout. */
 function shell(text: string, env: Record<string, string>): Promise<string> {
@@ -53,25 +48,10 @@ async function ended(job: string): Promise<string[]> {
 }
 
 /** The environment the recipe's shell starts with: the service, S3 and evalshard on PATH. */
-function envOf(out: string): Record<string, string> {
-  return {
-    ...s3rverCliEnv(server),
-    PATH: `${join(work, "bin")}:${process.env.PATH ?? ""}`,
-    HOME: work,
-    EVAL_BASE_URL: emu.url,
-    EVAL_OWNER_TOKEN: emu.ownerToken,
-    EVALSHARD_OUT: out,
-    EVALSHARD_NIGHT: NIGHT,
-  };
-}
+const envOf = (out: string) => recipeEnv({ server, emu, work, night: NIGHT }, out);
 
 /** The rows of the dataset at s3://datasets/PREFIX, read with boto3 and pyarrow. */
-async function rowsAt(prefix: string): Promise<{ rows: number; rows_sha256: string; snapshot: number }> {
-  const dir = join(work, "read", prefix);
-  mkdirSync(dir, { recursive: true });
-  const { stdout } = await run(PYTHON, [join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, "datasets", prefix, dir], { env: { ...process.env, ...s3rverCliEnv(server) } });
-  return JSON.parse(stdout) as { rows: number; rows_sha256: string; snapshot: number };
-}
+const rowsAt = (prefix: string) => s3Rows(server, "datasets", prefix, work);
 
 /** What the tasks wrote, for a failure's message. */
 function taskLogs(): string {

@@ -3,6 +3,8 @@ import { quarantinedShare } from "../../core/tally.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../../output/locked-staging.js";
+import { decidePublish, guardLimitsOf, type PublishDecision } from "../../output/publish-guard.js";
+import { publishedRows, rowsOf } from "../../output/published-rows.js";
 import { storageFor } from "../../output/storage-for.js";
 import type { ShardInfo } from "../../output/shard-format.js";
 import type { Files, Staging } from "../../output/storage.js";
@@ -13,6 +15,7 @@ import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { PART_CARD_FILE, partLocation, readStagedPart } from "./staged-part.js";
 import type { PartCard, StagedPart } from "./staged-part.js";
+import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 
 export interface CommitOptions {
   /** N of the night's k/N. */
@@ -21,6 +24,8 @@ export interface CommitOptions {
   readonly night: string;
   /** Published snapshots kept. Default 7. */
   readonly keepSnapshots?: number;
+  /** Publish the night even over a publish guard it trips (the guards' verdict still says which). */
+  readonly publishAnyway?: boolean;
 }
 
 /** `OUT/manifest.json` of a committed night: the parts' manifests merged, and which parts they were. */
@@ -36,13 +41,17 @@ export interface CommitManifest extends Pick<NightlyManifest, "records_in" | "re
   readonly parts: readonly { readonly index: number; readonly snapshot: number | null; readonly manifest_sha256: string; readonly records_out: number }[];
   readonly dropped_pairs?: NightlyManifest["dropped_pairs"];
   readonly split?: NightlyManifest["split"];
+  /** The publish guards judged on the merged night, by the limits the parts ran with. */
+  readonly publish: PublishDecision;
 }
 
 export interface CommitResult {
   readonly manifest: CommitManifest;
-  /** False when the dataset already was this night's (a second commit): nothing published. */
+  /** False when the dataset already was this night's (a second commit), or the guards refused it: nothing published. */
   readonly changed: boolean;
   readonly outDir: string;
+  /** The publish guards' verdict on the merged night (the exit code of a refused or published-anyway night). */
+  readonly decision: PublishDecision;
 }
 
 /** One part of the night, as its dataset holds it. */
@@ -58,14 +67,18 @@ interface Part {
  * Publishes one snapshot of a partitioned night (issue 37): checks that every part 0..N-1 staged `night`
  * and still holds it, then merges their shards (renamed `…-part<k>of<N>-…`), counts, splits and cards into
  * one dataset at `out`, published atomically through its Storage like any night. A part missing, failed
- * or rerun for another night since publishes nothing and is named (PartsMissingError). Shards a part did
- * not change since the last commit are carried over, not copied.
+ * or rerun for another night since publishes nothing and is named (PartsMissingError). The publish guards
+ * judge the merged night (parts stage whatever their share holds), the shrink against the committed
+ * dataset: a refused night goes under `_rejected/`. Shards a part did not change since the last commit are
+ * carried over, not copied.
  */
 export async function commitNight(out: string, options: CommitOptions): Promise<CommitResult> {
   if (!Number.isSafeInteger(options.parts) || options.parts < 1) throw new ConfigError(`Expected --parts to be a whole number from 1 up, got ${JSON.stringify(options.parts)}`);
   const storage = await storageFor(out, { snapshots: true, ...(options.keepSnapshots === undefined ? {} : { keepSnapshots: options.keepSnapshots }) });
   const parts = await readParts(storage, out, options);
   return openLockedStaging(storage, undefined, async (locked) => {
+    // Read holding the lock: the night the guards compare this one with.
+    const rowsBefore = await publishedRows(storage);
     const before = await readText(storage, "manifest.json");
     const previous = new Map((before === null ? [] : (JSON.parse(before) as CommitManifest).shards).map((s) => [shardPath(s.path).dataset, s.sha256]));
     const shards: ShardInfo[] = [];
@@ -76,11 +89,15 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
     const first = parts[0] as Part;
     const base = locked.staging.base ?? "";
     const split = mergeSplits(parts.map((p) => p.manifest.split));
+    // The night's counts; a manifest section the parts each hold (e.g. statistics) merges here, beside them.
     const counts = mergeCounts(parts.map((p) => p.manifest));
+    const streamErrors = parts.reduce((n, p) => n + unrecoveredStreamErrors(p.manifest.stream_errors, p.manifest.pull), 0);
+    const rows = rowsBefore === null ? {} : { rows: { published: rowsBefore, out: rowsOf(shards) } };
+    const decision = decidePublish(guardLimitsOf(first.manifest.publish.limits, options.publishAnyway === true), { ...counts, stream_errors: streamErrors, quarantined_share: quarantinedShare(counts), ...rows });
     const manifest: CommitManifest = {
       evalshard_version: EVALSHARD_VERSION,
       pipeline: first.manifest.pipeline,
-      snapshot: same ? null : (locked.staging.number ?? null),
+      snapshot: same || !decision.published ? null : (locked.staging.number ?? null),
       night_label: options.night,
       committed_at: new Date().toISOString(),
       partition: { count: options.parts, by: first.staged.by },
@@ -92,14 +109,15 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
       quarantined_share: quarantinedShare(counts),
       ...(split === undefined ? {} : { split }),
       shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
+      publish: same ? { ...decision, rejected_to: null } : decision,
     };
     if (same) {
       await abortLockedStaging(locked);
-      return { manifest, changed: false, outDir: out };
+      return { manifest, changed: false, outDir: out, decision: manifest.publish };
     }
     const card = datasetCard({ format: first.card.format, columns: first.card.columns, shards, base, ...(first.card.view === undefined ? {} : { view: first.card.view }), ...(split === undefined ? {} : { split }) });
-    await publishLockedStaging({ storage, ...locked }, { card, manifest }, ["data/"]);
-    return { manifest, changed: true, outDir: out };
+    await publishLockedStaging({ storage, ...locked }, { card, manifest }, ["data/"], decision);
+    return { manifest, changed: decision.published, outDir: out, decision };
   });
 }
 

@@ -6,7 +6,8 @@ import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
-import { decidePublish } from "../../output/publish-guard.js";
+import { decidePublish, partDecision } from "../../output/publish-guard.js";
+import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 import { publishedRows, rowsOf } from "../../output/published-rows.js";
 import { refuseForeignOutput } from "../../output/refuse-foreign-output.js";
 import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
@@ -16,6 +17,8 @@ import { nightlyManifest } from "./nightly-manifest-of.js";
 import { nightBudget, openSource } from "./open-source.js";
 import { partitionOf } from "./partition-of.js";
 import { stagePart } from "./stage-part.js";
+import type { CommitResult } from "./commit-night.js";
+import { ConfigError } from "../../core/errors.js";
 import { PART_CARD_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
@@ -45,6 +48,8 @@ export interface NightlyResult {
   readonly outDir: string;
   /** A dry run: `changed` is false, and this says whether a real night would have published (the dataset changed and the guards let it). */
   readonly dryRun?: { readonly wouldPublish: boolean };
+  /** With `commit: "last"`, the commit this part ran, being the last of the night's parts to stage it. */
+  readonly commit?: CommitResult;
 }
 
 export interface NightlyOptions {
@@ -52,6 +57,11 @@ export interface NightlyOptions {
   readonly dryRun?: boolean;
   /** Write into an output that holds files evalshard did not write (issue 40); refused otherwise. */
   readonly force?: boolean;
+  /**
+   * A part of a partitioned night (`partition` set): `last` commits the night itself when it finds every part
+   * staged and wins the claim (claimCommit: one part of N, even when two finish at once).
+   */
+  readonly commit?: "last";
 }
 
 /**
@@ -65,6 +75,10 @@ export interface NightlyOptions {
  */
 export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
+  if (options.commit !== undefined && (options.commit !== "last" || spec.source.kind !== "http" || spec.source.partition === undefined)) {
+    throw new ConfigError(`Expected --commit last on a partitioned night (a pipeline with source.partition), got ${JSON.stringify(options.commit)}${spec.source.kind === "http" && spec.source.partition !== undefined ? "" : " without a partition"}`);
+  }
+  const commitLast = options.commit === "last";
   // One retry budget for the whole night: the answers check and the pull draw from it alike.
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
@@ -97,7 +111,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // Saved with the last published dataset; a night that publishes nothing leaves it as it was, and the
     // next night requests the scorecards it lacks again.
     const prior = spec.source.kind === "http" ? await priorScores(spec, sink, environment, startedAt, suitesSha) : undefined;
-    if (prior !== undefined && "answered" in prior) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true));
+    if (prior !== undefined && "answered" in prior) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, prior.answered, environment, out, options.dryRun === true), commitLast);
     const scoreCache = prior?.scoreCache;
     // A DPO view's prompts come from the paired runs' RL records, which the pull then fetches too (issue 18).
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
@@ -110,7 +124,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const digest = opened.http === null ? null : await nightInputDigest(spec, opened.http, suitesSha);
     if (opened.http !== null && digest !== null) {
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
-      if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true));
+      if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true), commitLast);
     }
     const scores = opened.scores;
     const sources: RunSources = {
@@ -129,10 +143,12 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest
     // (an input file's) count against --max-stream-errors.
     const pull = opened.http?.report() ?? null;
-    const unrecovered = Math.max(0, counts.stream_errors - (pull?.streamErrors ?? 0));
+    const unrecovered = unrecoveredStreamErrors(counts.stream_errors, pull);
     const night = sink.night;
     const rows = publishedBefore === null ? {} : { rows: { published: publishedBefore, out: rowsOf(night.shards) } };
-    const judged = decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
+    // A part stages its share whatever it holds: the commit judges the merged night (issue 37).
+    const isPart = spec.source.kind === "http" && spec.source.partition !== undefined;
+    const judged = isPart ? partDecision(plan.guards) : decidePublish(plan.guards, { ...counts, stream_errors: unrecovered, quarantined_share: run.tally.quarantinedShare(), ...rows });
     const published = night.changed && judged.published;
     const decontamination = suites === null ? undefined : { section: decontaminationManifest(suites.asked, suitesSha, suites.suites, book), warning: suites.undecidable };
     const manifest = await nightlyManifest({ ...(decontamination === undefined ? {} : { decontamination }), spec, startedAt, run, night, sources, pull, snapshot: published && options.dryRun !== true ? sink.number : null, publish: judged, base: judged.published && options.dryRun !== true ? sink.base : "" });
@@ -146,7 +162,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const tokenCounts = tokenCache?.format() ?? null;
     const answers = opened.http?.answeredExports() ?? null;
     // A part of a partitioned night keeps what the commit's card needs: a night that changes nothing runs no engine.
-    const partCard = spec.source.kind === "http" && spec.source.partition !== undefined ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
+    const partCard = isPart ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
     await sink.publish(
       {
         card: datasetCard({
@@ -187,7 +203,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     );
     environment.onPhase?.({ phase: "published", changed: published, added: night.added, replaced: night.replaced, removed: night.removed });
     // A night that changed nothing publishes nothing and keeps no refused attempt either.
-    return await stagePart(spec, environment.env, startedAt, { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out });
+    return await stagePart(spec, environment.env, startedAt, { manifest, changed: published, decision: night.changed ? judged : { ...judged, rejected_to: null }, outDir: out }, commitLast);
   } catch (error) {
     await sink.abort();
     throw error;

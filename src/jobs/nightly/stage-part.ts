@@ -1,6 +1,8 @@
 import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
+import { commitIfLast } from "./commit-if-last.js";
+import type { CommitResult } from "./commit-night.js";
 import { partitionOf } from "./partition-of.js";
 import { nightOf, writeStagedPart } from "./staged-part.js";
 
@@ -15,8 +17,9 @@ interface PartNight {
  * After a part of a partitioned night: records under the pipeline's output that this part staged the
  * night (its dataset now holds tonight's share), for `commit`. A dry run, or a night the guards refused
  * (the part still holds an earlier night), stages nothing, so the commit names this part as missing.
+ * `commitLast`: then commits the night when this part is the last of the N to stage it (commitIfLast).
  */
-export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>>, startedAt: string, result: R): Promise<R> {
+export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Readonly<Record<string, string | undefined>>, startedAt: string, result: R, commitLast: boolean): Promise<R & { commit?: CommitResult }> {
   const source = spec.source;
   if (source.kind !== "http" || source.partition === undefined || result.dryRun !== undefined) return result;
   if (!result.decision.published && result.decision.rejected_to !== null) return result;
@@ -25,9 +28,10 @@ export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Re
   const { index, count, by = "run" } = partitionOf(source.partition, source.partition_by, env);
   const manifest = JSON.parse(text) as { manifest_sha256: string; records_out: number };
   const root = await storageFor(spec.output.dir);
+  const night = nightOf(env, new Date(startedAt));
   await writeStagedPart(root, {
     format: "evalshard-staged-part/1",
-    night: nightOf(env, new Date(startedAt)),
+    night,
     index,
     count,
     by,
@@ -35,5 +39,7 @@ export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Re
     records_out: manifest.records_out,
     finished_at: new Date().toISOString(),
   });
-  return result;
+  if (!commitLast) return result;
+  const commit = await commitIfLast(root, spec.output.dir, index, { parts: count, night });
+  return commit === null ? result : { ...result, commit };
 }

@@ -48,7 +48,11 @@ describe("evalshard commit: one snapshot from N parts", () => {
     expect(card).toContain(`num_examples: ${whole.manifest.records_out}`);
     // An uninterrupted night of the same world commits the same shards, byte for byte.
     const straight = out();
-    for (let k = 0; k < 4; k++) await part(emu, straight, k, "2026-11-28");
+    const pulls = [];
+    for (let k = 0; k < 4; k++) pulls.push((await part(emu, straight, k, "2026-11-28")).manifest.pull);
+    // Each part fetches its own runs only: no bulk stream carries the other parts' records to it.
+    expect(pulls.map((p) => [p?.bulkRecords, p?.droppedOutside])).toEqual([[0, 0], [0, 0], [0, 0], [0, 0]]);
+    expect(pulls.reduce((sum, p) => sum + (p?.records ?? 0), 0)).toBe(whole.manifest.pull?.records);
     const again = await commitNight(join(straight, "nightly-sft"), { parts: 4, night: "2026-11-28" });
     expect(again.manifest.shards.map((s) => [s.path, s.sha256])).toEqual(done.manifest.shards.map((s) => [s.path, s.sha256]));
     // verify reads the committed night like any dataset evalshard writes (issue 39).
