@@ -2,6 +2,7 @@ import { stringifyExact } from "../../../core/exact-json.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { Field } from "../../../schema/column-type.js";
+import type { RecordFacts } from "../../../formats/format.js";
 import { tabularRow } from "../../../sinks/tabular-row.js";
 
 /**
@@ -11,9 +12,25 @@ import { tabularRow } from "../../../sinks/tabular-row.js";
  */
 export const LINE_FIELD: Field = { name: "\u0000line", type: { kind: "string" }, nullable: false };
 
-/** `record` with its JSON line in {@link LINE_FIELD}, for shredding. */
-export function withLine(columns: readonly Field[], record: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { ...record, [LINE_FIELD.name]: stringifyExact(tabularRow(columns, record)) };
+/** `record` with its JSON line in {@link LINE_FIELD}, for shredding; `keyedBy`: a nightly's {@link keyedLine}. */
+export function withLine(columns: readonly Field[], record: Readonly<Record<string, unknown>>, keyedBy: RecordFacts | null = null): Record<string, unknown> {
+  return { ...record, [LINE_FIELD.name]: keyedBy === null ? stringifyExact(tabularRow(columns, record)) : keyedLine(keyedBy, record) };
+}
+
+/**
+ * A nightly row's line: its record's key and scorecard version (JSON, so no tab or newline is left raw in
+ * them), then the record as a keyed sink stores it (`stringifyExact`, the snapshot's own form), tab-separated.
+ */
+export function keyedLine(facts: Pick<RecordFacts, "key" | "scorecardVersion">, record: Readonly<Record<string, unknown>>): string {
+  return `${JSON.stringify(facts.key)}\t${JSON.stringify(facts.scorecardVersion)}\t${stringifyExact(record)}`;
+}
+
+/** The key, version and record line of a {@link keyedLine}. */
+export function readKeyedLine(text: string): { readonly key: string; readonly version: number | null; readonly line: string } {
+  const first = text.indexOf("\t");
+  const second = text.indexOf("\t", first + 1);
+  if (first < 0 || second < 0) throw new Error("Internal error: a keyed line without its key and version");
+  return { key: JSON.parse(text.slice(0, first)) as string, version: JSON.parse(text.slice(first + 1, second)) as number | null, line: text.slice(second + 1) };
 }
 
 /**

@@ -431,7 +431,7 @@ export class UnitConverter {
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
       this.#slow?.strip(whole);
       into.beginRow();
-      shredRecord(this.plan, this.#config.lines ? withLine(this.#config.columns, whole) : whole, into.leaves);
+      shredRecord(this.plan, this.#config.lines ? withLine(this.#config.columns, whole, this.#config.keyed === true ? facts : null) : whole, into.leaves);
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);
