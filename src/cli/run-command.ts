@@ -3,6 +3,7 @@ import { nightlyEnvironment, reportNight } from "./nightly-output.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
+import { executorOf } from "./executor-of.js";
 import { pipelineFileOf } from "./shipped-pipeline.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
@@ -16,7 +17,7 @@ const DRY_RUN_HELP = OPTIONS.dryRun.help;
  * e.g. `--publish-anyway` once after a real shrink, and `--force` for a first night into a folder of theirs.
  */
 const RUN_FLAGS: OptionTable = Object.fromEntries(
-  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force }).map(([name, spec]) => {
+  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force, workers: OPTIONS.workers, engine: OPTIONS.engine }).map(([name, spec]) => {
     // Help shows no table default here: what is not given stays the pipeline file's value.
     const { default: _default, ...overFile } = spec;
     return [name, { ...overFile, help: spec.yaml === undefined ? spec.help : `${spec.help}; over the pipeline file's ${spec.yaml.key}` }];
@@ -33,12 +34,12 @@ export function runCommand(): Command {
   return command.action(
     runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean }, self: Command) => {
       const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
-      const { force, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
+      const { force, workers, engine, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
       const spec = await loadPipeline(pipelineFileOf(path), process.env, toYamlKeys(RUN_FLAGS, "pull", given));
       const dryRun = flags.dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(spec.name);
-      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true }), { always: dryRun }).finally(() => environment.end());
+      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true, ...executorOf({ workers, engine }) }), { always: dryRun }).finally(() => environment.end());
       return reportNight(night, flags.json === true || !process.stdout.isTTY);
     }),
   );
