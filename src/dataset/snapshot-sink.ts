@@ -93,10 +93,7 @@ export class SnapshotSink implements RecordSink, KeyedSink {
     this.options.onSettled?.(input);
     return {
       write: (record, _inputBytes, origin) => this.snapshot.add({ key: rowKey(origin), version: origin.version, record, ...(origin.split === undefined ? {} : { split: origin.split }) }),
-      finish: async (): Promise<ShardInfo[]> => {
-        this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
-        return this.#night.shards;
-      },
+      finish: () => this.#build(input, format, columns),
       abort: () => Promise.resolve(),
     };
   }
@@ -105,13 +102,17 @@ export class SnapshotSink implements RecordSink, KeyedSink {
   keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows {
     return {
       add: (line, origin) => this.snapshot.addLine({ key: rowKey(origin), version: origin.version, line, ...(origin.split === undefined ? {} : { split: origin.split }) }),
-      finish: async (input) => {
+      finish: (input) => {
         this.options.onSettled?.(input);
-        this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
-        return this.#night.shards;
+        return this.#build(input, format, columns);
       },
       restart: () => this.snapshot.restart(),
     };
+  }
+
+  async #build(input: SettledInput, format: ShardFormat, columns: readonly Field[]): Promise<ShardInfo[]> {
+    this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
+    return this.#night.shards;
   }
 
   quarantine(format: string): QuarantineWriter {
