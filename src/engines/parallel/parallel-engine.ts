@@ -12,11 +12,9 @@ export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
     const { to, rotation } = plan.shards;
-    // JSON Lines rows are the views' rows on the stages engine (View.rows), which units do not build.
-    if (to === "jsonl" && plan.view !== undefined) return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
+    // A convert's JSON Lines view rows are the stages engine's (View.rows); units build them only as a nightly's keyed rows.
+    if (to === "jsonl" && plan.view !== undefined && rotation.kind === "size") return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
     if (plan.view !== undefined) {
-      // A view's rows are written into leaves, not as the records a nightly's buckets key.
-      if (rotation.kind === "buckets") return `it does not put a view's rows into buckets (--view ${plan.view.name})`;
       // Workers build a view's rows record by record; a join against --context records, or a quarantine
       // decided per record after dedup, would need main's help.
       if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;

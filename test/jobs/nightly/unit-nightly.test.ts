@@ -64,6 +64,13 @@ describe("a night on the unit engine", () => {
     await nightOnEach(pipelineFile("nightly-dpo"), (dir) => envFor(emu, dir), join(root, "dpo"), ["stages", "workers-0"]);
   });
 
+  it("a view's rows in buckets (keyed by record and row): RL as trl-prompt-completion, and as openai-sft JSON Lines; both executors", { timeout: 240_000 }, async () => {
+    const emu = await emulator({ seed: 33, runs: 100 });
+    const view = (name: string) => (t: string) => t.replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: ${name}\n`);
+    await nightOnEach(pipelineFile("nightly-rl", view("trl-prompt-completion")), (dir) => envFor(emu, dir), join(root, "rl-view"));
+    await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), ["stages", "workers-2"]);
+  });
+
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {
     const base = readFileSync(`${FIXTURES}records/sft-valid.ndjson`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     // ~5 MiB of distinct runs (more than a unit), then the first runs rescored: their written rows lose.

@@ -21,8 +21,8 @@ export class KeyedLineSets {
     const text = Buffer.from(buffer, byteOffset, byteLength).toString("utf8");
     for (let at = 0; at < text.length; ) {
       const end = text.indexOf("\n", at);
-      const { key, version, line } = readKeyedLine(text.slice(at, end));
-      await this.rows.add(line, split === undefined ? { key, version } : { key, version, split });
+      const { key, version, row, line } = readKeyedLine(text.slice(at, end));
+      await this.rows.add(line, { key, version, ...(row === undefined ? {} : { row }), ...(split === undefined ? {} : { split }) });
       at = end + 1;
     }
   }
