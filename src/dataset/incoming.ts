@@ -76,7 +76,7 @@ export class IncomingBuckets {
   }
 
   /** Stages a record in its bucket of the split at `splitIndex`. */
-  add({ key, version, record }: SnapshotRecord, splitIndex = 0): Promise<void> {
+  async add({ key, version, record }: SnapshotRecord, splitIndex = 0): Promise<void> {
     const json = stringifyExact(record);
     if (typeof json !== "string" || !json.startsWith("{")) throw new TypeError(`Expected the record of ${key} to be an object, got ${json}`);
     return this.addLine({ key, version, line: json }, splitIndex);
