@@ -13,6 +13,11 @@ export interface SnapshotRecord {
   readonly split?: string;
 }
 
+/** A record of a snapshot as its JSON text: what the unit engine's workers send (see `KeyedRows`). */
+export interface SnapshotLine extends Omit<SnapshotRecord, "record"> {
+  readonly line: string;
+}
+
 /** A key appears twice in one snapshot: the caller did not de-duplicate. */
 export class DuplicateKeyError extends EvalshardError {
   readonly key: string;
@@ -72,11 +77,16 @@ export class IncomingBuckets {
 
   /** Stages a record in its bucket of the split at `splitIndex`. */
   async add({ key, version, record }: SnapshotRecord, splitIndex = 0): Promise<void> {
+    const json = stringifyExact(record);
+    if (typeof json !== "string" || !json.startsWith("{")) throw new TypeError(`Expected the record of ${key} to be an object, got ${json}`);
+    return this.addLine({ key, version, line: json }, splitIndex);
+  }
+
+  /** Stages a record given as its JSON text (`stringifyExact` of it, as {@link add} makes it). */
+  async addLine({ key, version, line: json }: SnapshotLine, splitIndex = 0): Promise<void> {
     if (typeof key !== "string") throw new TypeError(`Expected a record's \`key\` to be a string, got ${typeof key}`);
     if (version !== null && !Number.isFinite(version)) throw new TypeError(`Expected the \`version\` of ${key} to be a number or null, got ${version}`);
     if (this.entries.has(key)) throw new DuplicateKeyError(key);
-    const json = stringifyExact(record);
-    if (typeof json !== "string" || !json.startsWith("{")) throw new TypeError(`Expected the record of ${key} to be an object, got ${json}`);
     const bucket = splitIndex * this.#buckets + bucketOf(key, this.#buckets);
     const length = Buffer.byteLength(json);
     const offset = this.#offsets[bucket] ?? 0;

@@ -1,4 +1,4 @@
-import type { RecordShards, RecordSink, RowOrigin, SettledInput } from "../engines/engine.js";
+import type { KeyedRows, KeyedSink, RecordShards, RecordSink, RowOrigin, SettledInput } from "../engines/engine.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
@@ -43,7 +43,7 @@ export interface SnapshotFiles {
  * the buckets that changed; {@link publish} commits it, or drops it when the dataset is unchanged. Holds
  * the storage's lock from {@link open} to publish or abort.
  */
-export class SnapshotSink implements RecordSink {
+export class SnapshotSink implements RecordSink, KeyedSink {
   #night: SnapshotResult | null = null;
   #done = false;
 
@@ -93,12 +93,26 @@ export class SnapshotSink implements RecordSink {
     this.options.onSettled?.(input);
     return {
       write: (record, _inputBytes, origin) => this.snapshot.add({ key: rowKey(origin), version: origin.version, record, ...(origin.split === undefined ? {} : { split: origin.split }) }),
-      finish: async (): Promise<ShardInfo[]> => {
-        this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
-        return this.#night.shards;
-      },
+      finish: () => this.#build(input, format, columns),
       abort: () => Promise.resolve(),
     };
+  }
+
+  /** The unit engine's rows, as JSON lines keyed by origin: the same staged snapshot as {@link records}. */
+  keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows {
+    return {
+      add: (line, origin) => this.snapshot.addLine({ key: rowKey(origin), version: origin.version, line, ...(origin.split === undefined ? {} : { split: origin.split }) }),
+      finish: (input) => {
+        this.options.onSettled?.(input);
+        return this.#build(input, format, columns);
+      },
+      restart: () => this.snapshot.restart(),
+    };
+  }
+
+  async #build(input: SettledInput, format: ShardFormat, columns: readonly Field[]): Promise<ShardInfo[]> {
+    this.#night = await this.snapshot.build({ format: input.format, columns, shardFormat: format });
+    return this.#night.shards;
   }
 
   quarantine(format: string): QuarantineWriter {

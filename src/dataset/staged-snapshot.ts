@@ -10,7 +10,7 @@ import { checkBuckets, compareKeys, DEFAULT_BUCKETS, setHash, shardPath } from "
 import { writeBucketShard } from "./bucket-shard.js";
 import { shardIntact } from "./shard-intact.js";
 import { IncomingBuckets } from "./incoming.js";
-import type { SnapshotRecord, StagedEntry } from "./incoming.js";
+import type { SnapshotLine, SnapshotRecord, StagedEntry } from "./incoming.js";
 import { LEDGER_VERSION, readDatasetState, readLedgerOf, writeLedger, writeState } from "./ledger.js";
 import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
@@ -54,7 +54,7 @@ export class StagedSnapshot {
     private readonly staging: Staging,
     /** The published state; its ledger is read in {@link build}, so a night's pull does not hold it. */
     private readonly old: DatasetState | null,
-    private readonly incoming: IncomingBuckets,
+    private incoming: IncomingBuckets,
     private readonly buckets: number,
     private readonly split: SplitRequest | undefined,
   ) {}
@@ -91,6 +91,16 @@ export class StagedSnapshot {
 
   add(record: SnapshotRecord): Promise<void> {
     return this.incoming.add(record, splitIndex(splitNames(this.split), record, this.split !== undefined));
+  }
+
+  addLine(line: SnapshotLine): Promise<void> {
+    return this.incoming.addLine(line, splitIndex(splitNames(this.split), line, this.split !== undefined));
+  }
+
+  /** Forgets every record added so far (a read that starts over). */
+  async restart(): Promise<void> {
+    await rm(join(this.staging.scratch, "_incoming"), { recursive: true, force: true });
+    this.incoming = await IncomingBuckets.create(join(this.staging.scratch, "_incoming"), this.buckets, splitNames(this.split).length);
   }
 
   /** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
@@ -209,7 +219,7 @@ function shardInfo({ split, path, rows, bytes, sha256 }: BucketState): ShardInfo
 }
 
 /** The index of the record's split among `splits`; 0 in a dataset without splits. */
-function splitIndex(splits: readonly string[], record: SnapshotRecord, split: boolean): number {
+function splitIndex(splits: readonly string[], record: Pick<SnapshotRecord, "key" | "split">, split: boolean): number {
   if (!split) return 0;
   const index = record.split === undefined ? -1 : splits.indexOf(record.split);
   if (index < 0) throw new TypeError(`Expected the record of ${record.key} to name its split, one of ${splits.join(", ")}, got ${JSON.stringify(record.split)}`);

@@ -85,8 +85,23 @@ export interface RowGroupSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** A sink either engine can write into: the dataset sink (`DatasetSink`) is one. */
-export type EngineSink = RecordSink & RowGroupSink;
+/** Kept rows as the JSON lines a keyed sink stores (`stringifyExact` of the record), each with its origin. */
+export interface KeyedRows {
+  add(line: string, origin: RowOrigin): Promise<void>;
+  /** Once every row is in: `input` is what the run settled (its keys are known only now). */
+  finish(input: SettledInput): Promise<ShardInfo[]>;
+  /** Drops the rows added so far, for a read that starts over (a later copy beat a written row). */
+  restart(): Promise<void>;
+}
+
+/** What the unit engine writes a nightly's buckets into: rows by origin, and the quarantine (the `SnapshotSink`). */
+export interface KeyedSink {
+  keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows;
+  quarantine(format: string): QuarantineSink;
+}
+
+/** A sink either engine can write into: the dataset sink (`DatasetSink`), or a nightly's `SnapshotSink`. */
+export type EngineSink = RecordSink & (RowGroupSink | KeyedSink);
 
 /** What an engine settled and wrote: the job's manifest and card are made of it. */
 export interface EngineRun {

@@ -237,7 +237,7 @@ export const OPTIONS = defineOptions({
     kind: choice(ENGINES),
     default: "auto",
     help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run. Going away once the parallel engine runs every plan (issue 33): use --workers",
-    takenBy: ["convert"],
+    takenBy: ["convert", "pull"],
     flag: "--engine <name>",
   },
   workers: {
@@ -245,7 +245,7 @@ export const OPTIONS = defineOptions({
     default: () => Math.max(1, availableParallelism()),
     defaultShown: "available cores",
     help: "worker threads of the parallel engine; 0: it runs on the main thread alone",
-    takenBy: ["convert"],
+    takenBy: ["convert", "pull"],
     flag: "--workers <n>",
   },
   firstBad: { kind: wholeNumber(), default: 10, help: "how many offending lines to print", takenBy: ["validate"], flag: "--show <n>" },

@@ -156,6 +156,14 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
         throw readError(name, err);
       }
     },
+    // The units' input: the spool the first read writes, read again (the pull's lines as bytes).
+    async *bytes(): AsyncGenerator<Buffer> {
+      try {
+        yield* raw();
+      } catch (err) {
+        throw readError(name, err);
+      }
+    },
     async info() {
       try {
         if (spooled === undefined) for await (const _ of raw());

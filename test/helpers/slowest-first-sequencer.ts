@@ -14,6 +14,7 @@ export const SLOWEST_FILES: readonly string[] = [
   "test/cli/verify-every-dataset.test.ts",
   "test/cli/publish-guards.test.ts",
   "test/jobs/nightly/cli-nightly.test.ts",
+  "test/jobs/nightly/unit-nightly.test.ts",
   "test/cli/verify-s3-every-file.test.ts",
   "test/cli/fenced-publish-s3.test.ts",
   "test/views/trl-proof.test.ts",

@@ -1,4 +1,4 @@
-import type { Engine, RowGroupSink } from "../engine.js";
+import type { Engine, KeyedSink, RowGroupSink } from "../engine.js";
 import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
@@ -8,21 +8,22 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
  * adds a read before, which only ranks seats (run/rank-in-parallel.ts). Needs inputs it can read as bytes
  * (every read reads them again), and writes Parquet with the codecs it encodes.
  */
-export const parallelEngine: Engine<RowGroupSink> = {
+export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
     const { to, rotation } = plan.shards;
-    // JSON Lines rows are the views' rows on the stages engine (View.rows), which units do not build.
-    if (to === "jsonl" && plan.view !== undefined) return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
-    if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
+    // A convert's JSON Lines view rows are the stages engine's (View.rows); units build them only as a nightly's keyed rows.
+    if (to === "jsonl" && plan.view !== undefined && rotation.kind === "size") return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
     if (plan.view !== undefined) {
       // Workers build a view's rows record by record; a join against --context records, or a quarantine
       // decided per record after dedup, would need main's help.
       if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
       if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
+      // The kept counts live on main; workers would need a copy and send back what they counted.
+      if (plan.view.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
     }
     // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
-    if (plan.source.kind === "files" && plan.source.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
+    if ((plan.source.kind === "files" && plan.source.suites !== undefined) || sources?.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -4,7 +4,9 @@ import { columnPlan } from "../../parquet/column-plan.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { policyQuarantine } from "../policy-quarantine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
-import type { EngineRun, RowGroupSink, RunSources } from "../engine.js";
+import type { EngineRun, KeyedRows, KeyedSink, RowGroupSink, RunSources } from "../engine.js";
+import type { ShardFormat } from "../../output/shard-format.js";
+import type { Field } from "../../schema/column-type.js";
 import { sizeRotation } from "../size-rotation.js";
 import { jsonlFormat } from "../../sinks/jsonl-format.js";
 import { checkSelection } from "../../stages/select.js";
@@ -13,12 +15,13 @@ import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
+import { KeyedLineSets } from "./run/keyed-line-sets.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
 import { TextAudit } from "../../views/text-audit.js";
 import { textAuditPaths } from "../../views/record-text-audit.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
-export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink): Promise<EngineRun> {
+export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink | KeyedSink): Promise<EngineRun> {
   const read = { maxLineBytes: plan.guards.maxLineBytes };
   const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
   const scores = sources.scores?.();
@@ -39,15 +42,22 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
   const layout = columnPlan(columns);
-  const limits = sizeRotation(plan);
   const input = names === undefined ? {} : { splits: names };
+  // A nightly's buckets: the units encode each row's keyed line, and the sink cuts its buckets (no size limit).
+  const keyed = plan.shards.rotation.kind === "buckets" ? await keyedRowsOf(plan, sink, columns) : null;
+  const limits = keyed === null ? sizeRotation(plan) : { maxRows: Infinity, maxBytes: Infinity };
   // JSON Lines: the units encode each row's line; the shards are the stages' JSONL format.
   const { to, compression } = plan.shards;
-  const lines = to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
+  const lines = keyed === null && to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
+  const shardSets = () => {
+    if (keyed !== null) return new KeyedLineSets(keyed.rows, names ?? null);
+    if ("keyedRows" in sink) throw new Error("Internal error: a keyed sink for shards rotated by size");
+    return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
+  };
   try {
-    const { shards, tally, view: unitCounts, split, audits } = await convertInParallel({
+    const { shards: written, keys, tally, view: unitCounts, split, audits } = await convertInParallel({
       sources: sources.lines,
-      shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
+      shards: shardSets,
       splits,
       plan: layout,
       worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
@@ -57,6 +67,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shardBytes: limits.maxBytes,
       quarantine,
     });
+    const shards = keyed === null ? written : await keyed.rows.finish({ format, keys, ...input });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
     if (view === null) {
       // A plain run's text scan (issue 18), per unit from the workers.
@@ -72,6 +83,15 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   } finally {
     await quarantine.close();
     await lines?.dispose();
+    await keyed?.format.dispose();
   }
+}
+
+/** A nightly's keyed rows, in the shard format the plan names (the stages engine's `shardFormatFor`). */
+async function keyedRowsOf(plan: RunPlan, sink: RowGroupSink | KeyedSink, columns: readonly Field[]): Promise<{ rows: KeyedRows; format: ShardFormat }> {
+  if (!("keyedRows" in sink)) throw new Error("Internal error: shards in buckets need a sink that keys its rows");
+  // Loaded here: a plain run writes its own encoded shards.
+  const format = (await import("../../sinks/shard-format-for.js")).shardFormatFor(plan.shards.to, plan.shards.compression);
+  return { rows: sink.keyedRows(format, columns), format };
 }
 

@@ -1,6 +1,7 @@
 import { SnapshotSink } from "../../dataset/snapshot-sink.js";
 import type { RunSources } from "../../engines/engine.js";
-import { stagesEngine } from "../../engines/stages/stages-engine.js";
+import { chooseEngine } from "../../engines/choose-engine.js";
+import type { RunPlan } from "../../plan/run-plan.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { storageFor } from "../../output/storage-for.js";
 import { readText } from "../../output/write-text.js";
@@ -62,10 +63,14 @@ export interface NightlyOptions {
    * staged and wins the claim (claimCommit: one part of N, even when two finish at once).
    */
   readonly commit?: "last";
+  /** The engine's worker threads (`--workers`; 0: main's thread alone); default the cores. Not the pipeline's: the dataset is the same. */
+  readonly workers?: number;
+  /** `--engine` (going with the stages engine, issue 33); default auto. */
+  readonly engine?: RunPlan["engine"]["choice"];
 }
 
 /**
- * One night of a pipeline: fetch (or read) the complete current export, run it through the stages engine,
+ * One night of a pipeline: fetch (or read) the complete current export, run it through the engine (`chooseEngine`),
  * and make the dataset equal to it, rewriting only the shards whose records changed (a `SnapshotSink`).
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
@@ -82,7 +87,8 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   // One retry budget for the whole night: the answers check and the pull draw from it alike.
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
-  const plan = planOfSpec(spec);
+  const planned = planOfSpec(spec);
+  const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? planned.engine.choice, workers: options.workers ?? planned.engine.workers } };
   const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
@@ -136,7 +142,8 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     };
     // Issue 34: the rows' token counts kept with the dataset, so rows that did not change are not tokenized again.
     const tokenCache = plan.view?.tokenizer === undefined ? null : new TokenCache(await readText(sink.storage, TOKEN_CACHE_FILE));
-    const run = await stagesEngine.run(tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } }, sources, sink);
+    const viewed = tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } };
+    const run = await chooseEngine(viewed, sources).run(viewed, sources, sink);
     const counts = run.tally.counts();
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run

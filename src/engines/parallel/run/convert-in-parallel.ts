@@ -56,7 +56,7 @@ export interface ParallelOptions {
   /** Inputs; every one must have `bytes()`. */
   readonly sources: readonly LineSource[];
   /** Fresh shards of the dataset sink, for each read of the inputs: a set per split when `splits` is given. */
-  readonly shards: () => RowGroupShardSets;
+  readonly shards: () => ShardSets;
   /**
    * A split run (`--split`): a fresh count of rows and groups per split, for each read; its names, in order,
    * are the shard sets'. The workers were given the same split (`worker.split`).
@@ -72,8 +72,13 @@ export interface ParallelOptions {
   readonly quarantine: QuarantineSink;
 }
 
+/** Where a read's row groups go: the dataset sink's shards (`RowGroupShardSets`), or a nightly's `KeyedLineSets`. */
+export type ShardSets = Pick<RowGroupShardSets, "append" | "finish" | "abort">;
+
 export interface ParallelResult {
   readonly shards: ShardInfo[];
+  /** Distinct keys of the valid records. */
+  readonly keys: number;
   readonly tally: Tally;
   /** A view's run (the workers were given a view): what each unit's kept records gave it. */
   readonly view: readonly UnitViewCounts[];
@@ -116,11 +121,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const tally = new Tally();
     const decider = new DedupDecider(tally);
     const first = await new Pass(options, workers, pools, decider, true, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view, split: first.split, audits: first.audits };
+    if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
-    return { shards: second.shards, tally: again, view: second.view, split: second.split, audits: second.audits };
+    return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -175,7 +180,7 @@ class Pass {
   readonly #units = new Map<number, Unit>();
   /** Input bytes each worker holds in units it has not sent back encoded. */
   readonly #load = new Map<UnitThread, number>();
-  readonly #shards: RowGroupShardSets;
+  readonly #shards: ShardSets;
   /** This read's count of rows and groups per split (a split run), or null. */
   readonly #splits: SplitAssigner | null;
   readonly #slots: SharedSlots;

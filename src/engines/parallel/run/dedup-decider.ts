@@ -52,6 +52,11 @@ export class DedupDecider {
 
   constructor(readonly tally: Tally) {}
 
+  /** Distinct keys seen so far (every key, once the first read is done). */
+  get keys(): number {
+    return this.#index.size;
+  }
+
   /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
   decide(unit: readonly ValidRecords[]): Uint8Array {
     const first = this.#ordinals;

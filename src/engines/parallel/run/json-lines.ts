@@ -2,6 +2,7 @@ import { stringifyExact } from "../../../core/exact-json.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { Field } from "../../../schema/column-type.js";
+import type { RecordFacts } from "../../../formats/format.js";
 import { tabularRow } from "../../../sinks/tabular-row.js";
 
 /**
@@ -11,11 +12,33 @@ import { tabularRow } from "../../../sinks/tabular-row.js";
  */
 export const LINE_FIELD: Field = { name: "\u0000line", type: { kind: "string" }, nullable: false };
 
-/** `record` with its JSON line in {@link LINE_FIELD}, for shredding. */
-export function withLine(columns: readonly Field[], record: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return { ...record, [LINE_FIELD.name]: stringifyExact(tabularRow(columns, record)) };
+/** `record` with its JSON line in {@link LINE_FIELD}, for shredding; `keyedBy`: a nightly's {@link keyedLine}. */
+export function withLine(columns: readonly Field[], record: Readonly<Record<string, unknown>>, keyedBy: KeyedBy | null = null): Record<string, unknown> {
+  return { ...record, [LINE_FIELD.name]: keyedBy === null ? stringifyExact(tabularRow(columns, record)) : keyedLine(keyedBy, record) };
 }
 
+/** What keys a nightly row: its record's key and scorecard version, and a view row's place among its record's. */
+export interface KeyedBy extends Pick<RecordFacts, "key" | "scorecardVersion"> {
+  readonly row?: number;
+}
+
+/**
+ * A nightly row's line: its record's key, scorecard version and (a view's row) place, as JSON (no tab or
+ * newline is left raw in them), then the row as a keyed sink stores it (`stringifyExact`), tab-separated.
+ */
+export function keyedLine({ key, scorecardVersion, row }: KeyedBy, record: Readonly<Record<string, unknown>>): string {
+  return `${JSON.stringify(key)}\t${JSON.stringify(scorecardVersion)}\t${row ?? ""}\t${stringifyExact(record)}`;
+}
+
+/** The key, version, row and record line of a {@link keyedLine}. */
+export function readKeyedLine(text: string): { readonly key: string; readonly version: number | null; readonly row: number | undefined; readonly line: string } {
+  const first = text.indexOf("\t");
+  const second = text.indexOf("\t", first + 1);
+  const third = text.indexOf("\t", second + 1);
+  if (first < 0 || second < 0 || third < 0) throw new Error("Internal error: a keyed line without its key, version and row");
+  const row = text.slice(second + 1, third);
+  return { key: JSON.parse(text.slice(0, first)) as string, version: JSON.parse(text.slice(first + 1, second)) as number | null, row: row === "" ? undefined : Number(row), line: text.slice(third + 1) };
+}
 /**
  * The builder's rows as JSON lines, each ending in a newline: the last column's values (PLAIN BYTE_ARRAY, a
  * 4-byte length then the UTF-8), with no column chunks.

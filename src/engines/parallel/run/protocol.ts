@@ -33,6 +33,11 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];
   /** JSON Lines output: units encode each row's JSON line, not Parquet row groups (see json-lines.ts). */
   readonly lines: boolean;
+  /**
+   * A nightly's buckets (with `lines`): each line is its record's key and version, then the record as the
+   * snapshot stores it (`keyedLine`), for main to hand a keyed sink.
+   */
+  readonly keyed?: boolean;
   /** The dataset's columns (after the untrusted policy), or the view's. */
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */

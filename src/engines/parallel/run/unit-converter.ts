@@ -146,7 +146,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan);
+    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan, this.#config.keyed === true);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -425,13 +425,13 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      outcome = { kind: LINE_ROW, facts, rows: this.#view.write(g.unit, record(), into) };
+      outcome = { kind: LINE_ROW, facts, rows: this.#view.write(g.unit, record(), into, this.#config.keyed === true ? facts : null) };
     } else {
       const whole = record();
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
       this.#slow?.strip(whole);
       into.beginRow();
-      shredRecord(this.plan, this.#config.lines ? withLine(this.#config.columns, whole) : whole, into.leaves);
+      shredRecord(this.plan, this.#config.lines ? withLine(this.#config.columns, whole, this.#config.keyed === true ? facts : null) : whole, into.leaves);
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);

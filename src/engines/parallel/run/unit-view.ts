@@ -17,6 +17,8 @@ import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
+import { withLine } from "./json-lines.js";
+import type { RecordFacts } from "../../../formats/format.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -44,28 +46,29 @@ interface RecordCounts {
  * the stages engine where the view runs after dedup.
  */
 export class UnitView {
-  readonly #write: (record: unknown, env: ViewEnv, out: RowOut) => ViewWritten;
+  readonly #write: (record: unknown, env: ViewEnv, out: RowOut, keyedBy: RecordFacts | null) => ViewWritten;
   readonly #env: ViewEnv;
   readonly #units = new Map<number, RecordCounts[]>();
 
-  /** `plan`: the view's columns, as the unit's row groups lay them out. */
-  static async open(setup: ViewSetup, plan: ColumnPlan): Promise<UnitView> {
+  /** `plan`: the view's columns, as the unit's row groups lay them out; `keyed`: a nightly's rows, each with its keyed line. */
+  static async open(setup: ViewSetup, plan: ColumnPlan, keyed = false): Promise<UnitView> {
     const view: AnyView = viewOf(setup.name, setup.options);
-    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options));
+    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options), keyed);
   }
 
-  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null) {
+  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null, keyed: boolean) {
     if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
-    // A budget judges built rows (viewRows, as the stages engine does): the direct writer is for the unbudgeted view.
-    const write = budget === null ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
+    // A budget judges built rows (viewRows, as the stages engine does), and a keyed row carries its built row's
+    // line: the direct writer is for the unbudgeted view's Parquet.
+    const write = budget === null && !keyed ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
     const rows = viewRows(view);
     this.#write =
       write ??
-      ((record, env, out) => {
+      ((record, env, out, keyedBy) => {
         const result = rows(record, env);
-        for (const row of result.rows) {
+        for (const [i, row] of result.rows.entries()) {
           out.beginRow();
-          shredRecord(plan, row, out.leaves);
+          shredRecord(plan, keyedBy === null ? row : withLine([], row, { key: keyedBy.key, scorecardVersion: keyedBy.scorecardVersion, row: i }), out.leaves);
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
@@ -74,10 +77,10 @@ export class UnitView {
     this.#env = (options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
   }
 
-  /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. */
-  write(unit: number, record: unknown, out: RowOut): number {
+  /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. `keyedBy`: a keyed run's record facts. */
+  write(unit: number, record: unknown, out: RowOut, keyedBy: RecordFacts | null = null): number {
     const audit = new TextAudit();
-    const result = this.#write(record, { ...this.#env, audit }, out);
+    const result = this.#write(record, { ...this.#env, audit }, out, keyedBy);
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);

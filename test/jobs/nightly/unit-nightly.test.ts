@@ -1,0 +1,89 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../helpers/temp-dir.js";
+import { spawnCli } from "../../helpers/spawn-cli.js";
+import { FIXTURES } from "../../helpers/flow.js";
+import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
+
+// Issue 33: a night runs on the unit engine (both executors) and publishes, byte for byte, what the stages
+// engine publishes: the same bucket shards, ledger and manifest (but the pull's hedges, which follow timing).
+const root = tempDir("evalshard-unit-nightly-");
+
+/** The executors compared: `--engine parallel` fails the night rather than fall back to the stages. */
+const EXECUTORS: Record<string, readonly string[]> = {
+  stages: ["--engine", "stages"],
+  "workers-0": ["--engine", "parallel", "--workers", "0"],
+  "workers-2": ["--engine", "parallel", "--workers", "2"],
+};
+
+/** The manifest without what differs between two runs of one night: times, the hedges a slow answer drew, its own digest. */
+function comparable(dir: string): unknown {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<string, unknown>;
+  const { started_at: _s, finished_at: _f, manifest_sha256: _m, ...rest } = manifest;
+  const pull = rest.pull as Record<string, unknown> | null | undefined;
+  return pull == null ? rest : { ...rest, pull: { ...pull, hedges: null } };
+}
+
+/** Runs `pipeline` into OUT/<executor> for each executor, then checks every dataset against the stages'. */
+async function nightOnEach(pipeline: string, env: (out: string) => Record<string, string>, out: string, executors = Object.keys(EXECUTORS)): Promise<void> {
+  for (const name of executors) {
+    const r = await spawnCli(["run", pipeline, "--json", ...(EXECUTORS[name] ?? [])], env(join(out, name)));
+    expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+  }
+  const [reference, ...others] = executors.map((name) => join(out, name, "night"));
+  for (const dir of others) {
+    expect(datasetOf(dir as string), dir).toEqual(datasetOf(reference as string));
+    expect(comparable(dir as string), dir).toEqual(comparable(reference as string));
+  }
+}
+
+/** A shipped pipeline writing into `${EVALSHARD_OUT}/night`, with `edit` applied to its text. */
+function pipelineFile(name: string, edit: (text: string) => string = (t) => t): string {
+  const text = edit(readFileSync(join(PIPELINES, `${name}.yaml`), "utf8")).replace(/dir: \$\{EVALSHARD_OUT:-out\}\/[\w-]+/, "dir: ${EVALSHARD_OUT}/night");
+  const file = join(root, `${name}-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("a night on the unit engine", () => {
+  it("publishes the stages engine's bucket shards, ledger and manifest: SFT over two nights, both executors", { timeout: 240_000 }, async () => {
+    const emu = await emulator({ seed: 31, runs: 160 });
+    const out = join(root, "sft");
+    const file = pipelineFile("nightly-sft");
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    // The next day: some runs rescored, some new; each dataset is rewritten incrementally from its own last night.
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+  });
+
+  it("RL split three ways as JSON Lines, and DPO: the same bytes", { timeout: 240_000 }, async () => {
+    const emu = await emulator({ seed: 32, runs: 120 });
+    const split = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: gzip").replace(/ {2}buckets: 16\n/, "  buckets: 4\n  split:\n    train: 0.6\n    validation: 0.2\n    test: 0.2\n"));
+    await nightOnEach(split, (dir) => envFor(emu, dir), join(root, "rl"), ["stages", "workers-2"]);
+    await nightOnEach(pipelineFile("nightly-dpo"), (dir) => envFor(emu, dir), join(root, "dpo"), ["stages", "workers-0"]);
+  });
+
+  it("a view's rows in buckets (keyed by record and row): RL as trl-prompt-completion, and as openai-sft JSON Lines; both executors", { timeout: 240_000 }, async () => {
+    const emu = await emulator({ seed: 33, runs: 100 });
+    const view = (name: string) => (t: string) => t.replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: ${name}\n`);
+    await nightOnEach(pipelineFile("nightly-rl", view("trl-prompt-completion")), (dir) => envFor(emu, dir), join(root, "rl-view"));
+    await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), ["stages", "workers-2"]);
+  });
+
+  it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {
+    const base = readFileSync(`${FIXTURES}records/sft-valid.ndjson`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    // ~5 MiB of distinct runs (more than a unit), then the first runs rescored: their written rows lose.
+    const lines: Record<string, unknown>[] = [];
+    for (let r = 0; lines.length * 740 < 5 << 20; r++) for (const record of base) lines.push({ ...record, run_id: `${String(record.run_id)}-${r}` });
+    const first = join(root, "first.ndjson");
+    const rescored = join(root, "rescored.ndjson");
+    writeFileSync(first, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    writeFileSync(rescored, `${lines.slice(0, 40).map((l) => JSON.stringify({ ...l, scorecard_version: 7 })).join("\n")}\n`);
+    const file = join(root, "files.yaml");
+    writeFileSync(file, `version: 1\nname: files\nsource:\n  kind: files\n  format: sft\n  inputs: [${first}, ${rescored}]\noutput:\n  dir: \${EVALSHARD_OUT}/night\n  buckets: 8\n`);
+    await nightOnEach(file, (dir) => ({ EVALSHARD_OUT: dir }), join(root, "files"));
+    const manifest = JSON.parse(readFileSync(join(root, "files", "workers-0", "night", "manifest.json"), "utf8")) as { dropped: Record<string, number> };
+    expect(manifest.dropped.superseded).toBe(40);
+  });
+});
