@@ -63,11 +63,17 @@ export interface NightlyOptions {
    * staged and wins the claim (claimCommit: one part of N, even when two finish at once).
    */
   readonly commit?: "last";
-  /** The engine's worker threads (`--workers`; 0: main's thread alone); default the cores. Not the pipeline's: the dataset is the same. */
+  /** The engine's worker threads (`--workers`; 0, the default: main's thread alone). Not the pipeline's: the dataset is the same. */
   readonly workers?: number;
   /** `--engine` (going with the stages engine, issue 33); default auto. */
   readonly engine?: RunPlan["engine"]["choice"];
 }
+
+/**
+ * A night's default executor: main's thread. A night waits on the service, not on parsing, and worker threads
+ * cost it a fixed 55-115 MB at its peak (docs/decisions.md, "nightly on the unit engine").
+ */
+const NIGHT_WORKERS = 0;
 
 /**
  * One night of a pipeline: fetch (or read) the complete current export, run it through the engine (`chooseEngine`),
@@ -88,7 +94,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
   const planned = planOfSpec(spec);
-  const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? planned.engine.choice, workers: options.workers ?? planned.engine.workers } };
+  const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? planned.engine.choice, workers: options.workers ?? NIGHT_WORKERS } };
   const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
