@@ -11,9 +11,7 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { to, rotation } = plan.shards;
-    // JSON Lines rows are the views' rows on the stages engine (View.rows), which units do not build.
-    if (to === "jsonl" && plan.view !== undefined) return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
+    const { rotation } = plan.shards;
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
     if (plan.view !== undefined) {
       // Workers build a view's rows record by record; a join against --context records, or a quarantine

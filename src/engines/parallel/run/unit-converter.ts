@@ -108,6 +108,8 @@ export class UnitConverter {
   readonly #keys = new PackedKeysWriter();
   /** Where a shared batch is copied to be walked (see {@link local}). */
   readonly #copy: BatchCopy;
+  /** Every line takes the slow path: a plain JSON Lines run's. */
+  readonly #slowLines: boolean;
 
   /** `copy`: this thread's, when a ranking read made one before (see {@link local}). */
   constructor(config: WorkerConfig, copy = new BatchCopy()) {
@@ -122,9 +124,12 @@ export class UnitConverter {
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
     const routeBy = config.split === null || config.view !== null ? undefined : GROUP_KEY_PATH[config.split.by];
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
-    // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts).
+    // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
+    // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
+    // it (a line is the rows' values as the stages engine's record gives them).
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
-    if (config.lines) this.#primed = 2;
+    this.#slowLines = config.lines && (config.view === null || VIEW_BYTE_READS[config.view.name] !== undefined);
+    if (this.#slowLines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
@@ -146,7 +151,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan);
+    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan, this.#config.lines);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -193,7 +198,7 @@ export class UnitConverter {
         g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const outcome = this.#config.lines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
+      const outcome = this.#slowLines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
       if (outcome === null) return i;
       this.#gather(g, i, outcome);
     }

@@ -17,6 +17,7 @@ import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
+import { withLine } from "./json-lines.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -48,16 +49,20 @@ export class UnitView {
   readonly #env: ViewEnv;
   readonly #units = new Map<number, RecordCounts[]>();
 
-  /** `plan`: the view's columns, as the unit's row groups lay them out. */
-  static async open(setup: ViewSetup, plan: ColumnPlan): Promise<UnitView> {
+  /**
+   * `plan`: the view's columns, as the unit's row groups lay them out; `lines`: a JSON Lines run, whose plan
+   * ends in the rows' lines (json-lines.ts).
+   */
+  static async open(setup: ViewSetup, plan: ColumnPlan, lines: boolean): Promise<UnitView> {
     const view: AnyView = viewNamed(setup.name);
-    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options));
+    return new UnitView(view, setup.options, plan, lines, await tokenBudgetOf(view, setup.options));
   }
 
-  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null) {
+  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, lines: boolean, budget: TokenBudget | null) {
     if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
-    // A budget judges built rows (viewRows, as the stages engine does): the direct writer is for the unbudgeted view.
-    const write = budget === null ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
+    // A budget judges built rows (viewRows, as the stages engine does): the direct writer is for the unbudgeted
+    // view, and writes no lines.
+    const write = budget === null && !lines ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
     const rows = viewRows(view);
     this.#write =
       write ??
@@ -65,7 +70,7 @@ export class UnitView {
         const result = rows(record, env);
         for (const row of result.rows) {
           out.beginRow();
-          shredRecord(plan, row, out.leaves);
+          shredRecord(plan, lines ? withLine(view.columns, row) : row, out.leaves);
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
