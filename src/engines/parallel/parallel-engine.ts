@@ -13,12 +13,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
   refuses(plan, sources) {
     const { rotation } = plan.shards;
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
-    if (plan.view !== undefined) {
-      // Workers build a view's rows record by record; a join against --context records, or a quarantine
-      // decided per record after dedup, would need main's help.
-      if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
-      if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
-    }
+    // Workers build a view's rows record by record; a join against --context records would need main's help.
+    if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
     // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
     if (plan.source.kind === "files" && plan.source.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
     // A row's split travels as a byte between the threads.

@@ -160,6 +160,11 @@ export interface OutcomesMessage {
   readonly quarantined: readonly QuarantineOutcome[];
   /** Rows the prune rule took pairs out of (DPO; few): the row's place among the batch's rows, and the counts. */
   readonly droppedPairs: readonly PrunedRow[];
+  /**
+   * `--on-injection quarantine`: the LINE_ROW lines (giving no rows) their view quarantines, should they stay
+   * once main has decided dedup: the row's place among the batch's rows, and its quarantine entry.
+   */
+  readonly injected: readonly InjectedRow[];
   /** A split run: the group and split of each LINE_ROW line; null otherwise. */
   readonly splits: BatchSplits | null;
 }
@@ -172,6 +177,10 @@ export interface BatchSplits {
   readonly splitOf: Uint8Array;
   /** Each LINE_ROW line's group: its index in `groups`. */
   readonly rowGroups: Uint32Array;
+}
+
+export interface InjectedRow extends QuarantineOutcome {
+  readonly row: number;
 }
 
 export interface PrunedRow {

@@ -24,7 +24,7 @@ import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { InjectedRow, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -126,9 +126,10 @@ export class UnitConverter {
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
     // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
     // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
-    // it (a line is the rows' values as the stages engine's record gives them).
+    // it (a line is the rows' values as the stages engine's record gives them). A record quarantined for
+    // injection is the stages' record as JSON: the slow path's too.
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
-    this.#slowLines = config.lines && (config.view === null || VIEW_BYTE_READS[config.view.name] !== undefined);
+    this.#slowLines = (config.lines && (config.view === null || VIEW_BYTE_READS[config.view.name] !== undefined)) || config.view?.quarantine === true;
     if (this.#slowLines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
@@ -174,6 +175,7 @@ export class UnitConverter {
       quarantined: [],
       streamErrors: [],
       droppedPairs: [],
+      injected: [],
     };
     // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
     // through a synchronous loop, which V8 compiles without an async function's resume points.
@@ -184,7 +186,7 @@ export class UnitConverter {
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, injected: g.injected, splits };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -216,6 +218,7 @@ export class UnitConverter {
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
+        if (outcome.injected !== undefined) g.injected.push({ row: g.rowBytes.length, line, offset: start, ...outcomeOf(quarantine(NO_PROVENANCE, "injection", outcome.injected.detail, outcome.injected.raw, end - start)) });
         g.rowBytes.push(end - start);
         g.rowCounts.push(outcome.rows);
       }
@@ -430,7 +433,8 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      outcome = { kind: LINE_ROW, facts, rows: this.#view.write(g.unit, record(), into) };
+      const written = this.#view.write(g.unit, record(), into);
+      outcome = written.injected === null ? { kind: LINE_ROW, facts, rows: written.rows } : { kind: LINE_ROW, facts, rows: 0, injected: written.injected };
     } else {
       const whole = record();
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
@@ -474,9 +478,10 @@ interface Gathered {
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: StreamErrorAt[];
   readonly droppedPairs: PrunedRow[];
+  readonly injected: InjectedRow[];
 }
 
-type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] };
+type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"]; readonly injected?: { readonly detail: string; readonly raw: string } };
 
 type LineOutcome =
   | RowOutcome
