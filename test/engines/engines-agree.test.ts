@@ -254,6 +254,13 @@ describe("the parallel engine builds the training views the stages build (issue 
     }
   });
 
+  it("the DPO views, their prompts from --context RL records read once in main: pairs left out, no context, duplicates", { timeout: 240_000 }, async () => {
+    const m = await bothViews({ inputs: [records("views-dpo"), records("dpo-valid"), records("dpo-invalid-pair")], view: "trl-preference", context: [RL_VIEWS], shardRows: 2 });
+    expect(m.view?.rows_out).toBeGreaterThan(2);
+    expect(m.view?.pairs_dropped?.no_context).toBeGreaterThan(0);
+    await bothViews({ inputs: [records("views-dpo")], view: "trl-preference", context: [RL_VIEWS, records("rl-valid")], onInjection: "quarantine" });
+  });
+
   it("on random RL records across many units and shards, with duplicates, superseded copies and a second pass", { timeout: 120_000 }, async () => {
     const dir = join(root, "random-views");
     mkdirSync(dir, { recursive: true });

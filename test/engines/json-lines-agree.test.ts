@@ -95,6 +95,13 @@ describe("JSON Lines: a training view's rows on the parallel engine are the stag
     expect(m.view?.steps_dropped?.injection).toBeGreaterThan(0);
   });
 
+  it("openai-dpo and trl-preference, their prompts from --context RL records", { timeout: 240_000 }, async () => {
+    for (const view of ["openai-dpo", "trl-preference"] as const) {
+      const m = await sameLines({ inputs: [records("views-dpo"), records("dpo-valid")], view, context: [RL_VIEWS], shardRows: 2, compression: "none" });
+      expect(m.view?.rows_out).toBeGreaterThan(2);
+    }
+  });
+
   it("on a generated RL export, rotated by size across many units", { timeout: 240_000 }, async () => {
     const m = await sameLines({ inputs: [generated("rl", 10)], view: "openai-sft", shardBytes: 2 << 20, compression: "none" });
     expect(m.shards.length).toBeGreaterThan(2);

@@ -1,5 +1,4 @@
 import type { Engine, RowGroupSink } from "../engine.js";
-import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
@@ -13,8 +12,6 @@ export const parallelEngine: Engine<RowGroupSink> = {
   refuses(plan, sources) {
     const { rotation } = plan.shards;
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
-    // Workers build a view's rows record by record; a join against --context records would need main's help.
-    if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
     // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
     if (plan.source.kind === "files" && plan.source.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
     // A row's split travels as a byte between the threads.

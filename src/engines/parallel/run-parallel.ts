@@ -34,7 +34,10 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
   // the view's rows with the view's own code (src/views) and shred those.
   // Imported here: a plain run does not load the views' code.
-  const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
+  // A DPO view's context is read here, once, and sent to the workers.
+  const context = sources.viewContext?.() ?? null;
+  const viewRequest = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
+  const view = viewRequest === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(viewRequest, format.name, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
@@ -50,7 +53,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine" }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,

@@ -127,9 +127,11 @@ export class UnitConverter {
     // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
     // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
     // it (a line is the rows' values as the stages engine's record gives them). A record quarantined for
-    // injection is the stages' record as JSON: the slow path's too.
+    // injection is the stages' record as JSON: the slow path's too, as are the records of a view whose reads
+    // the walk does not know (the DPO views).
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
-    this.#slowLines = (config.lines && (config.view === null || VIEW_BYTE_READS[config.view.name] !== undefined)) || config.view?.quarantine === true;
+    const view = config.view;
+    this.#slowLines = view === null ? config.lines : (config.lines && VIEW_BYTE_READS[view.name] !== undefined) || view.quarantine || VIEW_READS[view.name] === undefined;
     if (this.#slowLines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);

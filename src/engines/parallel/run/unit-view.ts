@@ -20,6 +20,8 @@ import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
 import { withLine } from "./json-lines.js";
 import { stringifyExact } from "../../../core/exact-json.js";
 import { injectionDetail } from "../../../views/view-records.js";
+import { RlContext } from "../../../views/rl-context.js";
+import type { RlContextEntries } from "../../../views/rl-context.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
@@ -27,6 +29,8 @@ export interface ViewSetup {
   readonly options: ViewOptions;
   /** `--on-injection quarantine`: a record any of whose rows matches an injection pattern gives no rows, and is quarantined whole. */
   readonly quarantine: boolean;
+  /** A DPO view's RL records (`--context`, or a pull's), as main read them; null for the views without. */
+  readonly context: RlContextEntries | null;
 }
 
 /** What a record gave: its rows, or (`--on-injection quarantine`) the quarantine entry's detail and raw text instead. */
@@ -68,7 +72,6 @@ export class UnitView {
   }
 
   private constructor(view: AnyView, setup: ViewSetup, plan: ColumnPlan, lines: boolean, budget: TokenBudget | null) {
-    if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
     this.#view = view;
     this.#quarantine = setup.quarantine;
     // A budget judges built rows (viewRows, as the stages engine does), as a quarantine does: the direct writer
@@ -88,7 +91,7 @@ export class UnitView {
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
     // Under quarantine the options say `drop` (openView): rows are built so, and the record judged here.
-    const env = viewEnv(setup.options, null, budget);
+    const env = viewEnv(setup.options, setup.context === null ? null : RlContext.of(setup.context), budget);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
     this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
   }
