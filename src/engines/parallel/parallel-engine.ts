@@ -12,8 +12,8 @@ export const parallelEngine: Engine<RowGroupSink> = {
   refuses(plan, sources) {
     const { rotation } = plan.shards;
     if (rotation.kind !== "size") return "it rotates shards by size, not into buckets";
-    // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
-    if (plan.source.kind === "files" && plan.source.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
+    // The ranking read would have to decontaminate too (the stages' first read does).
+    if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -41,6 +41,9 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
+  const suites = sources.suites?.() ?? null;
+  const suitesData = suites?.data ?? null;
+  if (suites !== null && suitesData === null) throw new Error("Internal error: the parallel engine was given suites it cannot send its workers");
   const layout = columnPlan(columns);
   const limits = sizeRotation(plan);
   const input = names === undefined ? {} : { splits: names };
@@ -53,12 +56,13 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
       shardBytes: limits.maxBytes,
       quarantine,
+      suites,
     });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
     if (view === null) {

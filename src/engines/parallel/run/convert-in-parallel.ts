@@ -10,12 +10,13 @@ import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import { Tally } from "../../../core/tally.js";
+import type { SuiteBook } from "../../../formats/suite-book.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { EncodedMessage, FromWorker, InjectedRow, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -70,6 +71,8 @@ export interface ParallelOptions {
   readonly shardRows: number;
   readonly shardBytes: number;
   readonly quarantine: QuarantineSink;
+  /** `--suites`: the decontamination rule whose counts the manifest reads; the workers were given its data. */
+  readonly suites: SuiteBook | null;
 }
 
 export interface ParallelResult {
@@ -118,7 +121,8 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     // A record quarantined for its view's rows (`--on-injection quarantine`) is quarantined only once it won
     // dedup, which a later copy may still overturn: a first read learns the winners, writing nothing, and the
     // second writes rows and quarantine.
-    const learnFirst = options.worker.view?.quarantine === true;
+    // So is a record decontamination counts (`--suites`): its suites count the records that won.
+    const learnFirst = options.worker.view?.quarantine === true || options.suites !== null;
     if (learnFirst) decider.rewriteNeeded = true;
     const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, tally, view: first.view, split: first.split, audits: first.audits };
@@ -137,7 +141,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
 }
 
 /** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
-type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[]; readonly injected: readonly InjectedAt[] };
+type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[]; readonly injected: readonly InjectedAt[]; readonly suiteFacts: readonly SuiteFactsAt[] };
 
 /** A row its view quarantines should it stay (`--on-injection quarantine`): the row's place among its batch's rows, its entry, and its batch's place in the unit. */
 interface InjectedAt {
@@ -411,13 +415,15 @@ class Pass {
       const { rowBytes } = columns;
       const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
       const injected = outcomes.injected.map(({ row, line, offset, ...q }: InjectedRow) => ({ row, batch: order, item: { kind: "quarantined" as const, provenance: at({ line, offset }), ...q } }));
-      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
+      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, suiteFacts: outcomes.suiteFacts, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
     // A split run: `keep` and the segments come a split at a time (the worker holds a row group per split).
     const counter = this.#splits;
     const starts = counter === null ? new Uint32Array(1) : splitStarts(valid, counter.names.length);
-    const { keep, kept, segmentsOf, shardsOf, injected } = this.#rowsToKeep(valid, this.decider.decide(valid), starts);
+    const stays = this.decider.decide(valid);
+    if (this.options.suites !== null && this.writeQuarantine) countSuites(this.options.suites, valid, stays);
+    const { keep, kept, segmentsOf, shardsOf, injected } = this.#rowsToKeep(valid, stays, starts);
     if (injected.length > 0) bad.push(...injected);
     // Stable: each batch's lines were in order, and a batch's injected records follow its other bad lines.
     if (injected.length > 0) bad.sort((a, b) => a.batch - b.batch || a.item.provenance.line - b.item.provenance.line);
@@ -600,4 +606,13 @@ function sumOf(counts: Uint32Array): number {
   let n = 0;
   for (const k of counts) n += k;
   return n;
+}
+
+/** The rule's counts of the records that won dedup (`stays` not 0), as the stages count them after their dedup. */
+function countSuites(suites: SuiteBook, valid: readonly ValidBatch[], stays: Uint8Array): void {
+  let first = 0;
+  for (const { suiteFacts, rules } of valid) {
+    for (const facts of suiteFacts) if (stays[first + facts.valid] !== 0) suites.decide(facts);
+    first += rules.length;
+  }
 }

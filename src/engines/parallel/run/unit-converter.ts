@@ -19,12 +19,13 @@ import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { GateBook } from "../../../formats/gate-book.js";
+import { SuiteBook } from "../../../formats/suite-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { InjectedRow, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -73,6 +74,8 @@ export class UnitConverter {
   readonly #rules: RecordRules;
   readonly #parser: LineParser;
   readonly #filter: (facts: RecordFacts) => Decision;
+  /** `--suites`: the decontamination rule, counting nothing; null otherwise. */
+  readonly #suites: SuiteBook | null;
   readonly #select: SelectRule;
   readonly #score: ScoreOf;
   /** A split run's groups and splits (`--split`); null otherwise. */
@@ -118,7 +121,9 @@ export class UnitConverter {
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    const own = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    // Decontamination reads an SFT record's own scenario hash (RL and DPO records carry none).
+    const reads = config.suites === null || config.format !== "sft" ? own : [...own, "manifest.scenario_version_hash"];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
@@ -140,7 +145,9 @@ export class UnitConverter {
     this.#audit?.fold(folded);
     this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
-    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
+    // The rule counts nothing here: main counts the records that win dedup (see `suiteFacts`).
+    this.#suites = config.suites === null ? null : SuiteBook.of(config.suites, false);
+    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...(this.#suites === null ? {} : { suites: this.#suites }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
@@ -178,6 +185,7 @@ export class UnitConverter {
       streamErrors: [],
       droppedPairs: [],
       injected: [],
+      suiteFacts: [],
     };
     // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
     // through a synchronous loop, which V8 compiles without an async function's resume points.
@@ -188,7 +196,7 @@ export class UnitConverter {
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, injected: g.injected, splits };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, injected: g.injected, suiteFacts: g.suiteFacts, splits };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -215,6 +223,7 @@ export class UnitConverter {
     g.kinds[i] = outcome.kind;
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
+      if (this.#suites !== null && this.#suites.answer(outcome.facts) !== "clear") g.suiteFacts.push({ valid: g.valid, runIds: outcome.facts.runIds, ...(outcome.facts.scenarioVersionHash === undefined ? {} : { scenarioVersionHash: outcome.facts.scenarioVersionHash }) });
       g.versions[g.valid] = outcome.facts.scorecardVersion ?? 0;
       g.digests[g.valid++] = lineDigestOf(g.bytes, start, end);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
@@ -481,6 +490,7 @@ interface Gathered {
   readonly streamErrors: StreamErrorAt[];
   readonly droppedPairs: PrunedRow[];
   readonly injected: InjectedRow[];
+  readonly suiteFacts: SuiteFactsAt[];
 }
 
 type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"]; readonly injected?: { readonly detail: string; readonly raw: string } };
