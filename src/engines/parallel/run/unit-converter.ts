@@ -131,12 +131,12 @@ export class UnitConverter {
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
     // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
     // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
-    // it (a line is the rows' values as the stages engine's record gives them). A record quarantined for
-    // injection is the stages' record as JSON: the slow path's too, as are the records of a view whose reads
-    // the walk does not know (the DPO views).
+    // it (a line is the rows' values as the stages engine's record gives them; so under quarantine, whose rows
+    // are built before they are written). The slow path's records too
+    // for a view whose reads the walk does not know (the DPO views).
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
     const view = config.view;
-    this.#slowLines = view === null ? config.lines : (config.lines && VIEW_BYTE_READS[view.name] !== undefined) || view.quarantine || VIEW_READS[view.name] === undefined;
+    this.#slowLines = view === null ? config.lines : ((config.lines || view.quarantine) && VIEW_BYTE_READS[view.name] !== undefined) || VIEW_READS[view.name] === undefined;
     if (this.#slowLines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
@@ -399,7 +399,7 @@ export class UnitConverter {
     }
     const facts = this.#rules.facts(skeleton as never);
     // A view reads the skeleton, which holds what it reads as zod would give it (VIEW_READS).
-    return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>);
+    return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>, true);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
@@ -413,7 +413,7 @@ export class UnitConverter {
         return { kind: LINE_STREAM_ERROR, runIndex: item.runIndex };
       case "kept": {
         const { record } = item.value;
-        return this.#decided(g, g.builder, item.value.facts, () => record, record);
+        return this.#decided(g, g.builder, item.value.facts, () => record, record, false) as LineOutcome;
       }
       default:
         throw new Error(`Internal error: validate answered ${item.kind}`);
@@ -425,7 +425,7 @@ export class UnitConverter {
    * slow path), or, in a view's run, its view rows are. `record`: the whole record, when the fast parser did
    * not shred it; `read`: what the selection's scores are read from (the skeleton or the record).
    */
-  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null, read: Record<string, unknown>): LineOutcome {
+  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null, read: Record<string, unknown>, walked: boolean): LineOutcome | null {
     const filtered = this.#filter(facts);
     const decision = filtered !== "keep" ? filtered : this.#select(facts, () => this.#score(facts, read));
     if (decision !== "keep") {
@@ -444,7 +444,9 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      const written = this.#view.write(g.unit, record(), into);
+      // A record quarantined whole is the stages' record as JSON: one the walk built goes the slow path for it.
+      const written = this.#view.write(g.unit, record(), into, walked);
+      if (written === null) return null;
       outcome = written.injected === null ? { kind: LINE_ROW, facts, rows: written.rows } : { kind: LINE_ROW, facts, rows: 0, injected: written.injected };
     } else {
       const whole = record();

@@ -98,11 +98,13 @@ export class UnitView {
 
   /**
    * Writes the rows of a kept record (validated, past the filters) of `unit` into `out`. A record quarantined
-   * for injection is held as one that gave no rows: main, which decides whether it stays, counts it.
+   * for injection is held as one that gave no rows: main, which decides whether it stays, counts it. `partial`:
+   * the record holds only what the view reads, so one to quarantine is left alone (null) for its whole record.
    */
-  write(unit: number, record: unknown, out: RowOut): UnitViewWritten {
+  write(unit: number, record: unknown, out: RowOut, partial = false): UnitViewWritten | null {
     const audit = new TextAudit();
     const result = this.#write(record, { ...this.#env, audit }, out);
+    if (partial && this.#quarantine && (result.dropped.injection ?? 0) > 0) return null;
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);
