@@ -143,11 +143,15 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
 /** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
 type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[]; readonly injected: readonly InjectedAt[]; readonly suiteFacts: readonly SuiteFactsAt[] };
 
-/** A row its view quarantines should it stay (`--on-injection quarantine`): the row's place among its batch's rows, its entry, and its batch's place in the unit. */
-interface InjectedAt {
-  readonly row: number;
+/** A bad line of a unit, and its batch's place in the unit. */
+interface BadLine {
   readonly item: Quarantined;
   readonly batch: number;
+}
+
+/** A row its view quarantines should it stay (`--on-injection quarantine`): also the row's place among its batch's rows. */
+interface InjectedAt extends BadLine {
+  readonly row: number;
 }
 
 /** The run's shared memory: batches, encoded units, batches' outcome columns. */
@@ -397,7 +401,7 @@ class Pass {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
     const valid: ValidBatch[] = [];
     // The unit's bad lines, by batch: in input order once the records quarantined for injection join them.
-    const bad: InjectedAt[] = [];
+    const bad: BadLine[] = [];
     for (const [order, batch] of unit.batches.entries()) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
@@ -407,7 +411,7 @@ class Pass {
       const { raw } = batch;
       if (raw.kind === "too_long") {
         const provenance = { source: name, line: this.#line++, offset: raw.offset };
-        bad.push({ row: -1, batch: order, item: quarantine(provenance, "line_too_long", `line is ${raw.bytes} bytes, over the limit`, raw.head, raw.bytes) });
+        bad.push({ batch: order, item: quarantine(provenance, "line_too_long", `line is ${raw.bytes} bytes, over the limit`, raw.head, raw.bytes) });
         continue;
       }
       const columns = batch.columns as OutcomeColumns;
@@ -422,6 +426,7 @@ class Pass {
     const counter = this.#splits;
     const starts = counter === null ? new Uint32Array(1) : splitStarts(valid, counter.names.length);
     const stays = this.decider.decide(valid);
+    // Counted in the pass that writes the quarantine: with suites, the second, whose winners are final.
     if (this.options.suites !== null && this.writeQuarantine) countSuites(this.options.suites, valid, stays);
     const { keep, kept, segmentsOf, shardsOf, injected } = this.#rowsToKeep(valid, stays, starts);
     if (injected.length > 0) bad.push(...injected);
@@ -448,7 +453,7 @@ class Pass {
   }
 
   /** A batch's filter rule per valid record (null: a row); counts its stream errors, and adds its bad lines to `bad`. */
-  #rulesOf(batch: Batch, order: number, at: (l: LineAt) => LineAt & { source: string }, bad: InjectedAt[]): (DropReason | null)[] {
+  #rulesOf(batch: Batch, order: number, at: (l: LineAt) => LineAt & { source: string }, bad: BadLine[]): (DropReason | null)[] {
     const tally = this.decider.tally;
     const o = batch.outcomes as OutcomesMessage;
     const rules: (DropReason | null)[] = [];
@@ -460,7 +465,7 @@ class Pass {
       else if (kind === LINE_FILTERED) rules.push(o.filtered[filtered++] ?? null);
       else if (kind === LINE_QUARANTINED) {
         const { line, offset: lineOffset, ...q } = o.quarantined[quarantined++] as QuarantineOutcome;
-        bad.push({ row: -1, batch: order, item: { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q } });
+        bad.push({ batch: order, item: { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q } });
       } else {
         const error = o.streamErrors[streamErrors++] as StreamErrorAt;
         tally.add({ kind: "stream_error", provenance: at(error), runIndex: error.runIndex });
