@@ -55,6 +55,14 @@ export class Tally {
   }
 
   /**
+   * Takes back a record counted kept: its view quarantines it after all (its rows matched an injection
+   * pattern, judged after dedup), and its quarantine item is counted by `add`.
+   */
+  unkeep(): void {
+    this.#out--;
+  }
+
+  /**
    * Moves `n` counted records from one outcome to a drop reason: the parallel engine's dedup learning, after
    * it counted a winner, that a later copy carries a higher scorecard version.
    */

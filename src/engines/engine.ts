@@ -79,6 +79,8 @@ export interface RecordSink {
 
 /** What the parallel engine writes into: shards fed encoded row groups or lines (a set per split), and the quarantine. */
 export interface RowGroupSink {
+  /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
+  readonly scratch: string;
   rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
   lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;
@@ -96,6 +98,8 @@ export interface KeyedRows {
 
 /** What the unit engine writes a nightly's buckets into: rows by origin, and the quarantine (the `SnapshotSink`). */
 export interface KeyedSink {
+  /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
+  readonly scratch: string;
   keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows;
   quarantine(format: string): QuarantineSink;
 }

@@ -30,8 +30,16 @@ export interface SuiteDrops {
   records: number;
 }
 
+/** A book made of plain data, as a worker thread is sent it: the suites and the run hashes (`--run-manifests`). */
+export interface SuitesData {
+  readonly suites: readonly SuitePin[];
+  readonly runHashes: readonly (readonly [string, string])[];
+}
+
 export class SuiteBook {
   readonly suites: readonly SuitePin[];
+  /** What it was made of (`SuiteBook.of`); null when its run hashes are learned as a pull goes. */
+  #data: SuitesData | null = null;
   /** Hash to the labels of the suites that pin it. */
   readonly #byHash = new Map<string, string[]>();
   /** Run id to its scenario hash, for records that do not carry theirs (RL, DPO; spec 2.4's run document). */
@@ -53,6 +61,17 @@ export class SuiteBook {
         else if (!labels.includes(label)) labels.push(label);
       }
     }
+  }
+
+  static of(data: SuitesData, counts = true): SuiteBook {
+    const hashes = new Map(data.runHashes);
+    const book = new SuiteBook(data.suites, (runId) => hashes.get(runId), counts);
+    book.#data = data;
+    return book;
+  }
+
+  get data(): SuitesData | null {
+    return this.#data;
   }
 
   /** The suites pinning a run, [] when none, undefined when its hash is not known. */

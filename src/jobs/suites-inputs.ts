@@ -20,7 +20,7 @@ export async function readSuitesInputs(path: string, runManifests: string | unde
   const answer = suitesAnswerOfBytes(await readBytes(path));
   if (!answer.ok) throw new SuitesError(`--suites ${JSON.stringify(path)} fails spec 2.10: ${answer.fault}`);
   const hashes = runManifests === undefined ? new Map<string, string>() : runHashes(await readBytes(runManifests), runManifests);
-  return { path, sha256: answer.sha256, suites: answer.suites, book: new SuiteBook(answer.suites, (runId) => hashes.get(runId)) };
+  return { path, sha256: answer.sha256, suites: answer.suites, book: SuiteBook.of({ suites: answer.suites, runHashes: [...hashes] }) };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ViewManifest } from "./view-manifest.js";
 import type { TextAudit } from "./text-audit.js";
 import type { AnyView } from "./view.js";
 import type { ViewOptions } from "./view-env.js";
+import type { RlContext } from "./rl-context.js";
 import { viewRecords } from "./view-records.js";
 import { viewsReading } from "./view-traits.js";
 import type { OnInjection, ViewedRecord } from "./view-records.js";
@@ -23,6 +24,8 @@ export interface ViewRun {
   /** The options the view's env was resolved from (files read), for engines that resolve it again elsewhere. */
   readonly options: ViewOptions;
   readonly onInjection: OnInjection;
+  /** The RL records a DPO view joins against, read; null for the views without. */
+  readonly context: RlContext | null;
   readonly columns: readonly Field[];
   readonly stage: Stage<ValidRecord, ViewedRecord>;
   /** What the manifest and card count: the stage adds to them, as may an engine that builds rows elsewhere. */
@@ -57,6 +60,7 @@ export async function openViewRun(
     view,
     options: opened.options,
     onInjection: opened.onInjection,
+    context: env.context,
     columns: view.columns,
     stage: viewRecords(view, env, tally, opened.onInjection),
     tally,

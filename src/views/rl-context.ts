@@ -42,7 +42,21 @@ export class RlContext {
   get size(): number {
     return this.#trajectories.size;
   }
+
+  /** What it holds, as plain data a worker thread is sent (`RlContext.of`). */
+  entries(): RlContextEntries {
+    return [...this.#trajectories].map(([key, t]) => [key, t.version, t.seatRole, [...t.windows]]);
+  }
+
+  static of(entries: RlContextEntries): RlContext {
+    const context = new RlContext();
+    for (const [key, version, seatRole, windows] of entries) context.#trajectories.set(key, { version, seatRole, windows: new Map(windows) });
+    return context;
+  }
 }
+
+/** An RlContext's trajectories as plain data: key, version, seat role, windows by step index. */
+export type RlContextEntries = readonly (readonly [string, number, string, readonly (readonly [number, RlTuple["state"]["transcript_window"]])[]])[];
 
 function keyOf(runId: string, seatIndex: number): string {
   return `${seatIndex}\u0000${runId}`;

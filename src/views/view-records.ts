@@ -41,10 +41,7 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
       const result = rows(item.value.record, recordEnv);
       const injected = result.dropped.injection ?? 0;
       if (quarantining && injected > 0) {
-        const raw = stringifyExact(item.value.record);
-        const unit = view.unit;
-        const detail = `${injected} ${unit}${injected === 1 ? "" : "s"} of the ${view.name} view matched a prompt-injection pattern (--on-injection quarantine)`;
-        yield quarantine(item.provenance, "injection", detail, raw, item.value.bytes);
+        yield quarantine(item.provenance, "injection", injectionDetail(view, injected), stringifyExact(item.value.record), item.value.bytes);
         continue;
       }
       if (quarantining) env.audit.merge(recordEnv.audit);
@@ -52,4 +49,9 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
       yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows } };
     }
   };
+}
+
+/** The quarantine detail of a record `injected` of whose steps or pairs matched an injection pattern. */
+export function injectionDetail(view: AnyView, injected: number): string {
+  return `${injected} ${view.unit}${injected === 1 ? "" : "s"} of the ${view.name} view matched a prompt-injection pattern (--on-injection quarantine)`;
 }

@@ -31,9 +31,9 @@ describe("--engine auto", () => {
     expect(chooseEngine(plan({ compression: "snappy" }), files).name).toBe("parallel");
   });
 
-  it("picks the stages engine where the parallel engine refuses: a view's JSONL, an input without bytes", () => {
+  it("picks the parallel engine for JSON Lines, a view's too; the stages engine for an input without bytes", () => {
     expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("parallel");
-    expect(chooseEngine(plan({ to: "jsonl", view: "openai-sft" }), files).name).toBe("stages");
+    expect(chooseEngine(plan({ to: "jsonl", view: "openai-sft" }), files).name).toBe("parallel");
     expect(chooseEngine(plan(), { lines: [source("-", false)], gates: () => undefined }).name).toBe("stages");
   });
 
@@ -53,10 +53,9 @@ describe("a named engine", () => {
   });
 
   it("that refuses is a ConfigError naming the reason and the way out", () => {
-    const run = () => chooseEngine(plan({ engine: "parallel", to: "jsonl", view: "openai-sft" }), files);
+    const run = () => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gates: () => undefined });
     expect(run).toThrow(ConfigError);
-    expect(run).toThrow("The parallel engine cannot run this conversion: it writes a view's rows as Parquet only, not jsonl (--view openai-sft); use --engine stages or auto");
-    expect(() => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gates: () => undefined })).toThrow('input "-" cannot be read as bytes');
+    expect(run).toThrow('The parallel engine cannot run this conversion: input "-" cannot be read as bytes; use --engine stages or auto');
   });
 });
 
@@ -71,7 +70,7 @@ describe("prepareEngine (before the sources are open)", () => {
   });
 
   it("prepares nothing the plan rules out", () => {
-    const parallel = fake("parallel", "it writes a view's rows as Parquet only, not jsonl");
+    const parallel = fake("parallel", "it rotates shards by size, not into buckets");
     prepareEngine(plan({ engine: "parallel", to: "jsonl" }), [parallel]);
     expect(parallel.calls).toEqual([]);
   });

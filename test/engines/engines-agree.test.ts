@@ -237,6 +237,32 @@ describe("the parallel engine builds the training views the stages build (issue 
     await bothViews({ inputs: [RL_VIEWS], view: "trl-stepwise", ktoLabel: "return-to-go", gamma: 0.5, onInjection: "drop" });
   });
 
+  it("--on-injection quarantine: a record whose rows match is quarantined whole once it won dedup, in input order", { timeout: 240_000 }, async () => {
+    const m = await bothViews({ inputs: [RL_VIEWS], view: "trl-prompt-completion", onInjection: "quarantine", shardRows: 2 });
+    expect(m.quarantined.injection).toBeGreaterThan(0);
+    const dir = join(root, "quarantine-views");
+    mkdirSync(dir, { recursive: true });
+    // Every 5th record's texts carry injections; the first 30 are superseded by a later copy (whose own
+    // texts then decide), and a broken line sits between them.
+    const sample = (fc.sample(rlArb, { numRuns: 300, seed: 7 }) as Record<string, unknown>[]).map((r, i) => (i % 5 === 0 ? injected("rl", r, i) : r));
+    const lines = [...sample, ...sample.slice(0, 30).map((r, i) => ({ ...(i % 2 === 0 ? injected("rl", r, i) : r), scorecard_version: 9 })), ...sample.slice(0, 40)].map((r) => JSON.stringify(r));
+    lines.splice(150, 0, '{"broken": ');
+    const file = join(dir, "rl.ndjson");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const view of ["rl-steps", "trl-kto"] as const) {
+      const q = await bothViews({ inputs: [file], view, onInjection: "quarantine", shardRows: 97 });
+      expect(q.quarantined.injection).toBeGreaterThan(3);
+      expect(q.dropped.superseded).toBeGreaterThan(0);
+    }
+  });
+
+  it("the DPO views, their prompts from --context RL records read once in main: pairs left out, no context, duplicates", { timeout: 240_000 }, async () => {
+    const m = await bothViews({ inputs: [records("views-dpo"), records("dpo-valid"), records("dpo-invalid-pair")], view: "trl-preference", context: [RL_VIEWS], shardRows: 2 });
+    expect(m.view?.rows_out).toBeGreaterThan(2);
+    expect(m.view?.pairs_dropped?.no_context).toBeGreaterThan(0);
+    await bothViews({ inputs: [records("views-dpo")], view: "trl-preference", context: [RL_VIEWS, records("rl-valid")], onInjection: "quarantine" });
+  });
+
   it("on random RL records across many units and shards, with duplicates, superseded copies and a second pass", { timeout: 120_000 }, async () => {
     const dir = join(root, "random-views");
     mkdirSync(dir, { recursive: true });

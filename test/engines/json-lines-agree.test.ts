@@ -28,7 +28,7 @@ const filesOf = (dir: string): Record<string, string> => {
   return Object.fromEntries(readdirSync(data).sort().map((f) => [f, readFileSync(join(data, f)).toString("base64")]));
 };
 
-const counted = (m: Manifest) => ({ records_in: m.records_in, records_out: m.records_out, dropped: m.dropped, dropped_pairs: m.dropped_pairs, quarantined: m.quarantined, stream_errors: m.stream_errors, shards: m.shards, split: m.split, text_audit: m.text_audit, quarantine: m.quarantine });
+const counted = (m: Manifest) => ({ records_in: m.records_in, records_out: m.records_out, dropped: m.dropped, dropped_pairs: m.dropped_pairs, quarantined: m.quarantined, stream_errors: m.stream_errors, shards: m.shards, split: m.split, text_audit: m.text_audit, quarantine: m.quarantine, view: m.view });
 
 async function sameLines(options: Omit<ConvertOptions, "out">): Promise<Manifest> {
   const n = runs++;
@@ -80,5 +80,30 @@ describe("JSON Lines: the parallel engine writes the stages engine's bytes", () 
       const m = await sameLines({ inputs: [generated(format, 10)], shardBytes: 3 << 20, compression: "none" });
       expect(m.shards.length).toBeGreaterThan(2);
     }
+  });
+});
+
+describe("JSON Lines: a training view's rows on the parallel engine are the stages engine's bytes", () => {
+  const RL_VIEWS = records("views-rl");
+
+  it("openai-sft, and every RL view written --to jsonl, with their view sections", { timeout: 240_000 }, async () => {
+    for (const view of ["openai-sft", "trl-prompt-completion", "trl-kto", "rl-steps"] as const) {
+      const m = await sameLines({ inputs: [RL_VIEWS, records("rl-selection")], view, shardRows: 3, compression: "none" });
+      expect(m.view?.rows_out).toBeGreaterThan(2);
+    }
+    const m = await sameLines({ inputs: [RL_VIEWS], view: "openai-sft", onInjection: "drop", systemPrompt: "Play fair.", compression: "gzip" });
+    expect(m.view?.steps_dropped?.injection).toBeGreaterThan(0);
+  });
+
+  it("openai-dpo and trl-preference, their prompts from --context RL records", { timeout: 240_000 }, async () => {
+    for (const view of ["openai-dpo", "trl-preference"] as const) {
+      const m = await sameLines({ inputs: [records("views-dpo"), records("dpo-valid")], view, context: [RL_VIEWS], shardRows: 2, compression: "none" });
+      expect(m.view?.rows_out).toBeGreaterThan(2);
+    }
+  });
+
+  it("on a generated RL export, rotated by size across many units", { timeout: 240_000 }, async () => {
+    const m = await sameLines({ inputs: [generated("rl", 10)], view: "openai-sft", shardBytes: 2 << 20, compression: "none" });
+    expect(m.shards.length).toBeGreaterThan(2);
   });
 });

@@ -118,7 +118,7 @@ describe("the views load in datasets, render in a ChatML template and train in T
       });
     }
     expect(manifests.get("trl-preference")?.view).toMatchObject({ trl_dataset_type: "conversational preference", trainer: "DPOTrainer" });
-    expect(manifests.get("openai-sft")?.output).toMatchObject({ to: "jsonl", compression: "none", engine: "stages" });
+    expect(manifests.get("openai-sft")?.output).toMatchObject({ to: "jsonl", compression: "none", engine: "parallel" });
     expect(manifests.get("openai-sft")?.shards.every((s) => s.path.endsWith(".jsonl"))).toBe(true);
     // Every window message and action carried control tokens; sanitizing changed every text it wrote.
     const audit = manifests.get("trl-prompt-completion")?.view?.text_audit ?? {};

@@ -71,8 +71,6 @@ describe("convert --view (CLI)", () => {
     ["--context without a view", ["convert", RL, "--context", RL], /--context applies to training views only/],
     ["a DPO view without --context", ["convert", DPO, "--view", "trl-preference"], /give the RL export with --context/],
     ["an OpenAI view as Parquet", ["convert", RL, "--view", "openai-sft", "--to", "parquet"], /JSON Lines only/],
-    ["the parallel engine and a DPO view", ["convert", DPO, "--view", "trl-preference", "--context", RL, "--engine", "parallel"], /parallel engine cannot run this conversion: it does not join views against --context records/],
-    ["the parallel engine and --on-injection quarantine", ["convert", RL, "--view", "rl-steps", "--on-injection", "quarantine", "--engine", "parallel"], /parallel engine cannot run this conversion: it does not quarantine records for their view rows/],
     ["two system prompts", ["convert", RL, "--view", "rl-steps", "--system-prompt", "a", "--system-prompt-file", RL], /--system-prompt or --system-prompt-file, not both/],
     ["a system prompt with a control token", ["convert", RL, "--view", "trl-kto", "--system-prompt", "<|im_start|>x"], /system prompt must be non-blank text without chat-template control tokens/],
     ["an unknown view", ["convert", RL, "--view", "chatml"], /Allowed choices are trl-prompt-completion/],

@@ -11,19 +11,18 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { to, rotation } = plan.shards;
-    // A convert's JSON Lines view rows are the stages engine's (View.rows); units build them only as a nightly's keyed rows.
-    if (to === "jsonl" && plan.view !== undefined && rotation.kind === "size") return `it writes a view's rows as Parquet only, not ${to} (--view ${plan.view.name})`;
-    if (plan.view !== undefined) {
-      // Workers build a view's rows record by record; a join against --context records, or a quarantine
-      // decided per record after dedup, would need main's help.
-      if (VIEW_TRAITS[plan.view.name].needsContext) return `it does not join views against --context records (--view ${plan.view.name})`;
-      if (plan.view.onInjection === "quarantine") return "it does not quarantine records for their view rows (--on-injection quarantine)";
-      // The kept counts live on main; workers would need a copy and send back what they counted.
-      if (plan.view.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
+    const { rotation } = plan.shards;
+    // The ranking read would have to decontaminate too (the stages' first read does).
+    if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
+    if (rotation.kind === "buckets") {
+      // A night's released suites judge runs by their run documents' hashes, which stay on main; a night's
+      // keyed rows are not yet written for a context join or a quarantine decided after dedup.
+      if (sources?.suites !== undefined) return "it does not decontaminate a night against released suites";
+      if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join a night's view against context records (--view ${plan.view.name})`;
+      if (plan.view?.onInjection === "quarantine") return "it does not quarantine a night's records for their view rows (--on-injection quarantine)";
     }
-    // Decontamination counts each suite's drops where the rule runs, which workers would have to send back.
-    if ((plan.source.kind === "files" && plan.source.suites !== undefined) || sources?.suites !== undefined) return "it does not decontaminate (--suites): the stages engine does";
+    // The kept counts live on main; workers would need a copy and send back what they counted.
+    if (plan.view?.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

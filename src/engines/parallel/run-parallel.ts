@@ -37,10 +37,16 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // A training view's rows replace the stripped records: the workers validate and filter as ever, then build
   // the view's rows with the view's own code (src/views) and shred those.
   // Imported here: a plain run does not load the views' code.
-  const view = plan.view === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(plan.view, format.name, { read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
+  // A DPO view's context is read here, once, and sent to the workers.
+  const context = sources.viewContext?.() ?? null;
+  const viewRequest = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
+  const view = viewRequest === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(viewRequest, format.name, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
   const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
+  const suites = sources.suites?.() ?? null;
+  const suitesData = suites?.data ?? null;
+  if (suites !== null && suitesData === null) throw new Error("Internal error: the parallel engine was given suites it cannot send its workers");
   const layout = columnPlan(columns);
   const input = names === undefined ? {} : { splits: names };
   // A nightly's buckets: the units encode each row's keyed line, and the sink cuts its buckets (no size limit).
@@ -60,12 +66,13 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: shardSets,
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null) }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
       shardBytes: limits.maxBytes,
       quarantine,
+      suites,
     });
     const shards = keyed === null ? written : await keyed.rows.finish({ format, keys, ...input });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };

@@ -10,12 +10,13 @@ import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import { Tally } from "../../../core/tally.js";
+import type { SuiteBook } from "../../../formats/suite-book.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
-import type { EncodedMessage, FromWorker, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -70,6 +71,8 @@ export interface ParallelOptions {
   readonly shardRows: number;
   readonly shardBytes: number;
   readonly quarantine: QuarantineSink;
+  /** `--suites`: the decontamination rule whose counts the manifest reads; the workers were given its data. */
+  readonly suites: SuiteBook | null;
 }
 
 /** Where a read's row groups go: the dataset sink's shards (`RowGroupShardSets`), or a nightly's `KeyedLineSets`. */
@@ -120,11 +123,17 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     }
     const tally = new Tally();
     const decider = new DedupDecider(tally);
-    const first = await new Pass(options, workers, pools, decider, true, 0).run();
+    // A record quarantined for its view's rows (`--on-injection quarantine`) is quarantined only once it won
+    // dedup, which a later copy may still overturn: a first read learns the winners, writing nothing, and the
+    // second writes rows and quarantine.
+    // So is a record decontamination counts (`--suites`): its suites count the records that won.
+    const learnFirst = options.worker.view?.quarantine === true || options.suites !== null;
+    if (learnFirst) decider.rewriteNeeded = true;
+    const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
-    const second = await new Pass(options, workers, pools, decider.final(again), false, first.units).run();
+    const second = await new Pass(options, workers, pools, decider.final(again), learnFirst, first.units).run();
     return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
@@ -137,7 +146,18 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
 }
 
 /** A batch's valid records as main decides them: rows' line lengths, and (a view's run) rows per record. */
-type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[] };
+type ValidBatch = ValidRecords & SplitBatch & { readonly rowBytes: Float64Array; readonly droppedPairs: readonly PrunedRow[]; readonly injected: readonly InjectedAt[]; readonly suiteFacts: readonly SuiteFactsAt[] };
+
+/** A bad line of a unit, and its batch's place in the unit. */
+interface BadLine {
+  readonly item: Quarantined;
+  readonly batch: number;
+}
+
+/** A row its view quarantines should it stay (`--on-injection quarantine`): also the row's place among its batch's rows. */
+interface InjectedAt extends BadLine {
+  readonly row: number;
+}
 
 /** The run's shared memory: batches, encoded units, batches' outcome columns. */
 interface Pools {
@@ -385,7 +405,9 @@ class Pass {
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
     const valid: ValidBatch[] = [];
-    for (const batch of unit.batches) {
+    // The unit's bad lines, by batch: in input order once the records quarantined for injection join them.
+    const bad: BadLine[] = [];
+    for (const [order, batch] of unit.batches.entries()) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
         this.#line = 1;
@@ -394,19 +416,28 @@ class Pass {
       const { raw } = batch;
       if (raw.kind === "too_long") {
         const provenance = { source: name, line: this.#line++, offset: raw.offset };
-        this.#quarantine(this.decider.tally, quarantine(provenance, "line_too_long", `line is ${raw.bytes} bytes, over the limit`, raw.head, raw.bytes));
+        bad.push({ batch: order, item: quarantine(provenance, "line_too_long", `line is ${raw.bytes} bytes, over the limit`, raw.head, raw.bytes) });
         continue;
       }
       const columns = batch.columns as OutcomeColumns;
       const outcomes = batch.outcomes as OutcomesMessage;
       const { rowBytes } = columns;
-      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, name, raw.offset), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
+      const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
+      const injected = outcomes.injected.map(({ row, line, offset, ...q }: InjectedRow) => ({ row, batch: order, item: { kind: "quarantined" as const, provenance: at({ line, offset }), ...q } }));
+      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, suiteFacts: outcomes.suiteFacts, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
     // A split run: `keep` and the segments come a split at a time (the worker holds a row group per split).
     const counter = this.#splits;
     const starts = counter === null ? new Uint32Array(1) : splitStarts(valid, counter.names.length);
-    const { keep, kept, segmentsOf, shardsOf } = this.#rowsToKeep(valid, this.decider.decide(valid), starts);
+    const stays = this.decider.decide(valid);
+    // Counted in the pass that writes the quarantine: with suites, the second, whose winners are final.
+    if (this.options.suites !== null && this.writeQuarantine) countSuites(this.options.suites, valid, stays);
+    const { keep, kept, segmentsOf, shardsOf, injected } = this.#rowsToKeep(valid, stays, starts);
+    if (injected.length > 0) bad.push(...injected);
+    // Stable: each batch's lines were in order, and a batch's injected records follow its other bad lines.
+    if (injected.length > 0) bad.sort((a, b) => a.batch - b.batch || a.item.provenance.line - b.item.provenance.line);
+    for (const { item } of bad) this.#quarantine(this.decider.tally, item);
     if (counter !== null) countSplitRows(valid, kept, counter);
     const splits = counter === null ? null : Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
     const segments = segmentsOf.flat();
@@ -426,11 +457,10 @@ class Pass {
     unit.worker.postMessage(message);
   }
 
-  /** A batch's filter rule per valid record (null: a row); counts and quarantines its other lines. */
-  #rulesOf(batch: Batch, name: string, offset: number): (DropReason | null)[] {
+  /** A batch's filter rule per valid record (null: a row); counts its stream errors, and adds its bad lines to `bad`. */
+  #rulesOf(batch: Batch, order: number, at: (l: LineAt) => LineAt & { source: string }, bad: BadLine[]): (DropReason | null)[] {
     const tally = this.decider.tally;
     const o = batch.outcomes as OutcomesMessage;
-    const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: offset + l.offset });
     const rules: (DropReason | null)[] = [];
     let filtered = 0;
     let quarantined = 0;
@@ -440,7 +470,7 @@ class Pass {
       else if (kind === LINE_FILTERED) rules.push(o.filtered[filtered++] ?? null);
       else if (kind === LINE_QUARANTINED) {
         const { line, offset: lineOffset, ...q } = o.quarantined[quarantined++] as QuarantineOutcome;
-        this.#quarantine(tally, { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q });
+        bad.push({ batch: order, item: { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q } });
       } else {
         const error = o.streamErrors[streamErrors++] as StreamErrorAt;
         tally.add({ kind: "stream_error", provenance: at(error), runIndex: error.runIndex });
@@ -462,7 +492,7 @@ class Pass {
    * The run's objects are read into locals once and no closure is made per call: this loop is main's largest
    * compile, and each per-call closure or `this` field read in it was a way to deoptimise it (docs/decisions.md).
    */
-  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array, starts: Uint32Array): { keep: Uint8Array; kept: Uint8Array; segmentsOf: number[][]; shardsOf: number[][] } {
+  #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array, starts: Uint32Array): { keep: Uint8Array; kept: Uint8Array; segmentsOf: number[][]; shardsOf: number[][]; injected: InjectedAt[] } {
     const rotations = this.#rotations;
     const decider = this.decider;
     let rows = 0;
@@ -484,9 +514,11 @@ class Pass {
     }
     let record = 0;
     let rowRecord = 0;
-    for (const { rules, rowBytes, rowCounts, droppedPairs, sets } of valid) {
+    const injectedKept: InjectedAt[] = [];
+    for (const { rules, rowBytes, rowCounts, droppedPairs, injected, sets } of valid) {
       let batchRow = 0;
       let pruned = 0;
+      let injections = 0;
       for (const rule of rules) {
         const stay = stays[record++] === 1;
         if (rule !== null) continue;
@@ -500,8 +532,15 @@ class Pass {
         const index = rowRecord++;
         // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
         const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
+        const injection = injected[injections]?.row === at ? (injected[injections++] as InjectedAt) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || decider.rewriteNeeded) continue;
+        if (injection !== null) {
+          // It gave no rows, and counts for nothing in the view's counts.
+          decider.tally.unkeep();
+          injectedKept.push(injection);
+          continue;
+        }
         kept[index] = 1;
         if (prunedRow !== null) decider.tally.pairsDropped(prunedRow.counts);
         const rotation = rotations[set] as ShardRotation;
@@ -519,7 +558,7 @@ class Pass {
         }
       }
     }
-    return { keep, kept, segmentsOf, shardsOf };
+    return { keep, kept, segmentsOf, shardsOf, injected: injectedKept };
   }
 
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */
@@ -577,4 +616,13 @@ function sumOf(counts: Uint32Array): number {
   let n = 0;
   for (const k of counts) n += k;
   return n;
+}
+
+/** The rule's counts of the records that won dedup (`stays` not 0), as the stages count them after their dedup. */
+function countSuites(suites: SuiteBook, valid: readonly ValidBatch[], stays: Uint8Array): void {
+  let first = 0;
+  for (const { suiteFacts, rules } of valid) {
+    for (const facts of suiteFacts) if (stays[first + facts.valid] !== 0) suites.decide(facts);
+    first += rules.length;
+  }
 }

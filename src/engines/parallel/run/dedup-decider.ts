@@ -57,7 +57,10 @@ export class DedupDecider {
     return this.#index.size;
   }
 
-  /** Decides a unit's valid records, its batches in order (counting them); returns for each record whether it stays (1). */
+  /**
+   * Decides a unit's valid records, its batches in order (counting them); returns for each record whether it
+   * stays (1), or won dedup and its rule drops it (2), or lost (0).
+   */
   decide(unit: readonly ValidRecords[]): Uint8Array {
     const first = this.#ordinals;
     const count = unit.reduce((n, b) => n + b.rules.length, 0);
@@ -84,6 +87,7 @@ export class DedupDecider {
         }
         this.tally.decided(outcome);
         if (outcome === "kept") stays[ordinal - first] = 1;
+        else if (rule !== null && outcome === rule) stays[ordinal - first] = 2;
       }
     }
     this.#ordinals = ordinal;

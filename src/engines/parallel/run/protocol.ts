@@ -1,3 +1,5 @@
+import type { SuitesData } from "../../../formats/suite-book.js";
+import type { RecordFacts } from "../../../formats/format.js";
 import type { FormatName } from "../../../formats/format.js";
 import type { SchemaNode } from "../fast/schema-node.js";
 import type { RowGroupMetadata } from "../../../parquet/encode-row-group.js";
@@ -55,6 +57,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly topKeys: readonly string[] | null;
   /** `--top-k-per-scenario`: the schema the ranking read parses with, bound to no columns (it validates only). */
   readonly rankSchema: SchemaNode | null;
+  /** `--suites`: the decontamination rule's suites and run hashes (src/formats/suite-book.ts); null: off. */
+  readonly suites: SuitesData | null;
 }
 
 /**
@@ -165,6 +169,16 @@ export interface OutcomesMessage {
   readonly quarantined: readonly QuarantineOutcome[];
   /** Rows the prune rule took pairs out of (DPO; few): the row's place among the batch's rows, and the counts. */
   readonly droppedPairs: readonly PrunedRow[];
+  /**
+   * `--on-injection quarantine`: the LINE_ROW lines (giving no rows) their view quarantines, should they stay
+   * once main has decided dedup: the row's place among the batch's rows, and its quarantine entry.
+   */
+  readonly injected: readonly InjectedRow[];
+  /**
+   * `--suites`: the valid lines the rule does not clear (pinned, or their run's hash unknown), with what it
+   * reads: main counts them per suite, as the rule does, for those that win dedup.
+   */
+  readonly suiteFacts: readonly SuiteFactsAt[];
   /** A split run: the group and split of each LINE_ROW line; null otherwise. */
   readonly splits: BatchSplits | null;
 }
@@ -177,6 +191,15 @@ export interface BatchSplits {
   readonly splitOf: Uint8Array;
   /** Each LINE_ROW line's group: its index in `groups`. */
   readonly rowGroups: Uint32Array;
+}
+
+export interface SuiteFactsAt extends Pick<RecordFacts, "runIds" | "scenarioVersionHash"> {
+  /** The line's place among the batch's valid lines. */
+  readonly valid: number;
+}
+
+export interface InjectedRow extends QuarantineOutcome {
+  readonly row: number;
 }
 
 export interface PrunedRow {

@@ -19,12 +19,13 @@ import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { GateBook } from "../../../formats/gate-book.js";
+import { SuiteBook } from "../../../formats/suite-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -73,6 +74,8 @@ export class UnitConverter {
   readonly #rules: RecordRules;
   readonly #parser: LineParser;
   readonly #filter: (facts: RecordFacts) => Decision;
+  /** `--suites`: the decontamination rule, counting nothing; null otherwise. */
+  readonly #suites: SuiteBook | null;
   readonly #select: SelectRule;
   readonly #score: ScoreOf;
   /** A split run's groups and splits (`--split`); null otherwise. */
@@ -108,6 +111,8 @@ export class UnitConverter {
   readonly #keys = new PackedKeysWriter();
   /** Where a shared batch is copied to be walked (see {@link local}). */
   readonly #copy: BatchCopy;
+  /** Every line takes the slow path: a plain JSON Lines run's. */
+  readonly #slowLines: boolean;
 
   /** `copy`: this thread's, when a ranking read made one before (see {@link local}). */
   constructor(config: WorkerConfig, copy = new BatchCopy()) {
@@ -116,15 +121,23 @@ export class UnitConverter {
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    const own = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    // Decontamination reads an SFT record's own scenario hash (RL and DPO records carry none).
+    const reads = config.suites === null || config.format !== "sft" ? own : [...own, "manifest.scenario_version_hash"];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
     const routeBy = config.split === null || config.view !== null ? undefined : GROUP_KEY_PATH[config.split.by];
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
-    // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts).
+    // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
+    // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
+    // it (a line is the rows' values as the stages engine's record gives them; so under quarantine, whose rows
+    // are built before they are written). The slow path's records too
+    // for a view whose reads the walk does not know (the DPO views).
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
-    if (config.lines) this.#primed = 2;
+    const view = config.view;
+    this.#slowLines = view === null ? config.lines : ((config.lines || view.quarantine) && VIEW_BYTE_READS[view.name] !== undefined) || VIEW_READS[view.name] === undefined;
+    if (this.#slowLines) this.#primed = 2;
     // A plain run's text scan counts the kept rows' texts once main has decided which stay.
     this.#audit = config.textAudit === null ? null : new UnitTextAudit(config.textAudit, this.plan);
     // The texts and JSON values it reads, the wasm walk audits as it walks them; their answers ride with the rows.
@@ -132,7 +145,9 @@ export class UnitConverter {
     this.#audit?.fold(folded);
     this.#slots = folded.length;
     const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
-    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
+    // The rule counts nothing here: main counts the records that win dedup (see `suiteFacts`).
+    this.#suites = config.suites === null ? null : SuiteBook.of(config.suites, false);
+    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...(this.#suites === null ? {} : { suites: this.#suites }) });
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
@@ -146,7 +161,7 @@ export class UnitConverter {
    * the unit's row group, outcomes back to main. One batch at a time (the thread's job queue sees to it).
    */
   async batch(unit: number, batch: number, bytes: Buffer): Promise<OutcomesMessage> {
-    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan, this.#config.keyed === true);
+    if (this.#config.view !== null) this.#view ??= await (await import("./unit-view.js")).UnitView.open(this.#config.view, this.plan, this.#config.lines, this.#config.keyed === true);
     const lines = this.#lines;
     lines.length = 0;
     const newlines = splitBatch(bytes, this.#config.maxLineBytes, this.#addLine);
@@ -169,6 +184,8 @@ export class UnitConverter {
       quarantined: [],
       streamErrors: [],
       droppedPairs: [],
+      injected: [],
+      suiteFacts: [],
     };
     // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
     // through a synchronous loop, which V8 compiles without an async function's resume points.
@@ -179,7 +196,7 @@ export class UnitConverter {
     const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
-    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, splits };
+    return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, injected: g.injected, suiteFacts: g.suiteFacts, splits };
   }
 
   /** Converts lines from `from` on with the fast parser; returns the first it declines (or the line count). */
@@ -193,7 +210,7 @@ export class UnitConverter {
         g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
         continue;
       }
-      const outcome = this.#config.lines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
+      const outcome = this.#slowLines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
       if (outcome === null) return i;
       this.#gather(g, i, outcome);
     }
@@ -206,11 +223,13 @@ export class UnitConverter {
     g.kinds[i] = outcome.kind;
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
+      if (this.#suites !== null && this.#suites.answer(outcome.facts) !== "clear") g.suiteFacts.push({ valid: g.valid, runIds: outcome.facts.runIds, ...(outcome.facts.scenarioVersionHash === undefined ? {} : { scenarioVersionHash: outcome.facts.scenarioVersionHash }) });
       g.versions[g.valid] = outcome.facts.scorecardVersion ?? 0;
       g.digests[g.valid++] = lineDigestOf(g.bytes, start, end);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
         if (outcome.droppedPairs !== undefined) g.droppedPairs.push({ row: g.rowBytes.length, counts: outcome.droppedPairs });
+        if (outcome.injected !== undefined) g.injected.push({ row: g.rowBytes.length, line, offset: start, ...outcomeOf(quarantine(NO_PROVENANCE, "injection", outcome.injected.detail, outcome.injected.raw, end - start)) });
         g.rowBytes.push(end - start);
         g.rowCounts.push(outcome.rows);
       }
@@ -380,7 +399,7 @@ export class UnitConverter {
     }
     const facts = this.#rules.facts(skeleton as never);
     // A view reads the skeleton, which holds what it reads as zod would give it (VIEW_READS).
-    return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>);
+    return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>, true);
   }
 
   /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
@@ -394,7 +413,7 @@ export class UnitConverter {
         return { kind: LINE_STREAM_ERROR, runIndex: item.runIndex };
       case "kept": {
         const { record } = item.value;
-        return this.#decided(g, g.builder, item.value.facts, () => record, record);
+        return this.#decided(g, g.builder, item.value.facts, () => record, record, false) as LineOutcome;
       }
       default:
         throw new Error(`Internal error: validate answered ${item.kind}`);
@@ -406,7 +425,7 @@ export class UnitConverter {
    * slow path), or, in a view's run, its view rows are. `record`: the whole record, when the fast parser did
    * not shred it; `read`: what the selection's scores are read from (the skeleton or the record).
    */
-  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null, read: Record<string, unknown>): LineOutcome {
+  #decided(g: Gathered | null, builder: RowGroupBuilder, facts: RecordFacts, record: (() => Record<string, unknown>) | null, read: Record<string, unknown>, walked: boolean): LineOutcome | null {
     const filtered = this.#filter(facts);
     const decision = filtered !== "keep" ? filtered : this.#select(facts, () => this.#score(facts, read));
     if (decision !== "keep") {
@@ -425,7 +444,10 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      outcome = { kind: LINE_ROW, facts, rows: this.#view.write(g.unit, record(), into, this.#config.keyed === true ? facts : null) };
+      // A record quarantined whole is the stages' record as JSON: one the walk built goes the slow path for it.
+      const written = this.#view.write(g.unit, record(), into, walked, this.#config.keyed === true ? facts : null);
+      if (written === null) return null;
+      outcome = written.injected === null ? { kind: LINE_ROW, facts, rows: written.rows } : { kind: LINE_ROW, facts, rows: 0, injected: written.injected };
     } else {
       const whole = record();
       const droppedPairs = this.#rules.prune?.(whole as never) ?? null;
@@ -469,9 +491,11 @@ interface Gathered {
   readonly quarantined: QuarantineOutcome[];
   readonly streamErrors: StreamErrorAt[];
   readonly droppedPairs: PrunedRow[];
+  readonly injected: InjectedRow[];
+  readonly suiteFacts: SuiteFactsAt[];
 }
 
-type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"] };
+type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"]; readonly injected?: { readonly detail: string; readonly raw: string } };
 
 type LineOutcome =
   | RowOutcome

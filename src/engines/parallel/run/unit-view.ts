@@ -19,12 +19,23 @@ import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
 import { withLine } from "./json-lines.js";
 import type { RecordFacts } from "../../../formats/format.js";
+import { stringifyExact } from "../../../core/exact-json.js";
+import { injectionDetail } from "../../../views/view-records.js";
+import { RlContext } from "../../../views/rl-context.js";
+import type { RlContextEntries } from "../../../views/rl-context.js";
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
   readonly name: ViewName;
   readonly options: ViewOptions;
+  /** `--on-injection quarantine`: a record any of whose rows matches an injection pattern gives no rows, and is quarantined whole. */
+  readonly quarantine: boolean;
+  /** A DPO view's RL records (`--context`, or a pull's), as main read them; null for the views without. */
+  readonly context: RlContextEntries | null;
 }
+
+/** What a record gave: its rows, or (`--on-injection quarantine`) the quarantine entry's detail and raw text instead. */
+export type UnitViewWritten = { readonly rows: number; readonly injected: null } | { readonly rows: 0; readonly injected: { readonly detail: string; readonly raw: string } };
 
 /** What a unit's kept records gave the view: added to the run's view tally and text audit in main. */
 export interface UnitViewCounts {
@@ -48,44 +59,61 @@ interface RecordCounts {
 export class UnitView {
   readonly #write: (record: unknown, env: ViewEnv, out: RowOut, keyedBy: RecordFacts | null) => ViewWritten;
   readonly #env: ViewEnv;
+  readonly #view: AnyView;
+  readonly #quarantine: boolean;
   readonly #units = new Map<number, RecordCounts[]>();
 
-  /** `plan`: the view's columns, as the unit's row groups lay them out; `keyed`: a nightly's rows, each with its keyed line. */
-  static async open(setup: ViewSetup, plan: ColumnPlan, keyed = false): Promise<UnitView> {
+  /**
+   * `plan`: the view's columns, as the unit's row groups lay them out; `lines`: a JSON Lines run, whose plan
+   * ends in the rows' lines (json-lines.ts); `keyed`: a nightly's, whose lines are keyed (keyedLine).
+   */
+  static async open(setup: ViewSetup, plan: ColumnPlan, lines: boolean, keyed = false): Promise<UnitView> {
     const view: AnyView = viewOf(setup.name, setup.options);
-    return new UnitView(view, setup.options, plan, await tokenBudgetOf(view, setup.options), keyed);
+    return new UnitView(view, setup, plan, lines || keyed, await tokenBudgetOf(view, setup.options));
   }
 
-  private constructor(view: AnyView, options: ViewOptions, plan: ColumnPlan, budget: TokenBudget | null, keyed: boolean) {
-    if (view.needsContext) throw new Error(`Internal error: the parallel engine was given the view ${view.name}, which needs context`);
-    // A budget judges built rows (viewRows, as the stages engine does), and a keyed row carries its built row's
-    // line: the direct writer is for the unbudgeted view's Parquet.
-    const write = budget === null && !keyed ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
+  private constructor(view: AnyView, setup: ViewSetup, plan: ColumnPlan, lines: boolean, budget: TokenBudget | null) {
+    this.#view = view;
+    this.#quarantine = setup.quarantine;
+    // A budget judges built rows (viewRows, as the stages engine does), as a quarantine does: the direct writer
+    // is for the unbudgeted view, and writes no lines.
+    const write = budget === null && !lines && !setup.quarantine ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
     const rows = viewRows(view);
     this.#write =
       write ??
       ((record, env, out, keyedBy) => {
         const result = rows(record, env);
+        // Quarantined whole: no row of it is written (see viewRecords).
+        if (setup.quarantine && (result.dropped.injection ?? 0) > 0) return { rows: 0, dropped: result.dropped, trimmed: result.trimmed };
         for (const [i, row] of result.rows.entries()) {
           out.beginRow();
-          shredRecord(plan, keyedBy === null ? row : withLine([], row, { key: keyedBy.key, scorecardVersion: keyedBy.scorecardVersion, row: i }), out.leaves);
+          const line = keyedBy === null ? (lines ? withLine(view.columns, row) : row) : withLine(view.columns, row, { key: keyedBy.key, scorecardVersion: keyedBy.scorecardVersion, row: i });
+          shredRecord(plan, line, out.leaves);
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
-    const env = viewEnv(options, null, budget);
+    // Under quarantine the options say `drop` (openView): rows are built so, and the record judged here.
+    const env = viewEnv(setup.options, setup.context === null ? null : RlContext.of(setup.context), budget);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
-    this.#env = (options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
+    this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };
   }
 
-  /** Writes the rows of a kept record (validated, past the filters) of `unit` into `out`; returns how many. `keyedBy`: a keyed run's record facts. */
-  write(unit: number, record: unknown, out: RowOut, keyedBy: RecordFacts | null = null): number {
+  /**
+   * Writes the rows of a kept record (validated, past the filters) of `unit` into `out`. A record quarantined
+   * for injection is held as one that gave no rows: main, which decides whether it stays, counts it. `partial`:
+   * the record holds only what the view reads, so one to quarantine is left alone (null) for its whole record.
+   * `keyedBy`: a keyed run's record facts.
+   */
+  write(unit: number, record: unknown, out: RowOut, partial = false, keyedBy: RecordFacts | null = null): UnitViewWritten | null {
     const audit = new TextAudit();
     const result = this.#write(record, { ...this.#env, audit }, out, keyedBy);
+    if (partial && this.#quarantine && (result.dropped.injection ?? 0) > 0) return null;
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);
     records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }) }, audit });
-    return result.rows;
+    const injected = this.#quarantine ? (result.dropped.injection ?? 0) : 0;
+    return injected === 0 ? { rows: result.rows, injected: null } : { rows: 0, injected: { detail: injectionDetail(this.#view, injected), raw: stringifyExact(record) } };
   }
 
   /** The unit's counts over the records main kept (`kept`: 1 per record `write` saw, in order); forgets the unit. */

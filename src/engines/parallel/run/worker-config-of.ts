@@ -1,3 +1,4 @@
+import type { SuitesData } from "../../../formats/suite-book.js";
 import type { FormatName } from "../../../formats/format.js";
 import type { SchemaNode } from "../fast/schema-node.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
@@ -18,6 +19,7 @@ export interface SettledRun {
   readonly textAudit: readonly string[] | null;
   /** `--top-k-per-scenario`: the parser's schema bound to no columns, for the ranking read. */
   readonly rankSchema: SchemaNode | null;
+  readonly suites: SuitesData | null;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -43,5 +45,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     topKeys: null,
     rankSchema: run.rankSchema,
     textAudit: run.textAudit,
+    suites: run.suites,
   };
 }
