@@ -45,7 +45,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const { to, compression } = plan.shards;
   const lines = to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
   try {
-    const { shards, tally, view: unitCounts, split, audits } = await convertInParallel({
+    const { shards, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
       sources: sources.lines,
       shards: () => (lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input)),
       splits,
@@ -57,7 +57,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shardBytes: limits.maxBytes,
       quarantine,
     });
-    const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
+    const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, stats, ...(split === null ? {} : { split }) };
     if (view === null) {
       // A plain run's text scan (issue 18), per unit from the workers.
       const textAudit = new TextAudit();
@@ -66,6 +66,8 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     }
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
+      // A tokenized view's lengths: the unit's kept records', as the stages engine counts them row by row.
+      for (const [length, rows] of unit.counts.tokens ?? []) stats.addTokens(length, rows);
       view.audit.mergeSummary(unit.audit);
     }
     return { ...run, view: { manifest: view.manifest(), card: view.card() } };

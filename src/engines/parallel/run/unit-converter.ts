@@ -20,7 +20,7 @@ import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { GateBook } from "../../../formats/gate-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
-import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
+import { scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
@@ -40,6 +40,9 @@ import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
 import { encodeLines, LINE_FIELD, withLine } from "./json-lines.js";
 import type { PathAudit } from "../../../views/text-audit.js";
+import type { StatsPartial } from "../../../stats/dataset-stats.js";
+import { statsRowOf } from "../../../stats/stats-row.js";
+import { UnitStats } from "./unit-stats.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -49,6 +52,8 @@ export interface EncodedUnit {
   readonly view: UnitViewCounts | null;
   /** A plain run: the text scan of the unit's kept records. */
   readonly audit: Readonly<Record<string, PathAudit>> | null;
+  /** The dataset's statistics of the unit's kept rows (issue 36). */
+  readonly stats: StatsPartial;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
@@ -90,6 +95,8 @@ export class UnitConverter {
   #view: UnitView | null = null;
   /** A plain run's text scan (issue 18), or null. */
   readonly #audit: UnitTextAudit | null;
+  /** Each kept record's facts for the dataset's statistics, until main decides its unit. */
+  readonly #stats: UnitStats;
   /** Values the walk audits per row (see AuditedRows), 0 when it audits none. */
   readonly #slots: number;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
@@ -116,7 +123,8 @@ export class UnitConverter {
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
+    // The dataset's statistics read the record's own scores too (issue 36): they are always built.
+    const reads = [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
@@ -136,6 +144,7 @@ export class UnitConverter {
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
+    this.#stats = new UnitStats(this.#splits?.count ?? 1);
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);
     this.#home = this.#splits?.home ?? 0;
     this.#route = this.#splits === null || routeBy === undefined ? null : new SplitRoute(this.#splits, this.#slots > 0);
@@ -232,12 +241,14 @@ export class UnitConverter {
     const builders = this.#units.get(unit);
     if (builders === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
-      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null };
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null, stats: this.#stats.settle(unit, () => new Uint8Array(0)) };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
     const rows = builders.reduce((n, builder) => n + builder.rows, 0);
     if (rows !== keep.length) throw new Error(`Internal error: unit ${unit} holds ${rows} rows, main decided ${keep.length}`);
+    const starts = builders.map((_, split) => builders.slice(0, split).reduce((n, b) => n + b.rows, 0));
+    const stats = this.#stats.settle(unit, (split) => keep.subarray(starts[split] ?? 0, (starts[split] ?? 0) + (builders[split]?.rows ?? 0)));
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
     const encode = (rows: RowGroupBuilder): void => {
@@ -274,7 +285,7 @@ export class UnitConverter {
           else builder.withFirstRows(segments[k] as number, encode);
         }
       }
-      return { groups, bytes: encoded.copied(), view, audit };
+      return { groups, bytes: encoded.copied(), view, audit, stats };
     } finally {
       for (const [split, builder] of builders.entries()) {
         builder.clear();
@@ -435,6 +446,7 @@ export class UnitConverter {
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);
+    if (g !== null) this.#stats.note(g.unit, split, statsRowOf(facts, read, this.#score(facts, read), splits?.nameOf(split)), outcome.rows);
     return outcome;
   }
 }
