@@ -103,7 +103,7 @@ function shown(h: HistogramPartial, width: number | null): DistributionStats {
     count: h.count,
     min: h.min,
     max: h.max,
-    mean: h.count === 0 ? null : h.sum / h.count,
+    mean: h.count === 0 ? null : h.sum / 1e6 / h.count,
     bin_width: width ?? "log2",
     bins: h.bins.map(([bin, n]) => [lower(bin), n] as const),
   };

@@ -1,12 +1,14 @@
 /**
  * A fixed-bin histogram with its count, min, max and sum: partials made anywhere (a worker's unit, a nightly
  * bucket) merge exactly, which quantiles or adaptive bins would not. A value's bin is `floor(value / width)`
- * on the value rounded to 1e-6 first, so a score of 3.0 lands in [3.0, 3.1) however it was summed.
+ * on the value rounded to 1e-6 first, so a score of 3.0 lands in [3.0, 3.1) however it was summed. The sum
+ * is kept in whole millionths, so partials add up to the same mean in any order (floats would not).
  */
 export class Histogram {
   count = 0;
   min = Infinity;
   max = -Infinity;
+  /** Σ value × rows, in millionths. */
   sum = 0;
   readonly bins = new Map<number, number>();
 
@@ -17,7 +19,7 @@ export class Histogram {
     this.count += n;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
-    this.sum += value * n;
+    this.sum += Math.round(value * 1e6) * n;
     const bin = this.binOf(value);
     this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
   }
@@ -42,6 +44,7 @@ export interface HistogramPartial {
   readonly count: number;
   readonly min: number | null;
   readonly max: number | null;
+  /** Σ value × rows, in whole millionths. */
   readonly sum: number;
   readonly bins: readonly (readonly [number, number])[];
 }
