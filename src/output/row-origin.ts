@@ -1,5 +1,3 @@
-import type { StatsRow } from "../stats/stats-row.js";
-
 /**
  * Which record a kept row comes from, for a sink that keys its rows (the incremental dataset replaces a
  * record's rows when its scorecard version changes): the format's dedup key and scorecard version, and the
@@ -12,8 +10,4 @@ export interface RowOrigin {
   readonly row?: number;
   /** The row's split, when the plan splits (`--split`): its record's group decides it. */
   readonly split?: string;
-  /** What the dataset's statistics read of the row's record (a nightly keeps them per bucket); the stages engine gives it. */
-  readonly stats?: StatsRow;
-  /** With a tokenizer: the row's training-text tokens. */
-  readonly tokens?: number;
 }

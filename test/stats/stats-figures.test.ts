@@ -87,6 +87,42 @@ async function expectScenariosAndSplits(stats: StatsManifest, setup: readonly st
   expect(stats.rows).toBe(all.reduce((n, s) => n + s.rows, 0));
 }
 
+/** Every chart of a report page: caption -> label -> value, from its bars', columns' and bins' `data-*` attributes. */
+function chartsOf(html: string): Map<string, Map<string, number>> {
+  const charts = new Map<string, Map<string, number>>();
+  for (const figure of html.matchAll(/<figure class="chart"><figcaption>([^<]*)<\/figcaption>([\s\S]*?)<\/figure>/g)) {
+    const marks = new Map<string, number>();
+    for (const m of (figure[2] as string).matchAll(/<rect class="(?:bar|bin)" data-label="([^"]*)" data-value="([\d.]+)"/g)) marks.set(m[1] as string, Number(m[2]));
+    for (const m of (figure[2] as string).matchAll(/<rect class="col" data-series="([^"]*)" data-night="([^"]*)" data-value="([\d.]+)"/g)) marks.set(`${m[1]}@${m[2]}`, Number(m[3]));
+    charts.set(figure[1] as string, marks);
+  }
+  return charts;
+}
+
+async function reportCharts(dataset: string): Promise<Map<string, Map<string, number>>> {
+  const path = join(root, `${dataset.replace(/[^\w]/g, "_")}.html`);
+  const r = await spawnCli(["report", dataset, "--out", path]);
+  expect(r.status, r.stderr).toBe(0);
+  return chartsOf(readFileSync(path, "utf8"));
+}
+
+/** A distribution's bins as the report labels them. */
+function labelled(d: DistributionStats): Map<string, number> {
+  const upper = (lower: number) => (d.bin_width === "log2" ? lower * 2 : Math.round((lower + d.bin_width) * 1e6) / 1e6);
+  return new Map(d.bins.map(([lower, n]) => [d.bin_width === "log2" && lower === 0 ? "0" : `[${lower}, ${upper(lower)})`, n]));
+}
+
+/** The report's current-snapshot figures are the manifest's stats (which the tests above check against DuckDB). */
+function expectReportDraws(charts: Map<string, Map<string, number>>, stats: StatsManifest): void {
+  expect(charts.get("Composite score (mean of per-trait means), rows per bin")).toEqual(labelled(stats.composite));
+  expect(charts.get("Objective rate (met_count / total_checks), rows per bin")).toEqual(labelled(stats.objective_rate));
+  for (const [name, d] of Object.entries(stats.traits)) expect(charts.get(`Trait ${name}: mean score, rows per bin`)).toEqual(labelled(d));
+  const scenarios = [...charts.keys()].find((k) => k.startsWith("Rows per scenario: the top"));
+  const tail = stats.scenarios.tail.scenarios === 0 ? [] : [[`the other ${stats.scenarios.tail.scenarios} scenarios`, stats.scenarios.tail.rows] as const];
+  expect(charts.get(scenarios as string)).toEqual(new Map([...stats.scenarios.top.map((t) => [t.scenario, t.rows] as const), ...tail]));
+  if (stats.tokens !== undefined) expect(charts.get("Training-text length in tokens, rows per bin")).toEqual(labelled(stats.tokens));
+}
+
 async function convert(out: string, args: readonly string[]): Promise<StatsManifest> {
   const r = await spawnCli(["convert", ...args, "--out", out]);
   expect(r.status, r.stderr).toBe(0);
@@ -156,6 +192,7 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expect(tokens.count).toBe(counted.length);
     expect([tokens.min, tokens.max]).toEqual([Math.min(...counted), Math.max(...counted)]);
     expect(expected.size).toBeGreaterThan(1);
+    expectReportDraws(await reportCharts(dir), stats);
   }, 600_000);
 
   it("a nightly dataset: each night's stats describe the whole published snapshot, the second night replacing runs", async () => {
@@ -181,5 +218,15 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     }
     const verified = await spawnCli(["verify", out]);
     expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    // The report: the current snapshot's figures, and night over night from each kept night's stats.
+    const charts = await reportCharts(out);
+    expectReportDraws(charts, current.stats);
+    for (const folder of kept) {
+      const m = manifestOf(join(`${out}.snapshots`, folder));
+      for (const [split, rows] of Object.entries(m.stats.splits)) expect(charts.get("Rows per split")?.get(`${split}@#${m.snapshot}`)).toBe(rows);
+      expect(charts.get("Scenarios in the dataset")?.get(`scenarios@#${m.snapshot}`)).toBe(m.stats.scenarios.count);
+      const bands = [...(charts.get("Rows by composite score") ?? new Map<string, number>())].filter(([k]) => k.endsWith(`@#${m.snapshot}`));
+      expect(bands.reduce((n, [, v]) => n + v, 0)).toBe(m.stats.composite.count);
+    }
   }, 240_000);
 });

@@ -63,19 +63,14 @@ export const stagesEngine: Engine<RecordSink> = {
           const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
           const { key, scorecardVersion: version } = value.record.facts;
           const split = splits?.assign(value.record.record, value.rows.length);
-          const facts = statsRowOf(value.record.facts, value.record.record, score(value.record.facts, value.record.record), split);
-          stats.add(facts, value.rows.length);
+          stats.add(statsRowOf(value.record.facts, value.record.record, score(value.record.facts, value.record.record), split), value.rows.length);
           for (const n of value.tokens ?? []) stats.addTokens(n);
-          for (const [row, rowRecord] of value.rows.entries()) {
-            const tokens = value.tokens?.[row];
-            await writer.write(rowRecord, bytes, { key, version, row, ...(split === undefined ? {} : { split }), stats: facts, ...(tokens === undefined ? {} : { tokens }) });
-          }
+          for (const [row, rowRecord] of value.rows.entries()) await writer.write(rowRecord, bytes, { key, version, row, ...(split === undefined ? {} : { split }) });
         } else {
           textAudit?.add(value.record);
           const split = splits?.assign(value.record);
-          const facts = statsRowOf(value.facts, value.record, score(value.facts, value.record), split);
-          stats.add(facts);
-          await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion, ...(split === undefined ? {} : { split }), stats: facts });
+          stats.add(statsRowOf(value.facts, value.record, score(value.facts, value.record), split));
+          await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion, ...(split === undefined ? {} : { split }) });
         }
       }
       const shards = await writer.finish();
