@@ -7,6 +7,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DistributionStats, StatsManifest } from "../../src/stats/dataset-stats.js";
 import { startEmulator } from "../../src/service/index.js";
+import { sealedManifestText } from "../../src/output/manifest-seal.js";
 import { PYTHON } from "../helpers/python.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -150,6 +151,14 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expect(parallel.scenarios.tail.scenarios).toBeGreaterThan(0);
     expect(Object.keys(parallel.splits).sort()).toEqual(["test", "train"]);
     await expectScoresAndScenarios(parallel, sftFacts(join(root, "parquet-parallel"), "parquet"));
+    // verify holds the stats to the shards: a test split's rows moved to train, the manifest sealed again, fails.
+    const dir = join(root, "parquet-stages");
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { stats: StatsManifest };
+    const splits = { test: (m.stats.splits.test ?? 0) - 1, train: (m.stats.splits.train ?? 0) + 1 };
+    writeFileSync(join(dir, "manifest.json"), sealedManifestText({ ...m, stats: { ...m.stats, splits } }));
+    const verified = await spawnCli(["verify", dir]);
+    expect(verified.status).toBe(5);
+    expect(verified.stdout + verified.stderr).toMatch(/stats\.splits\.test is \d+, its test shards hold \d+ rows/);
   }, 120_000);
 
   it("convert to JSON Lines: the same figures as DuckDB reads them from the lines", async () => {
