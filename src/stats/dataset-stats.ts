@@ -35,7 +35,13 @@ export class DatasetStats {
       if (score.composite !== null) this.#composite.add(score.composite, rows);
       this.#objective.add(score.objectiveRate, rows);
     }
-    for (const [name, mean] of row.traits) this.#trait(name).add(mean, rows);
+    if (row.traits !== null) {
+      for (const name in row.traits) {
+        const trait = (row.traits as Record<string, unknown>)[name];
+        const mean = trait !== null && typeof trait === "object" ? (trait as { mean?: unknown }).mean : undefined;
+        if (typeof mean === "number" && Number.isFinite(mean)) this.#trait(name).add(mean, rows);
+      }
+    }
   }
 
   /** `rows` rows of `length` tokens each (a tokenized view's training texts). */

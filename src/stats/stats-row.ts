@@ -9,8 +9,11 @@ export interface StatsRow {
   readonly split: string;
   /** Its seat's composite and objective rate; null when the record has no score (unscored, no scorecard). */
   readonly score: SeatScore | null;
-  /** Per-trait means, where the record carries them (SFT's own `scores.per_trait`); empty otherwise. */
-  readonly traits: readonly (readonly [string, number])[];
+  /**
+   * The record's own `scores.per_trait` (SFT: name -> `{mean}`), as it is: DatasetStats reads each mean, so no
+   * copy is made per record; null where the record carries none (RL, DPO, unscored).
+   */
+  readonly traits: object | null;
 }
 
 /**
@@ -19,17 +22,7 @@ export interface StatsRow {
  * reads (`scoreOf`: SFT's own, RL and DPO from `--scorecards`).
  */
 export function statsRowOf(facts: RecordFacts, read: Readonly<Record<string, unknown>>, score: SeatScore | null | undefined, split: string | undefined): StatsRow {
-  return { scenario: facts.campaignId, split: split ?? "train", score: score ?? null, traits: traitMeansOf(read) };
-}
-
-function traitMeansOf(read: Readonly<Record<string, unknown>>): [string, number][] {
   const scores = read.scores;
   const perTrait = scores !== null && typeof scores === "object" ? (scores as { per_trait?: unknown }).per_trait : undefined;
-  if (perTrait === null || typeof perTrait !== "object") return [];
-  const means: [string, number][] = [];
-  for (const [name, trait] of Object.entries(perTrait)) {
-    const mean = trait !== null && typeof trait === "object" ? (trait as { mean?: unknown }).mean : undefined;
-    if (typeof mean === "number" && Number.isFinite(mean)) means.push([name, mean]);
-  }
-  return means;
+  return { scenario: facts.campaignId, split: split ?? "train", score: score ?? null, traits: perTrait !== null && typeof perTrait === "object" ? perTrait : null };
 }

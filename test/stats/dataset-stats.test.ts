@@ -14,7 +14,7 @@ function rowsOf(seed: number, n: number): [StatsRow, number, number][] {
       scenario: `scen-${pick(60)}`,
       split: ["train", "test"][pick(2)] as string,
       score: scored ? { composite: random() < 0.95 ? Math.round(random() * 5000) / 1000 : null, objectiveRate: pick(41) / 40 } : null,
-      traits: scored ? ["honesty", "clarity"].map((t) => [t, Math.round(random() * 10000) / 1000] as const) : [],
+      traits: scored ? Object.fromEntries(["honesty", "clarity"].map((t) => [t, { mean: Math.round(random() * 10000) / 1000 }])) : null,
     };
     return [row, 1 + pick(3), pick(3000)];
   });
@@ -48,7 +48,7 @@ describe("DatasetStats", () => {
   it("bins a value on a bin's edge into the bin it starts, however the value was summed", () => {
     const stats = new DatasetStats();
     // 0.1 + 0.2 is 0.30000000000000004 and 2.9999999999999996 is 3 in any reading of a score.
-    stats.add({ scenario: "s", split: "train", score: { composite: 0.1 + 0.2, objectiveRate: 0.7 * 0.5 }, traits: [["t", 2.9999999999999996]] });
+    stats.add({ scenario: "s", split: "train", score: { composite: 0.1 + 0.2, objectiveRate: 0.7 * 0.5 }, traits: { t: { mean: 2.9999999999999996 } } });
     const m = stats.toManifest();
     expect(m.composite.bins).toEqual([[0.3, 1]]);
     expect(m.objective_rate.bins).toEqual([[0.35, 1]]);
