@@ -1,6 +1,7 @@
 import { Histogram, log2Bin } from "./histogram.js";
 import type { HistogramPartial } from "./histogram.js";
 import type { StatsRow } from "./stats-row.js";
+import type { SeatScore } from "../formats/seat-score.js";
 
 /** Score bins: 0.1 wide (trait means of 1-5 give ~40 bins); the objective rate's 0.05 (20 over [0, 1]). */
 export const SCORE_BIN = 0.1;
@@ -26,22 +27,39 @@ export class DatasetStats {
   /** A kept record that gave `rows` rows (a view's rows share its facts). */
   add(row: StatsRow, rows = 1): void {
     if (rows === 0) return;
-    this.#rows += rows;
-    this.#scenarios.set(row.scenario, (this.#scenarios.get(row.scenario) ?? 0) + rows);
-    this.#splits.set(row.split, (this.#splits.get(row.split) ?? 0) + rows);
-    const score = row.score;
-    if (score === null) this.#unscored += rows;
-    else {
-      if (score.composite !== null) this.#composite.add(score.composite, rows);
-      this.#objective.add(score.objectiveRate, rows);
-    }
+    this.addRows(row.scenario, row.split, rows);
+    this.addScore(row.score, rows);
     if (row.traits !== null) {
       for (const name in row.traits) {
         const trait = (row.traits as Record<string, unknown>)[name];
         const mean = trait !== null && typeof trait === "object" ? (trait as { mean?: unknown }).mean : undefined;
-        if (typeof mean === "number" && Number.isFinite(mean)) this.#trait(name).add(mean, rows);
+        if (typeof mean === "number" && Number.isFinite(mean)) this.addTrait(name, mean, rows);
       }
     }
+  }
+
+  /** `rows` rows of a scenario and split; with {@link addScore} and {@link addTrait}, what `add` does, for facts read elsewhere. */
+  addRows(scenario: string, split: string, rows: number): void {
+    this.#rows += rows;
+    this.#scenarios.set(scenario, (this.#scenarios.get(scenario) ?? 0) + rows);
+    this.#splits.set(split, (this.#splits.get(split) ?? 0) + rows);
+  }
+
+  /** The seat score of a record that gave `rows` rows; null: it has none. */
+  addScore(score: SeatScore | null, rows: number): void {
+    if (score === null) this.#unscored += rows;
+    else this.addScoreValues(score.composite, score.objectiveRate, rows);
+  }
+
+  /** A score given as its values (no object made per row). */
+  addScoreValues(composite: number | null, objectiveRate: number, rows: number): void {
+    if (composite !== null) this.#composite.add(composite, rows);
+    this.#objective.add(objectiveRate, rows);
+  }
+
+  /** One trait's mean of a record that gave `rows` rows (where its traits are read elsewhere than in `add`). */
+  addTrait(name: string, mean: number, rows = 1): void {
+    this.#trait(name).add(mean, rows);
   }
 
   /** `rows` rows of `length` tokens each (a tokenized view's training texts). */

@@ -20,7 +20,7 @@ import type { DropReason } from "../../../core/reasons.js";
 import { filterRule } from "../../../stages/filter.js";
 import { GateBook } from "../../../formats/gate-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
-import { scoreOf, selectRule } from "../../../stages/select.js";
+import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
@@ -43,6 +43,7 @@ import type { PathAudit } from "../../../views/text-audit.js";
 import type { StatsPartial } from "../../../stats/dataset-stats.js";
 import { statsRowOf } from "../../../stats/stats-row.js";
 import { UnitStats } from "./unit-stats.js";
+import { ShreddedScores } from "./shredded-scores.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -57,6 +58,8 @@ export interface EncodedUnit {
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/** What the statistics read of a record whose scores come from its row group instead. */
+const NO_SCORES: Readonly<Record<string, unknown>> = {};
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
 const NO_LEAVES: readonly LeafWriter[] = [];
 /**
@@ -97,6 +100,8 @@ export class UnitConverter {
   readonly #audit: UnitTextAudit | null;
   /** Each kept record's facts for the dataset's statistics, until main decides its unit. */
   readonly #stats: UnitStats;
+  /** A plain SFT run's: each row's own scores, read back from its row group for the statistics; else null. */
+  readonly #shredded: ShreddedScores | null;
   /** Values the walk audits per row (see AuditedRows), 0 when it audits none. */
   readonly #slots: number;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
@@ -123,8 +128,7 @@ export class UnitConverter {
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    // The dataset's statistics read the record's own scores too (issue 36): they are always built.
-    const reads = [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]];
+    const reads = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
@@ -145,6 +149,7 @@ export class UnitConverter {
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
     this.#stats = new UnitStats(this.#splits?.count ?? 1);
+    this.#shredded = config.view === null ? ShreddedScores.of(this.plan) : null;
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);
     this.#home = this.#splits?.home ?? 0;
     this.#route = this.#splits === null || routeBy === undefined ? null : new SplitRoute(this.#splits, this.#slots > 0);
@@ -248,7 +253,12 @@ export class UnitConverter {
     const rows = builders.reduce((n, builder) => n + builder.rows, 0);
     if (rows !== keep.length) throw new Error(`Internal error: unit ${unit} holds ${rows} rows, main decided ${keep.length}`);
     const starts = builders.map((_, split) => builders.slice(0, split).reduce((n, b) => n + b.rows, 0));
-    const stats = this.#stats.settle(unit, (split) => keep.subarray(starts[split] ?? 0, (starts[split] ?? 0) + (builders[split]?.rows ?? 0)));
+    const shredded = this.#shredded;
+    const stats = this.#stats.settle(
+      unit,
+      (split) => keep.subarray(starts[split] ?? 0, (starts[split] ?? 0) + (builders[split]?.rows ?? 0)),
+      shredded === null ? null : { scores: shredded, builders },
+    );
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
     const encode = (rows: RowGroupBuilder): void => {
@@ -446,7 +456,8 @@ export class UnitConverter {
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);
-    if (g !== null) this.#stats.note(g.unit, split, statsRowOf(facts, read, this.#score(facts, read), splits?.nameOf(split)), outcome.rows);
+    // A plain SFT run's own scores are read back from the row group when the unit is decided (ShreddedScores).
+    if (g !== null) this.#stats.note(g.unit, split, this.#shredded === null ? statsRowOf(facts, read, this.#score(facts, read), splits?.nameOf(split)) : statsRowOf(facts, NO_SCORES, null, splits?.nameOf(split)), outcome.rows);
     return outcome;
   }
 }

@@ -1,6 +1,8 @@
 import { DatasetStats } from "../../../stats/dataset-stats.js";
 import type { StatsPartial } from "../../../stats/dataset-stats.js";
 import type { StatsRow } from "../../../stats/stats-row.js";
+import type { ShreddedScores } from "./shredded-scores.js";
+import type { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 
 /**
  * A worker's share of the dataset's statistics (issue 36): each kept record's facts, noted in the order its
@@ -19,8 +21,12 @@ export class UnitStats {
     perSplit[split]?.push({ row, rows });
   }
 
-  /** The unit's partial, from main's `keep` per split (in row order, as the row groups hold the rows). */
-  settle(unit: number, keepOf: (split: number) => Uint8Array): StatsPartial {
+  /**
+   * The unit's partial, from main's `keep` per split (in row order, as the row groups hold the rows).
+   * `shredded`: the rows' own scores are read back from each split's row group (`builders`), not from the
+   * noted facts (see ShreddedScores).
+   */
+  settle(unit: number, keepOf: (split: number) => Uint8Array, shredded: { readonly scores: ShreddedScores; readonly builders: readonly RowGroupBuilder[] } | null = null): StatsPartial {
     const stats = new DatasetStats();
     const perSplit = this.#units.get(unit) ?? [];
     this.#units.delete(unit);
@@ -30,8 +36,11 @@ export class UnitStats {
       for (const { row, rows } of entries) {
         let kept = 0;
         for (const end = at + rows; at < end; at++) kept += keep[at] ?? 0;
-        stats.add(row, kept);
+        if (shredded === null) stats.add(row, kept);
+        else if (kept > 0) stats.addRows(row.scenario, row.split, kept);
       }
+      const builder = shredded?.builders[split];
+      if (shredded !== null && builder !== undefined) shredded.scores.addTo(stats, builder, keep);
     }
     return stats.toPartial();
   }
