@@ -192,6 +192,7 @@ export type { DecontaminationManifest } from "./output/decontamination.js";
 export type { DatasetStats, DistributionStats, StatsManifest, StatsPartial } from "./stats/dataset-stats.js";
 export type { HistogramPartial } from "./stats/histogram.js";
 export type { StatsRow } from "./stats/stats-row.js";
+export type { SeatScore } from "./formats/seat-score.js";
 export type { TokenBudget } from "./tokens/token-budget.js";
 export type { TemplateMessage } from "./tokens/token-counter.js";
 export type { TrainingText } from "./views/training-text.js";
