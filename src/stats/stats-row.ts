@@ -18,8 +18,9 @@ export interface StatsRow {
 
 /**
  * The one function both engines call on a kept record: `read` is the record (the stages') or the parallel
- * engine's skeleton, which holds `scores.per_trait.*.mean` (OWN_SCORE_READS); `score` is what selection
- * reads (`scoreOf`: SFT's own, RL and DPO from `--scorecards`).
+ * engine's skeleton; `score` is what selection reads (`scoreOf`: SFT's own, RL and DPO from `--scorecards`).
+ * A plain SFT unit of the parallel engine reads its rows' scores and trait means back from the row group
+ * instead (engines/parallel/run/shredded-scores.ts: the skeleton does not build them).
  */
 export function statsRowOf(facts: RecordFacts, read: Readonly<Record<string, unknown>>, score: SeatScore | null | undefined, split: string | undefined): StatsRow {
   const scores = read.scores;
