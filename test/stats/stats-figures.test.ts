@@ -180,6 +180,17 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     await expectScenariosAndSplits(parallel, [`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`]);
   }, 120_000);
 
+  it("RL with --scorecards: the seats' card scores, the same on both engines; a seat without a card unscored", async () => {
+    const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
+    const args = [join(FIXTURES, "rl-selection.ndjson"), "--scorecards", join(FIXTURES, "scorecards-selection.ndjson")];
+    const parallel = await convert(join(root, "rl-cards-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "rl-cards-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    expect(parallel.composite.count).toBeGreaterThan(0);
+    expect(parallel.unscored_rows).toBeGreaterThan(0);
+    expect(parallel.composite.count + parallel.unscored_rows).toBe(parallel.rows);
+  }, 120_000);
+
   it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {
     const tokDir = join(root, "tok");
     const corpus = join(root, "corpus.txt");
