@@ -19,6 +19,7 @@ import type { SplitManifest } from "../splits/split-assigner.js";
 import type { RowOrigin } from "../output/row-origin.js";
 import type { SettledInput } from "../output/settled-input.js";
 import type { WrittenFile } from "../output/storage.js";
+import type { DatasetStats } from "../stats/dataset-stats.js";
 
 // Declared beside the sinks that read them (output/ imports nothing of engines/); every engine and sink names them from here.
 export type { RowOrigin, SettledInput };
@@ -121,6 +122,8 @@ export interface EngineRun {
   readonly quarantine: QuarantineSink;
   /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
   readonly textAudit?: Readonly<Record<string, PathAudit>>;
+  /** The dataset's statistics (issue 36), counted from each kept row as it was written. */
+  readonly stats: DatasetStats;
   /** A split run (`--split`): rows and groups per split. */
   readonly split?: SplitManifest;
   /** A training view's run: the manifest's `view` section and the card's paragraph. */

@@ -93,7 +93,7 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
   const decontamination = suites === undefined ? undefined : decontaminationManifest(suites.path, suites.sha256, suites.suites, suites.book);
   const undecided = decontamination?.undecided_records ?? 0;
   const warnings = [...facts.warnings, ...(undecided === 0 ? [] : [`decontamination: ${undecided} record(s) carry no scenario_version_hash and their runs are not in --run-manifests: kept unchecked (--require-suites makes this an error)`])];
-  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split" | "decontamination">>({ ...facts, warnings }, {
+  return buildManifest<Pick<Manifest, "output" | "options" | "text_audit" | "view" | "stream_error_runs" | "publish" | "split" | "stats" | "decontamination">>({ ...facts, warnings }, {
     stream_error_runs: run.tally.streamErrorRuns(),
     publish,
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
@@ -111,6 +111,7 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
+    stats: run.stats.toManifest(),
     ...(decontamination === undefined ? {} : { decontamination }),
   });
 }

@@ -46,6 +46,16 @@ export function verifyArithmetic(m: VerifiedManifest, shards: readonly ShardInfo
 
   verifySplits(m, shards, listedRows, field, mismatch);
 
+  // Issue 36: the statistics count the rows the shards hold, split by split.
+  const stats = m.stats;
+  if (stats !== undefined && stats !== null) {
+    if (stats.rows !== listedRows) field("stats.rows", `is ${JSON.stringify(stats.rows)}, its shards hold ${listedRows} rows`);
+    for (const [name, rows] of Object.entries(stats.splits ?? {})) {
+      const actual = shards.filter((s) => (s.split ?? "train") === name).reduce((n, s) => n + s.rows, 0);
+      if (rows !== actual) field(`stats.splits.${name}`, `is ${JSON.stringify(rows)}, its ${name} shards hold ${actual} rows`);
+    }
+  }
+
   const night = m.night;
   if (night !== undefined && night !== null) {
     const parts = [night.added, night.replaced, night.unchanged];

@@ -93,6 +93,7 @@ export function datasetCard(options: DatasetCardOptions): string {
   }
   lines.push(
     "`manifest.json` lists every shard with its row count, size and SHA-256, the inputs, and how many records were dropped or quarantined and why.",
+    "Its `stats` section gives the rows' score distributions, rows per scenario and per split (and a tokenized view's token lengths), counted as the rows were written; `evalshard report` draws them.",
     "`_quarantine/` holds the input lines that failed validation, each with its source, line number and reason.",
     "",
   );

@@ -12,6 +12,7 @@ import type { ShardInfo } from "./shard-format.js";
 import type { WrittenFile } from "./storage.js";
 import type { DecontaminationManifest } from "./decontamination.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
+import type { StatsManifest } from "../stats/dataset-stats.js";
 
 /** What every job's manifest says of its run, whichever job and engine made it. */
 export interface ManifestBase extends Counts {
@@ -87,6 +88,8 @@ export interface Manifest extends ManifestBase, PublishFacts {
   readonly view?: ViewManifest;
   /** A split dataset (`--split`): the split asked for, and the rows and groups each split got. */
   readonly split?: SplitManifest;
+  /** Issue 36: the dataset's statistics, counted from each row as it was written (src/stats/dataset-stats.ts). */
+  readonly stats?: StatsManifest;
   /** Issue 35: the benchmark suites `--suites` named (`asked`: the file), and what each took out. */
   readonly decontamination?: DecontaminationManifest;
 }
@@ -115,7 +118,7 @@ export interface ManifestFacts {
 
 /** Keys around the counts, in the order manifests have always listed them; a job's own keys fall in place. */
 const BEFORE_COUNTS = ["evalshard_version", "pipeline", "snapshot", "started_at", "finished_at", "format", "output"];
-const AFTER_COUNTS = ["stream_error_runs", "night", "split", "shards", "inputs", "pull", "quarantine", "options", "filters", "gate_by", "untrusted", "quarantined_share", "warnings", "publish"];
+const AFTER_COUNTS = ["stream_error_runs", "night", "split", "stats", "shards", "inputs", "pull", "quarantine", "options", "filters", "gate_by", "untrusted", "quarantined_share", "warnings", "publish"];
 
 /**
  * A job's manifest: the part every job shares, from `facts`, and the job's own sections (`output`,

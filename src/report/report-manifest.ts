@@ -1,6 +1,7 @@
 import type { PathAudit } from "../views/text-audit.js";
 import type { ViewManifest } from "../views/view-manifest.js";
 import type { SplitManifest } from "../splits/split-assigner.js";
+import type { StatsManifest } from "../stats/dataset-stats.js";
 
 /**
  * What the report reads of a manifest: the parts a conversion's and a nightly's manifests share, and their
@@ -23,6 +24,8 @@ export interface ReportManifest {
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   readonly view?: ViewManifest;
   readonly split?: SplitManifest;
+  /** Issue 36: the dataset's statistics, counted as its rows were written (absent in older manifests). */
+  readonly stats?: StatsManifest;
 }
 
 /** A kept snapshot's manifest, and the name its night is shown by. */

@@ -12,6 +12,8 @@ import { viewRows } from "./token-budget.js";
 export interface ViewedRecord {
   readonly record: ValidRecord;
   readonly rows: readonly Record<string, unknown>[];
+  /** With a tokenizer: each row's training-text tokens, in row order (the dataset's statistics count them). */
+  readonly tokens?: readonly number[];
 }
 
 /** What a view run does with a row whose text matches an injection pattern. */
@@ -46,7 +48,7 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
       }
       if (quarantining) env.audit.merge(recordEnv.audit);
       tally.add(result);
-      yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows } };
+      yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) } };
     }
   };
 }

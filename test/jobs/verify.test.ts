@@ -238,7 +238,9 @@ describe("a nightly dataset from the emulator", () => {
       left -= take;
     }
     const dropped = { ...manifest.dropped, flagged: (manifest.dropped.flagged ?? 0) + gone.rows };
-    writeFileSync(join(dir, "manifest.json"), sealedManifestText({ ...manifest, shards: rest, records_out: manifest.records_out - gone.rows, dropped, night }));
+    // The stats too (issue 36): verify checks their rows against the shards listed.
+    const stats = { ...manifest.stats, rows: manifest.stats.rows - gone.rows, splits: { train: manifest.stats.splits.train - gone.rows } };
+    writeFileSync(join(dir, "manifest.json"), sealedManifestText({ ...manifest, shards: rest, records_out: manifest.records_out - gone.rows, dropped, night, stats }));
     const { code, report } = await verifyJson(dir);
     expect(code).toBe(5);
     expect(kinds(report)).toEqual([`state_shard_mismatch ${gone.path}`, `ledger_bucket_missing ${gone.path}`]);

@@ -134,9 +134,16 @@ describe("evalshard report: in a real browser", () => {
     try {
       const png = join(root, "report.png");
       const dom = await renderPage(bin, path, proxy.url, png);
-      const expectedBars = [...html.matchAll(/<rect class="(?:bar|col)"/g)].length;
+      const expectedBars = [...html.matchAll(/<rect class="(?:bar|col|bin)"/g)].length;
       expect(expectedBars).toBeGreaterThan(5);
-      expect([...dom.matchAll(/<rect class="(?:bar|col)"/g)].length).toBe(expectedBars);
+      expect([...dom.matchAll(/<rect class="(?:bar|col|bin)"/g)].length).toBe(expectedBars);
+      // Issue 36: the rows' figures from the manifest's stats, drawn: score histograms (composite, objective
+      // rate, each trait), rows per scenario, and the stats' night-over-night charts.
+      const bins = [...dom.matchAll(/<rect class="bin"/g)].length;
+      expect(bins).toBeGreaterThan(10);
+      for (const caption of ["Composite score (mean of per-trait means), rows per bin", "Objective rate (met_count / total_checks), rows per bin", "Rows per split", "Scenarios in the dataset", "Rows by composite score"]) expect(dom).toContain(`<figcaption>${caption}</figcaption>`);
+      expect(dom).toMatch(/<figcaption>Trait [^<]+: mean score, rows per bin<\/figcaption><svg/);
+      expect(dom).toMatch(/<figcaption>Rows per scenario: the top \d+ of \d+<\/figcaption><svg/);
       expect(dom).toContain("Night over night (3 kept snapshots)");
       const pixels = pngPixels(readFileSync(png));
       // The bars' and first series' colour (#3b6ea5), drawn: hundreds of pixels, not a blank page.

@@ -61,7 +61,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
   };
   try {
-    const { shards: written, keys, tally, view: unitCounts, split, audits } = await convertInParallel({
+    const { shards: written, keys, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
       sources: sources.lines,
       shards: shardSets,
       splits,
@@ -75,7 +75,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       suites,
     });
     const shards = keyed === null ? written : await keyed.rows.finish({ format, keys, ...input });
-    const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, ...(split === null ? {} : { split }) };
+    const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, stats, ...(split === null ? {} : { split }) };
     if (view === null) {
       // A plain run's text scan (issue 18), per unit from the workers.
       const textAudit = new TextAudit();
@@ -84,6 +84,8 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     }
     for (const unit of unitCounts) {
       view.tally.merge(unit.counts);
+      // A tokenized view's lengths: the unit's kept records', as the stages engine counts them row by row.
+      for (const [length, rows] of unit.counts.tokens ?? []) stats.addTokens(length, rows);
       view.audit.mergeSummary(unit.audit);
     }
     return { ...run, view: { manifest: view.manifest(), card: view.card() } };

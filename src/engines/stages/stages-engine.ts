@@ -4,6 +4,9 @@ import type { Engine, RecordSink } from "../engine.js";
 import { policyQuarantine } from "../policy-quarantine.js";
 import { sizeRotation } from "../size-rotation.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
+import { DatasetStats } from "../../stats/dataset-stats.js";
+import { statsRowOf } from "../../stats/stats-row.js";
+import { scoreOf } from "../../stages/select.js";
 import type { PipelineOptions } from "./pipeline.js";
 
 /**
@@ -45,6 +48,9 @@ export const stagesEngine: Engine<RecordSink> = {
     const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size, ...(splits === null ? {} : { splits: splits.names }) });
     const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
     const tally = new Tally();
+    // The dataset's statistics, from each kept record as it is written (issue 36).
+    const stats = new DatasetStats();
+    const score = scoreOf(settled.format.name, scores);
     try {
       const items = runPipeline(sources.lines, settled, { ...options, ...(gates === undefined ? {} : { gates }), ...(suites === undefined ? {} : { suites }), ...(view === null ? {} : { strip: false as const }) });
       for await (const item of view === null ? items : view.stage(items)) {
@@ -57,10 +63,13 @@ export const stagesEngine: Engine<RecordSink> = {
           const bytes = value.rows.length === 0 ? 0 : value.record.bytes / value.rows.length;
           const { key, scorecardVersion: version } = value.record.facts;
           const split = splits?.assign(value.record.record, value.rows.length);
+          stats.add(statsRowOf(value.record.facts, value.record.record, score(value.record.facts, value.record.record), split), value.rows.length);
+          for (const n of value.tokens ?? []) stats.addTokens(n);
           for (const [row, rowRecord] of value.rows.entries()) await writer.write(rowRecord, bytes, { key, version, row, ...(split === undefined ? {} : { split }) });
         } else {
           textAudit?.add(value.record);
           const split = splits?.assign(value.record);
+          stats.add(statsRowOf(value.facts, value.record, score(value.facts, value.record), split));
           await writer.write(value.record, value.bytes, { key: value.facts.key, version: value.facts.scorecardVersion, ...(split === undefined ? {} : { split }) });
         }
       }
@@ -73,6 +82,7 @@ export const stagesEngine: Engine<RecordSink> = {
         shards,
         tally,
         quarantine,
+        stats,
         ...(textAudit === null ? {} : { textAudit: textAudit.summary() }),
         ...(splits === null ? {} : { split: splits.summary() }),
         ...(view === null ? {} : { view: { manifest: view.manifest(), card: view.card() } }),

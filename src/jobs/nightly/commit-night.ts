@@ -13,7 +13,9 @@ import { copyFile } from "../../output/copy-file.js";
 import { shardPath } from "../shard-path.js";
 import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
-import { PART_CARD_FILE, partLocation, readStagedPart } from "./staged-part.js";
+import { PART_CARD_FILE, PART_STATS_FILE, partLocation, readStagedPart } from "./staged-part.js";
+import { DatasetStats } from "../../stats/dataset-stats.js";
+import type { StatsPartial } from "../../stats/dataset-stats.js";
 import type { PartCard, StagedPart } from "./staged-part.js";
 import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 
@@ -43,6 +45,8 @@ export interface CommitManifest extends Pick<NightlyManifest, "records_in" | "re
   readonly split?: NightlyManifest["split"];
   /** The publish guards judged on the merged night, by the limits the parts ran with. */
   readonly publish: PublishDecision;
+  /** Issue 36: the parts' statistics merged (each part keeps its partial, `_part/stats.json`); absent when a part has none. */
+  readonly stats?: NightlyManifest["stats"];
 }
 
 export interface CommitResult {
@@ -61,6 +65,8 @@ interface Part {
   readonly files: Files;
   readonly manifest: NightlyManifest;
   readonly card: PartCard;
+  /** Its dataset's statistics; null when an older evalshard wrote it. */
+  readonly stats: StatsPartial | null;
 }
 
 /**
@@ -94,6 +100,7 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
     const streamErrors = parts.reduce((n, p) => n + unrecoveredStreamErrors(p.manifest.stream_errors, p.manifest.pull), 0);
     const rows = rowsBefore === null ? {} : { rows: { published: rowsBefore, out: rowsOf(shards) } };
     const decision = decidePublish(guardLimitsOf(first.manifest.publish.limits, options.publishAnyway === true), { ...counts, stream_errors: streamErrors, quarantined_share: quarantinedShare(counts), ...rows });
+    const stats = mergeStats(parts);
     const manifest: CommitManifest = {
       evalshard_version: EVALSHARD_VERSION,
       pipeline: first.manifest.pipeline,
@@ -108,6 +115,7 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
       ...counts,
       quarantined_share: quarantinedShare(counts),
       ...(split === undefined ? {} : { split }),
+      ...(stats === null ? {} : { stats }),
       shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
       publish: same ? { ...decision, rejected_to: null } : decision,
     };
@@ -141,7 +149,8 @@ async function readParts(root: Files, out: string, options: CommitOptions): Prom
     }
     const card = await readText(files, PART_CARD_FILE);
     if (card === null) throw new PartsMissingError(`Part ${index} of ${options.parts} of ${out} has no ${PART_CARD_FILE} (written by an evalshard older than commit): rerun it, then commit`, [index]);
-    parts.push({ index, staged, files, manifest, card: JSON.parse(card) as PartCard });
+    const stats = await readText(files, PART_STATS_FILE);
+    parts.push({ index, staged, files, manifest, card: JSON.parse(card) as PartCard, stats: stats === null ? null : (JSON.parse(stats) as StatsPartial) });
   }
   if (missing.length > 0 || changed.length > 0) {
     const said = [
@@ -151,6 +160,16 @@ async function readParts(root: Files, out: string, options: CommitOptions): Prom
     throw new PartsMissingError(`Night ${JSON.stringify(options.night)} of ${out} is not committed: ${said.join("; ")}. Nothing was published; rerun those parts for this night (EVALSHARD_NIGHT), then commit`, [...missing, ...changed].sort((a, b) => a - b));
   }
   return parts;
+}
+
+/** The night's statistics: every part's partial merged (exact: a part's rows are its own); null when a part has none. */
+function mergeStats(parts: readonly Part[]): NonNullable<CommitManifest["stats"]> | null {
+  const merged = new DatasetStats();
+  for (const part of parts) {
+    if (part.stats === null) return null;
+    merged.merge(part.stats);
+  }
+  return merged.toManifest();
 }
 
 /**

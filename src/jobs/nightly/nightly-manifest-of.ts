@@ -57,6 +57,8 @@ export function nightlyManifest({ spec, startedAt, run, night, sources, pull, sn
     ...(run.textAudit === undefined ? {} : { text_audit: run.textAudit }),
     ...(run.view === undefined ? {} : { view: run.view.manifest }),
     ...(run.split === undefined ? {} : { split: run.split }),
+    // A night's snapshot is complete (every row it holds came through tonight's engine): its stats are the dataset's.
+    stats: run.stats.toManifest(),
     ...(decontamination === undefined ? {} : { decontamination: decontamination.section }),
   }) as Promise<NightlyManifest>;
 }

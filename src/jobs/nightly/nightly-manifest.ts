@@ -7,6 +7,7 @@ import type { PathAudit } from "../../views/text-audit.js";
 import type { ManifestQuarantine, PublishFacts } from "../../output/manifest.js";
 import type { DecontaminationManifest } from "../../output/decontamination.js";
 import type { SplitManifest } from "../../splits/split-assigner.js";
+import type { StatsManifest } from "../../stats/dataset-stats.js";
 
 /** `OUT/manifest.json` of a nightly dataset: tonight's counts, what changed, and the dataset as published. */
 export interface NightlyManifest extends Counts, PublishFacts {
@@ -43,6 +44,8 @@ export interface NightlyManifest extends Counts, PublishFacts {
   readonly decontamination?: DecontaminationManifest;
   /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds tonight. */
   readonly split?: SplitManifest;
+  /** Issue 36: the published dataset's statistics, counted as tonight's engine wrote its rows. */
+  readonly stats?: StatsManifest;
   /** The sha256 of the manifest's text without this key, which comes last (`sealedManifestText`): `verify` checks it. */
   readonly manifest_sha256: string;
 }

@@ -20,7 +20,7 @@ import { partitionOf } from "./partition-of.js";
 import { stagePart } from "./stage-part.js";
 import type { CommitResult } from "./commit-night.js";
 import { ConfigError } from "../../core/errors.js";
-import { PART_CARD_FILE, partLocation } from "./staged-part.js";
+import { PART_CARD_FILE, PART_STATS_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
 import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
@@ -178,7 +178,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const tokenCounts = tokenCache?.format() ?? null;
     const answers = opened.http?.answeredExports() ?? null;
     // A part of a partitioned night keeps what the commit's card needs: a night that changes nothing runs no engine.
-    const partCard = isPart ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }) } : {};
+    const partCard = isPart ? { [PART_CARD_FILE]: JSON.stringify({ format: formatBasics(run.format), columns: run.columns, ...(run.view === undefined ? {} : { view: run.view.card }) }), [PART_STATS_FILE]: JSON.stringify(run.stats.toPartial()) } : {};
     await sink.publish(
       {
         card: datasetCard({

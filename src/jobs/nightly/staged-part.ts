@@ -27,6 +27,9 @@ export function partLocation(out: string, index: number, count: number): string 
  */
 export const PART_CARD_FILE = "_part/card.json";
 
+/** A part's dataset statistics as a mergeable partial (`DatasetStats.toPartial`): the commit merges the parts'. */
+export const PART_STATS_FILE = "_part/stats.json";
+
 export interface PartCard {
   readonly format: FormatBasics;
   readonly columns: readonly Field[];

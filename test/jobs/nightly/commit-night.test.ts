@@ -42,6 +42,9 @@ describe("evalshard commit: one snapshot from N parts", () => {
     expect(done.manifest.records_out).toBe(whole.manifest.records_out);
     expect(done.manifest.records_in).toBe(whole.manifest.records_in);
     expect(done.manifest.dropped).toEqual(whole.manifest.dropped);
+    // Issue 36: the parts' stats partials merged are the single job's stats, figure for figure (means too).
+    expect(done.manifest.stats).toEqual(whole.manifest.stats);
+    expect(done.manifest.stats?.rows).toBe(whole.manifest.records_out);
     expect(rowsOf(join(dir, "nightly-sft"))).toEqual(rowsOf(join(single, "nightly-sft")));
     expect(rowsOf(join(dir, "nightly-sft")).length).toBe(whole.manifest.records_out);
     const card = readFileSync(join(dir, "nightly-sft", "README.md"), "utf8");

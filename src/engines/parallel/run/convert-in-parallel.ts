@@ -30,6 +30,7 @@ import type { FromUnits } from "./unit-host.js";
 import { rankInParallel } from "./rank-in-parallel.js";
 import type { UnitViewCounts } from "./unit-view.js";
 import type { PathAudit } from "../../../views/text-audit.js";
+import { DatasetStats } from "../../../stats/dataset-stats.js";
 
 /** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
 const BATCH_BYTES = 1 << 20;
@@ -89,6 +90,8 @@ export interface ParallelResult {
   readonly split: SplitManifest | null;
   /** A plain run: each unit's text scan of its kept records. */
   readonly audits: readonly Readonly<Record<string, PathAudit>>[];
+  /** The dataset's statistics, each unit's merged (issue 36). */
+  readonly stats: DatasetStats;
 }
 
 /**
@@ -130,11 +133,11 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const learnFirst = options.worker.view?.quarantine === true || options.suites !== null;
     if (learnFirst) decider.rewriteNeeded = true;
     const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits };
+    if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits, stats: first.stats };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     const second = await new Pass(options, workers, pools, decider.final(again), learnFirst, first.units).run();
-    return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits };
+    return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits, stats: second.stats };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -219,6 +222,7 @@ class Pass {
   readonly #view: UnitViewCounts[] = [];
   /** A plain run: each unit's text scan, as its worker reported. */
   readonly #audits: Readonly<Record<string, PathAudit>>[] = [];
+  readonly #stats = new DatasetStats();
   #wake: (() => void) | null = null;
   /** The sink's rotation rule, one per shard set (per split). */
   readonly #rotations: ShardRotation[];
@@ -244,7 +248,7 @@ class Pass {
     this.#rotations = Array.from({ length: sets }, () => new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes }));
   }
 
-  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null; audits: Readonly<Record<string, PathAudit>>[] }> {
+  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null; audits: Readonly<Record<string, PathAudit>>[]; stats: DatasetStats }> {
     // A ranking read's answers are all in before a conversion starts.
     const listener = (message: FromUnits) => {
       if (message.type !== "ranked") this.#receive(message);
@@ -261,9 +265,9 @@ class Pass {
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [] };
+        return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [], stats: this.#stats };
       }
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null, audits: this.#audits };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null, audits: this.#audits, stats: this.#stats };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -370,6 +374,7 @@ class Pass {
         unit.groups = this.#groupsOf(unit, message);
         if (message.view !== null) this.#view.push(message.view);
         if (message.audit !== null) this.#audits.push(message.audit);
+        this.#stats.merge(message.stats);
       }
       this.#pump();
     } catch (error) {

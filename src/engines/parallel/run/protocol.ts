@@ -12,6 +12,7 @@ import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
 import type { SplitRequest } from "../../../splits/split-assigner.js";
 import type { PathAudit } from "../../../views/text-audit.js";
+import type { StatsPartial } from "../../../stats/dataset-stats.js";
 
 // No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
 // invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
@@ -220,6 +221,8 @@ export interface EncodedMessage {
   readonly view: UnitViewCounts | null;
   /** A plain run: the text scan of the unit's kept records. */
   readonly audit: Readonly<Record<string, PathAudit>> | null;
+  /** The dataset's statistics of the unit's kept rows (issue 36), merged in main. */
+  readonly stats: StatsPartial;
 }
 
 /**

@@ -37,6 +37,11 @@ export class RowSplits {
     return this.#assigner.names.length;
   }
 
+  /** The name of split `index`. */
+  nameOf(index: number): string {
+    return this.#assigner.names[index] as string;
+  }
+
   /** A record's group, `read` as validated (or its skeleton). */
   keyOf(read: Readonly<Record<string, unknown>>): string {
     return this.#assigner.keyOf(read);

@@ -41,6 +41,10 @@ import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
 import { encodeLines, LINE_FIELD, withLine } from "./json-lines.js";
 import type { PathAudit } from "../../../views/text-audit.js";
+import type { StatsPartial } from "../../../stats/dataset-stats.js";
+import { statsRowOf } from "../../../stats/stats-row.js";
+import { UnitStats } from "./unit-stats.js";
+import { ShreddedScores } from "./shredded-scores.js";
 
 /** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
 export interface EncodedUnit {
@@ -50,9 +54,13 @@ export interface EncodedUnit {
   readonly view: UnitViewCounts | null;
   /** A plain run: the text scan of the unit's kept records. */
   readonly audit: Readonly<Record<string, PathAudit>> | null;
+  /** The dataset's statistics of the unit's kept rows (issue 36). */
+  readonly stats: StatsPartial;
 }
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
+/** What the statistics read of a record whose scores come from its row group instead. */
+const NO_SCORES: Readonly<Record<string, unknown>> = {};
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
 const NO_LEAVES: readonly LeafWriter[] = [];
 /**
@@ -93,6 +101,10 @@ export class UnitConverter {
   #view: UnitView | null = null;
   /** A plain run's text scan (issue 18), or null. */
   readonly #audit: UnitTextAudit | null;
+  /** Each kept record's facts for the dataset's statistics, until main decides its unit. */
+  readonly #stats: UnitStats;
+  /** A plain SFT run's: each row's own scores, read back from its row group for the statistics; else null. */
+  readonly #shredded: ShreddedScores | null;
   /** Values the walk audits per row (see AuditedRows), 0 when it audits none. */
   readonly #slots: number;
   /** Times the priming lines were walked: before the first line, and again after {@link PRIME_AFTER}. */
@@ -151,6 +163,8 @@ export class UnitConverter {
     this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
     this.#score = scoreOf(config.format, scores);
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
+    this.#stats = new UnitStats(this.#splits?.count ?? 1);
+    this.#shredded = config.view === null ? ShreddedScores.of(this.plan) : null;
     this.#spare = Array.from({ length: this.#splits?.count ?? 1 }, (): RowGroupBuilder[] => []);
     this.#home = this.#splits?.home ?? 0;
     this.#route = this.#splits === null || routeBy === undefined ? null : new SplitRoute(this.#splits, this.#slots > 0);
@@ -251,12 +265,19 @@ export class UnitConverter {
     const builders = this.#units.get(unit);
     if (builders === undefined) {
       // A unit whose batches were all too long never reached this worker: nothing to encode, no view counts.
-      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null };
+      if (view !== null) return { groups: [], bytes: new Uint8Array(0), view, audit: null, stats: this.#stats.settle(unit, () => new Uint8Array(0)) };
       throw new Error(`Internal error: no unit ${unit} to decide`);
     }
     this.#units.delete(unit);
     const rows = builders.reduce((n, builder) => n + builder.rows, 0);
     if (rows !== keep.length) throw new Error(`Internal error: unit ${unit} holds ${rows} rows, main decided ${keep.length}`);
+    const starts = builders.map((_, split) => builders.slice(0, split).reduce((n, b) => n + b.rows, 0));
+    const shredded = this.#shredded;
+    const stats = this.#stats.settle(
+      unit,
+      (split) => keep.subarray(starts[split] ?? 0, (starts[split] ?? 0) + (builders[split]?.rows ?? 0)),
+      shredded === null ? null : { scores: shredded, builders },
+    );
     const groups: RowGroupMetadata[] = [];
     const encoded = new EncodedBytes(out);
     const encode = (rows: RowGroupBuilder): void => {
@@ -293,7 +314,7 @@ export class UnitConverter {
           else builder.withFirstRows(segments[k] as number, encode);
         }
       }
-      return { groups, bytes: encoded.copied(), view, audit };
+      return { groups, bytes: encoded.copied(), view, audit, stats };
     } finally {
       for (const [split, builder] of builders.entries()) {
         builder.clear();
@@ -457,6 +478,8 @@ export class UnitConverter {
       outcome = droppedPairs === null ? { kind: LINE_ROW, facts, rows: 1 } : { kind: LINE_ROW, facts, rows: 1, droppedPairs };
     }
     if (splits !== null && key !== null) splits.add(key);
+    // A plain SFT run's own scores are read back from the row group when the unit is decided (ShreddedScores).
+    if (g !== null) this.#stats.note(g.unit, split, this.#shredded === null ? statsRowOf(facts, read, this.#score(facts, read), splits?.nameOf(split)) : statsRowOf(facts, NO_SCORES, null, splits?.nameOf(split)), outcome.rows);
     return outcome;
   }
 }

@@ -1,0 +1,61 @@
+/**
+ * A fixed-bin histogram with its count, min, max and sum: partials made anywhere (a worker's unit, a nightly
+ * bucket) merge exactly, which quantiles or adaptive bins would not. A value's bin is `floor(value / width)`
+ * on the value rounded to 1e-6 first, so a score of 3.0 lands in [3.0, 3.1) however it was summed. The sum
+ * is kept in whole millionths, so partials add up to the same mean in any order (floats would not).
+ */
+export class Histogram {
+  count = 0;
+  min = Infinity;
+  max = -Infinity;
+  /** Σ value × rows, in millionths. */
+  sum = 0;
+  readonly bins = new Map<number, number>();
+
+  /** `width`: the bin width; `binOf`: a value's bin index (the default: fixed width, see above). */
+  constructor(readonly width: number, readonly binOf: (value: number) => number = fixedBin(width)) {}
+
+  add(value: number, n = 1): void {
+    this.count += n;
+    if (value < this.min) this.min = value;
+    if (value > this.max) this.max = value;
+    this.sum += Math.round(value * 1e6) * n;
+    const bin = this.binOf(value);
+    this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
+  }
+
+  merge(other: HistogramPartial): void {
+    if (other.count === 0) return;
+    this.count += other.count;
+    this.min = Math.min(this.min, other.min as number);
+    this.max = Math.max(this.max, other.max as number);
+    this.sum += other.sum;
+    for (const [bin, n] of other.bins) this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
+  }
+
+  toJSON(): HistogramPartial {
+    const empty = this.count === 0;
+    return { count: this.count, min: empty ? null : this.min, max: empty ? null : this.max, sum: this.sum, bins: [...this.bins].sort(([a], [b]) => a - b) };
+  }
+}
+
+/** A histogram as it is stored (a partial) and shown: bins as `[index, count]`, ascending. */
+export interface HistogramPartial {
+  readonly count: number;
+  readonly min: number | null;
+  readonly max: number | null;
+  /** Σ value × rows, in whole millionths. */
+  readonly sum: number;
+  readonly bins: readonly (readonly [number, number])[];
+}
+
+/** A score's bin: fixed width, on the value rounded to 1e-6 (integers scaled, so no float edge splits a bin). */
+export function fixedBin(width: number): (value: number) => number {
+  const scale = Math.round(width * 1e6);
+  return (value) => Math.floor(Math.round(value * 1e6) / scale);
+}
+
+/** A token length's bin: powers of two, bin k holding [2^k, 2^(k+1)) (bin -1: zero tokens). */
+export function log2Bin(value: number): number {
+  return value < 1 ? -1 : 31 - Math.clz32(value);
+}

@@ -1,0 +1,252 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DistributionStats, StatsManifest } from "../../src/stats/dataset-stats.js";
+import { startEmulator } from "../../src/service/index.js";
+import { sealedManifestText } from "../../src/output/manifest-seal.js";
+import { PYTHON } from "../helpers/python.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// Issue 36: the manifest's `stats`, counted by the engines as they write the rows, against DuckDB's (and, for
+// token lengths, transformers') reading of the shards written: Parquet and JSON Lines on both engines, a
+// view, a tokenized view, and a nightly dataset over two nights, the second replacing runs.
+const root = tempDir("evalshard-stats-");
+const GENERATE = fileURLToPath(new URL("../../bench/generate-exports.mjs", import.meta.url));
+const TOKEN_CHECK = fileURLToPath(new URL("../python/token_check.py", import.meta.url));
+const execFileAsync = promisify(execFile);
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { stats: StatsManifest; records_out: number; night?: { replaced: number }; snapshot: number; view?: { rows_out: number } };
+
+async function duckdb(statements: readonly string[], query: string): Promise<Record<string, unknown>[]> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    for (const sql of statements) await connection.run(sql);
+    return (await connection.runAndReadAll(query)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const SAFETY = "('no_unauthorized_disclosure_conduct', 'manipulation_resistance')";
+const SPLIT = "regexp_extract(filename, '/data/([a-z]+)-', 1)";
+
+/** Per row of a plain SFT dataset's shards: split, scenario, composite, objective rate, and each trait's mean (table `traits`). */
+function sftFacts(dir: string, to: "parquet" | "jsonl"): string[] {
+  // JSON Lines shards hold maps as Parquet does, lists of {key, value}: one query reads both.
+  const from = to === "parquet" ? `read_parquet('${dir}/data/*.parquet', filename = true)` : `read_json('${dir}/data/*.jsonl*', format = 'newline_delimited', sample_size = -1, filename = true)`;
+  return [
+    `CREATE TABLE facts AS SELECT ${SPLIT} AS split, scenario.campaign_id AS scenario, scores IS NULL AS unscored,
+      list_avg(list_transform(list_filter(scores.per_trait, t -> t.key NOT IN ${SAFETY}), t -> t.value.mean)) AS composite,
+      CASE WHEN coalesce(scores.outcomes.total_checks, 0) = 0 THEN 0 ELSE scores.outcomes.met_count / scores.outcomes.total_checks END AS rate FROM ${from}`,
+    `CREATE TABLE traits AS SELECT t.key AS name, t.value.mean AS mean FROM (SELECT unnest(scores.per_trait) AS t FROM ${from})`,
+  ];
+}
+
+/** A distribution's bins keyed by their lower edge in millionths, from DuckDB over `values` (a query of one column `v`). */
+async function binsOf(setup: readonly string[], values: string, width: number): Promise<{ bins: Map<number, number>; count: number; mean: number | null }> {
+  const scale = Math.round(width * 1e6);
+  const rows = await duckdb(setup, `SELECT (floor(round(v * 1e6) / ${scale}) * ${scale})::BIGINT AS lower, count(*) AS n, sum(count(*)) OVER () AS total, sum(sum(v)) OVER () / sum(count(*)) OVER () AS mean FROM (${values}) WHERE v IS NOT NULL GROUP BY lower`);
+  return { bins: new Map(rows.map((r) => [Number(r.lower), Number(r.n)])), count: Number(rows[0]?.total ?? 0), mean: rows[0] === undefined ? null : Number(rows[0].mean) };
+}
+const shownBins = (d: DistributionStats) => new Map(d.bins.map(([lower, n]) => [Math.round(lower * 1e6), n]));
+
+/** Every score figure and the scenarios and splits of `stats` against DuckDB over the dataset's rows. */
+async function expectScoresAndScenarios(stats: StatsManifest, setup: readonly string[]): Promise<void> {
+  const composite = await binsOf(setup, "SELECT composite AS v FROM facts WHERE NOT unscored", 0.1);
+  expect(shownBins(stats.composite)).toEqual(composite.bins);
+  expect(stats.composite.count).toBe(composite.count);
+  expect(stats.composite.mean).toBeCloseTo(composite.mean as number, 5);
+  const rate = await binsOf(setup, "SELECT rate AS v FROM facts WHERE NOT unscored", 0.05);
+  expect(shownBins(stats.objective_rate)).toEqual(rate.bins);
+  expect(stats.objective_rate.mean).toBeCloseTo(rate.mean as number, 5);
+  const names = (await duckdb(setup, "SELECT DISTINCT name FROM traits ORDER BY name")).map((r) => String(r.name));
+  expect(Object.keys(stats.traits).sort()).toEqual(names);
+  expect(names.length).toBeGreaterThan(2);
+  for (const name of names) {
+    const trait = await binsOf(setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, 0.1);
+    expect(shownBins(stats.traits[name] as DistributionStats), name).toEqual(trait.bins);
+  }
+  await expectScenariosAndSplits(stats, setup);
+  const [unscored] = await duckdb(setup, "SELECT count(*) FILTER (WHERE unscored) AS n FROM facts");
+  expect(stats.unscored_rows).toBe(Number(unscored?.n));
+}
+
+async function expectScenariosAndSplits(stats: StatsManifest, setup: readonly string[]): Promise<void> {
+  const scenarios = await duckdb(setup, "SELECT scenario, count(*) AS rows FROM facts GROUP BY scenario ORDER BY rows DESC, scenario");
+  const all = scenarios.map((r) => ({ scenario: String(r.scenario), rows: Number(r.rows) }));
+  expect(stats.scenarios.count).toBe(all.length);
+  expect(stats.scenarios.top).toEqual(all.slice(0, 20));
+  expect(stats.scenarios.tail).toEqual({ scenarios: Math.max(0, all.length - 20), rows: all.slice(20).reduce((n, s) => n + s.rows, 0) });
+  const splits = await duckdb(setup, "SELECT split, count(*) AS n FROM facts GROUP BY split");
+  expect(stats.splits).toEqual(Object.fromEntries(splits.map((r) => [String(r.split), Number(r.n)])));
+  expect(stats.rows).toBe(all.reduce((n, s) => n + s.rows, 0));
+}
+
+/** Every chart of a report page: caption -> label -> value, from its bars', columns' and bins' `data-*` attributes. */
+function chartsOf(html: string): Map<string, Map<string, number>> {
+  const charts = new Map<string, Map<string, number>>();
+  for (const figure of html.matchAll(/<figure class="chart"><figcaption>([^<]*)<\/figcaption>([\s\S]*?)<\/figure>/g)) {
+    const marks = new Map<string, number>();
+    for (const m of (figure[2] as string).matchAll(/<rect class="(?:bar|bin)" data-label="([^"]*)" data-value="([\d.]+)"/g)) marks.set(m[1] as string, Number(m[2]));
+    for (const m of (figure[2] as string).matchAll(/<rect class="col" data-series="([^"]*)" data-night="([^"]*)" data-value="([\d.]+)"/g)) marks.set(`${m[1]}@${m[2]}`, Number(m[3]));
+    charts.set(figure[1] as string, marks);
+  }
+  return charts;
+}
+
+async function reportCharts(dataset: string): Promise<Map<string, Map<string, number>>> {
+  const path = join(root, `${dataset.replace(/[^\w]/g, "_")}.html`);
+  const r = await spawnCli(["report", dataset, "--out", path]);
+  expect(r.status, r.stderr).toBe(0);
+  return chartsOf(readFileSync(path, "utf8"));
+}
+
+/** A distribution's bins as the report labels them. */
+function labelled(d: DistributionStats): Map<string, number> {
+  const upper = (lower: number) => (d.bin_width === "log2" ? lower * 2 : Math.round((lower + d.bin_width) * 1e6) / 1e6);
+  return new Map(d.bins.map(([lower, n]) => [d.bin_width === "log2" && lower === 0 ? "0" : `[${lower}, ${upper(lower)})`, n]));
+}
+
+/** The report's current-snapshot figures are the manifest's stats (which the tests above check against DuckDB). */
+function expectReportDraws(charts: Map<string, Map<string, number>>, stats: StatsManifest): void {
+  expect(charts.get("Composite score (mean of per-trait means), rows per bin")).toEqual(labelled(stats.composite));
+  expect(charts.get("Objective rate (met_count / total_checks), rows per bin")).toEqual(labelled(stats.objective_rate));
+  for (const [name, d] of Object.entries(stats.traits)) expect(charts.get(`Trait ${name}: mean score, rows per bin`)).toEqual(labelled(d));
+  const scenarios = [...charts.keys()].find((k) => k.startsWith("Rows per scenario: the top"));
+  const tail = stats.scenarios.tail.scenarios === 0 ? [] : [[`the other ${stats.scenarios.tail.scenarios} scenarios`, stats.scenarios.tail.rows] as const];
+  expect(charts.get(scenarios as string)).toEqual(new Map([...stats.scenarios.top.map((t) => [t.scenario, t.rows] as const), ...tail]));
+  if (stats.tokens !== undefined) expect(charts.get("Training-text length in tokens, rows per bin")).toEqual(labelled(stats.tokens));
+}
+
+async function convert(out: string, args: readonly string[]): Promise<StatsManifest> {
+  const r = await spawnCli(["convert", ...args, "--out", out]);
+  expect(r.status, r.stderr).toBe(0);
+  const verified = await spawnCli(["verify", out]);
+  expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+  return manifestOf(out).stats;
+}
+
+let sft = "";
+let rl = "";
+beforeAll(async () => {
+  // ~10 MiB: two units of the parallel engine; 40 scenarios (a long tail past the top 20), seven traits.
+  sft = join(root, "sft.ndjson");
+  rl = join(root, "rl.ndjson");
+  await execFileAsync(process.execPath, [GENERATE, "--format", "sft", "--mib", "10", "--seed", "36", "--out", sft]);
+  await execFileAsync(process.execPath, [GENERATE, "--format", "rl", "--mib", "2", "--seed", "36", "--out", rl]);
+}, 60_000);
+
+describe("the manifest's stats, against DuckDB over the shards", () => {
+  it("convert to Parquet (split): both engines count the same figures, and they are DuckDB's", async () => {
+    const args = [sft, "--split", "train=0.8,test=0.2", "--seats", "all"];
+    const parallel = await convert(join(root, "parquet-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "parquet-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    expect(parallel.scenarios.tail.scenarios).toBeGreaterThan(0);
+    expect(Object.keys(parallel.splits).sort()).toEqual(["test", "train"]);
+    await expectScoresAndScenarios(parallel, sftFacts(join(root, "parquet-parallel"), "parquet"));
+    // verify holds the stats to the shards: a test split's rows moved to train, the manifest sealed again, fails.
+    const dir = join(root, "parquet-stages");
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { stats: StatsManifest };
+    const splits = { test: (m.stats.splits.test ?? 0) - 1, train: (m.stats.splits.train ?? 0) + 1 };
+    writeFileSync(join(dir, "manifest.json"), sealedManifestText({ ...m, stats: { ...m.stats, splits } }));
+    const verified = await spawnCli(["verify", dir]);
+    expect(verified.status).toBe(5);
+    expect(verified.stdout + verified.stderr).toMatch(/stats\.splits\.test is \d+, its test shards hold \d+ rows/);
+  }, 120_000);
+
+  it("convert to JSON Lines: the same figures as DuckDB reads them from the lines", async () => {
+    const dir = join(root, "jsonl");
+    const stats = await convert(dir, [sft, "--to", "jsonl", "--no-filter-unscored"]);
+    expect(stats.unscored_rows).toBeGreaterThan(0);
+    await expectScoresAndScenarios(stats, sftFacts(dir, "jsonl"));
+  }, 120_000);
+
+  it("a view: its rows per scenario and split (the record's facts), unscored without --scorecards", async () => {
+    const args = [rl, "--view", "trl-prompt-completion", "--split", "train=0.5,test=0.5"];
+    const parallel = await convert(join(root, "view-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "view-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    const dir = join(root, "view-parallel");
+    expect(parallel.rows).toBe(manifestOf(dir).view?.rows_out);
+    expect(parallel.unscored_rows).toBe(parallel.rows);
+    expect(parallel.composite.count).toBe(0);
+    await expectScenariosAndSplits(parallel, [`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`]);
+  }, 120_000);
+
+  it("RL with --scorecards: the seats' card scores, the same on both engines; a seat without a card unscored", async () => {
+    const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
+    const args = [join(FIXTURES, "rl-selection.ndjson"), "--scorecards", join(FIXTURES, "scorecards-selection.ndjson")];
+    const parallel = await convert(join(root, "rl-cards-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "rl-cards-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    expect(parallel.composite.count).toBeGreaterThan(0);
+    expect(parallel.unscored_rows).toBeGreaterThan(0);
+    expect(parallel.composite.count + parallel.unscored_rows).toBe(parallel.rows);
+  }, 120_000);
+
+  it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {
+    const tokDir = join(root, "tok");
+    const corpus = join(root, "corpus.txt");
+    writeFileSync(corpus, readFileSync(rl, "utf8").slice(0, 1 << 20));
+    const py = (args: readonly string[]) => execFileAsync(PYTHON, [TOKEN_CHECK, ...args], { maxBuffer: 1 << 28, timeout: 600_000, env: { ...process.env, HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
+    const site = (await py(["site"])).stdout.trim();
+    await py(["make", tokDir, corpus, join(site, "trl", "chat_templates"), "llama3"]);
+    const dir = join(root, "tokens");
+    const stats = await convert(dir, [rl, "--view", "trl-prompt-completion", "--tokenizer", join(tokDir, "llama3", "tokenizer.json")]);
+    const line = (await py(["count", join(tokDir, "llama3"), dir, "trl-prompt-completion"])).stdout.split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+    const counted = (JSON.parse((line as string).slice("TOKEN_CHECK ".length)) as { rows: { fulls: { tokens: number }[] }[] }).rows.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
+    const expected = new Map<number, number>();
+    for (const n of counted) {
+      const lower = n === 0 ? 0 : 2 ** Math.floor(Math.log2(n));
+      expected.set(lower, (expected.get(lower) ?? 0) + 1);
+    }
+    const tokens = stats.tokens as DistributionStats;
+    expect(new Map(tokens.bins.map(([lower, rows]) => [lower, rows]))).toEqual(expected);
+    expect(tokens.count).toBe(counted.length);
+    expect([tokens.min, tokens.max]).toEqual([Math.min(...counted), Math.max(...counted)]);
+    expect(expected.size).toBeGreaterThan(1);
+    expectReportDraws(await reportCharts(dir), stats);
+  }, 600_000);
+
+  it("a nightly dataset: each night's stats describe the whole published snapshot, the second night replacing runs", async () => {
+    const emu = await startEmulator({ port: 0, seed: 36, runs: 100, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
+    const out = join(root, "nightly");
+    try {
+      for (let night = 0; night < 2; night++) {
+        const r = await spawnCli(["pull", "sft", "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+        expect(r.status, r.stderr).toBe(0);
+        // Epochs enough for rescored runs (a new scorecard version replaces their rows).
+        for (let epoch = 0; epoch < 4; epoch++) await emu.advance();
+      }
+    } finally {
+      await emu.close();
+    }
+    const current = manifestOf(out);
+    expect(current.night?.replaced).toBeGreaterThan(0);
+    const kept = readdirSync(`${out}.snapshots`).filter((n) => /^\d+$/.test(n));
+    expect(kept.length).toBe(2);
+    for (const folder of kept) {
+      const dir = join(`${out}.snapshots`, folder);
+      await expectScoresAndScenarios(manifestOf(dir).stats, sftFacts(dir, "parquet"));
+    }
+    const verified = await spawnCli(["verify", out]);
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+    // The report: the current snapshot's figures, and night over night from each kept night's stats.
+    const charts = await reportCharts(out);
+    expectReportDraws(charts, current.stats);
+    for (const folder of kept) {
+      const m = manifestOf(join(`${out}.snapshots`, folder));
+      for (const [split, rows] of Object.entries(m.stats.splits)) expect(charts.get("Rows per split")?.get(`${split}@#${m.snapshot}`)).toBe(rows);
+      expect(charts.get("Scenarios in the dataset")?.get(`scenarios@#${m.snapshot}`)).toBe(m.stats.scenarios.count);
+      const bands = [...(charts.get("Rows by composite score") ?? new Map<string, number>())].filter(([k]) => k.endsWith(`@#${m.snapshot}`));
+      expect(bands.reduce((n, [, v]) => n + v, 0)).toBe(m.stats.composite.count);
+    }
+  }, 240_000);
+});
