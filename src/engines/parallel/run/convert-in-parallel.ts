@@ -374,8 +374,7 @@ class Pass {
 
   /**
    * Decides a unit and sends the decision to its worker. The loops over its lines live in the two methods
-   * below, not here: this one then runs too little to be optimised, and TurboFan compiles two small loops
-   * instead of one large function with the decider inlined, whose compiling took the workers' cores.
+   * below, not here, so each is a small compile of its own (docs/decisions.md "hot code shape", compile size).
    */
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
@@ -455,7 +454,7 @@ class Pass {
    * run makes it no larger to compile.
    *
    * The run's objects are read into locals once and no closure is made per call: this loop is main's largest
-   * compile, and each per-call closure or `this` field read in it was a way to deoptimise it (docs/decisions.md).
+   * compile (docs/decisions.md "hot code shape", compile size).
    */
   #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array, starts: Uint32Array): { keep: Uint8Array; kept: Uint8Array; segmentsOf: number[][]; shardsOf: number[][] } {
     const rotations = this.#rotations;
