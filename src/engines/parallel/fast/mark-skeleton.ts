@@ -122,7 +122,10 @@ function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
   return new Function("slots", `const o = { ${members.join(", ")} }; ${clears.join(" ")} return o;`) as SkeletonBuilder;
 }
 
-/** Each struct's last primed object, kept as long as its node so the priming's shape lives: docs/decisions.md "hot code shape", cold paths. */
+/**
+ * Each struct's last primed object, kept as long as its node, so the shape the priming made is not
+ * collected (docs/decisions.md "hot code shape", cold paths).
+ */
 const primed = new WeakMap<SchemaNode, object>();
 
 /**

@@ -39,8 +39,8 @@ const UNIT_BYTES = 7 << 20;
 /**
  * A training view's or a JSON Lines unit: half as much input. A view's rows hold more than their line (each
  * prompt repeats its window; `rl-steps` writes windows and observations the plain output drops), a JSON Lines
- * unit holds each row's line beside its columns, and a unit is held until it is written; `rl-steps`' peak RSS
- * was 1.26x plain convert's with whole units, JSON Lines' 1.2x (docs/benchmarks.md, docs/decisions.md).
+ * unit holds each row's line beside its columns, and a unit is held until it is written (docs/decisions.md,
+ * "JSON Lines units take half the input, as a view's").
  */
 const SMALL_UNIT_BYTES = UNIT_BYTES >> 1;
 /**

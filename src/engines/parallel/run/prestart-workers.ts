@@ -4,7 +4,10 @@ import { workerScript } from "./worker-script.js";
 
 let waiting: Worker[] = [];
 
-/** A worker's young generation, at most: held, peak memory stays flat as the input grows (docs/decisions.md "hot code shape", young generation). */
+/**
+ * A worker's young generation, at most, held so that peak memory stays flat as the input grows
+ * (docs/decisions.md "hot code shape", young generation).
+ */
 const YOUNG_GENERATION_MB = 8;
 const startWorker = (): Worker => new Worker(workerScript(), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
 const dead = new WeakSet<Worker>();

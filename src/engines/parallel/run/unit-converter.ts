@@ -54,7 +54,10 @@ export interface EncodedUnit {
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
 const NO_LEAVES: readonly LeafWriter[] = [];
-/** The priming lines are walked before the first line and again after this many (docs/decisions.md "hot code shape", cold paths). */
+/**
+ * The priming lines are walked before the first line and again after this many (docs/decisions.md
+ * "hot code shape", cold paths).
+ */
 const PRIME_AFTER = 16;
 
 /**
@@ -91,7 +94,10 @@ export class UnitConverter {
   #primed = 0;
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
   #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
-  /** The batch's lines, refilled by each batch through one callback, not a new array and closure per batch (docs/decisions.md "hot code shape", number kinds). */
+  /**
+   * The batch's lines, refilled by each batch through one callback, not a new array and closure per batch
+   * (docs/decisions.md "hot code shape", number kinds).
+   */
   readonly #lines: BatchLine[] = [];
   readonly #addLine = (line: BatchLine): void => {
     this.#lines.push(line);
