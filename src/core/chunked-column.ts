@@ -6,8 +6,7 @@ const MASK = SIZE - 1;
 /**
  * A column of doubles indexed from 0 (below 2^32) that grows a chunk at a time, for what the parallel
  * engine's main thread ("main") keeps per distinct key for the whole run (KeyIndex). Entries never set read
- * 0, as in a fresh typed array. Doubles only: one element kind keeps the accesses monomorphic, nearly as fast
- * as plain typed arrays (docs/decisions.md).
+ * 0, as in a fresh typed array. Doubles only: docs/decisions.md "hot code shape", number kinds.
  *
  * Why not one typed array grown by a factor: the allocator zero-fills the new array up front, and the old one
  * is garbage until main's rare full GC, so peak memory jumped at each step. Chunks are never copied, and only
@@ -42,11 +41,7 @@ export class ChunkedColumn {
   }
 }
 
-/**
- * Runs `set`'s growth path once `set` has type feedback: a column's first chunk comes with its first `set`,
- * before V8 records feedback for the function (after a few calls), and the next chunk's growth, first
- * reached in main's optimised dedup code, deoptimised it (`set`, `add`, `#learn`).
- */
+/** Runs `set`'s growth path at load, not first in the dedup's hot code (docs/decisions.md "hot code shape", cold paths). */
 function primeGrowth(): void {
   const column = new ChunkedColumn();
   for (let i = 0; i < 16; i++) column.set(i, i);

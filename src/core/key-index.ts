@@ -5,7 +5,7 @@ const ARENA_CHUNK = 1 << 20;
 /** A key's place in the arena: chunk × 2^32 + offset in the chunk (exact in a double). */
 const TWO_32 = 4294967296;
 const chunkOf = (at: number): number => Math.floor(at / TWO_32);
-// An int32 (offsets stay below a chunk's size): `hashOf` and `#equals`, compiled for small integers, deoptimised on doubles.
+// An int32 (offsets stay below a chunk's size): docs/decisions.md "hot code shape", number kinds.
 const offsetOf = (at: number): number => (at % TWO_32) | 0;
 
 /**
@@ -14,10 +14,10 @@ const offsetOf = (at: number): number => (at % TWO_32) | 0;
  * the whole key; the hash only picks the slot.
  *
  * Why not a `Map<string, number>`: the parallel engine's dedup remembers every distinct key for the whole
- * run, and each key string survived the young-generation GCs that met it. V8 grows the young generation once
- * enough bytes have survived, so the engine's main thread's heap grew with the input (docs/decisions.md).
- * Here a key costs its length plus ~28 bytes, and memory grows with the keys, never in steps (see
- * ChunkedColumn). A nightly pull's run ids are kept the same way, for the same reason (pull/id-index.ts).
+ * run, and strings kept that long made the main thread's heap grow with the input (docs/decisions.md
+ * "hot code shape", young generation). Here a key costs its length plus ~28 bytes, and memory grows with
+ * the keys, never in steps (see ChunkedColumn). A nightly pull's run ids are kept the same way, for the
+ * same reason (pull/id-index.ts).
  */
 export class KeyIndex {
   /** Key bytes; a key never spans two chunks. */
@@ -32,8 +32,7 @@ export class KeyIndex {
   #size = 0;
 
   constructor() {
-    // Assigned a second time here, so V8 does not take the field for a constant: the first rehash then
-    // deoptimised every function that read it (main recompiled the index's code three times per run).
+    // Assigned again, so the field is not taken for a constant: docs/decisions.md "hot code shape", changing fields.
     this.#table = new Int32Array(1 << 11);
   }
 

@@ -51,8 +51,7 @@ export function checkRlRecord(r: RlShape): SemanticFault | null {
   if (trajectory !== null) return trajectory;
   for (const [i, t] of r.tuples.entries()) {
     if (t.kind === "action" && t.action === null) return { reason: "action_step_without_action", detail: `tuples[${i}] is of kind "action" but its action is null` };
-    // Each count by its own name, not `t.reward[name]` over a list: a keyed load that sees two names goes
-    // megamorphic in V8, a stub-cache probe per tuple (docs/decisions.md).
+    // Each count by its own name, not `t.reward[name]` over a list: docs/decisions.md "hot code shape", keyed loads.
     const { checks_passed: passed, checks_failed: failed } = t.reward;
     if (passed < 0) return { reason: "count_out_of_range", detail: `tuples[${i}].reward.checks_passed is ${passed}, a count below 0` };
     if (failed < 0) return { reason: "count_out_of_range", detail: `tuples[${i}].reward.checks_failed is ${failed}, a count below 0` };

@@ -18,7 +18,7 @@ export function checkSftRecord(r: SftShape): SemanticFault | null {
   if (r.scored && r.scores === null) return { reason: "scored_without_scores", detail: "scored is true but scores is null" };
   const outcomes = r.scores?.outcomes;
   if (outcomes === undefined) return null;
-  // Each count by its own name: a keyed load over a list of names goes megamorphic (see checkRlRecord).
+  // Each count by its own name, not a lookup over a list of names: docs/decisions.md "hot code shape", keyed loads.
   const { met_count: met, total_checks: checks, total_actions: actions } = outcomes;
   if (met < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.met_count is ${met}, a count below 0` };
   if (checks < 0) return { reason: "count_out_of_range", detail: `scores.outcomes.total_checks is ${checks}, a count below 0` };

@@ -8,7 +8,7 @@ import type { FileWriter, WrittenFile } from "./storage.js";
 
 /**
  * The file is flushed to disk in the background every this many bytes, so closing it waits only for the
- * last stretch (SFT 200 MiB, one 43 MB shard: the closing fsync took 22-25 ms); see docs/benchmarks.md.
+ * last stretch (docs/benchmarks.md).
  */
 const FLUSH_BYTES = 8 << 20;
 

@@ -10,7 +10,7 @@ const TWO_32 = 4294967296;
 const SHORT_TEXT = 24;
 /**
  * Byte ranges up to this length are copied by a loop rather than through a view and a native `set` (whose
- * allocation and call cost more than the copy below this; 64 and 256 measured slower on RL's short texts).
+ * allocation and call cost more than the copy below this).
  */
 const SHORT_BYTES = 128;
 
@@ -52,9 +52,8 @@ export class ColumnBuffer implements LeafWriter {
 
   /**
    * `capacity`: levels (and 16 bytes a level of variable-width values) before the first growth. Small on
-   * purpose: growing within a worker's first rows, still interpreted, gives the growth path type feedback
-   * before the hot writers are optimised; a first growth in optimised code deopted them (and every walker
-   * function they were inlined into) once per worker. `valueBytes`: room for values before the first growth.
+   * purpose, so the growth path runs within a worker's first rows (docs/decisions.md "hot code shape", cold
+   * paths). `valueBytes`: room for values before the first growth.
    */
   constructor(leaf: Leaf, capacity = 64, valueBytes = capacity * (valueWidth(leaf.type) || 16)) {
     if (leaf.maxDef > 255 || leaf.maxRep > 255) {
@@ -90,7 +89,7 @@ export class ColumnBuffer implements LeafWriter {
     const values = this.values;
     this.view.setUint32(at, n, true);
     if (n <= SHORT_BYTES) {
-      // Four bytes a step: a byte loop re-checked both arrays at every byte (~25 instructions a byte).
+      // Four bytes a step: a byte loop re-checks both arrays at every byte (docs/decisions.md "hot code shape", typed arrays).
       const from = sourceView(src);
       const to = this.view;
       let i = 0;
@@ -327,7 +326,7 @@ function viewOf(src: Uint8Array, start: number, n: number): Uint8Array {
 
 /**
  * Copies `n` bytes of `from` at `start` into `to` at `at`. A plain view, not `subarray`: `values` is a Buffer,
- * whose `subarray` builds a Buffer (and its code is then optimised in each worker of a split run).
+ * whose `subarray` builds a Buffer.
  */
 function copy(from: Uint8Array, start: number, to: Uint8Array, at: number, n: number): void {
   if (n <= SHORT_BYTES) for (let i = 0; i < n; i++) to[at + i] = from[start + i] as number;

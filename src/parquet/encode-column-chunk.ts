@@ -68,8 +68,8 @@ export function encodeColumnChunk(column: ColumnBuffer, encoder: ChunkEncoder): 
 
 /**
  * Pages and uncompressed bytes of the chunk being written, counted by {@link writePage}. Counted there,
- * not by the callers: the page loop is optimized (OSR) before any code after it has run, and code without
- * type feedback deopts when first reached; so nothing follows the loop but `return`.
+ * not by the callers, so nothing follows the page loop but `return` (docs/decisions.md "hot code shape",
+ * cold paths).
  */
 let chunkPages = 0;
 let chunkSize = 0;
@@ -101,8 +101,7 @@ function writePage(column: ColumnBuffer, encoder: ChunkEncoder, e0: number, e1: 
   page.reset();
   if (column.maxRep > 0) writeLevels(page, column.reps, e0, e1, column.maxRep);
   if (column.maxDef > 0) writeLevels(page, column.defs, e0, e1, column.maxDef);
-  // Values are copied after the levels, not compressed in place: a no-copy build measured no faster (the
-  // values are cached by then; the copy is ~2% of the encoder's time).
+  // Values are copied after the levels, not compressed in place: the values are cached by then, so the copy is cheap.
   if (column.leaf.type === "bool") packBooleans(page, column.values, b0, b1);
   else page.append(column.values, b0, b1);
 
@@ -158,16 +157,15 @@ function chunkInfo(column: ColumnBuffer, encoder: ChunkEncoder, offset: number):
 
 /**
  * Reads one byte per cache line of `bytes[start, end)`. Finding a page's end chases value lengths, one
- * dependent load per value, each a cache (and often TLB) miss on a cold column: ~130 ns a value, 40 ms per
- * 200 MiB of SFT. Independent loads in address order let the CPU overlap the misses and prefetch ahead,
- * so the chase, the copy and the compressor then read cached bytes.
+ * dependent load per value, each a cache (and often TLB) miss on a cold column. Independent loads in
+ * address order let the CPU overlap the misses and prefetch ahead, so the chase, the copy and the
+ * compressor then read cached bytes.
  */
 function touch(bytes: Uint8Array, start: number, end: number): void {
   let sum = sink;
   for (let i = start; i < end; i += 64) sum ^= bytes[i] as number;
-  // Kept where the optimizer cannot prove it unused, so the loads are not dropped as dead code. A module
-  // variable, not an object property: a store needs no type feedback, and the first call's loop is
-  // optimized (OSR) before the store after it ever ran, so a property store deopted at every page end.
+  // Kept where the compiler cannot prove it unused, so the loads are not dropped as dead code. A module
+  // variable, not an object property: docs/decisions.md "hot code shape", cold paths.
   sink = sum;
 }
 let sink = 0;

@@ -41,8 +41,8 @@ export function parquetFooter(plan: ColumnPlan, rowGroups: readonly PlacedRowGro
 
 /**
  * {@link parquetFooter} built a row group at a time, as the groups are written: each group's metadata is
- * serialized when it is added, so closing a file only wraps them (a 26-group file's footer took 7-20 ms
- * to build at the end of a run, while the workers had nothing left to do).
+ * serialized when it is added, so closing a file only wraps them, and the end of a run, when the workers
+ * have nothing left to do, is not spent building it.
  */
 export class FooterBuilder {
   readonly #plan: ColumnPlan;
@@ -128,8 +128,7 @@ const CHUNK_MAX_BYTES = 96;
  * Appends a ColumnChunk as a list element (its fields, then a stop byte) in Thrift's compact protocol;
  * `lead`: its ColumnMetaData's fields 1-4 as serialized (see `FooterBuilder.#leadOf`). The bytes ThriftWriter
  * wrote for it (test/parquet/parquet-footer.test.ts), stored directly: one call per chunk instead of ~17
- * chained ones, which a split run's three times the chunks made hot enough for V8 to compile apart
- * (docs/decisions.md). Every number here is a non-negative integer.
+ * chained ones (docs/decisions.md "hot code shape", compile size). Every number here is a non-negative integer.
  */
 function writeColumnChunk(out: ByteWriter, chunk: ChunkInfo, rowGroupOffset: number, lead: Uint8Array): void {
   out.ensure(lead.length + CHUNK_MAX_BYTES);

@@ -29,8 +29,8 @@ export function writeRleHybrid(out: ByteWriter, values: Uint8Array, start: numbe
       groups++;
       i += 8;
     }
-    // One call site for every bit-packed run (before an RLE run, when full, at the end): with three, the one
-    // before an RLE run had seen no call when V8 optimised this, and deoptimised it once per worker.
+    // One call site for every bit-packed run (before an RLE run, when full, at the end): docs/decisions.md
+    // "hot code shape", cold paths.
     if (groups > 0 && (rle || groups === MAX_GROUPS || i >= end)) {
       writePacked(out, values, packedStart, end, groups, width);
       groups = 0;

@@ -7,8 +7,8 @@ const TWO_32 = 4294967296;
  * into `out[0]`, the largest into `out[1]` and the count of NaNs (which the range leaves out, as Parquet's
  * TYPE_ORDER asks) into `out[2]`. Returns false, with the range unset and `out[2]` 0, for other types, no
  * values, or only NaNs (a DOUBLE chunk of only NaNs has always reported a NaN count of 0). Numbers go out
- * through a Float64Array, not a new object: its fields first held small integers, then doubles, and each
- * such widening deopted the encoder. One pass over 8-byte values: cheap next to compressing them.
+ * through a Float64Array, not a new object (docs/decisions.md "hot code shape", number kinds). One pass
+ * over 8-byte values: cheap next to compressing them.
  */
 export function valueRange(column: ColumnBuffer, out: Float64Array): boolean {
   const type = column.leaf.type;

@@ -13,16 +13,16 @@ const UTF16 = 1;
  * Opaque identifiers (run ids) numbered 0, 1, 2, ... in the order first added, kept off the JS heap in a
  * {@link KeyIndex}. A pull keeps its per-run state in typed arrays indexed by these numbers instead of Maps
  * keyed by strings, so what it holds per run is a few bytes outside the heap, not strings, Map entries and
- * objects V8 lets grow 4x before collecting (docs/decisions.md, "Nightly pull memory: per-run state off the
- * heap"). Ids are compared as they are, never parsed: an all-ASCII id is keyed by its bytes, any other by its
+ * objects the heap lets grow 4x before collecting (docs/decisions.md, "Nightly pull memory: per-run state off
+ * the heap"). Ids are compared as they are, never parsed: an all-ASCII id is keyed by its bytes, any other by its
  * UTF-16 code units (lossless for every JS string, lone surrogates included), each followed by its encoding.
  */
 export class IdIndex {
   readonly #keys = new KeyIndex();
   /** The id being looked up, encoded; `#view` is the same bytes as a plain Uint8Array. */
   #scratch: Buffer = Buffer.allocUnsafe(SCRATCH_BYTES);
-  // KeyIndex reads keys through a plain Uint8Array, as the parallel engine's dedup passes them: a Buffer
-  // there would make its byte loads polymorphic in a process that ran both.
+  // KeyIndex reads keys through a plain Uint8Array, as the parallel engine's dedup passes them: one class
+  // for its byte loads (docs/decisions.md "hot code shape", one shape).
   #view = viewOf(this.#scratch);
 
   get size(): number {

@@ -70,8 +70,8 @@ export function recordFacts(line: string): RecordFacts | undefined {
       if (end < 0) return undefined;
       const name = keyEnd - 1 - keyStart;
       if (name === 6 && line.startsWith("run_id", keyStart)) {
-        // Parsed apart, never sliced: V8 makes a slice a view that keeps the whole line alive, and the
-        // run id (in record keys) outlives the line by the whole pull.
+        // Parsed apart, never sliced: a slice may keep the whole line alive (docs/decisions.md "hot code
+        // shape", sliced strings), and the run id (in record keys) outlives the line by the whole pull.
         runId = line.charCodeAt(at) === QUOTE ? (JSON.parse(line.slice(at, end)) as string) : undefined;
       } else if (name === 4 && line.startsWith("seat", keyStart)) {
         if (line.charCodeAt(at) !== LBRACE) seatIndex = undefined;
@@ -237,7 +237,7 @@ function digits(line: string, i: number): number {
   return i;
 }
 
-/** Small enough for V8 to inline: compact JSON has no whitespace, so the loop is rarely entered. */
+/** Small enough to compile into its callers: compact JSON has no whitespace, so the loop is rarely entered. */
 function skipSpace(line: string, i: number): number {
   return line.charCodeAt(i) > SPACE ? i : skipSpaces(line, i);
 }

@@ -82,7 +82,7 @@ export class SplitAssigner {
 
   /**
    * {@link count} with the split given by its index in {@link names} (the parallel engine's main thread:
-   * its workers name splits so; an index keeps the code optimised into its loop small).
+   * its workers name splits so; an index keeps its loop a small compile).
    */
   countAt(key: string, split: number, rows: number): void {
     // A record whose view made no rows puts nothing in its split, and neither does its group on its own.

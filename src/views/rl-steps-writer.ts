@@ -42,8 +42,8 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   const perRecord = [runId, seatIndex, role, agentKeyId, campaignId];
   /** Per column of `perRecord`, where the record's value begins. */
   const from = perRecord.map(() => 0);
-  // One `emit` for every record, the record's own state in these: a closure made per record was compiled again
-  // by V8 for a later record (twice a worker), ~15 ms each (docs/decisions.md).
+  // One `emit` for every record, the record's own state in these, not a closure per record (docs/decisions.md
+  // "hot code shape", compile size).
   let env: ViewEnv;
   let leaves: readonly LeafWriter[] = [];
   let out: RowOut;

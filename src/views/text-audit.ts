@@ -17,9 +17,8 @@ interface MutableAudit {
   changed: number;
   injected: number;
   /**
-   * Made at the path's first match, not with the counts: most paths of most records match nothing, and an
-   * empty object per path per record, a few then given pattern keys, made V8 drop the optimised code of the
-   * audit and of the view calling it, mid-run.
+   * Made at the path's first match, not with the counts: most paths of most records match nothing
+   * (docs/decisions.md "hot code shape", one shape).
    */
   patterns: Partial<Record<InjectionPattern, number>> | null;
 }

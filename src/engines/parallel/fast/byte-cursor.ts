@@ -70,8 +70,8 @@ export class ByteCursor {
   private bs = -1;
   /**
    * The line's address in the wasm scan module's memory (a worker's batch), whose scans it then uses; -1 when
-   * it lies elsewhere. Found once a line: `.buffer` of a typed array is a call into V8's runtime even in
-   * optimised code.
+   * it lies elsewhere. Found once a line: a typed array's `.buffer` is slow to read (docs/decisions.md
+   * "hot code shape", typed arrays).
    */
   protected scanAt = -1;
 
@@ -129,8 +129,7 @@ export class ByteCursor {
       }
       if (this.bs < i) {
         // The line's next backslash, remembered across strings: most strings have none before their end.
-        // None left: past any quote. A constant, not `b.length`: that load, first reached in optimised code
-        // on a line whose strings had all had backslashes, deopted the string scan.
+        // None left: past any quote. A constant, not `b.length`: docs/decisions.md "hot code shape", cold paths.
         const s = b.indexOf(BACKSLASH, i);
         this.bs = s < 0 ? NO_BACKSLASH : s;
       }
@@ -221,7 +220,7 @@ export class ByteCursor {
     }
     this.at = p;
     // Both operands are exact doubles (mantissa < 2^53, 10^scale for scale <= 22), so the one rounding
-    // of the division is the correctly rounded result JSON.parse gives. Anything else asks V8's parser.
+    // of the division is the correctly rounded result JSON.parse gives. Anything else asks `Number`.
     if (exact && scale <= 22) return negative ? -(mantissa / POW10[scale]!) : mantissa / POW10[scale]!;
     return Number(this.b.toString("latin1", i, p));
   }

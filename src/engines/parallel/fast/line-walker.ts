@@ -25,8 +25,7 @@ export class LineWalker extends ScalarWalker {
   constructor(private readonly root: SchemaNode) {
     super();
     this.slotted = structsWithSlots(root);
-    // Assigned a second time here, so V8 does not take the field for a constant that its growth would then
-    // change in optimised code (see ScalarWalker's constructor).
+    // Assigned again, so the field is not taken for a constant: docs/decisions.md "hot code shape", changing fields.
     this.keys = new Int32Array(64);
   }
 
@@ -252,7 +251,7 @@ export class LineWalker extends ScalarWalker {
 
   /**
    * Refuses map keys whose entry order or presence would differ after JSON.parse and zod: duplicates
-   * (the last wins), array indexes (V8 lists them first) and `__proto__` (zod skips it). Records the key.
+   * (the last wins), array indexes (JavaScript lists them first) and `__proto__` (zod skips it). Records the key.
    */
   private mapKey(start: number, end: number, base: number): void {
     const b = this.b;

@@ -111,9 +111,9 @@ function mark(node: SchemaNode, inList: boolean, untrusted: boolean, reads: Read
 
 /**
  * A function returning an object literal with the struct's skeleton fields: one fixed object shape per
- * struct, made far faster than by adding keys to `{}` one by one (keyed stores with varying names). It
- * then clears the slots of optional fields, which the next object of this struct may lack; an absent
- * optional field comes out as `undefined`.
+ * struct, not keys added to `{}` one by one (docs/decisions.md "hot code shape", one shape). It then
+ * clears the slots of optional fields, which the next object of this struct may lack; an absent optional
+ * field comes out as `undefined`.
  */
 function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
   const members = node.fields.flatMap((f, k) => (f.node.skeleton ? [`${JSON.stringify(f.name)}: slots[${k}]`] : []));
@@ -123,18 +123,14 @@ function skeletonBuilder(node: SchemaNode): SkeletonBuilder {
 }
 
 /**
- * Each struct's last primed object, kept as long as its node: it holds the hidden class the priming made. A
- * builder gets no feedback (so no boilerplate holding that class) until it has run a while; without a live
- * object of the class, a collection dropped it, the next record rebuilt it from scratch, and the field's
- * first small integer deoptimised as if unprimed (sporadically, with the collections' timing).
+ * Each struct's last primed object, kept as long as its node, so the shape the priming made is not
+ * collected (docs/decisions.md "hot code shape", cold paths).
  */
 const primed = new WeakMap<SchemaNode, object>();
 
 /**
- * Builds one object of numbers, then one of nulls: the literal's fields then hold any value from the start.
- * Otherwise a field that had held only objects and null (a nullable number: `terminal_reward`) changed
- * representation on its first small integer, mid-run, deoptimising the builder and every function that
- * read the skeleton (`checkTrajectory`), once per worker.
+ * Builds one object of numbers, then one of nulls: the literal's fields then hold any value from the start
+ * (docs/decisions.md "hot code shape", changing fields).
  */
 function primeBuilder(node: SchemaNode, build: SkeletonBuilder): void {
   build(Array.from({ length: node.fields.length }, () => 0));

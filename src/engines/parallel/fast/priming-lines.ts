@@ -6,9 +6,8 @@ import type { SchemaNode } from "./schema-node.js";
  * Lines made from a real one that take the walker's rarely taken paths: the record with every object's
  * keys in reverse order (keys out of schema order are scanned and looked up), and the record without its
  * optional fields and with every map empty (absent and empty values are written as missing). A worker
- * walks them early in its first batch (see UnitConverter). Reached first in optimised code, a path without
- * type feedback deoptimised the struct walker and the functions that inlined it, once per worker, which
- * then compiled them again (docs/decisions.md).
+ * walks them early in its first batch (see UnitConverter), so that rare paths have run before the hot code
+ * is compiled: docs/decisions.md "hot code shape", cold paths.
  * Empty when the line is not JSON: the real lines then go their own way.
  */
 export function primingLines(root: SchemaNode, line: string): Buffer[] {

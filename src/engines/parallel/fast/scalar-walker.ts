@@ -26,10 +26,8 @@ export abstract class ScalarWalker extends JsonSkipper {
 
   constructor() {
     super();
-    // Both fields change kind mid-run: `sk` first holds a number (null until then), `scratch` is replaced when
-    // an escaped string outgrows it. Done first in optimised code, either change (of the field's representation,
-    // or of a field V8 had taken as constant) deoptimised every walker function that read the field, once per
-    // worker. Done here, before anything is optimised, it costs nothing.
+    // Both fields change kind mid-run; changed once here, before any code is compiled: docs/decisions.md
+    // "hot code shape", changing fields.
     this.sk = 0;
     this.sk = null;
     this.scratch = Buffer.allocUnsafe(4096);

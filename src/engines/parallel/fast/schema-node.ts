@@ -34,8 +34,8 @@ export interface FieldSlot {
 
 /**
  * One position of a record schema, compiled from zod and then annotated with the untrusted policy and the
- * Parquet plan. Every node has every property (one object shape, so the walker's property reads stay
- * monomorphic); the ones a kind does not use keep their defaults.
+ * Parquet plan. Every node has every property (one object shape: docs/decisions.md "hot code shape", one
+ * shape); the ones a kind does not use keep their defaults.
  */
 export class SchemaNode {
   /** Accepts JSON null (`.nullable()`, or any JSON). */

@@ -48,8 +48,7 @@ export function unescape(src: Buffer, start: number, end: number, out: Buffer): 
 
 /**
  * Copies `src[from, to)` into `out` at `at`; returns how many bytes. Not `Buffer#copy`: its argument checks
- * cost more than the short runs between escapes, and V8 compiled them (`copy`, `_copy`, `validateOffset`)
- * in every worker.
+ * cost more than the short runs between escapes (docs/decisions.md "hot code shape", compile size).
  */
 function copyRun(src: Buffer, from: number, to: number, out: Buffer, at: number): number {
   const n = to - from;

@@ -84,8 +84,8 @@ let compiled: object | undefined;
  * Past the region lie the schema walk's areas ({@link WalkAreas}): its table, map keys, a spare line, decoded
  * strings (as many bytes as the region holds) and its tape (twice that). Pages no walk touches cost nothing.
  *
- * The memory is sized once and never grows: growing it would detach the ArrayBuffer under every view of it,
- * and a detach deoptimises every typed-array function of the thread (docs/benchmarks.md, optimisation 11).
+ * The memory is sized once and never grows: growing it would detach the ArrayBuffer under every view of it
+ * (docs/decisions.md "hot code shape", typed arrays).
  */
 export function scanRegion(capacity: number): Buffer {
   compiled ??= compileScan();

@@ -42,7 +42,7 @@ interface Slicer {
  * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch): the wasm module
  * walks the line along the schema's table and leaves a tape (src/wasm/walk.ts), which this replays into the
  * leaf writers and the skeleton. Same answers as {@link LineWalker}, which the differential tests check; its
- * point is that V8 compiles one small replay loop per worker instead of the whole recursive walker.
+ * point is one small replay loop to compile per worker instead of the whole recursive walker.
  */
 export class WasmWalker {
   readonly #root: SchemaNode;
@@ -107,8 +107,7 @@ export class WasmWalker {
 
   /**
    * The route key on the tape of `ops` ops: the first op of the route's node, if a string. A function of its
-   * own: its loop in {@link runRouted} made that hot, and V8 then compiled it with the whole replay inlined
-   * (RL's lines are few and long: `run`, which has no loop, is never optimised there).
+   * own, so its loop is compiled apart from the replay: docs/decisions.md "hot code shape", compile size.
    */
   #routeKey(ops: number): string | null {
     const words = this.#words;
@@ -161,7 +160,7 @@ export class WasmWalker {
       const node = nodes[id] as SchemaNode;
       const start = words[k + 2] as number;
       const end = words[k + 3] as number;
-      // What the op writes, done after the switch: one call site each, so V8 inlines each writer once.
+      // What the op writes, done after the switch: one call site per writer (docs/decisions.md "hot code shape", compile size).
       let bytesTo = -1;
       let missingAt = -1;
       let value: unknown = null;

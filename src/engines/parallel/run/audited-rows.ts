@@ -28,8 +28,8 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
 
   /**
    * Rows whose counts are set. A row begun without the walk's answers (the slow path's, the JS walker's) gets
-   * -1 when a later one is answered or the counts are read: `beginRow` stays the base class's, whose small
-   * size lets V8 inline the converter's `#fast` as it did before the audit was folded in.
+   * -1 when a later one is answered or the counts are read: `beginRow` stays the base class's, small enough
+   * to compile into the converter's `#fast` (docs/decisions.md "hot code shape", compile size).
    */
   #set = 0;
 

@@ -41,8 +41,8 @@ const UNIT_BYTES = 7 << 20;
 /**
  * A training view's or a JSON Lines unit: half as much input. A view's rows hold more than their line (each
  * prompt repeats its window; `rl-steps` writes windows and observations the plain output drops), a JSON Lines
- * unit holds each row's line beside its columns, and a unit is held until it is written; `rl-steps`' peak RSS
- * was 1.26x plain convert's with whole units, JSON Lines' 1.2x (docs/benchmarks.md, docs/decisions.md).
+ * unit holds each row's line beside its columns, and a unit is held until it is written (docs/decisions.md,
+ * "JSON Lines units take half the input, as a view's").
  */
 const SMALL_UNIT_BYTES = UNIT_BYTES >> 1;
 /**
@@ -404,8 +404,7 @@ class Pass {
 
   /**
    * Decides a unit and sends the decision to its worker. The loops over its lines live in the two methods
-   * below, not here: this one then runs too little to be optimised, and TurboFan compiles two small loops
-   * instead of one large function with the decider inlined, whose compiling took the workers' cores.
+   * below, not here, so each is a small compile of its own (docs/decisions.md "hot code shape", compile size).
    */
   #decide(id: number, unit: Unit): void {
     // Each batch's valid records, with its rows' input line lengths (shard rotation measures them).
@@ -495,7 +494,7 @@ class Pass {
    * run makes it no larger to compile.
    *
    * The run's objects are read into locals once and no closure is made per call: this loop is main's largest
-   * compile, and each per-call closure or `this` field read in it was a way to deoptimise it (docs/decisions.md).
+   * compile (docs/decisions.md "hot code shape", compile size).
    */
   #rowsToKeep(valid: readonly ValidBatch[], stays: Uint8Array, starts: Uint32Array): { keep: Uint8Array; kept: Uint8Array; segmentsOf: number[][]; shardsOf: number[][]; injected: InjectedAt[] } {
     const rotations = this.#rotations;

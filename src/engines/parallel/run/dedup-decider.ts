@@ -116,7 +116,7 @@ export class DedupDecider {
 
   /**
    * Learns a unit's keys and winners; returns each record's key number, so that deciding does not probe the
-   * index again (which also kept `decide` from inlining the index, a large compile).
+   * index again (and `decide` stays a small compile: docs/decisions.md "hot code shape", compile size).
    */
   #learn(unit: readonly ValidRecords[], first: number, count: number): Int32Array {
     const numbers = new Int32Array(count);

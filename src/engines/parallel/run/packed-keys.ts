@@ -2,8 +2,8 @@ import { grown } from "../../../core/grown.js";
 
 /**
  * Strings as UTF-8, back to back, with where each ends: what a worker sends main for its records' dedup
- * keys. One typed array per batch instead of a string per record keeps main's young generation from
- * filling with keys that survive until their unit is decided (and from growing with the input).
+ * keys. One typed array per batch, not a string per record that survives until its unit is decided
+ * (docs/decisions.md "hot code shape", young generation).
  */
 export interface PackedKeys {
   readonly bytes: Uint8Array;

@@ -5,8 +5,8 @@ import { workerScript } from "./worker-script.js";
 let waiting: Worker[] = [];
 
 /**
- * A worker's young generation, at most. V8 grows it as bytes survive its GCs, so with the input; held here,
- * peak memory stays flat as the input grows, at no measurable cost in time (docs/decisions.md).
+ * A worker's young generation, at most, held so that peak memory stays flat as the input grows
+ * (docs/decisions.md "hot code shape", young generation).
  */
 const YOUNG_GENERATION_MB = 8;
 const startWorker = (): Worker => new Worker(workerScript(), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
@@ -18,11 +18,10 @@ const dead = new WeakSet<Worker>();
  * Light on purpose: this module loads nothing of the pipeline.
  */
 export function prestartWorkers(count: number): void {
-  // No threads (`--workers 0`): main runs the units, and V8's helper threads have the other cores.
+  // No threads (`--workers 0`): main runs the units, and background compiles have the other cores.
   if (count === 0) return;
-  // Optimised code compiled on the thread that runs it, not on V8's helper threads: with one worker per
-  // core, helper threads only take turns with the workers (docs/decisions.md). Process-wide, so only the
-  // CLI (through here) sets it; it must precede the isolates.
+  // Code compiled on the thread that runs it (docs/decisions.md "hot code shape", compile threads).
+  // Process-wide, so only the CLI (through here) sets it; it must precede the isolates.
   setFlagsFromString("--no-concurrent-recompilation");
   for (let i = waiting.length; i < count; i++) {
     const worker = startWorker();

@@ -14,10 +14,9 @@ import type { SplitRequest } from "../../../splits/split-assigner.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import type { StatsPartial } from "../../../stats/dataset-stats.js";
 
-// No message of the parallel engine transfers an ArrayBuffer: each is copied. Detaching any ArrayBuffer
-// invalidates V8's ArrayBufferDetaching protector for the whole thread, once and for good: every optimised
-// function that touches a typed array is thrown away and recompiled with detach checks, which costs far
-// more than the copies (docs/decisions.md). `test/engines/parallel/run/no-detach.test.ts` guards it.
+// No message of the parallel engine transfers an ArrayBuffer: each is copied, since one detach slows the
+// thread's typed arrays for good (docs/decisions.md "hot code shape", typed arrays).
+// `test/engines/parallel/run/no-detach.test.ts` guards it.
 
 /**
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run

@@ -1,11 +1,9 @@
 /**
  * Memory shared with the workers: a fixed set of SharedArrayBuffer slots, handed out and back by number.
  * Batches: filled by main, copied out by a worker, free again once it answers with their outcomes. A batch's outcome
- * columns and encoded units: filled by a worker and read by main until decided or written. Fresh
- * ArrayBuffers per batch instead made every thread account external memory in proportion to the input,
- * and V8 answered with frequent full GCs; copies of encoded units made main's GCs run on external memory
- * pressure, which grew its young generation with the input (docs/decisions.md). Shared slots are allocated once. What does not fit a slot gets ordinary memory,
- * copied across (see protocol.ts).
+ * columns and encoded units: filled by a worker and read by main until decided or written. Allocated
+ * once, so no thread's garbage collection works in proportion to the input (docs/decisions.md "hot code
+ * shape", young generation). What does not fit a slot gets ordinary memory, copied across (see protocol.ts).
  */
 export class SharedSlots {
   readonly buffers: readonly SharedArrayBuffer[];

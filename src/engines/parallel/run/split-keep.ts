@@ -12,7 +12,7 @@ export interface SplitBatch {
 /**
  * Each row record's split (its index) in a batch of a split run; all 0 without splits (`rows` records).
  * Main's row loop reads a record's shard set from this in either run, so a split run runs the same loop as
- * a plain one, and it is no larger to compile (docs/decisions.md).
+ * a plain one, and it is no larger to compile (docs/decisions.md "hot code shape", compile size).
  */
 export function recordSplits(splits: BatchSplits | null, rows: number): Uint8Array {
   const sets = new Uint8Array(rows);

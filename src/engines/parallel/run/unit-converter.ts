@@ -64,10 +64,8 @@ const NO_SCORES: Readonly<Record<string, unknown>> = {};
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
 const NO_LEAVES: readonly LeafWriter[] = [];
 /**
- * The priming lines are walked before the first line and again after this many: V8 records type feedback
- * for a function only once it has run a few times (8 calls). The first walk reaches the struct walker,
- * which runs hundreds of times a line and may be optimised within the first lines; the second the walker
- * functions called once or twice a line (`map`), for which the first recorded nothing.
+ * The priming lines are walked before the first line and again after this many (docs/decisions.md
+ * "hot code shape", cold paths).
  */
 const PRIME_AFTER = 16;
 
@@ -112,8 +110,8 @@ export class UnitConverter {
   /** The priming lines and the row group they are walked into, made on the first walk and kept for the second. */
   #priming: { readonly lines: readonly Buffer[]; readonly builder: RowGroupBuilder } | null = null;
   /**
-   * The batch's lines, refilled by each batch through one callback. A new array and closure per batch, inlined
-   * into `splitBatch`'s optimised code, deoptimised it once per worker ("not a Smi" at the push).
+   * The batch's lines, refilled by each batch through one callback, not a new array and closure per batch
+   * (docs/decisions.md "hot code shape", number kinds).
    */
   readonly #lines: BatchLine[] = [];
   readonly #addLine = (line: BatchLine): void => {
@@ -202,7 +200,7 @@ export class UnitConverter {
       suiteFacts: [],
     };
     // Only the lines the fast parser declines wait here, for the slow path (loaded on first use); the rest go
-    // through a synchronous loop, which V8 compiles without an async function's resume points.
+    // through a synchronous loop, which compiles without an async function's resume points.
     for (let i = this.#walk(g, 0); i < lines.length; i = this.#walk(g, i + 1)) {
       const { start, end } = lines[i] as WholeLine;
       this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
@@ -325,9 +323,8 @@ export class UnitConverter {
 
   /**
    * In the first batch (see {@link PRIME_AFTER}): walks the parser's priming lines, made once from the first
-   * line, into a row group of their own, then encodes that, and drops both. Paths the data reaches rarely
-   * (and the encoder's DOUBLE statistics, first called from optimised code) thus get type feedback while the
-   * code is still interpreted, instead of deoptimising it later.
+   * line, into a row group of their own, then encodes that, and drops both, so that paths the data reaches
+   * rarely have run before the hot code is compiled (docs/decisions.md "hot code shape", cold paths).
    */
   #prime(bytes: Buffer, lines: readonly BatchLine[]): void {
     if (this.#priming === null) {
@@ -352,13 +349,9 @@ export class UnitConverter {
 
   /**
    * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused), for
-   * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. V8 copies
-   * out of a SharedArrayBuffer with relaxed atomics, a byte at a time when source and target are not word-aligned
-   * alike, and every string the walker writes into a column was copied that way; one aligned copy of the whole
-   * batch is far cheaper (docs/decisions.md).
-   *
-   * Not called from `batch`, whose optimised code would inline it: run once a batch, it has no type feedback
-   * by then, and its first run there deoptimised `batch`.
+   * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. Strings
+   * copied out of shared memory one by one cost far more than one copy of the batch (docs/decisions.md
+   * "hot code shape", typed arrays). Not called from `batch`: docs/decisions.md "hot code shape", cold paths.
    */
   local(bytes: Buffer): Buffer {
     return this.#copy.local(bytes);
@@ -380,8 +373,8 @@ export class UnitConverter {
 
   /**
    * A row group for this run: one that carries the walk's audit answers when the walk audits (a plain run
-   * of SFT or RL), else a plain one. The priming lines' is one too: a second class where the units' row
-   * groups go would make the walk's writers polymorphic, and its dropping deoptimised them once per worker.
+   * of SFT or RL), else a plain one. The priming lines' is one too: one class for every row group
+   * (docs/decisions.md "hot code shape", one shape).
    */
   #newBuilder(like?: RowGroupBuilder): RowGroupBuilder {
     return this.#slots === 0 ? new RowGroupBuilder(this.plan, like) : new AuditedRows(this.plan, this.#slots, like);
@@ -400,7 +393,7 @@ export class UnitConverter {
       builder = route.builder as RowGroupBuilder;
     } else {
       if (plain) builder.beginRow();
-      // With an audit, every row group is an AuditedRows (the priming lines' too: one class, one map for V8), where the walk's answers go.
+      // With an audit, every row group is an AuditedRows (the priming lines' too: see #newBuilder), where the walk's answers go.
       skeleton = this.#parser.parse(bytes, start, end, plain ? builder.leaves : NO_LEAVES, this.#slots === 0 ? null : (builder as AuditedRows));
     }
     if (skeleton === null) {
@@ -501,10 +494,7 @@ interface Gathered {
   readonly kinds: Uint8Array;
   /** Valid lines so far (rows and filtered): how much of `versions` and `digests` is written. */
   valid: number;
-  /**
-   * Per valid line, sized to the batch's lines: typed stores, where a push into a new array per batch took its
-   * first digest (a 48-bit integer) from a small-integer array's path and deoptimised `#gather` once a worker.
-   */
+  /** Per valid line, sized to the batch's lines: typed stores (docs/decisions.md "hot code shape", number kinds). */
   readonly versions: Float64Array;
   readonly digests: Float64Array;
   readonly rowBytes: number[];

@@ -27,10 +27,9 @@ const FINITE_DIGITS: i32 = 308;
 export const PROTO = memory.data<u8>([0x5f, 0x5f, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x5f, 0x5f]);
 
 /**
- * `i8x16.splat(b)` for every byte b, read with {@link splat} into a local before a loop. V8's optimizing
- * compiler builds a v128 constant afresh at each use (three instructions, inside the loop), and binaryen folds
- * a local set to a constant back into its uses; a value loaded from memory it leaves where it is, so the loop
- * keeps it in a register (docs/decisions.md, "SIMD constants").
+ * `i8x16.splat(b)` for every byte b, read with {@link splat} into a local before a loop, so that the loop
+ * keeps it in a register instead of building the constant at each use (docs/decisions.md, "The wasm module's
+ * SIMD constants are loaded from memory before each loop").
  */
 const SPLATS: usize = memory.data(256 * 16, 16);
 for (let b: u32 = 0; b < 256; b++) v128.store(SPLATS + (<usize>b << 4), i8x16.splat(<i8>b));

@@ -466,7 +466,7 @@ function map(node: usize, flags: u32, p: usize, rep: i32): usize {
 
 /**
  * Refuses map keys whose entry order or presence would differ after JSON.parse and zod: duplicates (the
- * last wins), array indexes (V8 lists them first) and `__proto__` (zod skips it). Records the key.
+ * last wins), array indexes (JavaScript lists them first) and `__proto__` (zod skips it). Records the key.
  */
 function mapKey(start: usize, end: usize, base: usize): bool {
   const length = end - start;
