@@ -98,7 +98,7 @@ export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-rep
 export type { DatasetReport } from "./jobs/report.js";
 export type { ReportManifest, ReportNight } from "./report/report-manifest.js";
 export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
-export type { TurnWeight, TrlMessagesRow, OpenAiSftEpisodeRow } from "./views/index.js";
+export type { TurnWeight, TrlMessagesRow, OpenAiSftEpisodeRow, WeightedMessage, RlContextEntries } from "./views/index.js";
 export { readTokenSetup, TIKTOKEN_ENCODINGS } from "./tokens/token-setup.js";
 export { openTokenCounter } from "./tokens/token-counter.js";
 export type { TokenSetup, TokenRequest, NamedDigest } from "./tokens/token-setup.js";
@@ -189,7 +189,7 @@ export type { RetryReason } from "./http/retry-policy.js";
 export type { HedgeEvent } from "./http/client-event.js";
 export type { ObjectFiles } from "./output/object-files.js";
 export type { SnapshotPointer } from "./output/object-snapshot-pointer.js";
-export type { SuiteBook, SuitePin, SuiteAnswer } from "./formats/suite-book.js";
+export type { SuiteBook, SuitePin, SuiteAnswer, SuitesData } from "./formats/suite-book.js";
 export type { DecontaminationManifest } from "./output/decontamination.js";
 export type { DatasetStats, DistributionStats, StatsManifest, StatsPartial } from "./stats/dataset-stats.js";
 export type { HistogramPartial } from "./stats/histogram.js";

@@ -33,7 +33,7 @@ export type { ControlTokenFamily } from "./control-tokens.js";
 export type { ControlTokenSet, NumberedToken } from "./control-token-set.js";
 export type { InjectionPattern } from "./scan-injection.js";
 export type { Prompt, Turn } from "./prompt-from-window.js";
-export type { ContextStep } from "./rl-context.js";
+export type { ContextStep, RlContextEntries } from "./rl-context.js";
 export type { Sanitized, Sanitizer } from "./sanitize-text.js";
 export type { PathAudit } from "./text-audit.js";
 export type { AnyView, View, ViewInputs, ViewName } from "./view.js";
