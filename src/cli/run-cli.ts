@@ -9,6 +9,7 @@ import { ERROR_PREFIX, exitCodeOf } from "./run-action.js";
 import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
 import { pullCommand } from "./pull-command.js";
+import { quietBrokenPipe } from "./quiet-broken-pipe.js";
 import { redactProcessOutput } from "./redacted-output.js";
 import { runCommand } from "./run-command.js";
 import { demoCommand } from "./demo-command.js";
@@ -33,6 +34,7 @@ const COMMANDS: Readonly<Record<string, () => Command>> = {
 /** The CLI: parses `argv` (as `process.argv`) and runs the command; sets `process.exitCode`. */
 export async function runCli(argv: readonly string[]): Promise<void> {
   redactProcessOutput();
+  quietBrokenPipe();
   const program = new Command("evalshard")
     .description("turn agent-evaluation service exports into clean, validated training datasets")
     .version(EVALSHARD_VERSION)

@@ -5,16 +5,20 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RATE_BIN, SCORE_BIN } from "../../src/stats/dataset-stats.js";
 import type { DistributionStats, StatsManifest } from "../../src/stats/dataset-stats.js";
+import { SAFETY_TRAITS } from "../../src/formats/seat-score.js";
 import { startEmulator } from "../../src/service/index.js";
 import { sealedManifestText } from "../../src/output/manifest-seal.js";
 import { PYTHON } from "../helpers/python.js";
+import { dpoPairsAndScorecards, rlScorecards } from "../helpers/scored-exports.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 36: the manifest's `stats`, counted by the engines as they write the rows, against DuckDB's (and, for
 // token lengths, transformers') reading of the shards written: Parquet and JSON Lines on both engines, a
-// view, a tokenized view, and a nightly dataset over two nights, the second replacing runs.
+// view, a tokenized view, and a nightly dataset over two nights, the second replacing runs. RL and DPO scores
+// come from --scorecards: DuckDB joins the shards' rows to the scorecards file as the score book does.
 const root = tempDir("evalshard-stats-");
 const GENERATE = fileURLToPath(new URL("../../bench/generate-exports.mjs", import.meta.url));
 const TOKEN_CHECK = fileURLToPath(new URL("../python/token_check.py", import.meta.url));
@@ -33,7 +37,7 @@ async function duckdb(statements: readonly string[], query: string): Promise<Rec
   }
 }
 
-const SAFETY = "('no_unauthorized_disclosure_conduct', 'manipulation_resistance')";
+const SAFETY = `(${[...SAFETY_TRAITS].map((t) => `'${t}'`).join(", ")})`;
 const SPLIT = "regexp_extract(filename, '/data/([a-z]+)-', 1)";
 
 /** Per row of a plain SFT dataset's shards: split, scenario, composite, objective rate, and each trait's mean (table `traits`). */
@@ -48,33 +52,90 @@ function sftFacts(dir: string, to: "parquet" | "jsonl"): string[] {
   ];
 }
 
+/**
+ * Table `cards` from a scorecards file (spec 2.7): each card's run, agent key, version (a response's latest,
+ * NULL for a bare card), composite (mean of the non-safety trait means) and objective rate.
+ */
+function cardsOf(file: string): string[] {
+  const card = "STRUCT(run_id VARCHAR, agent_key_id VARCHAR, outcomes STRUCT(met_count DOUBLE, total_checks DOUBLE), traits STRUCT(per_trait MAP(VARCHAR, STRUCT(mean DOUBLE))))";
+  return [
+    `CREATE TABLE lines AS SELECT * FROM read_json_auto('${file}', format = 'newline_delimited', columns = {scorecards: '${card}[]', versions: 'BIGINT[]', run_id: 'VARCHAR', agent_key_id: 'VARCHAR', outcomes: 'STRUCT(met_count DOUBLE, total_checks DOUBLE)', traits: 'STRUCT(per_trait MAP(VARCHAR, STRUCT(mean DOUBLE)))'})`,
+    `CREATE TABLE card_lines AS SELECT unnest(scorecards) AS c, list_max(versions) AS version FROM lines WHERE scorecards IS NOT NULL
+      UNION ALL SELECT {run_id: run_id, agent_key_id: agent_key_id, outcomes: outcomes, traits: traits} AS c, NULL AS version FROM lines WHERE scorecards IS NULL`,
+    `CREATE TABLE cards AS SELECT c.run_id, c.agent_key_id, version,
+      list_avg(list_transform(list_filter(map_entries(c.traits.per_trait), t -> t.key NOT IN ${SAFETY}), t -> t.value.mean)) AS composite,
+      CASE WHEN c.outcomes.total_checks = 0 THEN 0 ELSE c.outcomes.met_count / c.outcomes.total_checks END AS rate FROM card_lines`,
+  ];
+}
+
+/** Table `facts` of an RL dataset: each row's seat's card of its scorecard version, else its bare card (none: unscored). */
+function rlFacts(dir: string, scorecards: string): string[] {
+  return [
+    ...cardsOf(scorecards),
+    `CREATE TABLE seats AS SELECT ${SPLIT} AS split, scenario.campaign_id AS scenario, run_id, seat.agent_key_id AS agent_key_id, scorecard_version FROM read_parquet('${dir}/data/*.parquet', filename = true)`,
+    `CREATE TABLE facts AS SELECT s.split, s.scenario, e.run_id IS NULL AND b.run_id IS NULL AS unscored,
+      CASE WHEN e.run_id IS NULL THEN b.composite ELSE e.composite END AS composite, CASE WHEN e.run_id IS NULL THEN b.rate ELSE e.rate END AS rate
+      FROM seats s
+      LEFT JOIN cards e ON e.run_id = s.run_id AND e.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND e.version = s.scorecard_version
+      LEFT JOIN cards b ON b.run_id = s.run_id AND b.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND b.version IS NULL`,
+  ];
+}
+
+/**
+ * Table `facts` of a DPO dataset: each pair's chosen run's score, the mean over the cards of the run's latest
+ * version (a bare card's counts as 0), its agent seats' where it has any.
+ */
+function dpoFacts(dir: string, scorecards: string): string[] {
+  return [
+    ...cardsOf(scorecards),
+    `CREATE TABLE current AS SELECT * FROM cards c WHERE coalesce(version, 0) = (SELECT max(coalesce(version, 0)) FROM cards d WHERE d.run_id = c.run_id)`,
+    `CREATE TABLE runs AS SELECT run_id, avg(composite) AS composite, avg(rate) AS rate FROM current c
+      WHERE agent_key_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM current d WHERE d.run_id = c.run_id AND d.agent_key_id IS NOT NULL) GROUP BY run_id`,
+    `CREATE TABLE facts AS SELECT ${SPLIT} AS split, p.scenario.campaign_id AS scenario, r.run_id IS NULL AS unscored, r.composite, r.rate
+      FROM read_parquet('${dir}/data/*.parquet', filename = true) p LEFT JOIN runs r ON r.run_id = p.run_chosen`,
+  ];
+}
+
 /** A distribution's bins keyed by their lower edge in millionths, from DuckDB over `values` (a query of one column `v`). */
-async function binsOf(setup: readonly string[], values: string, width: number): Promise<{ bins: Map<number, number>; count: number; mean: number | null }> {
+async function binsOf(setup: readonly string[], values: string, width: number): Promise<{ bins: Map<number, number>; count: number; mean: number | null; min: number | null; max: number | null }> {
   const scale = Math.round(width * 1e6);
-  const rows = await duckdb(setup, `SELECT (floor(round(v * 1e6) / ${scale}) * ${scale})::BIGINT AS lower, count(*) AS n, sum(count(*)) OVER () AS total, sum(sum(v)) OVER () / sum(count(*)) OVER () AS mean FROM (${values}) WHERE v IS NOT NULL GROUP BY lower`);
-  return { bins: new Map(rows.map((r) => [Number(r.lower), Number(r.n)])), count: Number(rows[0]?.total ?? 0), mean: rows[0] === undefined ? null : Number(rows[0].mean) };
+  const rows = await duckdb(setup, `SELECT (floor(round(v * 1e6) / ${scale}) * ${scale})::BIGINT AS lower, count(*) AS n, sum(count(*)) OVER () AS total, sum(sum(v)) OVER () / sum(count(*)) OVER () AS mean, min(min(v)) OVER () AS lo, max(max(v)) OVER () AS hi FROM (${values}) WHERE v IS NOT NULL GROUP BY lower`);
+  const first = rows[0];
+  const number = (v: unknown) => (first === undefined ? null : Number(v));
+  return { bins: new Map(rows.map((r) => [Number(r.lower), Number(r.n)])), count: Number(first?.total ?? 0), mean: number(first?.mean), min: number(first?.lo), max: number(first?.hi) };
 }
 const shownBins = (d: DistributionStats) => new Map(d.bins.map(([lower, n]) => [Math.round(lower * 1e6), n]));
 
+/** A distribution's every figure against DuckDB's over `values`. */
+async function expectDistribution(shown: DistributionStats, setup: readonly string[], values: string, width: number): Promise<void> {
+  const expected = await binsOf(setup, values, width);
+  expect(shownBins(shown)).toEqual(expected.bins);
+  expect(shown.count).toBe(expected.count);
+  for (const figure of ["mean", "min", "max"] as const) {
+    if (expected[figure] === null) expect(shown[figure]).toBeNull();
+    else expect(shown[figure], figure).toBeCloseTo(expected[figure], 6);
+  }
+}
+
+/** The composite's and objective rate's figures and the unscored rows of `stats` against DuckDB's table `facts`. */
+async function expectScores(stats: StatsManifest, setup: readonly string[]): Promise<void> {
+  await expectDistribution(stats.composite, setup, "SELECT composite AS v FROM facts WHERE NOT unscored", SCORE_BIN);
+  await expectDistribution(stats.objective_rate, setup, "SELECT rate AS v FROM facts WHERE NOT unscored", RATE_BIN);
+  const [unscored] = await duckdb(setup, "SELECT count(*) FILTER (WHERE unscored) AS n FROM facts");
+  expect(stats.unscored_rows).toBe(Number(unscored?.n));
+}
+
 /** Every score figure and the scenarios and splits of `stats` against DuckDB over the dataset's rows. */
 async function expectScoresAndScenarios(stats: StatsManifest, setup: readonly string[]): Promise<void> {
-  const composite = await binsOf(setup, "SELECT composite AS v FROM facts WHERE NOT unscored", 0.1);
-  expect(shownBins(stats.composite)).toEqual(composite.bins);
-  expect(stats.composite.count).toBe(composite.count);
-  expect(stats.composite.mean).toBeCloseTo(composite.mean as number, 5);
-  const rate = await binsOf(setup, "SELECT rate AS v FROM facts WHERE NOT unscored", 0.05);
-  expect(shownBins(stats.objective_rate)).toEqual(rate.bins);
-  expect(stats.objective_rate.mean).toBeCloseTo(rate.mean as number, 5);
+  await expectScores(stats, setup);
   const names = (await duckdb(setup, "SELECT DISTINCT name FROM traits ORDER BY name")).map((r) => String(r.name));
   expect(Object.keys(stats.traits).sort()).toEqual(names);
   expect(names.length).toBeGreaterThan(2);
   for (const name of names) {
-    const trait = await binsOf(setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, 0.1);
+    const trait = await binsOf(setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, SCORE_BIN);
     expect(shownBins(stats.traits[name] as DistributionStats), name).toEqual(trait.bins);
   }
   await expectScenariosAndSplits(stats, setup);
-  const [unscored] = await duckdb(setup, "SELECT count(*) FILTER (WHERE unscored) AS n FROM facts");
-  expect(stats.unscored_rows).toBe(Number(unscored?.n));
 }
 
 async function expectScenariosAndSplits(stats: StatsManifest, setup: readonly string[]): Promise<void> {
@@ -180,15 +241,39 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     await expectScenariosAndSplits(parallel, [`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`]);
   }, 120_000);
 
-  it("RL with --scorecards: the seats' card scores, the same on both engines; a seat without a card unscored", async () => {
-    const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
-    const args = [join(FIXTURES, "rl-selection.ndjson"), "--scorecards", join(FIXTURES, "scorecards-selection.ndjson")];
+  it("RL with --scorecards: each seat's card, joined to the shards by DuckDB; both engines count the same", async () => {
+    const cards = join(root, "rl-scorecards.ndjson");
+    writeFileSync(cards, rlScorecards(rl, 36));
+    const args = [rl, "--scorecards", cards, "--seats", "all", "--split", "train=0.7,test=0.3"];
     const parallel = await convert(join(root, "rl-cards-parallel"), [...args, "--engine", "parallel"]);
     const stages = await convert(join(root, "rl-cards-stages"), [...args, "--engine", "stages"]);
     expect(stages).toEqual(parallel);
-    expect(parallel.composite.count).toBeGreaterThan(0);
+    const setup = rlFacts(join(root, "rl-cards-parallel"), cards);
+    const [cases] = await duckdb(setup, "SELECT count(*) FILTER (WHERE composite IS NULL AND NOT unscored) AS traitless, count(*) FILTER (WHERE unscored) AS unscored, count(*) AS rows FROM facts");
+    expect(Number(cases?.rows)).toBe(parallel.rows);
+    expect(Number(cases?.traitless)).toBeGreaterThan(0);
+    expect(Number(cases?.unscored)).toBeGreaterThan(0);
+    expect(parallel.composite.count).toBeGreaterThan(40);
+    expect(parallel.traits).toEqual({});
+    await expectScores(parallel, setup);
+    await expectScenariosAndSplits(parallel, setup);
+  }, 120_000);
+
+  it("DPO with --scorecards: each pair's chosen run's score, joined to the shards by DuckDB; both engines count the same", async () => {
+    const { pairs, scorecards } = dpoPairsAndScorecards(120, 36);
+    const [file, cards] = [join(root, "dpo.ndjson"), join(root, "dpo-scorecards.ndjson")];
+    writeFileSync(file, pairs);
+    writeFileSync(cards, scorecards);
+    const args = [file, "--scorecards", cards, "--split", "train=0.5,test=0.5"];
+    const parallel = await convert(join(root, "dpo-cards-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "dpo-cards-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    expect(parallel.rows).toBe(120);
     expect(parallel.unscored_rows).toBeGreaterThan(0);
-    expect(parallel.composite.count + parallel.unscored_rows).toBe(parallel.rows);
+    expect(parallel.traits).toEqual({});
+    const setup = dpoFacts(join(root, "dpo-cards-parallel"), cards);
+    await expectScores(parallel, setup);
+    await expectScenariosAndSplits(parallel, setup);
   }, 120_000);
 
   it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {
