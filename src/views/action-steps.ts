@@ -1,6 +1,7 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import { promptFromWindow } from "./prompt-from-window.js";
+import { stepAction } from "./step-action.js";
 import type { Prompt, Turn } from "./prompt-from-window.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
@@ -28,19 +29,8 @@ export function actionSteps(record: RlRecord, env: ViewEnv, result: ViewResultBu
   const steps: ActionStep[] = [];
   const checks = new WindowChecks(env.check);
   for (const tuple of record.tuples) {
-    if (tuple.kind !== "action" || tuple.action === null) {
-      result.drop("no_action");
-      continue;
-    }
-    if (tuple.action.content === null) {
-      result.drop("null_content");
-      continue;
-    }
-    const action = env.check(tuple.action.content);
-    if (action.text.trim().length === 0) {
-      result.drop("empty_content");
-      continue;
-    }
+    const action = stepAction(tuple, env, result);
+    if (action === null) continue;
     checks.next();
     const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
     if (prompt === null) {

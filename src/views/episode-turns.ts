@@ -5,6 +5,7 @@ import { MERGE_SEPARATOR } from "./prompt-from-window.js";
 import type { Turn } from "./prompt-from-window.js";
 import type { Checked } from "./sanitize-text.js";
 import { speakerRole } from "./speaker-role.js";
+import { stepAction } from "./step-action.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -68,19 +69,8 @@ export function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuil
       said.push(m);
       if (m.role === "user") add("user", m.checked, null);
     }
-    if (tuple.kind !== "action" || tuple.action === null) {
-      result.drop("no_action");
-      continue;
-    }
-    if (tuple.action.content === null) {
-      result.drop("null_content");
-      continue;
-    }
-    const action = env.check(tuple.action.content);
-    if (action.text.trim().length === 0) {
-      result.drop("empty_content");
-      continue;
-    }
+    const action = stepAction(tuple, env, result);
+    if (action === null) continue;
     said.push({ role: "assistant", text: action.text });
     if (turns.length === 0) {
       result.drop("no_prompt");

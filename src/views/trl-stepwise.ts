@@ -4,6 +4,7 @@ import type { RowText } from "./admit-texts.js";
 import { MERGE_SEPARATOR, promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
+import { stepAction } from "./step-action.js";
 import type { View } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -94,10 +95,8 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
   let prompt: Prompt | null = null;
   const steps: EpisodeStep[] = [];
   record.tuples.forEach((tuple, position) => {
-    if (tuple.kind !== "action" || tuple.action === null) return result.drop("no_action");
-    if (tuple.action.content === null) return result.drop("null_content");
-    const action = env.check(tuple.action.content);
-    if (action.text.trim().length === 0) return result.drop("empty_content");
+    const action = stepAction(tuple, env, result);
+    if (action === null) return;
     if (prompt === null) {
       checks.next();
       prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
