@@ -1,4 +1,5 @@
 import type { ColumnType } from "../schema/column-type.js";
+import { messagesColumn } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
 import { turnWeights } from "./turn-weight.js";
@@ -12,17 +13,7 @@ export type WeightedMessage = ChatMessage | (ChatMessage & { weight: 0 | 1 });
 export type OpenAiSftEpisodeRow = { messages: WeightedMessage[] };
 
 /** `list<struct<role, content, weight>>`; `weight` is left out of a line where null, so only assistant messages carry it. */
-const WEIGHTED_MESSAGES: ColumnType = {
-  kind: "list",
-  item: {
-    kind: "struct",
-    fields: [
-      { name: "role", type: { kind: "string" }, nullable: false },
-      { name: "content", type: { kind: "string" }, nullable: false },
-      { name: "weight", type: { kind: "int64" }, nullable: true, omitNull: true },
-    ],
-  },
-};
+const WEIGHTED_MESSAGES: ColumnType = messagesColumn({ name: "weight", type: { kind: "int64" }, nullable: true, omitNull: true });
 
 /**
  * `openai-sft` with `--episodes`: one line per kept seat episode, the conversation `trl-messages` writes,

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from trl_check import IM_END, chatml_tokenizer, fail, tiny_llama  # noqa: E402  (sets the offline environment)
+from trl_check import IM_END, TRAIN_ARGS, chatml_tokenizer, fail, tiny_llama  # noqa: E402  (sets the offline environment)
 
 import datasets  # noqa: E402
 from datasets import load_dataset  # noqa: E402
@@ -90,20 +90,7 @@ def main(argv):
             masks.append(check_mask(tokenizer, row["messages"], f"row {i}"))
         report.update(rows=len(ds), assistant_turns=sum(len(spans(m)) for m in masks), columns=ds.column_names)
         with tempfile.TemporaryDirectory(prefix="messages-check-") as out:
-            config = trl.SFTConfig(
-                output_dir=out,
-                max_steps=2,
-                per_device_train_batch_size=2,
-                learning_rate=1e-3,
-                report_to=[],
-                use_cpu=True,
-                save_strategy="no",
-                logging_steps=1,
-                dataloader_num_workers=0,
-                max_length=8192,
-                disable_tqdm=True,
-                assistant_only_loss=True,
-            )
+            config = trl.SFTConfig(output_dir=out, max_length=8192, assistant_only_loss=True, **TRAIN_ARGS)
             trainer = trl.SFTTrainer(model=tiny_llama(tokenizer), args=config, train_dataset=ds, processing_class=tokenizer)
             # The trainer turns the masks into labels: -100 (no loss) wherever the mask is 0.
             trained = [[int(label != -100) for label in labels] for labels in trainer.train_dataset["labels"]]

@@ -25,21 +25,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import datasets  # noqa: E402
 from datasets import load_dataset  # noqa: E402
-from trl_check import IM_START, check_messages, chatml_tokenizer, fail, tiny_llama  # noqa: E402
+from trl_check import IM_START, TRAIN_ARGS, check_messages, chatml_tokenizer, fail, tiny_llama  # noqa: E402
 
-COMMON = dict(
-    max_steps=2,
-    per_device_train_batch_size=2,
-    gradient_accumulation_steps=1,
-    learning_rate=1e-2,
-    report_to=[],
-    use_cpu=True,
-    bf16=False,
-    save_strategy="no",
-    logging_steps=1,
-    dataloader_num_workers=0,
-    disable_tqdm=True,
-)
+COMMON = {**TRAIN_ARGS, "learning_rate": 1e-2, "bf16": False}
 
 
 def weights(model):

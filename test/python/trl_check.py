@@ -38,6 +38,20 @@ TRL_VIEWS = {"trl-prompt-completion": "SFTTrainer", "trl-kto": "KTOTrainer", "tr
 ROLES = {"system", "user", "assistant"}
 
 
+# What every training check's trainer shares: two steps on the CPU, nothing saved or reported.
+TRAIN_ARGS = dict(
+    max_steps=2,
+    per_device_train_batch_size=2,
+    gradient_accumulation_steps=1,
+    learning_rate=1e-3,
+    report_to=[],
+    use_cpu=True,
+    save_strategy="no",
+    logging_steps=1,
+    dataloader_num_workers=0,
+    disable_tqdm=True,
+)
+
 def fail(message):
     raise AssertionError(message)
 
@@ -181,20 +195,7 @@ def tiny_llama(tokenizer):
 def train(ds, view, tokenizer, out):
     import trl
 
-    common = dict(
-        output_dir=out,
-        max_steps=2,
-        per_device_train_batch_size=2,
-        gradient_accumulation_steps=1,
-        learning_rate=1e-3,
-        report_to=[],
-        use_cpu=True,
-        save_strategy="no",
-        logging_steps=1,
-        dataloader_num_workers=0,
-        max_length=1024,
-        disable_tqdm=True,
-    )
+    common = dict(output_dir=out, max_length=1024, **TRAIN_ARGS)
     model = tiny_llama(tokenizer)
     # A reference model given, not loaded: TRL would otherwise load one from the model's hub name.
     ref_model = copy.deepcopy(model)
