@@ -16,9 +16,10 @@ export interface DecodedView {
 const MAX_LAYERS = 4;
 
 /**
- * One escape. Backslashes: any run of them before `u` + 4 hex digits, `x` + 2, or a
- * letter escape is that character (an escape escaped again is still the character); a run of two or
- * more before anything else is one backslash escaped some number of times. A lone one is left as is.
+ * One escape. Backslashes: a run of them before `u` + 4 hex digits, `x` + 2, or a letter escape is
+ * that character (an escape escaped again is still the character) when the run is as long as some
+ * nesting depth makes it; a longer one also holds a backslash of the text (see {@link decodeOne}). A run
+ * of two or more before anything else is one backslash escaped some number of times. A lone one is left as is.
  */
 const ESCAPE = /\\+(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[nrtbfv/"'`])|\\{2,}|%[0-9a-fA-F]{2}|&#[xX][0-9a-fA-F]{1,6};?|&#\d{1,7};?|&[a-zA-Z]{1,18};/g;
 /** A line break with the indentation around it: base64 wrapped at any width, with \n or \r\n, indented or not. */
@@ -101,6 +102,20 @@ function spansOf(from: string, to: string, pattern: RegExp, decode: (match: stri
   return { starts, ends };
 }
 
+/** The characters a string encoder escapes as themselves, so each nesting adds their backslashes again. */
+const QUOTES = "\"'/`";
+
+/**
+ * What `run` backslashes before an escaped `char` read as. Nesting doubles a letter escape's backslashes
+ * (`\n`, `\\n`) and makes a quote's 2^d - 1 (`\"`, `\\\"`); a run of another length also escapes a
+ * backslash of the text, as in `\\\\\"` (a string ending in `\` stringified twice), which reads as `\` and
+ * the character, so a secret that ends in `\` still shows in the next layer.
+ */
+function nested(run: number, char: string, quote: boolean): string {
+  const depthful = quote ? (run + 1) & run : run & (run - 1);
+  return depthful === 0 ? char : `\\${char}`;
+}
+
 /** What one match of {@link ESCAPE} reads as; itself when it is no escape after all. */
 function decodeOne(match: string): string {
   const c = match.charCodeAt(0);
@@ -110,9 +125,9 @@ function decodeOne(match: string): string {
     const u = match.lastIndexOf("u");
     const x = match.lastIndexOf("x");
     if (last === "\\") decoded = "\\";
-    else if (u > 0 && u === match.length - 5) decoded = String.fromCharCode(parseInt(match.slice(u + 1), 16));
-    else if (x > 0 && x === match.length - 3) decoded = String.fromCharCode(parseInt(match.slice(x + 1), 16));
-    else decoded = LETTER[last];
+    else if (u > 0 && u === match.length - 5) decoded = nested(u, String.fromCharCode(parseInt(match.slice(u + 1), 16)), false);
+    else if (x > 0 && x === match.length - 3) decoded = nested(x, String.fromCharCode(parseInt(match.slice(x + 1), 16)), false);
+    else if (LETTER[last] !== undefined) decoded = nested(match.length - 1, LETTER[last], QUOTES.includes(last));
   } else if (c === 37) {
     decoded = String.fromCharCode(parseInt(match.slice(1), 16));
   } else if (c === 38) {

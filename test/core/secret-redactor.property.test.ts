@@ -40,7 +40,9 @@ describe("a secret never survives redaction, in any encoding we can undo", () =>
         const redacted = new SecretRedactor([secret]).redact(text);
         expect(leakedPiece(secret, redacted, fragment), `${name}: ${redacted}`).toBeNull();
       }),
-      { numRuns: 600 },
+      // CI found this one: the piece's last character is the secret's `\`, which the string's closing quote
+      // then escapes twice over (five backslashes and the quote).
+      { numRuns: 600, examples: [["esk_!!!!!!!!\\!!!!!!!!!!!!!!!!", "json stringified twice", "", "", 1, 0]] },
     );
   });
 
