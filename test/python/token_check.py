@@ -67,8 +67,10 @@ def conversations(row, view):
         return row["prompt"], [row["completion"]]
     if view == "trl-preference":
         return row["prompt"], [row["chosen"], row["rejected"]]
-    if view == "openai-sft":
+    if view in ("openai-sft", "trl-messages"):
         return row["messages"][:-1], [row["messages"][-1:]]
+    if view == "trl-prompt-only":
+        return row["prompt"], []
     if view == "openai-dpo":
         return row["input"]["messages"], [row["preferred_output"], row["non_preferred_output"]]
     raise ValueError(f"no training text for view {view}")
@@ -100,7 +102,7 @@ def count(tokenizer_dir, dataset_dir, view, template_file=None):
             assert len(ids) == len(tokenizer(text, add_special_tokens=False)["input_ids"])
             # TRL's check (trl #1832): the prompt's ids are the first ids of prompt plus completion.
             fulls.append({"text": text, "tokens": len(ids), "ids_prefix": list(ids[: len(prompt_ids)]) == list(prompt_ids)})
-        out.append({"prompt": prompt, "completions": completions, "prompt_text": prompt_text, "fulls": fulls})
+        out.append({"prompt": prompt, "completions": completions, "prompt_text": prompt_text, "prompt_tokens": len(prompt_ids), "fulls": fulls})
     print("TOKEN_CHECK " + json.dumps({"rows": out}, ensure_ascii=False))
 
 

@@ -30,6 +30,7 @@ interface PyRow {
   prompt: ChatMessage[];
   completions: ChatMessage[][];
   prompt_text: string;
+  prompt_tokens: number;
   fulls: { text: string; tokens: number; ids_prefix: boolean }[];
 }
 
@@ -152,6 +153,27 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
       expect(m.view.rows_out).toBe(fits.length);
       expect(m.view.steps_dropped?.template_boundary_mismatch).toBe(rows.length - fits.length);
       if (counts.length > 0) expect(m.view.tokens).toMatchObject(statsOf(counts));
+    }
+  }, 300_000);
+
+  // The episode views: a seat's whole conversation (its last assistant turn the completion, as the budget reads
+  // it) and the prompts of online RL (counted with the generation prompt, as the trainer feeds them).
+  it("trl-messages (qwen2_5) and trl-prompt-only (llama3) count as transformers does, on both engines", async () => {
+    for (const [view, family] of [["trl-messages", "qwen2_5"], ["trl-prompt-only", "llama3"]] as const) {
+      const tokenizer = join(tokDir, family, "tokenizer.json");
+      const plain = join(root, `${view}-${family}`);
+      await convert([rl, "--out", plain, "--view", view, "--control-tokens", tokenizer]);
+      const rows = await pythonRows(dirname(tokenizer), plain, view);
+      expect(rows.length).toBeGreaterThan(5);
+      const fits = rows.filter((r) => r.fulls.every((f) => f.text.startsWith(r.prompt_text) && f.ids_prefix));
+      const counts = fits.map((r) => (r.fulls.length === 0 ? r.prompt_tokens : Math.max(...r.fulls.map((f) => f.tokens))));
+      expect(counts.length).toBeGreaterThan(5);
+      for (const engine of ["stages", "parallel"]) {
+        const m = await convert([rl, "--out", join(root, `${view}-${family}-${engine}`), "--view", view, "--tokenizer", tokenizer, "--engine", engine]);
+        expect(m.output.engine).toBe(engine);
+        expect(m.view.rows_out).toBe(fits.length);
+        expect(m.view.tokens).toMatchObject(statsOf(counts));
+      }
     }
   }, 300_000);
 
