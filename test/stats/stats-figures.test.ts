@@ -302,6 +302,24 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expectReportDraws(await reportCharts(join(root, "dpo-cards-parallel")), parallel);
   }, 120_000);
 
+  it("a nightly RL and DPO dataset from export files and their scorecards: the night's traits are DuckDB's", async () => {
+    const dpo = dpoPairsAndScorecards(120, 37);
+    const [dpoFile, dpoCards, rlCards] = [join(root, "night-dpo.ndjson"), join(root, "night-dpo-cards.ndjson"), join(root, "night-rl-cards.ndjson")];
+    writeFileSync(dpoFile, dpo.pairs);
+    writeFileSync(dpoCards, dpo.scorecards);
+    writeFileSync(rlCards, rlScorecards(rl, 37));
+    for (const [format, input, cards, facts] of [["rl", rl, rlCards, rlFacts], ["dpo", dpoFile, dpoCards, dpoFacts]] as const) {
+      const [file, out] = [join(root, `night-${format}.yaml`), join(root, `night-${format}`)];
+      writeFileSync(file, `version: 1\nname: night-${format}\nsource:\n  kind: files\n  format: ${format}\n  inputs: [${input}]\n  scorecards: ${cards}\noutput:\n  dir: ${out}\n  buckets: 4\n`);
+      const r = await spawnCli(["run", file]);
+      expect(r.status, r.stderr).toBe(0);
+      const stats = manifestOf(out).stats;
+      expect(stats.unscored_rows, format).toBeLessThan(stats.rows);
+      const [snapshot] = readdirSync(`${out}.snapshots`).filter((n) => /^\d+$/.test(n));
+      await expectScoresAndScenarios(stats, facts(join(`${out}.snapshots`, snapshot as string), cards));
+    }
+  }, 120_000);
+
   it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {
     const tokDir = join(root, "tok");
     const corpus = join(root, "corpus.txt");
