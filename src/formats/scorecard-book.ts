@@ -6,7 +6,7 @@ import type { SeatTraits, TraitTableData } from "./trait-table.js";
  * One valid scorecard, reduced to what selection and gating read: run, seat (by agent key: spec 2.7 gives a
  * card no seat index), the scorecard version it describes (null: a bare card, version unknown) and its
  * score. Gating is not here: it reads cards this book leaves out (src/formats/gate-book.ts). A plain tuple,
- * so the parallel engine hands the book to its workers as it is.
+ * so the parallel engine hands the book to its workers as it is (with its trait means: `ScoreBook.data`).
  */
 export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
