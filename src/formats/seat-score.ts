@@ -1,3 +1,5 @@
+import type { SeatTraits } from "./trait-table.js";
+
 /**
  * What selection and gating read of one seat's scores, from a scorecard (RL, DPO) or from an SFT record's
  * own `scores`: the same definitions either way (spec 2.7).
@@ -7,6 +9,11 @@ export interface SeatScore {
   readonly composite: number | null;
   /** `met_count / total_checks`, 0 when there are no checks. */
   readonly objectiveRate: number;
+  /**
+   * A scorecard's per-trait means (RL, DPO), which the stats count with the composite; absent for SFT, whose
+   * stats read the record's own `scores.per_trait` (StatsRow.traits).
+   */
+  readonly traits?: SeatTraits;
 }
 
 /**

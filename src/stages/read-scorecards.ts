@@ -3,6 +3,7 @@ import { ScoreBook } from "../formats/scorecard-book.js";
 import type { ScoreEntry } from "../formats/scorecard-book.js";
 import { cardGate } from "../formats/card-gate.js";
 import { GateBook } from "../formats/gate-book.js";
+import { TraitTable } from "../formats/trait-table.js";
 import type { GateEntry } from "../formats/gate-book.js";
 import { seatScoreOf } from "../formats/seat-score.js";
 import { readJsonValues } from "../sources/scorecard-file.js";
@@ -48,6 +49,7 @@ export interface Scorecards {
  */
 export function readScorecards(values: Iterable<[unknown, string]>): Scorecards {
   const entries: ScoreEntry[] = [];
+  const traits = new TraitTable();
   const gates: GateEntry[] = [];
   const quarantined: QuarantinedScorecard[] = [];
   const warnings: ScorecardWarning[] = [];
@@ -74,6 +76,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
     const c = parsed.data;
     const score = seatScoreOf(c.traits.per_trait, c.outcomes);
     entries.push([c.run_id, c.agent_key_id, version, score.composite, score.objectiveRate]);
+    traits.add(c.traits.per_trait);
   };
   const collect = (value: unknown, where: string): void => {
     if (Array.isArray(value)) {
@@ -94,7 +97,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
     card(value, where, null);
   };
   for (const [value, where] of values) collect(value, where);
-  return { book: new ScoreBook(entries), gates: new GateBook(gates), quarantined, warnings };
+  return { book: new ScoreBook(entries, traits), gates: new GateBook(gates), quarantined, warnings };
 }
 
 /**

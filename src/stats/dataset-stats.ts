@@ -45,10 +45,16 @@ export class DatasetStats {
     this.#splits.set(split, (this.#splits.get(split) ?? 0) + rows);
   }
 
-  /** The seat score of a record that gave `rows` rows; null: it has none. */
+  /** The seat score of a record that gave `rows` rows, with its scorecard's trait means (RL, DPO); null: it has none. */
   addScore(score: SeatScore | null, rows: number): void {
     if (score === null) this.#unscored += rows;
     else this.addScoreValues(score.composite, score.objectiveRate, rows);
+    const traits = score?.traits;
+    if (traits === undefined) return;
+    for (const [i, name] of traits.names.entries()) {
+      const mean = traits.means[i] as number;
+      if (Number.isFinite(mean)) this.addTrait(name, mean, rows);
+    }
   }
 
   /** A score given as its values (no object made per row). */

@@ -54,7 +54,7 @@ function sftFacts(dir: string, to: "parquet" | "jsonl"): string[] {
 
 /**
  * Table `cards` from a scorecards file (spec 2.7): each card's run, agent key, version (a response's latest,
- * NULL for a bare card), composite (mean of the non-safety trait means) and objective rate.
+ * NULL for a bare card), composite (mean of the non-safety trait means), objective rate and `per_trait` map.
  */
 function cardsOf(file: string): string[] {
   const card = "STRUCT(run_id VARCHAR, agent_key_id VARCHAR, outcomes STRUCT(met_count DOUBLE, total_checks DOUBLE), traits STRUCT(per_trait MAP(VARCHAR, STRUCT(mean DOUBLE))))";
@@ -64,35 +64,52 @@ function cardsOf(file: string): string[] {
       UNION ALL SELECT {run_id: run_id, agent_key_id: agent_key_id, outcomes: outcomes, traits: traits} AS c, NULL AS version FROM lines WHERE scorecards IS NULL`,
     `CREATE TABLE cards AS SELECT c.run_id, c.agent_key_id, version,
       list_avg(list_transform(list_filter(map_entries(c.traits.per_trait), t -> t.key NOT IN ${SAFETY}), t -> t.value.mean)) AS composite,
-      CASE WHEN c.outcomes.total_checks = 0 THEN 0 ELSE c.outcomes.met_count / c.outcomes.total_checks END AS rate FROM card_lines`,
-  ];
-}
-
-/** Table `facts` of an RL dataset: each row's seat's card of its scorecard version, else its bare card (none: unscored). */
-function rlFacts(dir: string, scorecards: string): string[] {
-  return [
-    ...cardsOf(scorecards),
-    `CREATE TABLE seats AS SELECT ${SPLIT} AS split, scenario.campaign_id AS scenario, run_id, seat.agent_key_id AS agent_key_id, scorecard_version FROM read_parquet('${dir}/data/*.parquet', filename = true)`,
-    `CREATE TABLE facts AS SELECT s.split, s.scenario, e.run_id IS NULL AND b.run_id IS NULL AS unscored,
-      CASE WHEN e.run_id IS NULL THEN b.composite ELSE e.composite END AS composite, CASE WHEN e.run_id IS NULL THEN b.rate ELSE e.rate END AS rate
-      FROM seats s
-      LEFT JOIN cards e ON e.run_id = s.run_id AND e.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND e.version = s.scorecard_version
-      LEFT JOIN cards b ON b.run_id = s.run_id AND b.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND b.version IS NULL`,
+      CASE WHEN c.outcomes.total_checks = 0 THEN 0 ELSE c.outcomes.met_count / c.outcomes.total_checks END AS rate, c.traits.per_trait AS per_trait FROM card_lines`,
   ];
 }
 
 /**
- * Table `facts` of a DPO dataset: each pair's chosen run's score, the mean over the cards of the run's latest
- * version (a bare card's counts as 0), its agent seats' where it has any.
+ * Tables `facts` and `traits` (each row's trait means) of an RL dataset: each row's seat's card of its
+ * scorecard version, else its bare card (none: unscored).
+ */
+function rlFacts(dir: string, scorecards: string, seats = `SELECT ${SPLIT} AS split, scenario.campaign_id AS scenario, run_id, seat.agent_key_id AS agent_key_id, scorecard_version FROM read_parquet('${dir}/data/*.parquet', filename = true)`): string[] {
+  return [
+    ...cardsOf(scorecards),
+    `CREATE TABLE seats AS ${seats}`,
+    `CREATE TABLE facts AS SELECT s.split, s.scenario, e.run_id IS NULL AND b.run_id IS NULL AS unscored,
+      CASE WHEN e.run_id IS NULL THEN b.composite ELSE e.composite END AS composite, CASE WHEN e.run_id IS NULL THEN b.rate ELSE e.rate END AS rate,
+      CASE WHEN e.run_id IS NULL THEN b.per_trait ELSE e.per_trait END AS per_trait
+      FROM seats s
+      LEFT JOIN cards e ON e.run_id = s.run_id AND e.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND e.version = s.scorecard_version
+      LEFT JOIN cards b ON b.run_id = s.run_id AND b.agent_key_id IS NOT DISTINCT FROM s.agent_key_id AND b.version IS NULL`,
+    `CREATE TABLE traits AS SELECT t.key AS name, t.value.mean AS mean FROM (SELECT unnest(map_entries(per_trait)) AS t FROM facts)`,
+  ];
+}
+
+/** {@link rlFacts} of a step view's rows: each row's seat (agent key, scorecard version) from its record in the export. */
+function rlViewFacts(dir: string, exported: string, scorecards: string): string[] {
+  const records = `read_json('${exported}', format = 'newline_delimited', columns = {run_id: 'VARCHAR', seat: 'STRUCT(seat_index BIGINT, agent_key_id VARCHAR)', scorecard_version: 'BIGINT'})`;
+  return rlFacts(dir, scorecards, `SELECT ${SPLIT} AS split, v.campaign_id AS scenario, v.run_id, r.agent_key_id, r.scorecard_version
+    FROM read_parquet('${dir}/data/*.parquet', filename = true) v JOIN (SELECT DISTINCT run_id, seat.seat_index AS seat_index, seat.agent_key_id AS agent_key_id, scorecard_version FROM ${records}) r
+    ON r.run_id = v.run_id AND r.seat_index = v.seat_index`);
+}
+
+/**
+ * Tables `facts` and `traits` of a DPO dataset: each pair's chosen run's score, the mean over the cards of the
+ * run's latest version (a bare card's counts as 0), its agent seats' where it has any; each trait's mean
+ * likewise, over those of the cards that have the trait.
  */
 function dpoFacts(dir: string, scorecards: string): string[] {
   return [
     ...cardsOf(scorecards),
     `CREATE TABLE current AS SELECT * FROM cards c WHERE coalesce(version, 0) = (SELECT max(coalesce(version, 0)) FROM cards d WHERE d.run_id = c.run_id)`,
-    `CREATE TABLE runs AS SELECT run_id, avg(composite) AS composite, avg(rate) AS rate FROM current c
-      WHERE agent_key_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM current d WHERE d.run_id = c.run_id AND d.agent_key_id IS NOT NULL) GROUP BY run_id`,
-    `CREATE TABLE facts AS SELECT ${SPLIT} AS split, p.scenario.campaign_id AS scenario, r.run_id IS NULL AS unscored, r.composite, r.rate
+    `CREATE TABLE seats AS SELECT * FROM current c
+      WHERE agent_key_id IS NOT NULL OR NOT EXISTS (SELECT 1 FROM current d WHERE d.run_id = c.run_id AND d.agent_key_id IS NOT NULL)`,
+    "CREATE TABLE runs AS SELECT run_id, avg(composite) AS composite, avg(rate) AS rate FROM seats GROUP BY run_id",
+    "CREATE TABLE run_traits AS SELECT run_id, t.key AS name, avg(t.value.mean) AS mean FROM (SELECT run_id, unnest(map_entries(per_trait)) AS t FROM seats) GROUP BY run_id, name",
+    `CREATE TABLE facts AS SELECT ${SPLIT} AS split, p.scenario.campaign_id AS scenario, r.run_id IS NULL AS unscored, r.composite, r.rate, p.run_chosen
       FROM read_parquet('${dir}/data/*.parquet', filename = true) p LEFT JOIN runs r ON r.run_id = p.run_chosen`,
+    "CREATE TABLE traits AS SELECT t.name, t.mean FROM facts f JOIN run_traits t ON t.run_id = f.run_chosen",
   ];
 }
 
@@ -131,10 +148,7 @@ async function expectScoresAndScenarios(stats: StatsManifest, setup: readonly st
   const names = (await duckdb(setup, "SELECT DISTINCT name FROM traits ORDER BY name")).map((r) => String(r.name));
   expect(Object.keys(stats.traits).sort()).toEqual(names);
   expect(names.length).toBeGreaterThan(2);
-  for (const name of names) {
-    const trait = await binsOf(setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, SCORE_BIN);
-    expect(shownBins(stats.traits[name] as DistributionStats), name).toEqual(trait.bins);
-  }
+  for (const name of names) await expectDistribution(stats.traits[name] as DistributionStats, setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, SCORE_BIN);
   await expectScenariosAndSplits(stats, setup);
 }
 
@@ -241,7 +255,7 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     await expectScenariosAndSplits(parallel, [`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`]);
   }, 120_000);
 
-  it("RL with --scorecards: each seat's card, joined to the shards by DuckDB; both engines count the same", async () => {
+  it("RL with --scorecards: each seat's card and its trait means, joined to the shards by DuckDB; both engines count the same; the report draws them", async () => {
     const cards = join(root, "rl-scorecards.ndjson");
     writeFileSync(cards, rlScorecards(rl, 36));
     const args = [rl, "--scorecards", cards, "--seats", "all", "--split", "train=0.7,test=0.3"];
@@ -254,12 +268,25 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expect(Number(cases?.traitless)).toBeGreaterThan(0);
     expect(Number(cases?.unscored)).toBeGreaterThan(0);
     expect(parallel.composite.count).toBeGreaterThan(40);
-    expect(parallel.traits).toEqual({});
-    await expectScores(parallel, setup);
-    await expectScenariosAndSplits(parallel, setup);
+    await expectScoresAndScenarios(parallel, setup);
+    expectReportDraws(await reportCharts(join(root, "rl-cards-stages")), stages);
   }, 120_000);
 
-  it("DPO with --scorecards: each pair's chosen run's score, joined to the shards by DuckDB; both engines count the same", async () => {
+  it("an RL view with --scorecards: each step row counts its seat's card and trait means; both engines count the same", async () => {
+    const cards = join(root, "rl-scorecards.ndjson");
+    writeFileSync(cards, rlScorecards(rl, 36));
+    const args = [rl, "--view", "trl-prompt-completion", "--scorecards", cards, "--seats", "all", "--split", "train=0.5,test=0.5"];
+    const parallel = await convert(join(root, "rl-view-cards-parallel"), [...args, "--engine", "parallel"]);
+    const stages = await convert(join(root, "rl-view-cards-stages"), [...args, "--engine", "stages"]);
+    expect(stages).toEqual(parallel);
+    const dir = join(root, "rl-view-cards-parallel");
+    expect(parallel.rows).toBe(manifestOf(dir).view?.rows_out);
+    expect(parallel.unscored_rows).toBeGreaterThan(0);
+    expect(parallel.unscored_rows).toBeLessThan(parallel.rows);
+    await expectScoresAndScenarios(parallel, rlViewFacts(dir, rl, cards));
+  }, 120_000);
+
+  it("DPO with --scorecards: each pair's chosen run's score and trait means, joined to the shards by DuckDB; both engines count the same; the report draws them", async () => {
     const { pairs, scorecards } = dpoPairsAndScorecards(120, 36);
     const [file, cards] = [join(root, "dpo.ndjson"), join(root, "dpo-scorecards.ndjson")];
     writeFileSync(file, pairs);
@@ -270,10 +297,27 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expect(stages).toEqual(parallel);
     expect(parallel.rows).toBe(120);
     expect(parallel.unscored_rows).toBeGreaterThan(0);
-    expect(parallel.traits).toEqual({});
     const setup = dpoFacts(join(root, "dpo-cards-parallel"), cards);
-    await expectScores(parallel, setup);
-    await expectScenariosAndSplits(parallel, setup);
+    await expectScoresAndScenarios(parallel, setup);
+    expectReportDraws(await reportCharts(join(root, "dpo-cards-parallel")), parallel);
+  }, 120_000);
+
+  it("a nightly RL and DPO dataset from export files and their scorecards: the night's traits are DuckDB's", async () => {
+    const dpo = dpoPairsAndScorecards(120, 37);
+    const [dpoFile, dpoCards, rlCards] = [join(root, "night-dpo.ndjson"), join(root, "night-dpo-cards.ndjson"), join(root, "night-rl-cards.ndjson")];
+    writeFileSync(dpoFile, dpo.pairs);
+    writeFileSync(dpoCards, dpo.scorecards);
+    writeFileSync(rlCards, rlScorecards(rl, 37));
+    for (const [format, input, cards, facts] of [["rl", rl, rlCards, rlFacts], ["dpo", dpoFile, dpoCards, dpoFacts]] as const) {
+      const [file, out] = [join(root, `night-${format}.yaml`), join(root, `night-${format}`)];
+      writeFileSync(file, `version: 1\nname: night-${format}\nsource:\n  kind: files\n  format: ${format}\n  inputs: [${input}]\n  scorecards: ${cards}\noutput:\n  dir: ${out}\n  buckets: 4\n`);
+      const r = await spawnCli(["run", file]);
+      expect(r.status, r.stderr).toBe(0);
+      const stats = manifestOf(out).stats;
+      expect(stats.unscored_rows, format).toBeLessThan(stats.rows);
+      const [snapshot] = readdirSync(`${out}.snapshots`).filter((n) => /^\d+$/.test(n));
+      await expectScoresAndScenarios(stats, facts(join(`${out}.snapshots`, snapshot as string), cards));
+    }
   }, 120_000);
 
   it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {

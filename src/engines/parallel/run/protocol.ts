@@ -7,7 +7,7 @@ import type { Field } from "../../../schema/column-type.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
 import type { DropReason, PairDropReason, QuarantineReason } from "../../../core/reasons.js";
 import type { GateEntry } from "../../../formats/gate-book.js";
-import type { ScoreEntry } from "../../../formats/scorecard-book.js";
+import type { ScoreBookData } from "../../../formats/scorecard-book.js";
 import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import type { UnitViewCounts, ViewSetup } from "./unit-view.js";
 import type { SplitRequest } from "../../../splits/split-assigner.js";
@@ -28,8 +28,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly forced: boolean;
   /** The scorecards' gating (`GateBook` entries), or null: no scorecards. */
   readonly gates: readonly GateEntry[] | null;
-  /** Valid scorecards (`ScoreBook` entries): RL and DPO thresholds. */
-  readonly scores: readonly ScoreEntry[] | null;
+  /** Valid scorecards (`ScoreBook.data`): RL and DPO thresholds, and their stats' scores. */
+  readonly scores: ScoreBookData | null;
   readonly codec: "zstd" | "gzip" | "snappy" | "none";
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: RunPlan["guards"]["maxLineBytes"];

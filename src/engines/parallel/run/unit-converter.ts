@@ -154,7 +154,7 @@ export class UnitConverter {
     const folded = this.#audit === null || config.lines ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
     this.#audit?.fold(folded);
     this.#slots = folded.length;
-    const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
+    const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
     // The rule counts nothing here: main counts the records that win dedup (see `suiteFacts`).
     this.#suites = config.suites === null ? null : SuiteBook.of(config.suites, false);
     this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...(this.#suites === null ? {} : { suites: this.#suites }) });

@@ -42,7 +42,7 @@ export class UnitRanker {
     if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
     this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
-    const scores = config.scores === null ? undefined : new ScoreBook(config.scores);
+    const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
     const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
     // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
     const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });

@@ -33,7 +33,7 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     selection: plan.selection,
     gateBy: plan.gateBy,
     gates: run.gates === undefined ? null : run.gates.entries,
-    scores: run.scores === undefined ? null : run.scores.entries,
+    scores: run.scores === undefined ? null : run.scores.data,
     codec: plan.shards.compression,
     lines: plan.shards.to === "jsonl" || plan.shards.rotation.kind === "buckets",
     keyed: plan.shards.rotation.kind === "buckets",
