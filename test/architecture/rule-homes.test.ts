@@ -22,6 +22,7 @@ const RULES: readonly Rule[] = [
   { rule: "dedup", marks: /function (beatsWinner|copyOutcome)\b|\?\s*"duplicate"|(?<![=!])=\s*"conflicting_duplicate"/, homes: ["core/dedup-rule.ts"] },
   { rule: "shard rotation", marks: /class \w*Rotation\b/, homes: ["output/shard-rotation.ts"] },
   { rule: "split of a row", marks: /class SplitAssigner\b/, homes: ["splits/split-assigner.ts"] },
+  { rule: "counting", marks: /class Tally\b/, homes: ["core/tally.ts"] },
   { rule: "output opening", marks: /\.foreignFile\(\)/, homes: ["output/open-output.ts"] },
   { rule: "schema walk", marks: /export function walk\(|class LineWalker\b/, homes: ["engines/parallel/fast/line-walker.ts", "engines/parallel/wasm/walk.ts"] },
   { rule: "untrusted-text strip", marks: /\bfunction (apply|applyRule)\(/, homes: ["engines/parallel/fast/apply-policy.ts", "stages/strip.ts"] },
