@@ -4,13 +4,11 @@ import type { EngineRun } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
 import { datasetCard } from "../output/dataset-card.js";
 import { DatasetSink } from "../output/dataset-sink.js";
-import { storageFor } from "../output/storage-for.js";
+import { openOutput } from "../output/open-output.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";
 import { decidePublish } from "../output/publish-guard.js";
-import { publishedRows, rowsOf } from "../output/published-rows.js";
-import { refuseForeignOutput } from "../output/refuse-foreign-output.js";
-import { refuseOutputInInput } from "../output/refuse-output-in-input.js";
+import { rowsOf } from "../output/published-rows.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
@@ -43,15 +41,9 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   const plan = resolvePlan("convert", options);
   const out = plan.out as string; // required by the option table
   const startedAt = new Date().toISOString();
-  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
-  await refuseOutputInInput(out, inputPaths(plan));
-  const storage = await storageFor(out, { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), ...(plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs }) });
-  await refuseForeignOutput(storage, options.force === true);
-  // Opening locks the output and recovers whatever a crashed earlier run left.
-  const sink = await DatasetSink.open(storage, { split: SPLIT });
+  const storage = { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(plan.manifestFile === undefined ? {} : { manifestFile: plan.manifestFile }), ...(plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs }) };
+  const { sink, published } = await openOutput(out, { inputs: inputPaths(plan), storage, force: options.force === true }, (opened) => DatasetSink.open(opened, { split: SPLIT }));
   try {
-    // Read holding the lock: the dataset this run would replace (issue 40: not by an empty or shrunk one).
-    const published = await publishedRows(sink.storage);
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
     const run = await chooseEngine(plan, sources).run(plan, sources, sink);

@@ -61,7 +61,7 @@ async function inspectStored(location: string, limit: number): Promise<InspectRe
 
 /** A listed shard's path in the dataset ({@link datasetPath}); a path that leaves it is refused, never opened. */
 function shardAt(location: string, path: string): string {
-  const at = datasetPath(path);
+  const at = datasetPath(path)?.read ?? null;
   if (at === null) throw new IoError(`${location}/manifest.json lists the shard ${JSON.stringify(path)}, a path outside the dataset (evalshard verify reports it)`, `${location}/manifest.json`);
   return at;
 }

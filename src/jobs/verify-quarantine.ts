@@ -1,7 +1,6 @@
 import { datasetPath } from "../output/dataset-path.js";
 import type { Files } from "../output/storage.js";
 import { readStoredFile } from "./read-stored-file.js";
-import { shardPath } from "./shard-path.js";
 import type { VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
 
@@ -13,8 +12,7 @@ const QUARANTINE_DIR = "_quarantine/";
  */
 export async function verifyQuarantine(files: Files, quarantine: VerifiedManifest["quarantine"], findings: VerifyFinding[]): Promise<number> {
   const named = quarantine === null || quarantine === undefined ? null : quarantine;
-  const safe = named === null ? null : datasetPath(named.path);
-  const where = safe === null ? null : shardPath(safe);
+  const where = named === null ? null : datasetPath(named.path);
   const path = where === null ? null : where.read;
   for (const file of await files.list(QUARANTINE_DIR)) {
     if (file.path !== where?.dataset) findings.push({ kind: "quarantine_unlisted", path: file.path, message: `${file.path} is not the quarantine file manifest.json names` });

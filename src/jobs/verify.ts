@@ -6,7 +6,6 @@ import type { ShardInfo } from "../output/shard-format.js";
 import type { Files } from "../output/storage.js";
 import { readText } from "../output/write-text.js";
 import { readStoredFile } from "./read-stored-file.js";
-import { shardPath } from "./shard-path.js";
 import { shardEntry, type VerifiedManifest } from "./verified-manifest.js";
 import { verifyArithmetic } from "./verify-arithmetic.js";
 import { verifyLedger } from "./verify-ledger.js";
@@ -58,12 +57,11 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   const actualRows = new Map<string, number>();
   const readPaths: string[] = [];
   for (const shard of shards) {
-    const path = datasetPath(shard.path);
-    if (path === null) {
+    const where = datasetPath(shard.path);
+    if (where === null) {
       findings.push({ kind: "path_outside_dataset", path: shard.path, message: `manifest.json lists the shard ${JSON.stringify(shard.path)}, a path outside the dataset` });
       continue;
     }
-    const where = shardPath(path);
     listed.set(where.dataset, shard);
     readPaths.push(where.read);
     const rows = await verifyShard(files, where.read, shard, findings, checked);

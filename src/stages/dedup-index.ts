@@ -1,3 +1,4 @@
+import { beatsWinner } from "../core/dedup-rule.js";
 import type { Flow } from "../core/flow.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 
@@ -9,7 +10,7 @@ interface Winner {
 }
 
 /**
- * Which record wins each dedup key: the highest `scorecard_version`, and among equals the first read.
+ * Which record wins each dedup key (`beatsWinner`).
  * Built by a first read of the inputs, so the dedup stage decides the same whatever order copies arrive in.
  */
 export class DedupIndex {
@@ -18,7 +19,7 @@ export class DedupIndex {
   add(record: ValidRecord): void {
     const version = record.facts.scorecardVersion ?? 0;
     const current = this.#winners.get(record.facts.key);
-    if (current === undefined || version > current.version) {
+    if (current === undefined || beatsWinner(version, current.version)) {
       this.#winners.set(record.facts.key, { version, ordinal: record.ordinal, digest: record.digest });
     }
   }

@@ -10,7 +10,7 @@ import type { ShardInfo } from "../../output/shard-format.js";
 import type { Files, Staging } from "../../output/storage.js";
 import { readText } from "../../output/write-text.js";
 import { copyFile } from "../../output/copy-file.js";
-import { shardPath } from "../shard-path.js";
+import { shardPath } from "../../output/dataset-path.js";
 import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { PART_CARD_FILE, PART_STATS_FILE, partLocation, readStagedPart } from "./staged-part.js";

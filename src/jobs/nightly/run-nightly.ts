@@ -3,15 +3,13 @@ import type { RunSources } from "../../engines/engine.js";
 import { chooseEngine } from "../../engines/choose-engine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import { datasetCard } from "../../output/dataset-card.js";
-import { storageFor } from "../../output/storage-for.js";
+import { openOutput } from "../../output/open-output.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish, partDecision } from "../../output/publish-guard.js";
 import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
-import { publishedRows, rowsOf } from "../../output/published-rows.js";
-import { refuseForeignOutput } from "../../output/refuse-foreign-output.js";
-import { refuseOutputInInput } from "../../output/refuse-output-in-input.js";
+import { rowsOf } from "../../output/published-rows.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { nightlyManifest } from "./nightly-manifest-of.js";
@@ -105,21 +103,20 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const clock = environment.clock;
   const grace = { snapshotGraceMs: plan.shards.snapshotGraceMs, ...(clock === undefined ? {} : { sleep: (ms: number) => clock.sleep(ms) }) };
   const lease = plan.leaseMs === undefined ? {} : { leaseMs: plan.leaseMs };
-  // Issue 40: nothing is created (nor any file of the user's replaced) where the output is not evalshard's.
-  if (spec.source.kind === "files") await refuseOutputInInput(out, [...spec.source.inputs, ...(spec.source.scorecards === undefined ? [] : [spec.source.scorecards])]);
-  const storage = await storageFor(out, { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) });
-  await refuseForeignOutput(storage, options.force === true);
-  const sink = await SnapshotSink.open(storage, {
-    buckets: spec.output.buckets,
-    ...(plan.split === undefined ? {} : { split: plan.split }),
-    onSettled: (settled) => {
-      keys = settled.keys;
-      environment.onPhase?.({ phase: "fetched", keys, format: settled.format.name });
-    },
-  });
+  const inputs = spec.source.kind === "files" ? [...spec.source.inputs, ...(spec.source.scorecards === undefined ? [] : [spec.source.scorecards])] : [];
+  const storage = { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) };
+  const opening = { inputs, storage, force: options.force === true };
+  const { sink, published: publishedBefore } = await openOutput(out, opening, (opened) =>
+    SnapshotSink.open(opened, {
+      buckets: spec.output.buckets,
+      ...(plan.split === undefined ? {} : { split: plan.split }),
+      onSettled: (settled) => {
+        keys = settled.keys;
+        environment.onPhase?.({ phase: "fetched", keys, format: settled.format.name });
+      },
+    }),
+  );
   try {
-    // Read holding the lock: the dataset tonight would replace (issue 40: not by an empty or shrunk one).
-    const publishedBefore = await publishedRows(sink.storage);
     // Issue 35: read before anything is pulled, so a bad or unreachable suites route fails the night early.
     const suites = spec.source.kind === "http" ? await nightSuites(spec.source, environment, sink.storage) : null;
     const suitesSha = suites?.sha256 ?? null;

@@ -1,6 +1,5 @@
 import { Buffer } from "node:buffer";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { scanModule, WASM } from "../../../core/scan-module.js";
 
 /** The exports of `src/engines/parallel/wasm/index.ts` (addresses are byte offsets into its memory). */
 interface ScanExports {
@@ -42,13 +41,7 @@ export interface WalkAreas {
   readonly scratchBytes: number;
 }
 
-/** The WebAssembly API this module uses: Node has it, but the TypeScript libs this project builds with do not declare it. */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { readonly exports: unknown };
-  Memory: new (descriptor: { initial: number; maximum: number }) => { readonly buffer: ArrayBuffer };
-}
-const { Instance, Memory, Module } = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const { Instance, Memory } = WASM;
 
 /** Where a region starts in the module's memory: above its own static data (checked when it is made). */
 const REGION_BASE = 1 << 16;
@@ -73,8 +66,6 @@ export const WASM_SCAN: { buffer: ArrayBufferLike; exports: ScanExports; walk: W
   tableOwner: null,
 };
 
-let compiled: object | undefined;
-
 /**
  * A buffer of `capacity` bytes in the memory of a new instance of the scan module, which becomes this
  * thread's {@link WASM_SCAN}. One byte past `capacity` stays writable: whoever fills the region keeps a 0
@@ -88,7 +79,6 @@ let compiled: object | undefined;
  * (docs/decisions.md "hot code shape", typed arrays).
  */
 export function scanRegion(capacity: number): Buffer {
-  compiled ??= compileScan();
   const table = align(REGION_BASE + capacity + SLACK);
   const keys = table + TABLE_BYTES;
   const spare = keys + KEYS_BYTES;
@@ -98,7 +88,7 @@ export function scanRegion(capacity: number): Buffer {
   const tapeBytes = 2 * capacity + (1 << 20);
   const pages = Math.ceil((tape + tapeBytes) / PAGE);
   const memory = new Memory({ initial: pages, maximum: pages });
-  const exports = new Instance(compiled, { env: { memory } }).exports as unknown as ScanExports;
+  const exports = new Instance(scanModule(), { env: { memory } }).exports as unknown as ScanExports;
   if (exports.heapEnd() > REGION_BASE) throw new Error(`Internal error: scan.wasm's static data ends at ${exports.heapEnd()}, past ${REGION_BASE}`);
   exports.walkAreas(keys, KEYS_BYTES, scratch, scratchBytes, tape, tapeBytes);
   WASM_SCAN.buffer = memory.buffer;
@@ -123,12 +113,4 @@ export function spareLine(line: Uint8Array): Buffer | null {
 
 function align(address: number): number {
   return Math.ceil(address / 16) * 16;
-}
-
-/** Built by scripts/build-wasm.mjs into dist/engines/parallel/wasm/; from TypeScript sources (tests), the build's copy next to `src/`. */
-function compileScan(): object {
-  const sibling = fileURLToPath(new URL("../wasm/scan.wasm", import.meta.url));
-  const built = sibling.replace(/([\\/])src([\\/]engines[\\/]parallel[\\/]wasm[\\/]scan\.wasm)$/, "$1dist$2");
-  for (const path of [sibling, built]) if (existsSync(path)) return new Module(readFileSync(path));
-  throw new Error(`Cannot find the scan module at ${sibling} or in dist/: run \`npm run build\``);
 }

@@ -3,6 +3,7 @@ import { DROP_REASONS } from "../../../core/reasons.js";
 import type { Tally } from "../../../core/tally.js";
 import { ChunkedColumn } from "../../../core/chunked-column.js";
 import { KeyIndex } from "../../../core/key-index.js";
+import { beatsWinner, copyOutcome } from "../../../core/dedup-rule.js";
 import { keyStart } from "./packed-keys.js";
 import type { PackedKeys } from "./packed-keys.js";
 
@@ -23,9 +24,8 @@ const NOT_COUNTED = 0;
 const KEPT = 1;
 
 /**
- * The dedup stage for a stream decided a unit at a time, in read order: the highest scorecard version
- * wins, and the first copy among equals — the rule of `DedupIndex`, learned as the input goes by. A copy of
- * the winner's version is a `duplicate` when its line's digest is the winner's, else a `conflicting_duplicate`.
+ * The dedup stage for a stream decided a unit at a time, in read order: dedup's rule (core/dedup-rule.ts),
+ * its winners learned as the input goes by.
  *
  * A later copy with a higher version can beat a winner whose unit is already decided. Counts are then
  * corrected; if that winner was already written, `rewriteNeeded` is set and the run must be repeated with
@@ -76,14 +76,10 @@ export class DedupDecider {
         if (this.#ordinal.get(w) === ordinal) {
           outcome = rule ?? "kept";
           this.#counted.set(w, rule === null ? KEPT : DROP_REASONS.indexOf(rule) + 2);
-        } else if ((versions[i] as number) < this.#version.get(w)) {
-          outcome = "superseded";
-        } else if (digests[i] === this.#digest.get(w)) {
-          outcome = "duplicate";
-          this.#duplicates.set(w, this.#duplicates.get(w) + 1);
         } else {
-          outcome = "conflicting_duplicate";
-          this.#conflicts.set(w, this.#conflicts.get(w) + 1);
+          outcome = copyOutcome(versions[i] as number, digests[i] as number, this.#version.get(w), this.#digest.get(w));
+          if (outcome === "duplicate") this.#duplicates.set(w, this.#duplicates.get(w) + 1);
+          else if (outcome === "conflicting_duplicate") this.#conflicts.set(w, this.#conflicts.get(w) + 1);
         }
         this.tally.decided(outcome);
         if (outcome === "kept") stays[ordinal - first] = 1;
@@ -135,7 +131,7 @@ export class DedupDecider {
           this.#winner(w, version, ordinal, digest);
           continue;
         }
-        if (version <= this.#version.get(w)) continue;
+        if (!beatsWinner(version, this.#version.get(w))) continue;
         const counted = this.#counted.get(w);
         if (counted !== NOT_COUNTED) {
           this.tally.reclassify(counted === KEPT ? "kept" : (DROP_REASONS[counted - 2] as DropReason), "superseded");

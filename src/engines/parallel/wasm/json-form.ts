@@ -1,13 +1,13 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
-// src/views/is-stringify-form.ts's isStringifyForm over a JSON value the walk left in this module's memory
-// (rl-steps' observation), for a value whose bytes are valid UTF-8 (a walk's line was checked): whether the
-// text is exactly what JSON.stringify(JSON.parse(text)) gives. The same rules, with the literals' plain runs
-// skipped 16 bytes at a time; what needs JS to tell (a number other than a short integer: JS decides how it
-// spells a double; nesting or keys past the areas below) answers UNSURE, and the caller runs the JS check.
-// The two must agree wherever this one answers (test/engines/parallel/fast/wasm-json-form.test.ts). The walk
-// checks a value of any JSON as it skips it (skip-form.ts, with this file's rules for keys, numbers and
-// escapes); this pass takes the other values: a walk's typed JSON, and ranges in this memory the walk did not check.
+// The JSON.stringify-form check's one home (src/views/is-stringify-form.ts's isStringifyForm calls it for both
+// engines), over a JSON value in this module's memory whose bytes are valid UTF-8 (a walk's line was checked):
+// whether the text is exactly what JSON.stringify(JSON.parse(text)) gives. Conservative: some texts in that form
+// answer no. A literal's plain run is skipped 16 bytes at a time; what needs JS to tell (a number other than a
+// short integer: JS decides how it spells a double; nesting or keys past the areas below) answers UNSURE, and
+// the caller asks the definition itself. The walk checks a value of any JSON as it skips it (skip-form.ts,
+// with this file's rules for keys, numbers and escapes); this pass takes the other values: a walk's typed
+// JSON, and ranges the walk did not check.
 
 import { BACKSLASH, COLON, COMMA, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from "./scan";
 
