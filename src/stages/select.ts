@@ -24,7 +24,16 @@ export type ScoreOf = (facts: RecordFacts, record: Readonly<Record<string, unkno
 
 /** Whether the plan asks a rule that reads scores. */
 export function needsScores(selection: SelectionPlan): boolean {
-  return selection.minComposite !== null || selection.minObjectiveRate !== null || selection.topKPerScenario !== null;
+  return scoreFlagsAsked(selection).length > 0;
+}
+
+/** The flags of the rules asked that read scores, as the user wrote them. */
+export function scoreFlagsAsked(selection: SelectionPlan): string[] {
+  return [
+    selection.minComposite === null ? null : "--min-composite",
+    selection.minObjectiveRate === null ? null : "--min-objective-rate",
+    selection.topKPerScenario === null ? null : "--top-k-per-scenario",
+  ].filter((f): f is string => f !== null);
 }
 
 /**
@@ -32,11 +41,7 @@ export function needsScores(selection: SelectionPlan): boolean {
  * (never a silent no-op), or a seat rule on DPO pairs, which name no seat's key or role.
  */
 export function checkSelection(selection: SelectionPlan, context: Pick<SelectContext, "format" | "scores">): void {
-  const asked = [
-    selection.minComposite === null ? null : "--min-composite",
-    selection.minObjectiveRate === null ? null : "--min-objective-rate",
-    selection.topKPerScenario === null ? null : "--top-k-per-scenario",
-  ].filter((f): f is string => f !== null);
+  const asked = scoreFlagsAsked(selection);
   if (asked.length > 0 && context.format !== "sft" && context.scores === undefined) {
     throw new ConfigError(`${asked.join(", ")} needs scores: ${context.format.toUpperCase()} records carry none; pass --scorecards with the runs' scorecards`);
   }

@@ -98,7 +98,7 @@ export class DatasetStats {
     };
   }
 
-  /** The manifest's `stats`: the top scenarios by name, the rest as a count; bins by their lower edge. */
+  /** The manifest's `stats`: the 20 scenarios with the most rows, named (ties broken by name), the rest as a count; bins by their lower edge. */
   toManifest(): StatsManifest {
     const p = this.toPartial();
     const tail = p.scenarios.slice(TOP_SCENARIOS);

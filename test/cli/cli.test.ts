@@ -88,6 +88,18 @@ describe("evalshard CLI", () => {
     expect(r.stderr).toContain("corrupt.ndjson.gz");
   });
 
+  it("a dataset path that does not exist: inspect and report exit 1 naming it, verify finds manifest_missing (exit 5)", () => {
+    const missing = join(root, "no-such-dataset");
+    for (const command of ["inspect", "report"]) {
+      const r = run(command, missing, ...(command === "report" ? ["--out", join(root, "missing.html")] : []));
+      expect(r.code, command).toBe(1);
+      expect(r.stderr, command).toMatch(/^evalshard: .*no-such-dataset/);
+    }
+    const verified = run("verify", missing);
+    expect(verified.code).toBe(5);
+    expect(verified.stdout).toContain("manifest_missing");
+  });
+
   it("validate: counts by reason and the first offending lines, writing nothing", () => {
     const r = run("validate", fx("sft-bad-lines.ndjson"), "--show", "2", "--max-quarantined", "1");
     expect(r.code).toBe(0);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { PYTHON } from "../helpers/python.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const BIN = new URL("../../dist/cli/main.js", import.meta.url).pathname;
@@ -24,6 +25,11 @@ describe("evalshard demo", () => {
     const reports = (/reports \(open in a browser\): (.*)/.exec(stdout)?.[1] ?? "").split(", ");
     expect(reports).toEqual(["nightly-sft", "nightly-rl", "nightly-dpo"].map((n) => join(out, `${n}.report.html`)));
     for (const path of reports) expect(readFileSync(path, "utf8")).toMatch(/<h2>This snapshot<\/h2>[\s\S]*<figcaption>Rows per split/);
+    // Issue 38: the load hint names the checkout's venv when there is one (its Python has `datasets`; the
+    // system's may not), else says what the Python needs.
+    const hint = /^load one.*: (\S+) -c "import datasets; print\(datasets\.load_dataset\('(.*)', split='train'\)\)"$/m.exec(stdout);
+    expect(hint?.[1]).toBe(existsSync(PYTHON) ? join(".venv", "bin", "python") : "python3");
+    expect(hint?.[2]).toBe(join(out, "nightly-sft"));
     // Cron-style logs: one JSON line per phase on stderr when it is not a terminal.
     const phases = stderr.trim().split("\n").map((l) => JSON.parse(l).phase);
     expect(phases).toContain("published");

@@ -8,6 +8,7 @@ import { emulator, fastClock } from "../pull/support.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { withoutLogLines } from "../helpers/log-lines.js";
+import { spawnCli } from "../helpers/spawn-cli.js";
 
 // Selection and scorecards (issues 19, 20) as users meet them: the built CLI, and nightly pulls from the
 // bundled emulator. Async spawn: an emulator runs in this process.
@@ -60,6 +61,23 @@ describe("selection flags on convert and validate", () => {
     expect(existsSync(join(out, "manifest.json"))).toBe(false);
     expect((await cli("validate", fx("rl-selection"), "--min-objective-rate", "0.5")).code).toBe(2);
     expect((await cli("convert", fx("sft-selection"), "--out", outDir(), "--min-composite", "high")).code).toBe(2);
+  });
+
+  // Issue 38: a usage error names the real problem first. The service here refuses every connection, so a
+  // pull that tried to fetch before judging its selection would fail with exit 1 on the connection instead.
+  it("an RL or DPO pull with a rule it cannot apply exits 2 before it fetches anything", async () => {
+    const env = { EVAL_OWNER_TOKEN: "owner-token-never-sent", HOME: root };
+    const pull = (format: string, ...flags: string[]) => spawnCli(["pull", format, "--base-url", "http://127.0.0.1:9", "--out", join(root, `pull-${n++}`), ...flags], env);
+    for (const [format, flags, message] of [
+      ["rl", ["--min-composite", "3"], /^evalshard: --min-composite on a pull of RL records: not supported yet .*convert takes it on RL exports with --scorecards/],
+      ["dpo", ["--top-k-per-scenario", "2"], /^evalshard: --top-k-per-scenario on a pull of DPO records: not supported yet/],
+      ["dpo", ["--agent-key", "k1"], /^evalshard: --agent-key cannot apply to DPO pairs/],
+    ] as const) {
+      const r = await pull(format, ...flags);
+      expect(r.stderr, `${format} ${flags.join(" ")}`).toMatch(message);
+      expect(r.status).toBe(2);
+    }
+    expect(readdirSync(root).filter((name) => name.startsWith("pull-"))).toEqual([]);
   });
 
   it("validate reports what a selection would keep", async () => {

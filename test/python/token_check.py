@@ -2,6 +2,7 @@
 
     python token_check.py make OUT_DIR CORPUS_FILE TEMPLATES_DIR FAMILY [FAMILY ...]
     python token_check.py count TOKENIZER_DIR DATASET_DIR VIEW [TEMPLATE_FILE]
+    python token_check.py count-many JOBS_FILE   (a JSON list of [TOKENIZER_DIR, DATASET_DIR, VIEW]: one line each)
     python token_check.py site      (where TRL is installed: its chat_templates/ are beside it)
 
 `make` trains a byte-level BPE tokenizer with `tokenizers` on CORPUS_FILE (no download) holding the special
@@ -10,7 +11,8 @@ template TEMPLATES_DIR/FAMILY.jinja as the config's `chat_template` and the fami
 `count` loads TOKENIZER_DIR with `AutoTokenizer` and the dataset with `datasets`, and prints one line
 `TOKEN_CHECK {json}`: per row, the rendered prompt (`add_generation_prompt=True`), each rendered prompt plus
 completion (`apply_chat_template(..., tokenize=False)`) and its token count (`apply_chat_template(...,
-tokenize=True)`), so the test compares texts byte for byte and counts exactly.
+tokenize=True)`), so the test compares texts byte for byte and counts exactly. `count-many` prints those lines
+in the jobs' order from one process: each start imports datasets and transformers again, seconds of the suite.
 """
 
 import json
@@ -81,6 +83,10 @@ def ids_of(encoded):
 
 
 def count(tokenizer_dir, dataset_dir, view, template_file=None):
+    print("TOKEN_CHECK " + json.dumps({"rows": counted(tokenizer_dir, dataset_dir, view, template_file)}, ensure_ascii=False))
+
+
+def counted(tokenizer_dir, dataset_dir, view, template_file=None):
     from datasets import load_dataset
     from transformers import AutoTokenizer
 
@@ -103,7 +109,7 @@ def count(tokenizer_dir, dataset_dir, view, template_file=None):
             # TRL's check (trl #1832): the prompt's ids are the first ids of prompt plus completion.
             fulls.append({"text": text, "tokens": len(ids), "ids_prefix": list(ids[: len(prompt_ids)]) == list(prompt_ids)})
         out.append({"prompt": prompt, "completions": completions, "prompt_text": prompt_text, "prompt_tokens": len(prompt_ids), "fulls": fulls})
-    print("TOKEN_CHECK " + json.dumps({"rows": out}, ensure_ascii=False))
+    return out
 
 
 if __name__ == "__main__":
@@ -111,6 +117,10 @@ if __name__ == "__main__":
         import trl
 
         print(os.path.dirname(os.path.dirname(trl.__file__)))
+    elif sys.argv[1] == "count-many":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            for job in json.load(f):
+                count(*job)
     elif sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     else:

@@ -40,9 +40,15 @@ async function python(args: readonly string[]): Promise<string> {
 }
 
 async function pythonRows(tokenizerDir: string, dataset: string, view: string, template?: string): Promise<PyRow[]> {
-  const line = (await python(["count", tokenizerDir, dataset, view, ...(template === undefined ? [] : [template])])).split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
-  if (line === undefined) throw new Error("token_check.py printed no TOKEN_CHECK line");
-  return (JSON.parse(line.slice("TOKEN_CHECK ".length)) as { rows: PyRow[] }).rows;
+  const [rows] = checkedRows(await python(["count", tokenizerDir, dataset, view, ...(template === undefined ? [] : [template])]), 1);
+  return rows as PyRow[];
+}
+
+/** The rows of each TOKEN_CHECK line token_check.py printed, in order; `expected` lines or it throws. */
+function checkedRows(stdout: string, expected: number): PyRow[][] {
+  const lines = stdout.split("\n").filter((l) => l.startsWith("TOKEN_CHECK "));
+  if (lines.length !== expected) throw new Error(`token_check.py printed ${lines.length} TOKEN_CHECK lines, expected ${expected}`);
+  return lines.map((line) => (JSON.parse(line.slice("TOKEN_CHECK ".length)) as { rows: PyRow[] }).rows);
 }
 
 /** `view.tokens`' numbers from Python's counts: the longest completion per row, nearest-rank percentiles. */
@@ -62,6 +68,13 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
   const rl = join(root, "rl.ndjson");
   const dpo = join(root, "dpo.ndjson");
   const tokDir = join(root, "tok");
+  const plainOf = (family: string) => join(root, `plain-${family}`);
+  const inputs = [rl, join(FIXTURES, "views-rl.ndjson")];
+  let site = "";
+  // Each family's rows as the view writes them without a budget (the model's special tokens sanitized, as
+  // --tokenizer does), rendered by transformers: one Python process for the five (each start imports datasets and
+  // transformers again).
+  const renderedRows = new Map<string, PyRow[]>();
   beforeAll(async () => {
     // Demo trajectories (plain and with injected control tokens) and the purpose-built view fixtures.
     const records = Array.from({ length: 12 }, (_, i) => demoTrajectory(`run-${i}`, 9 + (i % 4), i % 3 === 0));
@@ -69,19 +82,19 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
     writeFileSync(dpo, [demoPairs(records[1]!, records[2]!), demoPairs(records[4]!, records[5]!)].map((r) => JSON.stringify(r)).join("\n") + "\n");
     const corpus = join(root, "corpus.txt");
     writeFileSync(corpus, JSON.stringify(records) + "\nThe quick brown fox. Ünïcödé, 数字 123, 🎲.\n".repeat(20));
-    const site = (await python(["site"])).trim();
+    site = (await python(["site"])).trim();
     const shipped = join(site, "trl", "chat_templates");
     await python(["make", tokDir, corpus, shipped, ...FAMILIES]);
+    for (const family of FAMILIES) await convert([...inputs, "--out", plainOf(family), "--view", "trl-prompt-completion", "--control-tokens", join(tokDir, family, "tokenizer.json")]);
+    const jobs = join(root, "count-jobs.json");
+    writeFileSync(jobs, JSON.stringify(FAMILIES.map((family) => [join(tokDir, family), plainOf(family), "trl-prompt-completion"])));
+    checkedRows(await python(["count-many", jobs]), FAMILIES.length).forEach((rows, i) => renderedRows.set(FAMILIES[i] as string, rows));
   }, 600_000);
 
   for (const family of FAMILIES) {
     it(`${family}: byte-identical rendered text, equal counts, and view.tokens from both engines`, async () => {
       const tokenizer = join(tokDir, family, "tokenizer.json");
-      const inputs = [rl, join(FIXTURES, "views-rl.ndjson")];
-      // The rows as the view writes them without a budget (the model's special tokens sanitized, as --tokenizer does), rendered by transformers.
-      const plain = join(root, `plain-${family}`);
-      await convert([...inputs, "--out", plain, "--view", "trl-prompt-completion", "--control-tokens", tokenizer]);
-      const rows = await pythonRows(dirname(tokenizer), plain, "trl-prompt-completion");
+      const rows = renderedRows.get(family) ?? [];
       expect(rows.length).toBeGreaterThan(50);
       const counter = await openTokenCounter(await readTokenSetup({ tokenizer, chatTemplate: undefined, maxTokens: undefined }));
       for (const row of rows) {
@@ -122,10 +135,8 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
     const corpus = join(root, "space-corpus.txt");
     const actions = readFileSync(rl, "utf8").trim().split("\n").flatMap((l) => (JSON.parse(l) as RlRecord).tuples.map((t) => t.action?.content ?? ""));
     writeFileSync(corpus, actions.filter((a) => a.startsWith("I ")).map((a) => `### assistant: ${a}\n`).join("").repeat(5));
-    const site = (await python(["site"])).trim();
     await python(["make", join(root, "tok-space"), corpus, join(site, "trl", "chat_templates"), "llama3"]);
     const tokenizer = join(root, "tok-space", "llama3", "tokenizer.json");
-    const inputs = [rl, join(FIXTURES, "views-rl.ndjson")];
     const plain = join(root, "plain-space");
     await convert([...inputs, "--out", plain, "--view", "trl-prompt-completion", "--control-tokens", tokenizer]);
     const rows = await pythonRows(dirname(tokenizer), plain, "trl-prompt-completion", template);
@@ -178,7 +189,6 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
   }, 300_000);
 
   it("trl-preference with --chat-template (TRL's llama3): the longer side of each pair counts", async () => {
-    const site = (await python(["site"])).trim();
     const template = join(site, "trl", "chat_templates", "llama3.jinja");
     const tokenizer = join(tokDir, "llama3", "tokenizer.json");
     const out = join(root, "pref");

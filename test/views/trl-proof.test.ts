@@ -14,7 +14,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 import { demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
 
-// The project's virtualenv: npm test's pretest hook fills it from test/python/requirements.txt.
+// The project's virtualenv: npm test's first phase fills it from test/python/requirements-{readers,trl}.txt.
 const CHECK = fileURLToPath(new URL("../python/trl_check.py", import.meta.url));
 const ready = existsSync(PYTHON);
 if (!ready && process.env.CI === undefined) console.warn(`Skipping the TRL proof: ${PYTHON} is missing (${PYTHON_SETUP_HINT}). In CI it runs and fails.`);

@@ -8,6 +8,7 @@ import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish, partDecision } from "../../output/publish-guard.js";
+import { checkPullSelection } from "./check-pull-selection.js";
 import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 import { rowsOf } from "../../output/published-rows.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
@@ -96,6 +97,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   // The plan first: a bad option must fail before anything is created.
   const planned = planOfSpec(spec);
   const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? NIGHT_ENGINE, workers: options.workers ?? NIGHT_WORKERS } };
+  if (spec.source.kind === "http") checkPullSelection(spec.source.format, plan.selection);
   const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
