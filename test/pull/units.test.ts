@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { planPairs, recordSlices, shareOf, type PairCandidate } from "../../src/pull/index.js";
+import { planPairs, recordSlices, scenarioShareOf, shareOf, type PairCandidate } from "../../src/pull/index.js";
 
 describe("recordSlices: the raw text of each record", () => {
   it("keeps each element's bytes as sent: spacing, escapes, key order, number spelling", () => {
@@ -33,6 +33,12 @@ describe("shareOf", () => {
     const byFormula = (id: string, count: number) => Number(BigInt(`0x${createHash("sha256").update(id, "utf8").digest("hex")}`) % BigInt(count));
     for (const count of [2, 3, 4, 7, 500, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER]) {
       for (let i = 0; i < 200; i++) expect(shareOf(`run-${i}-ü`, count)).toBe(byFormula(`run-${i}-ü`, count));
+    }
+  });
+  it("a scenario's share is HMAC-SHA256 under the partition key, read the same way", () => {
+    const byFormula = (id: string, count: number) => Number(BigInt(`0x${createHmac("sha256", "evalshard-partition-1").update(id, "utf8").digest("hex")}`) % BigInt(count));
+    for (const count of [2, 4, 9, Number.MAX_SAFE_INTEGER]) {
+      for (let i = 0; i < 200; i++) expect(scenarioShareOf(`scn-${i}`, count)).toBe(byFormula(`scn-${i}`, count));
     }
   });
 });
