@@ -64,15 +64,19 @@ try {
     };
     const env = { EVAL_OWNER_TOKEN: server.info.owner_token, EVALSHARD_NIGHT: "bench" };
     const cpu0 = cpuNow(server);
+    const service0 = cpuSeconds(server.pid);
     const single = await evalshard(["run", pipeline("single")], env);
     const cpu1 = cpuNow(server);
+    const service1 = cpuSeconds(server.pid);
     const path = pipeline("parts");
     const started = process.hrtime.bigint();
     const each = await Promise.all(Array.from({ length: parts }, (_, k) => evalshard(["run", path], { ...env, EVALSHARD_PARTITION: "auto", SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: String(parts) })));
     const commit = await evalshard(["commit", join(work, `parts-${round}`), "--parts", String(parts), "--night", "bench"], env);
     const partitioned = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu2 = cpuNow(server);
-    const cpu = { single_cpu_s: round2(cpu1 - cpu0), partitioned_cpu_s: round2(cpu2 - cpu1), cpu_ratio: round2((cpu2 - cpu1) / (cpu1 - cpu0)) };
+    const service2 = cpuSeconds(server.pid);
+    // The emulator's share apart: on this machine it is one thread serving every part.
+    const cpu = { single_cpu_s: round2(cpu1 - cpu0), partitioned_cpu_s: round2(cpu2 - cpu1), cpu_ratio: round2((cpu2 - cpu1) / (cpu1 - cpu0)), service_cpu_s: [round2(service1 - service0), round2(service2 - service1)] };
     rounds.push({ single_s: round2(single), parts_s: each.map(round2), commit_s: round2(commit), partitioned_s: round2(partitioned), ratio: round2(partitioned / single), ...cpu });
     process.stderr.write(`${JSON.stringify(rounds.at(-1))}\n`);
   }

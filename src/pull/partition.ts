@@ -17,6 +17,7 @@ export interface Partition {
  * opaque id (the split's HMAC has its own seed): which part a scenario lands in says nothing about its split.
  */
 const SCENARIO_KEY = "evalshard-partition-1";
+const HORNER_MAX_COUNT = Math.floor(Number.MAX_SAFE_INTEGER / 256);
 
 /** Throws ConfigError naming the bad value unless `count` is a whole number from 1 up and `index` is in 0..count-1. */
 export function checkPartition(partition: Partition): void {
@@ -35,16 +36,23 @@ export function checkPartition(partition: Partition): void {
  * `count`. Identifiers are opaque, so they are hashed, never parsed; the hash spreads them evenly.
  */
 export function shareOf(id: string, count: number): number {
-  return shareOfDigest(createHash("sha256").update(id, "utf8").digest("hex"), count);
+  return shareOfDigest(createHash("sha256").update(id, "utf8").digest(), count);
 }
 
 /** The share of a scenario id: HMAC-SHA256 under {@link SCENARIO_KEY}, mod `count`. */
 export function scenarioShareOf(scenarioId: string, count: number): number {
-  return shareOfDigest(createHmac("sha256", SCENARIO_KEY).update(scenarioId, "utf8").digest("hex"), count);
+  return shareOfDigest(createHmac("sha256", SCENARIO_KEY).update(scenarioId, "utf8").digest(), count);
 }
 
-function shareOfDigest(hex: string, count: number): number {
-  return Number(BigInt(`0x${hex}`) % BigInt(count));
+/**
+ * The digest as a big-endian integer, mod `count`, a byte at a time (Horner): the same share as a BigInt of
+ * the whole digest, without one per listed run. Exact while `count * 256` is a safe integer (above, BigInt).
+ */
+function shareOfDigest(digest: Buffer, count: number): number {
+  if (count > HORNER_MAX_COUNT) return Number(BigInt(`0x${digest.toString("hex")}`) % BigInt(count));
+  let rest = 0;
+  for (const byte of digest) rest = (rest * 256 + byte) % count;
+  return rest;
 }
 
 /** Whether the run `id` belongs to this job; every identifier does when there is no partition. */

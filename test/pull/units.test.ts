@@ -1,5 +1,6 @@
+import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { planPairs, recordSlices, shareOf, type PairCandidate } from "../../src/pull/index.js";
+import { planPairs, recordSlices, scenarioShareOf, shareOf, type PairCandidate } from "../../src/pull/index.js";
 
 describe("recordSlices: the raw text of each record", () => {
   it("keeps each element's bytes as sent: spacing, escapes, key order, number spelling", () => {
@@ -7,6 +8,13 @@ describe("recordSlices: the raw text of each record", () => {
     const b = '{"n":[1,{"m":"}"}],"e":1e3}';
     const text = `{"total":2, "records" : [ ${a} ,\n${b}], "tail": {"records": []}}`;
     expect(recordSlices(text)).toEqual([a, b]);
+  });
+  it("a string ending in escaped backslashes ends at its quote; an escaped quote does not end it", () => {
+    const a = String.raw`{"p":"C:\\","q":"say \"]}\" \\\"x"}`;
+    const b = String.raw`["\\\\",{"r":"]"}]`;
+    const text = `{"records":[${a},${b}]}`;
+    expect(recordSlices(text)).toEqual([a, b]);
+    expect(JSON.parse(`[${recordSlices(text).join(",")}]`)).toEqual(JSON.parse(text).records);
   });
   it("empty arrays and a missing field", () => {
     expect(recordSlices('{"records":[]}')).toEqual([]);
@@ -20,6 +28,18 @@ describe("shareOf", () => {
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < 4000; i++) counts[shareOf(`run-${i}`, 4)]! += 1;
     for (const c of counts) expect(c).toBeGreaterThan(850);
+  });
+  it("is sha256 of the id, read as a big-endian integer, mod the count (a part's runs must not move)", () => {
+    const byFormula = (id: string, count: number) => Number(BigInt(`0x${createHash("sha256").update(id, "utf8").digest("hex")}`) % BigInt(count));
+    for (const count of [2, 3, 4, 7, 500, 2 ** 40 + 3, Number.MAX_SAFE_INTEGER]) {
+      for (let i = 0; i < 200; i++) expect(shareOf(`run-${i}-ü`, count)).toBe(byFormula(`run-${i}-ü`, count));
+    }
+  });
+  it("a scenario's share is HMAC-SHA256 under the partition key, read the same way", () => {
+    const byFormula = (id: string, count: number) => Number(BigInt(`0x${createHmac("sha256", "evalshard-partition-1").update(id, "utf8").digest("hex")}`) % BigInt(count));
+    for (const count of [2, 4, 9, Number.MAX_SAFE_INTEGER]) {
+      for (let i = 0; i < 200; i++) expect(scenarioShareOf(`scn-${i}`, count)).toBe(byFormula(`scn-${i}`, count));
+    }
   });
 });
 
