@@ -24,6 +24,8 @@ const PY_ENV = { ...process.env, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", 
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
 const FAMILIES = ["llama3", "qwen2_5", "gemma", "phi3", "deepseekv3"] as const;
+/** The episode views, each proven under one family: a whole conversation, and the prompts of online RL. */
+const EPISODE_VIEWS = [["trl-messages", "qwen2_5"], ["trl-prompt-only", "llama3"]] as const;
 const root = tempDir("evalshard-token-proof-");
 
 interface PyRow {
@@ -86,9 +88,11 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
     const shipped = join(site, "trl", "chat_templates");
     await python(["make", tokDir, corpus, shipped, ...FAMILIES]);
     for (const family of FAMILIES) await convert([...inputs, "--out", plainOf(family), "--view", "trl-prompt-completion", "--control-tokens", join(tokDir, family, "tokenizer.json")]);
+    for (const [view, family] of EPISODE_VIEWS) await convert([rl, "--out", plainOf(`${view}-${family}`), "--view", view, "--control-tokens", join(tokDir, family, "tokenizer.json")]);
     const jobs = join(root, "count-jobs.json");
-    writeFileSync(jobs, JSON.stringify(FAMILIES.map((family) => [join(tokDir, family), plainOf(family), "trl-prompt-completion"])));
-    checkedRows(await python(["count-many", jobs]), FAMILIES.length).forEach((rows, i) => renderedRows.set(FAMILIES[i] as string, rows));
+    const counted = [...FAMILIES.map((family) => [family, family, "trl-prompt-completion"]), ...EPISODE_VIEWS.map(([view, family]) => [`${view}-${family}`, family, view])];
+    writeFileSync(jobs, JSON.stringify(counted.map(([name, family, view]) => [join(tokDir, family as string), plainOf(name as string), view])));
+    checkedRows(await python(["count-many", jobs]), counted.length).forEach((rows, i) => renderedRows.set(counted[i]?.[0] as string, rows));
   }, 600_000);
 
   for (const family of FAMILIES) {
@@ -170,11 +174,9 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
   // The episode views: a seat's whole conversation (its last assistant turn the completion, as the budget reads
   // it) and the prompts of online RL (counted with the generation prompt, as the trainer feeds them).
   it("trl-messages (qwen2_5) and trl-prompt-only (llama3) count as transformers does, on both engines", async () => {
-    for (const [view, family] of [["trl-messages", "qwen2_5"], ["trl-prompt-only", "llama3"]] as const) {
+    for (const [view, family] of EPISODE_VIEWS) {
       const tokenizer = join(tokDir, family, "tokenizer.json");
-      const plain = join(root, `${view}-${family}`);
-      await convert([rl, "--out", plain, "--view", view, "--control-tokens", tokenizer]);
-      const rows = await pythonRows(dirname(tokenizer), plain, view);
+      const rows = renderedRows.get(`${view}-${family}`) ?? [];
       expect(rows.length).toBeGreaterThan(5);
       const fits = rows.filter((r) => r.fulls.every((f) => f.text.startsWith(r.prompt_text) && f.ids_prefix));
       const counts = fits.map((r) => (r.fulls.length === 0 ? r.prompt_tokens : Math.max(...r.fulls.map((f) => f.tokens))));
