@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
@@ -7,13 +7,30 @@ import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
 import type { RunningEmulator } from "../../../src/service/index.js";
 import { clientFor, listed } from "../../pull/support.js";
 import { rewritingProxy } from "../../helpers/rewriting-proxy.js";
+import { s3rverForFile } from "../../helpers/s3rver.js";
 import { tempDir } from "../../helpers/temp-dir.js";
+import { LocalStorage } from "../../../src/output/local-storage.js";
+import { S3Storage } from "../../../src/output/s3-storage.js";
+import type { Files } from "../../../src/output/storage.js";
 import { emulator, fastClock } from "./support.js";
 
 // Issue 35: a pull drops every record of a run whose scenario a released benchmark suite pins (by
 // scenario_version_hash, so copies too). The expectation is read from the emulator's own routes: the
 // suites (agent key) and each scored run's run document (owner scorecard route).
 const root = tempDir("evalshard-decontam-pull-");
+const s3 = s3rverForFile();
+
+/** Every file of a dataset but its lock, with its bytes. */
+async function datasetFiles(files: Files): Promise<Record<string, string>> {
+  const all: Record<string, string> = {};
+  for (const file of await files.list("")) {
+    if (file.path.startsWith("_state/lock")) continue;
+    const parts: Buffer[] = [];
+    for await (const chunk of (await files.read(file.path)) ?? []) parts.push(Buffer.from(chunk));
+    all[file.path] = Buffer.concat(parts).toString("base64");
+  }
+  return all;
+}
 let n = 0;
 
 interface Row {
@@ -29,11 +46,12 @@ interface Suite {
   scenario_version_hashes: string[];
 }
 
-async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number } = {}) {
+async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number; view?: string } = {}) {
   const out = o.out ?? join(root, `o${n++}`);
   const env: Record<string, string> = { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken, ...(o.key === false ? {} : { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string }) };
   const budget = o.budget === undefined ? "" : `  retry_budget: ${o.budget}\n`;
-  const text = `version: 1\nname: d\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: ${format}\n${budget}${o.extra ?? ""}select: {seats: all}\noutput: {dir: "${out}", to: jsonl, compression: none}\n`;
+  const view = o.view === undefined ? "" : `, view: ${o.view}`;
+  const text = `version: 1\nname: d\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: ${format}\n${budget}${o.extra ?? ""}select: {seats: all}\noutput: {dir: "${out}", to: jsonl, compression: none${view}}\n`;
   const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } });
   return { ...result, out, rows: rowsOf(out) };
 }
@@ -57,6 +75,14 @@ async function pinnedRuns(emu: RunningEmulator): Promise<{ suites: Suite[]; runs
     if (by.length > 0) runs.set(run.run_id, by);
   }
   return { suites, runs };
+}
+
+/** Appends to a shard of `to` the first row of `from` that `pinned` picks: a row decontamination should have dropped. */
+function slip(from: string, to: string, pinned: (row: Row) => boolean): void {
+  const line = readdirSync(join(from, "data")).flatMap((f) => readFileSync(join(from, "data", f), "utf8").split("\n")).find((l) => l !== "" && pinned(JSON.parse(l) as Row));
+  expect(line).toBeDefined();
+  const shard = readdirSync(join(to, "data")).find((f) => f.endsWith(".jsonl")) as string;
+  appendFileSync(join(to, "data", shard), `${line as string}\n`);
 }
 
 const runsOf = (r: Row) => (r.run_id === undefined ? [r.run_chosen, r.run_rejected] : [r.run_id]);
@@ -108,13 +134,9 @@ describe("decontamination of a pull against the service's benchmark suites (issu
       expect(off.manifest.dropped.benchmark_scenario ?? 0).toBe(0);
       expect(off.rows.flatMap(runsOf).some((id) => runs.has(id as string))).toBe(true);
       expect(off.rows.length).toBeGreaterThan(on.rows.length);
-      if (format === "sft") {
-        const pinnedLine = readdirSync(join(off.out, "data")).flatMap((f) => readFileSync(join(off.out, "data", f), "utf8").split("\n")).find((l) => l !== "" && runs.has((JSON.parse(l) as Row).run_id as string)) as string;
-        const shard = readdirSync(join(on.out, "data")).find((f) => f.endsWith(".jsonl")) as string;
-        appendFileSync(join(on.out, "data", shard), `${pinnedLine}\n`);
-        const report = await verify(on.out);
-        expect(report.findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/is of a scenario the benchmark suite (negotiation-core@2|adversarial-pressure@1) pins/);
-      }
+      // SFT rows carry their hash; RL and DPO rows are checked by their runs' hashes the pull cached.
+      slip(off.out, on.out, (r) => runsOf(r).some((id) => runs.get(id as string)?.includes("adversarial-pressure@1") === true));
+      expect((await verify(on.out)).findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/is of a scenario the benchmark suite adversarial-pressure@1 pins \((scenario_version_hash|run \S+'s scenario_version_hash) /);
 
       // One suite asked for: only its runs go.
       const one = await pull(emu, format, { extra: "  suites: negotiation-core@2\n" });
@@ -123,6 +145,41 @@ describe("decontamination of a pull against the service's benchmark suites (issu
       expect(one.manifest.decontamination?.suites.map((s) => s.suite_key)).toEqual(["negotiation-core"]);
     });
   }
+
+  it("a view's rows carry no hash: verify checks them by their runs' cached hashes, and by scenario id without the cache", async () => {
+    const emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
+    const { suites, runs } = await pinnedRuns(emu);
+    const on = await pull(emu, "rl", { view: "trl-messages" });
+    expect(on.manifest.view?.name).toBe("trl-messages");
+    expect(on.rows.filter((r) => runs.has(r.run_id as string))).toEqual([]);
+    expect((await verify(on.out)).findings.filter((f) => f.kind === "benchmark_row")).toEqual([]);
+    const off = await pull(emu, "rl", { view: "trl-messages", extra: "  suites: none\n" });
+    // A copy's row (another scenario id): only its run's cached hash tells.
+    slip(off.out, on.out, (r) => runs.get(r.run_id as string)?.includes("adversarial-pressure@1") === true);
+    expect((await verify(on.out)).findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/benchmark suite adversarial-pressure@1 pins \(run \S+'s scenario_version_hash [0-9a-f]{64}\)/);
+
+    const byId = await pull(emu, "rl", { view: "trl-messages" });
+    rmSync(join(byId.out, "_cache"), { recursive: true });
+    const ids = new Set(suites[0]?.scenario_ids);
+    slip(off.out, byId.out, (r) => ids.has((r as { campaign_id?: string }).campaign_id as string));
+    expect((await verify(byId.out)).findings.find((f) => f.kind === "benchmark_row")?.message).toMatch(/benchmark suite negotiation-core@2 pins \(scenario id /);
+  });
+
+  it("an agent pull (no run documents) drops by scenario id where the records give one", async () => {
+    const emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
+    const { suites } = await pinnedRuns(emu);
+    const ids = new Set(suites.flatMap((s) => s.scenario_ids));
+    const off = await pull(emu, "rl", { extra: "  auth: agent\n  suites: none\n" });
+    const byIdRows = (rows: Row[]) => rows.filter((r) => ids.has((r as { scenario?: { campaign_id: string } }).scenario?.campaign_id as string));
+    expect(byIdRows(off.rows).length).toBeGreaterThan(0);
+    const on = await pull(emu, "rl", { extra: "  auth: agent\n" });
+    expect(byIdRows(on.rows)).toEqual([]);
+    // The rule runs before every other: a pinned record another rule would drop counts as benchmark_scenario.
+    expect(on.manifest.dropped.benchmark_scenario).toBeGreaterThanOrEqual(byIdRows(off.rows).length);
+    expect(on.manifest.decontamination?.suites.find((s) => s.suite_key === "negotiation-core")?.records_dropped).toBeGreaterThan(0);
+    expect(on.manifest.warnings.join("\n")).toMatch(/checked by scenario id only, so a copy of a benchmark scenario under another id is kept/);
+    await expect(pull(emu, "rl", { extra: "  auth: agent\n  require_suites: true\n" })).rejects.toThrow(/--require-suites: agent routes give no scenario_version_hash/);
+  });
 
   it("a suite released between two nights retracts its runs' rows on the next night, exactly once", async () => {
     const emu = await emulator({ seed: 36, runs: 400, benchmarkRuns: true });
@@ -171,14 +228,21 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     expect(readFileSync(kept[0] as string, "utf8")).toContain('"draft"');
   });
 
-  it("an unreachable suites route is retried like the exports, then fails the night, the dataset untouched", async () => {
-    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
-    const out = join(root, "down");
-    await pull(emu, "sft", { out });
-    const before = readFileSync(join(out, "manifest.json"), "utf8");
-    emu.aimFault({ kind: "503", path: "/api/agent/suites", times: 100 });
-    await expect(pull(emu, "sft", { out })).rejects.toThrow(/503/);
-    expect(emu.faultLog.filter((f) => f.path === "/api/agent/suites").length).toBeGreaterThan(1);
-    expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
-  });
+  for (const where of ["local", "s3"] as const) {
+    it(`an unreachable suites route is retried like the exports, then fails the night, the dataset untouched (${where})`, async () => {
+      const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+      const out = where === "local" ? join(root, "down") : `s3://${s3().bucket}/down`;
+      const storage: Files = where === "local" ? new LocalStorage(out) : new S3Storage(out).root;
+      const first = await pull(emu, "sft", { out });
+      expect(first.changed).toBe(true);
+      const before = await datasetFiles(storage);
+      // As many 503s as the night's retries allow (maxAttempts 4): the route is back for the next night.
+      emu.aimFault({ kind: "503", path: "/api/agent/suites", times: 4 });
+      await expect(pull(emu, "sft", { out })).rejects.toThrow(/503/);
+      expect(emu.faultLog.filter((f) => f.path === "/api/agent/suites").length).toBe(4);
+      expect(await datasetFiles(storage)).toEqual(before);
+      // The lock is released: the next night runs (and finds nothing new).
+      expect((await pull(emu, "sft", { out })).changed).toBe(false);
+    });
+  }
 });
