@@ -8,6 +8,7 @@ import type { RunningEmulator } from "../../../src/service/index.js";
 import { clientFor, listed } from "../../pull/support.js";
 import { rewritingProxy } from "../../helpers/rewriting-proxy.js";
 import { s3rverForFile } from "../../helpers/s3rver.js";
+import * as shapes from "../../service/spec-shapes.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { LocalStorage } from "../../../src/output/local-storage.js";
 import { S3Storage } from "../../../src/output/s3-storage.js";
@@ -46,13 +47,13 @@ interface Suite {
   scenario_version_hashes: string[];
 }
 
-async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number; view?: string } = {}) {
+async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number; view?: string; engine?: "stages" | "parallel" | "auto" } = {}) {
   const out = o.out ?? join(root, `o${n++}`);
   const env: Record<string, string> = { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken, ...(o.key === false ? {} : { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string }) };
   const budget = o.budget === undefined ? "" : `  retry_budget: ${o.budget}\n`;
   const view = o.view === undefined ? "" : `, view: ${o.view}`;
   const text = `version: 1\nname: d\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: ${format}\n${budget}${o.extra ?? ""}select: {seats: all}\noutput: {dir: "${out}", to: jsonl, compression: none${view}}\n`;
-  const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } });
+  const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } }, o.engine === undefined ? {} : { engine: o.engine });
   return { ...result, out, rows: rowsOf(out) };
 }
 
@@ -92,6 +93,11 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     const emu = await emulator({ seed: 35, runs: 160, benchmarkRuns: true });
     const { suites, runs } = await pinnedRuns(emu);
     expect(suites.map((s) => s.suite_key)).toEqual(["negotiation-core", "adversarial-pressure"]);
+    // Spec 2.10's shape, before and after the late suite's release.
+    shapes.suites.parse({ suites });
+    await emu.advance();
+    const later = await clientFor(emu, "agent").getJson<{ suites: Suite[] }>("/api/agent/suites");
+    expect(shapes.suites.parse(later).suites.map((s) => s.suite_key)).toEqual(["negotiation-core", "adversarial-pressure", "late-release"]);
     const pinnedBy = new Set([...runs.values()].flat());
     expect(pinnedBy).toEqual(new Set(["negotiation-core@2", "adversarial-pressure@1"]));
     // The copy: adversarial-pressure pins the hash of a campaign played under another id.
@@ -202,6 +208,16 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     const third = await pull(emu, "sft", { out });
     expect(third.changed).toBe(false);
     expect(third.manifest.night.removed).toBe(0);
+  });
+
+  it("a night runs the rule on the stages engine: by default and under --engine auto; --engine parallel refuses, naming why", async () => {
+    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+    await expect(pull(emu, "sft", { engine: "parallel" })).rejects.toThrow(/The parallel engine cannot run this conversion: it does not decontaminate a night against released suites; use --engine stages or auto/);
+    const auto = await pull(emu, "sft", { engine: "auto" });
+    expect(auto.manifest.dropped.benchmark_scenario).toBeGreaterThan(0);
+    expect(auto.rows).toEqual((await pull(emu, "sft")).rows);
+    // With decontamination off, the units run the night.
+    expect((await pull(emu, "sft", { engine: "parallel", extra: "  suites: none\n" })).changed).toBe(true);
   });
 
   it("without EVAL_API_KEY an owner pull cannot decide: a warning, or with require_suites a usage error", async () => {
