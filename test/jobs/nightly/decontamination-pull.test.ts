@@ -228,6 +228,22 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     await expect(pull(emu, "sft", { key: false, extra: "  require_suites: true\n" })).rejects.toThrow(/--require-suites: EVAL_API_KEY is not set/);
   });
 
+  it("run documents without a hash: the records are kept with a warning, or with require_suites the night fails, the dataset untouched", async () => {
+    const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
+    const out = join(root, "no-hash");
+    const first = await pull(emu, "rl", { out });
+    const before = readFileSync(join(out, "manifest.json"), "utf8");
+    await emu.advance();
+    const strip = (url: string, body: Buffer) => (/^\/api\/evals\/[^/]+\/scorecard/.test(url) ? Buffer.from(body.toString("utf8").replace(/"scenario_version_hash":"[0-9a-f]+"/g, '"other":"x"')) : body);
+    const proxy = { url: await rewritingProxy(emu.url, strip), ownerToken: emu.ownerToken, apiKeys: emu.apiKeys };
+    await expect(pull(proxy, "rl", { out, extra: "  require_suites: true\n" })).rejects.toThrow(/--require-suites: \d+ record\(s\) of runs whose scenario_version_hash no run document gave/);
+    expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(before);
+    const warned = await pull(proxy, "rl", { out: join(root, "no-hash-warned") });
+    expect(warned.manifest.decontamination?.undecided_records).toBeGreaterThan(0);
+    expect(warned.manifest.warnings.join("\n")).toMatch(/decontamination: \d+ record\(s\) of runs whose scenario_version_hash is unknown were kept unchecked/);
+    expect(first.manifest.decontamination?.undecided_records).toBe(0);
+  });
+
   it("a suites answer that fails spec 2.10 is quarantined and fails the night (SuitesError), the dataset untouched", async () => {
     const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
     const out = join(root, "bad");
