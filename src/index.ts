@@ -190,7 +190,7 @@ export type { RetryReason } from "./http/retry-policy.js";
 export type { HedgeEvent } from "./http/client-event.js";
 export type { ObjectFiles } from "./output/object-files.js";
 export type { SnapshotPointer } from "./output/object-snapshot-pointer.js";
-export type { SuiteBook, SuitePin, SuiteAnswer, SuitesData } from "./formats/suite-book.js";
+export type { SuiteBook, SuitePin, SuiteAnswer, SuiteFacts, SuitesData } from "./formats/suite-book.js";
 export type { DecontaminationManifest } from "./output/decontamination.js";
 export type { DatasetStats, DistributionStats, StatsManifest, StatsPartial } from "./stats/dataset-stats.js";
 export type { HistogramPartial } from "./stats/histogram.js";

@@ -4,9 +4,14 @@ import type { RecordFacts } from "./format.js";
  * Decontamination against the service's benchmark suites (issue 35; spec 2.10, 4.6): the one rule every
  * path consults (a pull, `run`, `convert --suites`, `validate`, DPO pairing). A record is of a benchmark
  * scenario when the `scenario_version_hash` of its run (of either run, for a DPO pair) is pinned by a
- * suite: by hash, not by scenario id, so a copy of a suite scenario (`POST /api/scenarios/{id}/copy`
- * keeps the content, and the hash covers it) is caught under its new id too.
+ * suite: by hash, so a copy of a suite scenario (`POST /api/scenarios/{id}/copy` keeps the content, and
+ * the hash covers it) is caught under its new id too; and by scenario id where the record gives one
+ * (`scenario.campaign_id` equal to a pinned `scenario_ids` entry, compared whole, never parsed), which
+ * decides records whose run's hash is unknown (agent routes, RL and DPO without run documents).
  */
+
+/** What the rule reads of a record. */
+export type SuiteFacts = Pick<RecordFacts, "runIds" | "scenarioVersionHash" | "campaignId">;
 
 /** What the rule keeps of one released suite. */
 export interface SuitePin {
@@ -42,6 +47,8 @@ export class SuiteBook {
   #data: SuitesData | null = null;
   /** Hash to the labels of the suites that pin it. */
   readonly #byHash = new Map<string, string[]>();
+  /** Scenario id to the labels of the suites that pin it. */
+  readonly #byId = new Map<string, string[]>();
   /** Run id to its scenario hash, for records that do not carry theirs (RL, DPO; spec 2.4's run document). */
   readonly #runHash: (runId: string) => string | undefined;
   readonly #drops = new Map<string, SuiteDrops>();
@@ -55,11 +62,8 @@ export class SuiteBook {
     for (const suite of suites) {
       const label = suiteLabel(suite);
       this.#drops.set(label, { runs: new Set(), records: 0 });
-      for (const hash of suite.hashes) {
-        const labels = this.#byHash.get(hash);
-        if (labels === undefined) this.#byHash.set(hash, [label]);
-        else if (!labels.includes(label)) labels.push(label);
-      }
+      for (const hash of suite.hashes) pin(this.#byHash, hash, label);
+      for (const id of suite.scenarioIds) pin(this.#byId, id, label);
     }
   }
 
@@ -74,30 +78,37 @@ export class SuiteBook {
     return this.#data;
   }
 
-  /** The suites pinning a run, [] when none, undefined when its hash is not known. */
-  run(runId: string, ownHash?: string): readonly string[] | undefined {
+  /**
+   * The suites pinning a run, [] when none, undefined when neither its hash is known nor its scenario id
+   * (`scenarioId`, the record's `scenario.campaign_id`) pinned.
+   */
+  run(runId: string, ownHash?: string, scenarioId?: string): readonly string[] | undefined {
     const hash = ownHash ?? this.#runHash(runId);
-    return hash === undefined ? undefined : (this.#byHash.get(hash) ?? []);
+    const byId = scenarioId === undefined ? undefined : this.#byId.get(scenarioId);
+    const byHash = hash === undefined ? undefined : (this.#byHash.get(hash) ?? []);
+    if (byId === undefined) return byHash;
+    return byHash === undefined ? byId : [...new Set([...byHash, ...byId])];
   }
 
   /**
    * DPO pairing: whether a run of known `hash` is on a pinned scenario, so it is never paired (a clean run
    * then pairs with another clean run); counted as a run its suites took out.
    */
-  excludesRun(runId: string, hash: string): boolean {
-    const labels = this.run(runId, hash) ?? [];
+  excludesRun(runId: string, hash: string | undefined, scenarioId?: string): boolean {
+    const labels = this.run(runId, hash, scenarioId) ?? [];
     for (const label of labels) this.#drops.get(label)?.runs.add(runId);
     return labels.length > 0;
   }
 
   /** The rule's answer for a record, without counting it. */
-  answer(facts: Pick<RecordFacts, "runIds" | "scenarioVersionHash">): SuiteAnswer {
+  answer(facts: SuiteFacts): SuiteAnswer {
     const pinned = new Set<string>();
     let unknown = false;
     // A seat record carries its own run's hash where the route gives it; a pair's runs are looked up.
+    // Both runs of a pair share its scenario (spec 4.10), so its id applies to each.
     const own = facts.runIds.length === 1 ? facts.scenarioVersionHash : undefined;
     for (const runId of facts.runIds) {
-      const labels = this.run(runId, own);
+      const labels = this.run(runId, own, facts.campaignId);
       if (labels === undefined) unknown = true;
       else for (const label of labels) pinned.add(label);
     }
@@ -106,7 +117,7 @@ export class SuiteBook {
   }
 
   /** The rule as a stage reads it: "benchmark_scenario" or null, counting drops per suite and undecided records. */
-  decide(facts: Pick<RecordFacts, "runIds" | "scenarioVersionHash">): "benchmark_scenario" | null {
+  decide(facts: SuiteFacts): "benchmark_scenario" | null {
     if (this.suites.length === 0) return null;
     const answer = this.answer(facts);
     if (answer === "unknown" && this.#counts) this.#unknown++;
@@ -115,7 +126,7 @@ export class SuiteBook {
     for (const label of answer.pinned) {
       const drops = this.#drops.get(label) as SuiteDrops;
       drops.records++;
-      for (const runId of facts.runIds) if ((this.run(runId, facts.runIds.length === 1 ? facts.scenarioVersionHash : undefined) ?? []).includes(label)) drops.runs.add(runId);
+      for (const runId of facts.runIds) if ((this.run(runId, facts.runIds.length === 1 ? facts.scenarioVersionHash : undefined, facts.campaignId) ?? []).includes(label)) drops.runs.add(runId);
     }
     return "benchmark_scenario";
   }
@@ -135,4 +146,10 @@ export class SuiteBook {
     const d = this.#drops.get(label);
     return { runs: d?.runs.size ?? 0, records: d?.records ?? 0 };
   }
+}
+
+function pin(index: Map<string, string[]>, key: string, label: string): void {
+  const labels = index.get(key);
+  if (labels === undefined) index.set(key, [label]);
+  else if (!labels.includes(label)) labels.push(label);
 }

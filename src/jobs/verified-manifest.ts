@@ -12,7 +12,7 @@ export interface VerifiedManifest {
   readonly quarantine?: { readonly path?: unknown; readonly entries?: unknown; readonly bytes?: unknown; readonly sha256?: unknown } | null;
   readonly view?: { readonly records_in?: unknown; readonly rows_out?: unknown } | null;
   readonly split?: { readonly splits?: Readonly<Record<string, { readonly rows?: unknown } | null>> | null } | null;
-  readonly decontamination?: { readonly suites?: readonly { readonly suite_key?: unknown; readonly version?: unknown; readonly scenario_version_hashes?: unknown }[] } | null;
+  readonly decontamination?: { readonly suites?: readonly { readonly suite_key?: unknown; readonly version?: unknown; readonly scenario_version_hashes?: unknown; readonly scenario_ids?: unknown }[] } | null;
   readonly stats?: { readonly rows?: unknown; readonly splits?: Readonly<Record<string, unknown>> | null } | null;
   readonly night?: { readonly added?: unknown; readonly replaced?: unknown; readonly unchanged?: unknown; readonly buckets_rewritten?: unknown } | null;
 }

@@ -1,3 +1,4 @@
+import { parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./nightly/score-cache-file.js";
 import type { Files } from "../output/storage.js";
 import { previewJsonl } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
@@ -6,17 +7,23 @@ import type { VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
 
 /**
- * Issue 35: no kept row of a decontaminated dataset carries a scenario hash its manifest's suites pin. Only
- * rows that carry the hash can be checked (SFT records of owner routes, `manifest.scenario_version_hash`);
- * RL and DPO rows name none, and are left to the counts. The first such row of each shard is named.
+ * Issue 35: no kept row of a decontaminated dataset is of a scenario its manifest's suites pin. A row is
+ * checked by every handle it gives: the hash it carries (SFT records of owner routes), the hash of its runs
+ * in the pull's score cache (`_cache/scorecards.ndjson`: RL, DPO and view rows name their runs, not the
+ * hash), and its scenario id (`scenario.campaign_id`, or a view row's `campaign_id`). A row of a copy in a
+ * converted RL or DPO dataset (no cache) gives none, and is left to the counts. The first such row of each
+ * shard is named.
  */
 export async function verifyDecontamination(files: Files, manifest: VerifiedManifest, paths: readonly string[], findings: VerifyFinding[]): Promise<void> {
-  const pinned = new Map<string, string>();
+  const byHash = new Map<string, string>();
+  const byId = new Map<string, string>();
   for (const suite of manifest.decontamination?.suites ?? []) {
-    const hashes = Array.isArray(suite.scenario_version_hashes) ? (suite.scenario_version_hashes as unknown[]) : [];
-    for (const hash of hashes) if (typeof hash === "string") pinned.set(hash, `${String(suite.suite_key)}@${String(suite.version)}`);
+    const label = `${String(suite.suite_key)}@${String(suite.version)}`;
+    for (const hash of strings(suite.scenario_version_hashes)) byHash.set(hash, label);
+    for (const id of strings(suite.scenario_ids)) byId.set(id, label);
   }
-  if (pinned.size === 0) return;
+  if (byHash.size === 0 && byId.size === 0) return;
+  const runHashes = await cachedRunHashes(files);
   for (const path of paths) {
     const shard = storedShard(files, path);
     let rows: readonly Record<string, unknown>[];
@@ -26,12 +33,41 @@ export async function verifyDecontamination(files: Files, manifest: VerifiedMani
       continue; // An unreadable shard is already a finding of its own.
     }
     for (const [i, row] of rows.entries()) {
-      const m = row.manifest;
-      const hash = typeof m === "object" && m !== null ? (m as Record<string, unknown>).scenario_version_hash : undefined;
-      const suite = typeof hash === "string" ? pinned.get(hash) : undefined;
-      if (suite === undefined) continue;
-      findings.push({ kind: "benchmark_row", path, message: `${path} row ${i + 1} is of a scenario the benchmark suite ${suite} pins (scenario_version_hash ${hash as string}): decontamination should have dropped it` });
+      const why = pinnedBy(row, byHash, byId, runHashes);
+      if (why === null) continue;
+      findings.push({ kind: "benchmark_row", path, message: `${path} row ${i + 1} is of a scenario the benchmark suite ${why.suite} pins (${why.by}): decontamination should have dropped it` });
       break;
     }
   }
+}
+
+function pinnedBy(row: Record<string, unknown>, byHash: Map<string, string>, byId: Map<string, string>, runHashes: (runId: string) => string | undefined): { suite: string; by: string } | null {
+  const own = field(row.manifest, "scenario_version_hash");
+  if (own !== undefined && byHash.has(own)) return { suite: byHash.get(own) as string, by: `scenario_version_hash ${own}` };
+  for (const runId of [row.run_id, row.run_chosen, row.run_rejected]) {
+    const hash = typeof runId === "string" ? runHashes(runId) : undefined;
+    if (hash !== undefined && byHash.has(hash)) return { suite: byHash.get(hash) as string, by: `run ${runId as string}'s scenario_version_hash ${hash}` };
+  }
+  const id = field(row.scenario, "campaign_id") ?? (typeof row.campaign_id === "string" ? row.campaign_id : undefined);
+  if (id !== undefined && byId.has(id)) return { suite: byId.get(id) as string, by: `scenario id ${id}` };
+  return null;
+}
+
+/** The run hashes a pull cached with the night's scores; none for a converted dataset. */
+async function cachedRunHashes(files: Files): Promise<(runId: string) => string | undefined> {
+  const bytes = await files.read(`${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`);
+  if (bytes === null) return () => undefined;
+  const parts: Buffer[] = [];
+  for await (const chunk of bytes) parts.push(Buffer.from(chunk));
+  const cache = parseScoreCache(Buffer.concat(parts).toString("utf8"));
+  return (runId) => cache.get(runId)?.hash;
+}
+
+function field(value: unknown, name: string): string | undefined {
+  const v = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  return typeof v === "string" ? v : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((x): x is string => typeof x === "string") : [];
 }

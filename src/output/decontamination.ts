@@ -11,8 +11,10 @@ export interface DecontaminationManifest {
     readonly version: number;
     /** Distinct scenario hashes the suite pins. */
     readonly pinned_hashes: number;
-    /** The hashes themselves: `verify` checks that no kept row carries one. */
+    /** The hashes themselves: `verify` checks that no kept row carries one, nor is of a run that has one. */
     readonly scenario_version_hashes: readonly string[];
+    /** The scenario ids it pins: `verify` checks that no kept row names one as its `campaign_id`. */
+    readonly scenario_ids: readonly string[];
     readonly runs_dropped: number;
     readonly records_dropped: number;
   }[];
@@ -27,7 +29,7 @@ export function decontaminationManifest(asked: string, sha256: string | null, su
     suites_sha256: sha256,
     suites: suites.map((suite) => {
       const drops = book?.drops(suiteLabel(suite)) ?? { runs: 0, records: 0 };
-      return { suite_key: suite.key, version: suite.version, pinned_hashes: new Set(suite.hashes).size, scenario_version_hashes: [...new Set(suite.hashes)], runs_dropped: drops.runs, records_dropped: drops.records };
+      return { suite_key: suite.key, version: suite.version, pinned_hashes: new Set(suite.hashes).size, scenario_version_hashes: [...new Set(suite.hashes)], scenario_ids: [...new Set(suite.scenarioIds)], runs_dropped: drops.runs, records_dropped: drops.records };
     }),
     undecided_records: book?.undecided ?? 0,
   };
@@ -42,5 +44,5 @@ export function decontaminationSentence(section: DecontaminationManifest): strin
   }
   const names = section.suites.map((s) => `\`${s.suite_key}@${s.version}\``).join(", ");
   const dropped = section.suites.reduce((n, s) => n + s.records_dropped, 0);
-  return `Decontaminated: it excludes every run on a scenario pinned by the benchmark suite${section.suites.length === 1 ? "" : "s"} ${names} (by \`scenario_version_hash\`, copies included; ${dropped} record${dropped === 1 ? "" : "s"} dropped as \`benchmark_scenario\`), so evaluating on ${section.suites.length === 1 ? "it" : "them"} is not training-set contamination.`;
+  return `Decontaminated: it excludes every run on a scenario pinned by the benchmark suite${section.suites.length === 1 ? "" : "s"} ${names} (by \`scenario_version_hash\`, copies included, and by scenario id; ${dropped} record${dropped === 1 ? "" : "s"} dropped as \`benchmark_scenario\`), so evaluating on ${section.suites.length === 1 ? "it" : "them"} is not training-set contamination.`;
 }

@@ -300,7 +300,7 @@ export const OPTIONS = defineOptions({
   requireSuites: {
     kind: flag(),
     default: false,
-    help: "fail (exit 2) when decontamination cannot decide: pull/run: no EVAL_API_KEY to read the suites with, or agent routes, which give no scenario hash; convert: no --suites, or a record whose run's hash is unknown; else a warning",
+    help: "fail (exit 2) when decontamination cannot decide: pull/run: no EVAL_API_KEY to read the suites with, agent routes (which give no scenario hash: ids only), or a record whose run document gives no hash; convert: no --suites, or a record whose run's hash is unknown; else a warning",
     takenBy: ["pull", "convert"],
     flag: "--require-suites",
     yaml: { key: "source.require_suites", sources: ["http"] },

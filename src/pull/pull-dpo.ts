@@ -96,11 +96,11 @@ export async function* pullDpo(
     const composite = scores.get(run.runId)?.composite;
     // The one decontamination rule (suite-book.ts): a run on a benchmark scenario is never paired.
     const hash = scores.get(run.runId)?.hash;
-    if (suites !== undefined && hash !== undefined && suites.excludesRun(run.runId, hash)) {
+    const campaignId = run.campaignId ?? campaignOf.get(run.runId);
+    if (suites !== undefined && suites.excludesRun(run.runId, hash, campaignId)) {
       tally.r.pairs.excluded++;
       continue;
     }
-    const campaignId = run.campaignId ?? campaignOf.get(run.runId);
     if (composite === undefined || campaignId === undefined || !known.has(run.runId) || unpairable.has(run.runId) || book.run(run.runId) !== "open") {
       tally.r.pairs.excluded++;
       continue;

@@ -67,6 +67,8 @@ describe("convert --suites FILE (issue 35)", () => {
     const warned = await runCli(["convert", rl, "--out", join(root, "rl-warned"), "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--json"]);
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stderr).toMatch(/decontamination: \d+ record\(s\) carry no scenario_version_hash/);
+    // Records give their scenario id: those of a scenario a suite pins by id go even without the hashes.
+    expect(JSON.parse(warned.stdout).dropped.benchmark_scenario).toBeGreaterThan(0);
 
     const refused = await runCli(["convert", rl, "--out", join(root, "rl-refused"), "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--require-suites"]);
     expect(refused.code).toBe(2);
@@ -102,6 +104,49 @@ describe("convert --suites FILE (issue 35)", () => {
       if (n === 0) expect(outcomes[0]?.dropped.duplicate).toBeGreaterThan(0);
       expect(outcomes[1]).toEqual(outcomes[0]);
       expect(outcomes[2]).toEqual(outcomes[0]);
+    }
+  });
+
+  it("DPO: a pair goes when either of its runs is pinned (--run-manifests), and a clean pair stays", { timeout: 120_000 }, async () => {
+    // Runs by scenario (from the SFT export) and their hashes (the run documents).
+    const campaignOf = new Map<string, string>();
+    for (const line of readFileSync(join(root, "sft.ndjson"), "utf8").split("\n").filter((l) => l.startsWith("{"))) {
+      const record = JSON.parse(line) as { run_id?: string; scenario?: { campaign_id: string } };
+      if (record.run_id !== undefined && record.scenario !== undefined) campaignOf.set(record.run_id, record.scenario.campaign_id);
+    }
+    const docs = readFileSync(manifestsFile, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { run_id: string; manifest: { scenario_version_hash: string } });
+    const ids = new Set((JSON.parse(readFileSync(suitesFile, "utf8")) as { suites: { scenario_ids: string[] }[] }).suites.flatMap((s) => s.scenario_ids));
+    // A pinned pair on a copy (its scenario id pinned by no suite: only the hash tells), and a clean pair.
+    const pairOn = async (pinnedScenario: boolean): Promise<string> => {
+      const byCampaign = new Map<string, string[]>();
+      for (const { run_id } of docs) {
+        const campaign = campaignOf.get(run_id);
+        if (campaign !== undefined && !ids.has(campaign) && pinned.has(run_id) === pinnedScenario) byCampaign.set(campaign, [...(byCampaign.get(campaign) ?? []), run_id]);
+      }
+      for (const runIds of byCampaign.values()) {
+        for (let i = 1; i < runIds.length; i++) {
+          const answer = await clientFor(emu, "owner").getJson<{ records: unknown[] }>("/api/evals/dpo", { run_id_a: runIds[0] as string, run_id_b: runIds[i] as string }).catch(() => null);
+          if (answer !== null && answer.records.length > 0) return JSON.stringify(answer.records[0]);
+        }
+      }
+      throw new Error("no pair found");
+    };
+    const pinnedPair = JSON.parse(await pairOn(true)) as { run_chosen: string; run_rejected: string };
+    const cleanPair = JSON.parse(await pairOn(false)) as { run_chosen: string };
+    const dpo = join(root, "dpo.ndjson");
+    writeFileSync(dpo, `${JSON.stringify(pinnedPair)}\n${JSON.stringify(cleanPair)}\n`);
+    const clean = docs.find((d) => !pinned.has(d.run_id))?.manifest.scenario_version_hash as string;
+    // The scenario changed between the pair's runs (another hash): one run of it pinned, the other not.
+    for (const cleanRun of [pinnedPair.run_chosen, pinnedPair.run_rejected]) {
+      const manifests = join(root, `dpo-manifests-${cleanRun}.ndjson`);
+      writeFileSync(manifests, `${docs.map((d) => JSON.stringify(d.run_id === cleanRun ? { ...d, manifest: { ...d.manifest, scenario_version_hash: clean } } : d)).join("\n")}\n`);
+      const out = join(root, `dpo-out-${cleanRun}`);
+      const r = await runCli(["convert", dpo, "--out", out, "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--run-manifests", manifests, "--require-suites", "--seats", "all", "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const m = JSON.parse(r.stdout) as { dropped: Record<string, number>; decontamination: { suites: { runs_dropped: number; records_dropped: number }[] } };
+      expect(m.dropped.benchmark_scenario).toBe(1);
+      expect(m.decontamination.suites.reduce((n, s) => n + s.runs_dropped, 0)).toBe(1);
+      expect(rows(out).map((row) => (row as { run_chosen?: string }).run_chosen)).toEqual([cleanPair.run_chosen]);
     }
   });
 

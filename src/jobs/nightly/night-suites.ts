@@ -40,8 +40,10 @@ export async function nightSuites(source: HttpSource, environment: SourceEnviron
     if (source.require_suites) throw new ConfigError(`--require-suites: ${why}`);
     return { ...off, undecidable: `decontamination: ${why}; no record was checked against the benchmark suites (pass --suites none to say so, or --require-suites to make this an error)` };
   };
-  // Agent routes carry no run document (spec 2.4: owner routes only), so no record's scenario hash.
-  if (source.auth === "agent") return cannot("agent routes give no scenario_version_hash");
+  // Agent routes carry no run document (spec 2.4: owner routes only), so no record's scenario hash: their
+  // records are decided by scenario id alone, and a copy of a pinned scenario (another id) goes unseen.
+  const agent = source.auth === "agent";
+  if (agent && source.require_suites) throw new ConfigError("--require-suites: agent routes give no scenario_version_hash, so a copy of a benchmark scenario cannot be told");
   if (environment.env[TOKEN_ENV.agent] === undefined) return cannot(`${TOKEN_ENV.agent} is not set, and the suites route (${SUITES_ROUTE}) takes an agent key`);
   let digest: string | null = null;
   const client = createServiceClient({
@@ -65,5 +67,6 @@ export async function nightSuites(source: HttpSource, environment: SourceEnviron
   if (picked.missing.length > 0) {
     throw new SuitesError(`--suites names ${picked.missing.join(", ")}, which ${SUITES_ROUTE} does not list as released (it lists ${answer.suites.map(suiteLabel).join(", ") || "none"})`);
   }
-  return { asked, suites: picked.suites, sha256, undecidable: null };
+  const byIdOnly = agent && picked.suites.length > 0 ? "decontamination: agent routes give no scenario_version_hash; records were checked by scenario id only, so a copy of a benchmark scenario under another id is kept (pull with the owner token to check by hash)" : null;
+  return { asked, suites: picked.suites, sha256, undecidable: byIdOnly };
 }

@@ -153,6 +153,10 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const viewed = tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } };
     const run = await chooseEngine(viewed, sources).run(viewed, sources, sink);
     const counts = run.tally.counts();
+    const undecided = book?.undecided ?? 0;
+    if (spec.source.kind === "http" && spec.source.require_suites && undecided > 0) {
+      throw new ConfigError(`--require-suites: ${undecided} record(s) of runs whose scenario_version_hash no run document gave (nor a pinned scenario id) cannot be checked against the benchmark suites; nothing was published`);
+    }
     environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
     // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run
     // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest

@@ -193,7 +193,7 @@ export interface BatchSplits {
   readonly rowGroups: Uint32Array;
 }
 
-export interface SuiteFactsAt extends Pick<RecordFacts, "runIds" | "scenarioVersionHash"> {
+export interface SuiteFactsAt extends Pick<RecordFacts, "runIds" | "scenarioVersionHash" | "campaignId"> {
   /** The line's place among the batch's valid lines. */
   readonly valid: number;
 }

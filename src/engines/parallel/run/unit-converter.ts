@@ -235,7 +235,7 @@ export class UnitConverter {
     g.kinds[i] = outcome.kind;
     if (outcome.kind === LINE_ROW || outcome.kind === LINE_FILTERED) {
       this.#keys.add(outcome.facts.key);
-      if (this.#suites !== null && this.#suites.answer(outcome.facts) !== "clear") g.suiteFacts.push({ valid: g.valid, runIds: outcome.facts.runIds, ...(outcome.facts.scenarioVersionHash === undefined ? {} : { scenarioVersionHash: outcome.facts.scenarioVersionHash }) });
+      if (this.#suites !== null && this.#suites.answer(outcome.facts) !== "clear") g.suiteFacts.push({ valid: g.valid, runIds: outcome.facts.runIds, campaignId: outcome.facts.campaignId, ...(outcome.facts.scenarioVersionHash === undefined ? {} : { scenarioVersionHash: outcome.facts.scenarioVersionHash }) });
       g.versions[g.valid] = outcome.facts.scorecardVersion ?? 0;
       g.digests[g.valid++] = lineDigestOf(g.bytes, start, end);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
