@@ -15,9 +15,7 @@ export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
     // The ranking read would have to decontaminate too (the stages' first read does).
     if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
     if (rotation.kind === "buckets") {
-      // A night's released suites judge runs by their run documents' hashes, which stay on main; a night's
-      // keyed rows are not yet written for a context join or a quarantine decided after dedup.
-      if (sources?.suites !== undefined) return "it does not decontaminate a night against released suites";
+      // A night's keyed rows are not yet written for a context join or a quarantine decided after dedup.
       if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join a night's view against context records (--view ${plan.view.name})`;
       if (plan.view?.onInjection === "quarantine") return "it does not quarantine a night's records for their view rows (--on-injection quarantine)";
     }

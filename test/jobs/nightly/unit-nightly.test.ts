@@ -71,6 +71,26 @@ describe("a night on the unit engine", () => {
     await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), ["stages", "workers-2"]);
   });
 
+  it("decontaminated against the released suites (SFT by its own hash, RL by its runs'), and a suite released the next night retracts its rows; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 36, runs: 240, benchmarkRuns: true });
+    const env = (dir: string) => envFor(emu, dir, { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string });
+    const sft = pipelineFile("nightly-sft", (t) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n"));
+    const rl = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none").replace(/ {2}buckets: 16\n/, "  buckets: 4\n"));
+    const dropped = (name: string, suite: string) => {
+      const { decontamination } = JSON.parse(readFileSync(join(root, name, "workers-2", "night", "manifest.json"), "utf8")) as { decontamination: { suites: { suite_key: string; records_dropped: number }[] } };
+      return decontamination.suites.find((s) => s.suite_key === suite)?.records_dropped ?? 0;
+    };
+    await nightOnEach(sft, env, join(root, "suites-sft"));
+    await nightOnEach(rl, env, join(root, "suites-rl"));
+    expect(dropped("suites-sft", "negotiation-core")).toBeGreaterThan(0);
+    expect(dropped("suites-rl", "negotiation-core")).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(sft, env, join(root, "suites-sft"));
+    await nightOnEach(rl, env, join(root, "suites-rl"));
+    expect(dropped("suites-sft", "late-release")).toBeGreaterThan(0);
+    expect(dropped("suites-rl", "late-release")).toBeGreaterThan(0);
+  });
+
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {
     const base = readFileSync(`${FIXTURES}records/sft-valid.ndjson`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     // ~5 MiB of distinct runs (more than a unit), then the first runs rescored: their written rows lose.
