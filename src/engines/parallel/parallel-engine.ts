@@ -1,5 +1,4 @@
 import type { Engine, KeyedSink, RowGroupSink } from "../engine.js";
-import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
@@ -11,14 +10,10 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { rotation } = plan.shards;
     // The ranking read would have to decontaminate too (the stages' first read does).
     if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
-    if (rotation.kind === "buckets") {
-      // A night's keyed rows are not yet written for a context join or a quarantine decided after dedup.
-      if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join a night's view against context records (--view ${plan.view.name})`;
-      if (plan.view?.onInjection === "quarantine") return "it does not quarantine a night's records for their view rows (--on-injection quarantine)";
-    }
+    // A night's keyed rows are not yet written for a quarantine decided after dedup.
+    if (plan.shards.rotation.kind === "buckets" && plan.view?.onInjection === "quarantine") return "it does not quarantine a night's records for their view rows (--on-injection quarantine)";
     // The kept counts live on main; workers would need a copy and send back what they counted.
     if (plan.view?.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
     // A row's split travels as a byte between the threads.

@@ -91,6 +91,18 @@ describe("a night on the unit engine", () => {
     expect(dropped("suites-rl", "late-release")).toBeGreaterThan(0);
   });
 
+  it("a DPO view joined against the pull's RL records (trl-preference), over two nights; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 37, runs: 120 });
+    const file = pipelineFile("nightly-dpo", (t) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-preference\n"));
+    const out = join(root, "dpo-view");
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    const manifest = JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { view: { name: string }; records_out: number };
+    expect(manifest.view.name).toBe("trl-preference");
+    expect(manifest.records_out).toBeGreaterThan(0);
+  });
+
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {
     const base = readFileSync(`${FIXTURES}records/sft-valid.ndjson`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     // ~5 MiB of distinct runs (more than a unit), then the first runs rescored: their written rows lose.
