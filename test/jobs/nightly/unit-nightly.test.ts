@@ -103,6 +103,19 @@ describe("a night on the unit engine", () => {
     expect(manifest.records_out).toBeGreaterThan(0);
   });
 
+  it("a view's records quarantined for injection once they won dedup (--on-injection quarantine), over two nights; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 38, runs: 160 });
+    const quarantining = (t: string) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-prompt-completion\n  view_options: {on_injection: quarantine}\n").replace(/max_quarantined: [\d.]+/, "max_quarantined: 1");
+    const file = pipelineFile("nightly-rl", (t) => quarantining(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none"));
+    const out = join(root, "quarantine");
+    const entries = () => (JSON.parse(readFileSync(join(out, "workers-0", "night", "manifest.json"), "utf8")) as { quarantine: { entries: number } | null }).quarantine?.entries ?? 0;
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    expect(entries()).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    expect(entries()).toBeGreaterThan(0);
+  });
+
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {
     const base = readFileSync(`${FIXTURES}records/sft-valid.ndjson`, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     // ~5 MiB of distinct runs (more than a unit), then the first runs rescored: their written rows lose.
