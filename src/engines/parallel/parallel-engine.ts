@@ -12,8 +12,6 @@ export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   refuses(plan, sources) {
     // The ranking read would have to decontaminate too (the stages' first read does).
     if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
-    // The kept counts live on main; workers would need a copy and send back what they counted.
-    if (plan.view?.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);

@@ -5,6 +5,7 @@ import { tempDir } from "../../helpers/temp-dir.js";
 import { spawnCli } from "../../helpers/spawn-cli.js";
 import { FIXTURES } from "../../helpers/flow.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
+import { wordTokenizer } from "./word-tokenizer.js";
 
 // Issue 33: a night runs on the unit engine (both executors) and publishes, byte for byte, what the stages
 // engine publishes: the same bucket shards, ledger and manifest (but the pull's hedges, which follow timing).
@@ -114,6 +115,25 @@ describe("a night on the unit engine", () => {
     await emu.advance();
     await nightOnEach(file, (dir) => envFor(emu, dir), out);
     expect(entries()).toBeGreaterThan(0);
+  });
+
+  it("a nightly view's token counts kept with the dataset (--tokenizer, and records quarantined for injection, whose rows count too): each night's cached rows and kept counts are the stages'; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 39, runs: 120 });
+    const tok = wordTokenizer(join(root, "tok"));
+    const file = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none").replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: trl-prompt-completion\n  view_options: {tokenizer: ${tok}, on_injection: quarantine}\n`).replace(/max_quarantined: [\d.]+/, "max_quarantined: 1"));
+    const out = join(root, "tokens");
+    const kept = (name: string) => readFileSync(join(out, name, "night", "_cache", "token-counts.txt"), "utf8");
+    const tokens = () => (JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { view: { tokens: { rows: number; cached: number } } }).view.tokens;
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    // The first night finds the texts it repeats; the next, also those it kept.
+    const first = tokens().cached;
+    expect(first).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    expect(tokens().cached).toBeGreaterThan(first);
+    expect(tokens().cached).toBeLessThan(tokens().rows);
   });
 
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {

@@ -87,7 +87,10 @@ export interface DecideMessage {
   readonly unit: number;
   /** 1 keeps the row, 0 drops it; in a split run, split by split (split 0's rows in order, then split 1's...). */
   readonly keep: Uint8Array;
-  /** A view's run: 1 per record that gave rows (LINE_ROW, in order) that stays, whose view counts then count. */
+  /**
+   * A view's run: per record that gave rows (LINE_ROW, in order), RECORD_KEPT when it stays, whose view counts
+   * then count, RECORD_QUARANTINED when it won dedup and is quarantined for its rows, else 0.
+   */
   readonly records: Uint8Array | null;
   readonly segments: readonly number[];
   /**
@@ -125,6 +128,9 @@ export interface WorkerStart {
 }
 
 /** What a line became in the worker. */
+export const RECORD_KEPT = 1;
+export const RECORD_QUARANTINED = 2;
+
 export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
 export const LINE_FILTERED = 1; // valid, dropped by a filter rule
 export const LINE_QUARANTINED = 2;
