@@ -10,8 +10,6 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    // The ranking read would have to decontaminate too (the stages' first read does).
-    if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
     // A row's split travels as a byte between the threads.
     if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
