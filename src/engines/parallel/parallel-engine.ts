@@ -10,8 +10,8 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    // A row's split travels as a byte between the threads.
-    if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
+    // A row's split travels as two bytes between the threads.
+    if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 65_536) return "it splits into at most 65536 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },
