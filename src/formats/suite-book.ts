@@ -35,7 +35,10 @@ export interface SuiteDrops {
   records: number;
 }
 
-/** A book made of plain data, as a worker thread is sent it: the suites and the run hashes (`--run-manifests`). */
+/**
+ * A book made of plain data, as a worker thread is sent it: the suites and the run hashes (`--run-manifests`;
+ * a night's: only the runs a suite pins, see {@link SuiteBook.learned}).
+ */
 export interface SuitesData {
   readonly suites: readonly SuitePin[];
   readonly runHashes: readonly (readonly [string, string])[];
@@ -43,8 +46,10 @@ export interface SuitesData {
 
 export class SuiteBook {
   readonly suites: readonly SuitePin[];
-  /** What it was made of (`SuiteBook.of`); null when its run hashes are learned as a pull goes. */
+  /** What it was made of (`SuiteBook.of`), or made of once its learned runs are all known; null until then, or never. */
   #data: SuitesData | null = null;
+  /** A night's runs, learned as its pull goes ({@link SuiteBook.learned}). */
+  #learned: (() => Iterable<readonly [string, { readonly hash?: string }]>) | null = null;
   /** Hash to the labels of the suites that pin it. */
   readonly #byHash = new Map<string, string[]>();
   /** Scenario id to the labels of the suites that pin it. */
@@ -74,7 +79,25 @@ export class SuiteBook {
     return book;
   }
 
+  /**
+   * A night's book: each run's hash is what its pull learned from the run document (`runs()`). Once the pull is
+   * read, its plain data (`data`) holds the runs a suite pins and no other: a worker drops exactly their records,
+   * and sends back the facts of every record it cannot clear, which main counts on this book. A 100k-run
+   * night sends its workers the few pinned runs, not every run's hash.
+   */
+  static learned(suites: readonly SuitePin[], runs: () => ReadonlyMap<string, { readonly hash?: string }>): SuiteBook {
+    const book = new SuiteBook(suites, (runId) => runs().get(runId)?.hash);
+    book.#learned = runs;
+    return book;
+  }
+
+  /** Its plain data for the workers; null when it has none to send. A learned book's is read once, when asked. */
   get data(): SuitesData | null {
+    if (this.#data === null && this.#learned !== null) {
+      const runHashes: (readonly [string, string])[] = [];
+      for (const [runId, { hash }] of this.#learned()) if (hash !== undefined && this.#byHash.has(hash)) runHashes.push([runId, hash]);
+      this.#data = { suites: this.suites, runHashes };
+    }
     return this.#data;
   }
 

@@ -26,10 +26,20 @@ const nodeCrypto = lazyBuiltin<typeof Crypto>("node:crypto");
 export class TokenCache {
   #prior = new Map<string, number>();
   readonly #next = new Map<string, number>();
+  /** A unit's copy: the entries of the record being viewed (see {@link drain}); null in main's. */
+  #touched: (readonly [string, number])[] | null;
   #setup: string | null = null;
 
-  /** `text`: the file the last published night kept; null when there is none. */
-  constructor(private readonly text: string | null) {}
+  /**
+   * `text`: the file the last published night kept; null when there is none. The unit engine's units open their
+   * own from it, `tracked`, and send each record's entries to main, which keeps those of the records it keeps.
+   */
+  constructor(
+    readonly text: string | null,
+    tracked = false,
+  ) {
+    this.#touched = tracked ? [] : null;
+  }
 
   /** Binds the cache to the setup this run counts with; the kept counts apply only when they were made under it. */
   bind(setup: TokenSetup): void {
@@ -45,12 +55,34 @@ export class TokenCache {
   /** The count kept for `key`, which the next file keeps too; undefined when the row must be counted. */
   lookup(key: string): number | undefined {
     const n = this.#next.get(key) ?? this.#prior.get(key);
-    if (n !== undefined) this.#next.set(key, n);
+    if (n !== undefined) this.store(key, n);
     return n;
   }
 
   store(key: string, n: number): void {
     this.#next.set(key, n);
+    this.#touched?.push([key, n]);
+  }
+
+  /** A unit's copy: the entries looked up or stored since the last call, a record's rows' in order. */
+  drain(): readonly (readonly [string, number])[] {
+    const touched = this.#touched ?? [];
+    if (this.#touched !== null) this.#touched = [];
+    return touched;
+  }
+
+  /**
+   * Main's: a unit's entries of the records main kept, in their order, looked up and stored as if those rows
+   * were judged here (so the next file's entries come in the stages engine's order); returns how many of them
+   * this cache already held, the run's `view.tokens.cached` share.
+   */
+  absorb(entries: readonly (readonly [string, number])[]): number {
+    let cached = 0;
+    for (const [key, n] of entries) {
+      if (this.lookup(key) === undefined) this.store(key, n);
+      else cached++;
+    }
+    return cached;
   }
 
   /** The file to keep with the dataset this run publishes; null when no run bound it (no view counted tokens). */

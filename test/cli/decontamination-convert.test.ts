@@ -81,13 +81,21 @@ describe("convert --suites FILE (issue 35)", () => {
     expect(rows(out).filter((row) => pinned.has(row.run_id))).toEqual([]);
   });
 
-  it("the unit engine, in both executors, drops, counts and writes what the stages engine does", { timeout: 240_000 }, async () => {
+  it("the unit engine, in both executors, drops, counts and writes what the stages engine does, with --top-k-per-scenario too", { timeout: 240_000 }, async () => {
     // A second copy of each record: only the copy that wins dedup counts for its suites.
     writeFileSync(join(root, "sft-again.ndjson"), readFileSync(join(root, "sft.ndjson")));
+    // A seat of a pinned scenario's campaign played on another (unpinned) version, scoring lowest: it is its
+    // campaign's best seat only once the pinned seats are out of the ranking.
+    const decoys = readFileSync(join(root, "sft.ndjson"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { run_id: string; manifest: object; scores: { per_trait: Record<string, { mean: number }> } }).filter((r) => pinned.has(r.run_id)).map((r) => ({ ...r, run_id: `${r.run_id}-decoy`, manifest: { ...r.manifest, scenario_version_hash: "0".repeat(64) }, scores: { ...r.scores, per_trait: Object.fromEntries(Object.entries(r.scores.per_trait).map(([k, t]) => [k, { ...t, mean: 0 }])) } }));
+    expect(decoys.length).toBeGreaterThan(0);
+    writeFileSync(join(root, "sft-decoys.ndjson"), `${decoys.map((r) => JSON.stringify(r)).join("\n")}\n`);
     const cases: [string[], string[]][] = [
       [["sft.ndjson", "sft-again.ndjson"], ["--seats", "all"]],
       [["rl.ndjson"], ["--run-manifests", manifestsFile]],
       [["rl.ndjson"], []],
+      // The ranking read decontaminates too: a pinned seat does not take a place in its scenario's top k.
+      [["sft.ndjson", "sft-again.ndjson"], ["--seats", "all", "--top-k-per-scenario", "1"]],
+      [["sft.ndjson", "sft-decoys.ndjson"], ["--seats", "all", "--top-k-per-scenario", "2"]],
     ];
     for (const [n, [inputs, extra]] of cases.entries()) {
       const outcomes = [];
@@ -102,6 +110,9 @@ describe("convert --suites FILE (issue 35)", () => {
       }
       expect(outcomes[0]?.dropped.benchmark_scenario ?? 0).toBeGreaterThan(n === 2 ? -1 : 0);
       if (n === 0) expect(outcomes[0]?.dropped.duplicate).toBeGreaterThan(0);
+      if (n > 2) expect(outcomes[0]?.dropped.not_top_k).toBeGreaterThan(0);
+      // The decoys stand in their campaigns' top k.
+      if (n === 4) expect(Object.values(outcomes[0]?.data ?? {}).join("").match(/-decoy"/g)?.length).toBeGreaterThan(0);
       expect(outcomes[1]).toEqual(outcomes[0]);
       expect(outcomes[2]).toEqual(outcomes[0]);
     }

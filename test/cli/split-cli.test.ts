@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/flow.js";
@@ -45,6 +45,25 @@ describe("evalshard convert --split", () => {
     const [parallel, stages] = manifests;
     expect(parallel.split).toEqual(stages.split);
     expect(parallel.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split])).toEqual(stages.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split]));
+  });
+
+  it("more than 256 splits: the unit engine, in both executors, writes the stages engine's shards", () => {
+    const base = readFileSync(fx("sft-valid.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines: string[] = [];
+    for (let r = 0; lines.length < 3000; r++) for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${r}` }));
+    const input = join(root, "many-runs.ndjson");
+    writeFileSync(input, `${lines.join("\n")}\n`);
+    const split = Array.from({ length: 320 }, (_, i) => `s${i}=0.003125`).join(",");
+    const outcomes = [[], ["--workers", "0"], ["--engine", "stages"]].map((args) => {
+      const r = run("convert", input, "--out", join(root, `many-${args.join("")}`), "--split", split, "--split-by", "run", "--seats", "all", "--to", "jsonl", "--compression", "none", "--json", ...args);
+      expect(r.code, r.stderr).toBe(0);
+      const manifest = JSON.parse(r.stdout) as { output: { engine: string }; split: { splits: Record<string, { rows: number }> }; shards: { path: string; rows: number; split: string; sha256: string }[] };
+      return { engine: manifest.output.engine, split: manifest.split, shards: manifest.shards.map((s) => [s.path, s.rows, s.split, s.sha256]) };
+    });
+    expect(outcomes.map((o) => o.engine)).toEqual(["parallel", "parallel", "stages"]);
+    // Rows reach the splits past the 256th.
+    expect(Array.from({ length: 64 }, (_, i) => outcomes[2]?.split.splits[`s${256 + i}`]?.rows ?? 0).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    for (const o of outcomes.slice(0, 2)) expect({ split: o.split, shards: o.shards }).toEqual({ split: outcomes[2]?.split, shards: outcomes[2]?.shards });
   });
 
   it("JSON Lines splits on the parallel engine too", () => {

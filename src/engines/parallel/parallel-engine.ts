@@ -1,5 +1,4 @@
 import type { Engine, KeyedSink, RowGroupSink } from "../engine.js";
-import { VIEW_TRAITS } from "../../views/view-traits.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
@@ -11,20 +10,8 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
   name: "parallel",
   refuses(plan, sources) {
-    const { rotation } = plan.shards;
-    // The ranking read would have to decontaminate too (the stages' first read does).
-    if (plan.source.kind === "files" && plan.source.suites !== undefined && plan.selection.topKPerScenario !== null) return "it does not rank decontaminated records (--suites with --top-k-per-scenario)";
-    if (rotation.kind === "buckets") {
-      // A night's released suites judge runs by their run documents' hashes, which stay on main; a night's
-      // keyed rows are not yet written for a context join or a quarantine decided after dedup.
-      if (sources?.suites !== undefined) return "it does not decontaminate a night against released suites";
-      if (plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext) return `it does not join a night's view against context records (--view ${plan.view.name})`;
-      if (plan.view?.onInjection === "quarantine") return "it does not quarantine a night's records for their view rows (--on-injection quarantine)";
-    }
-    // The kept counts live on main; workers would need a copy and send back what they counted.
-    if (plan.view?.tokenCache !== undefined) return "it does not keep a nightly's token counts (--tokenizer on a nightly view)";
-    // A row's split travels as a byte between the threads.
-    if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 256) return "it splits into at most 256 splits (--split)";
+    // A row's split travels as two bytes between the threads.
+    if (plan.split !== undefined && Object.keys(plan.split.fractions).length > 65_536) return "it splits into at most 65536 splits (--split)";
     const unreadable = sources?.lines.find((s) => s.bytes === undefined);
     return unreadable === undefined ? null : `input ${JSON.stringify(unreadable.name)} cannot be read as bytes`;
   },

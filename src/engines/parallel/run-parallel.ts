@@ -40,6 +40,9 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   // A DPO view's context is read here, once, and sent to the workers.
   const context = sources.viewContext?.() ?? null;
   const viewRequest = plan.view === undefined || context === null ? plan.view : { ...plan.view, context: [context.path], contextNames: [context.name] };
+  // A nightly's kept token counts: the units look their rows up in their own copies, and main's cache takes
+  // what the kept records' rows found, in their order.
+  const cache = plan.view?.tokenCache;
   const view = viewRequest === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(viewRequest, format.name, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
@@ -66,7 +69,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       shards: shardSets,
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
@@ -83,7 +86,13 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
       return { ...run, textAudit: textAudit.summary() };
     }
     for (const unit of unitCounts) {
-      view.tally.merge(unit.counts);
+      let hits = 0;
+      for (const record of unit.tokenCounts ?? []) {
+        const found = cache?.absorb(record.entries) ?? 0;
+        if (record.counted) hits += found;
+      }
+      const { tokens_cached: cached } = unit.counts;
+      view.tally.merge(cached === undefined ? unit.counts : { ...unit.counts, tokens_cached: cached + hits });
       // A tokenized view's lengths: the unit's kept records', as the stages engine counts them row by row.
       for (const [length, rows] of unit.counts.tokens ?? []) stats.addTokens(length, rows);
       view.audit.mergeSummary(unit.audit);

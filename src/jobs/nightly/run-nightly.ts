@@ -131,7 +131,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     const rlContext = plan.view !== undefined && VIEW_TRAITS[plan.view.name].needsContext;
     // The RL and DPO runs' hashes come from their run documents, which the pull reads with their scorecards.
     let pulled: HttpSource | null = null;
-    const book = suites === null || suites.suites.length === 0 ? null : new SuiteBook(suites.suites, (runId) => pulled?.scoreCacheOut().get(runId)?.hash);
+    const book = suites === null || suites.suites.length === 0 ? null : SuiteBook.learned(suites.suites, () => pulled?.scoreCacheOut() ?? new Map());
     const opened = await openSource(spec, sink.scratch, environment, scoreCache, { rlContext, ...(book === null ? {} : { suites: book }) });
     pulled = opened.http;
     // A pull is read to its end first: when it equals what the dataset was made from, nothing is converted.

@@ -1,40 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { NightlyResult } from "../../../src/jobs/nightly/run-nightly.js";
 import type { TokenStats } from "../../../src/views/token-stats.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, night } from "./support.js";
+import { wordTokenizer } from "./word-tokenizer.js";
 
 // Issue 34: a night keeps its rows' token counts with the dataset; the next night tokenizes only rows whose
 // training text changed, and its dataset and `view.tokens` equal those of a night that had no counts kept.
 const root = tempDir("evalshard-token-cache-");
-const TEMPLATE = "{% for message in messages %}{{ '<|start|>' + message['role'] + '\\n' + message['content'] + '<|end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|start|>assistant\\n' }}{% endif %}";
-
-/** A word-level tokenizer.json (words it does not know are `[UNK]`), its template in tokenizer_config.json beside it. */
-function tokenizer(): string {
-  const dir = join(root, "tok");
-  const words = ["the", "a", "to", "you", "I", "and", "of", "user", "assistant", "system"];
-  const json = {
-    version: "1.0",
-    added_tokens: [
-      { id: 0, content: "[UNK]", special: true },
-      { id: 1, content: "<|start|>", special: true },
-      { id: 2, content: "<|end|>", special: true },
-    ],
-    normalizer: null,
-    pre_tokenizer: { type: "Whitespace" },
-    post_processor: null,
-    decoder: null,
-    model: { type: "WordLevel", vocab: Object.fromEntries(["[UNK]", "<|start|>", "<|end|>", ...words].map((w, i) => [w, i])), unk_token: "[UNK]" },
-  };
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "tokenizer.json"), JSON.stringify(json));
-  writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify({ chat_template: TEMPLATE }));
-  writeFileSync(join(dir, "other.jinja"), TEMPLATE.replace("'<|end|>\\n'", "'<|end|>\\n\\n'"));
-  return join(dir, "tokenizer.json");
-}
-
 type Tokens = TokenStats & { cached: number };
 
 /** One night of the shipped RL pipeline with the trl-prompt-completion view counting tokens. */
@@ -56,7 +31,7 @@ function judged(result: NightlyResult): number {
   return (view?.rows_out ?? 0) + (view?.steps_dropped?.over_token_budget ?? 0) + (view?.steps_dropped?.template_boundary_mismatch ?? 0);
 }
 
-const tok = tokenizer();
+const tok = wordTokenizer(join(root, "tok"));
 
 // JSON Lines and the shipped Parquet: the engine that runs a night's view may come to differ between them, and
 // each must keep the counts.

@@ -5,6 +5,7 @@ import { tempDir } from "../../helpers/temp-dir.js";
 import { spawnCli } from "../../helpers/spawn-cli.js";
 import { FIXTURES } from "../../helpers/flow.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
+import { wordTokenizer } from "./word-tokenizer.js";
 
 // Issue 33: a night runs on the unit engine (both executors) and publishes, byte for byte, what the stages
 // engine publishes: the same bucket shards, ledger and manifest (but the pull's hedges, which follow timing).
@@ -69,6 +70,70 @@ describe("a night on the unit engine", () => {
     const view = (name: string) => (t: string) => t.replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: ${name}\n`);
     await nightOnEach(pipelineFile("nightly-rl", view("trl-prompt-completion")), (dir) => envFor(emu, dir), join(root, "rl-view"));
     await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), ["stages", "workers-2"]);
+  });
+
+  it("decontaminated against the released suites (SFT by its own hash, RL by its runs'), and a suite released the next night retracts its rows; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 36, runs: 240, benchmarkRuns: true });
+    const env = (dir: string) => envFor(emu, dir, { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string });
+    const sft = pipelineFile("nightly-sft", (t) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n"));
+    const rl = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none").replace(/ {2}buckets: 16\n/, "  buckets: 4\n"));
+    const dropped = (name: string, suite: string) => {
+      const { decontamination } = JSON.parse(readFileSync(join(root, name, "workers-2", "night", "manifest.json"), "utf8")) as { decontamination: { suites: { suite_key: string; records_dropped: number }[] } };
+      return decontamination.suites.find((s) => s.suite_key === suite)?.records_dropped ?? 0;
+    };
+    await nightOnEach(sft, env, join(root, "suites-sft"));
+    await nightOnEach(rl, env, join(root, "suites-rl"));
+    expect(dropped("suites-sft", "negotiation-core")).toBeGreaterThan(0);
+    expect(dropped("suites-rl", "negotiation-core")).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(sft, env, join(root, "suites-sft"));
+    await nightOnEach(rl, env, join(root, "suites-rl"));
+    expect(dropped("suites-sft", "late-release")).toBeGreaterThan(0);
+    expect(dropped("suites-rl", "late-release")).toBeGreaterThan(0);
+  });
+
+  it("a DPO view joined against the pull's RL records (trl-preference), over two nights; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 37, runs: 120 });
+    const file = pipelineFile("nightly-dpo", (t) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-preference\n"));
+    const out = join(root, "dpo-view");
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    const manifest = JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { view: { name: string }; records_out: number };
+    expect(manifest.view.name).toBe("trl-preference");
+    expect(manifest.records_out).toBeGreaterThan(0);
+  });
+
+  it("a view's records quarantined for injection once they won dedup (--on-injection quarantine), over two nights; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 38, runs: 160 });
+    const quarantining = (t: string) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-prompt-completion\n  view_options: {on_injection: quarantine}\n").replace(/max_quarantined: [\d.]+/, "max_quarantined: 1");
+    const file = pipelineFile("nightly-rl", (t) => quarantining(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none"));
+    const out = join(root, "quarantine");
+    const entries = () => (JSON.parse(readFileSync(join(out, "workers-0", "night", "manifest.json"), "utf8")) as { quarantine: { entries: number } | null }).quarantine?.entries ?? 0;
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    expect(entries()).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    expect(entries()).toBeGreaterThan(0);
+  });
+
+  it("a nightly view's token counts kept with the dataset (--tokenizer, and records quarantined for injection, whose rows count too): each night's cached rows and kept counts are the stages'; both executors", { timeout: 300_000 }, async () => {
+    const emu = await emulator({ seed: 39, runs: 120 });
+    const tok = wordTokenizer(join(root, "tok"));
+    const file = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none").replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: trl-prompt-completion\n  view_options: {tokenizer: ${tok}, on_injection: quarantine}\n`).replace(/max_quarantined: [\d.]+/, "max_quarantined: 1"));
+    const out = join(root, "tokens");
+    const kept = (name: string) => readFileSync(join(out, name, "night", "_cache", "token-counts.txt"), "utf8");
+    const tokens = () => (JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { view: { tokens: { rows: number; cached: number } } }).view.tokens;
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    // The first night finds the texts it repeats; the next, also those it kept.
+    const first = tokens().cached;
+    expect(first).toBeGreaterThan(0);
+    await emu.advance();
+    await nightOnEach(file, (dir) => envFor(emu, dir), out);
+    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    expect(tokens().cached).toBeGreaterThan(first);
+    expect(tokens().cached).toBeLessThan(tokens().rows);
   });
 
   it("over export files where a rescored copy beats a row already written (the units read again)", { timeout: 240_000 }, async () => {

@@ -17,7 +17,7 @@ import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
-import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, RECORD_KEPT, RECORD_QUARANTINED } from "./protocol.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
 import { SharedSlots } from "./shared-slots.js";
@@ -192,7 +192,7 @@ interface Unit {
   /** Shard of each segment, once decided. */
   shards: number[] | null;
   /** A split run: the split (shard set) of each segment, once decided. */
-  splits: Uint8Array | null;
+  splits: Uint16Array | null;
   /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
   out: number;
   groups: readonly EncodedRowGroup[] | null;
@@ -218,8 +218,8 @@ class Pass {
   #quarantining: Promise<void> = Promise.resolve();
   readonly #toQuarantine: Quarantined[] = [];
   #failure: Error | null = null;
-  /** A view's run: what each unit's kept records gave the view, as its worker reported. */
-  readonly #view: UnitViewCounts[] = [];
+  /** A view's run: what each unit's kept records gave the view, as its worker reported, by unit (a token cache takes them in order). */
+  readonly #view = new Map<number, UnitViewCounts>();
   /** A plain run: each unit's text scan, as its worker reported. */
   readonly #audits: Readonly<Record<string, PathAudit>>[] = [];
   readonly #stats = new DatasetStats();
@@ -267,7 +267,8 @@ class Pass {
         await this.#shards.abort();
         return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [], stats: this.#stats };
       }
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view: this.#view, split: this.#splits?.summary() ?? null, audits: this.#audits, stats: this.#stats };
+      const view = [...this.#view].sort(([a], [b]) => a - b).map(([, counts]) => counts);
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view, split: this.#splits?.summary() ?? null, audits: this.#audits, stats: this.#stats };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -372,7 +373,7 @@ class Pass {
       } else {
         this.#release(unit);
         unit.groups = this.#groupsOf(unit, message);
-        if (message.view !== null) this.#view.push(message.view);
+        if (message.view !== null) this.#view.set(message.unit, message.view);
         if (message.audit !== null) this.#audits.push(message.audit);
         this.#stats.merge(message.stats);
       }
@@ -389,7 +390,7 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint8Array | null; out: number };
+      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint16Array | null; out: number };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
@@ -443,7 +444,7 @@ class Pass {
     if (injected.length > 0) bad.sort((a, b) => a.batch - b.batch || a.item.provenance.line - b.item.provenance.line);
     for (const { item } of bad) this.#quarantine(this.decider.tally, item);
     if (counter !== null) countSplitRows(valid, kept, counter);
-    const splits = counter === null ? null : Uint8Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
+    const splits = counter === null ? null : Uint16Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
     const segments = segmentsOf.flat();
     const shards = shardsOf.flat();
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
@@ -540,12 +541,13 @@ class Pass {
         // Once a written row has lost, this pass only learns the winners for the next one.
         if (!stay || decider.rewriteNeeded) continue;
         if (injection !== null) {
-          // It gave no rows, and counts for nothing in the view's counts.
+          // It gave no rows, and counts for nothing in the view's counts (its rows' token counts are kept).
+          kept[index] = RECORD_QUARANTINED;
           decider.tally.unkeep();
           injectedKept.push(injection);
           continue;
         }
-        kept[index] = 1;
+        kept[index] = RECORD_KEPT;
         if (prunedRow !== null) decider.tally.pairsDropped(prunedRow.counts);
         const rotation = rotations[set] as ShardRotation;
         const segments = segmentsOf[set] as number[];

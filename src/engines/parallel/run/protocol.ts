@@ -87,14 +87,17 @@ export interface DecideMessage {
   readonly unit: number;
   /** 1 keeps the row, 0 drops it; in a split run, split by split (split 0's rows in order, then split 1's...). */
   readonly keep: Uint8Array;
-  /** A view's run: 1 per record that gave rows (LINE_ROW, in order) that stays, whose view counts then count. */
+  /**
+   * A view's run: per record that gave rows (LINE_ROW, in order), RECORD_KEPT when it stays, whose view counts
+   * then count, RECORD_QUARANTINED when it won dedup and is quarantined for its rows, else 0.
+   */
   readonly records: Uint8Array | null;
   readonly segments: readonly number[];
   /**
    * A split run: the split (its index in the plan's order) of each segment. Segments come a split at a time,
    * in the plan's order, each split's rows in their order; null: one split.
    */
-  readonly segmentSplits: Uint8Array | null;
+  readonly segmentSplits: Uint16Array | null;
   /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
   readonly out: number;
 }
@@ -125,6 +128,9 @@ export interface WorkerStart {
 }
 
 /** What a line became in the worker. */
+export const RECORD_KEPT = 1;
+export const RECORD_QUARANTINED = 2;
+
 export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
 export const LINE_FILTERED = 1; // valid, dropped by a filter rule
 export const LINE_QUARANTINED = 2;
@@ -188,7 +194,7 @@ export interface BatchSplits {
   /** The groups (`scenario.campaign_id` or `run_id`) of the batch's LINE_ROW lines, each once, in order of first row. */
   readonly groups: readonly string[];
   /** Each group's split: its index in the plan's order. */
-  readonly splitOf: Uint8Array;
+  readonly splitOf: Uint16Array;
   /** Each LINE_ROW line's group: its index in `groups`. */
   readonly rowGroups: Uint32Array;
 }

@@ -6,6 +6,7 @@ import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import { GateBook } from "../../../formats/gate-book.js";
+import { SuiteBook } from "../../../formats/suite-book.js";
 import { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { filterRule } from "../../../stages/filter.js";
@@ -41,9 +42,13 @@ export class UnitRanker {
     this.#rules = RECORD_RULES[config.format];
     if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
-    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]]);
+    // Decontamination reads an SFT record's own scenario hash, as the converter's walk does.
+    const hash = config.suites === null || config.format !== "sft" ? [] : ["manifest.scenario_version_hash"];
+    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format], ...hash]);
     const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
-    const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }) });
+    // A pinned seat does not compete: the stages rank after the rule too (counting nothing in that read).
+    const suites = config.suites === null ? {} : { suites: SuiteBook.of(config.suites, false) };
+    const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...suites });
     // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
     const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });
     const score: ScoreOf = scoreOf(config.format, scores);

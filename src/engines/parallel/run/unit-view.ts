@@ -14,6 +14,8 @@ import { viewOf } from "../../../views/views.js";
 import { viewRows } from "../../../views/token-budget.js";
 import type { TokenBudget } from "../../../tokens/token-budget.js";
 import { tokenBudgetOf } from "../../../views/token-budget-of.js";
+import { TokenCache } from "../../../tokens/token-cache.js";
+import { RECORD_KEPT, RECORD_QUARANTINED } from "./protocol.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
@@ -32,6 +34,11 @@ export interface ViewSetup {
   readonly quarantine: boolean;
   /** A DPO view's RL records (`--context`, or a pull's), as main read them; null for the views without. */
   readonly context: RlContextEntries | null;
+  /**
+   * A nightly view's token cache (`TokenCache.text`, the counts its last night kept): each unit looks its rows
+   * up in its own copy, and main counts what its kept records' rows found (`UnitViewCounts.tokenCounts`).
+   */
+  readonly tokenCounts?: string | null;
 }
 
 /** What a record gave: its rows, or (`--on-injection quarantine`) the quarantine entry's detail and raw text instead. */
@@ -41,12 +48,21 @@ export type UnitViewWritten = { readonly rows: number; readonly injected: null }
 export interface UnitViewCounts {
   readonly counts: ViewCounts;
   readonly audit: Readonly<Record<string, PathAudit>>;
+  /** With a token cache: the rows' entries of each record that won dedup, in order, for main's cache (`TokenCache.absorb`). */
+  readonly tokenCounts?: readonly RecordTokens[];
+}
+
+/** A record's rows' token cache entries; `counted`: the record stays (one quarantined whole counts no hits, as in the stages). */
+export interface RecordTokens {
+  readonly entries: readonly (readonly [string, number])[];
+  readonly counted: boolean;
 }
 
 /** A record's part of the counts, until main says whether the record stays. */
 interface RecordCounts {
   readonly counts: ViewCounts;
   readonly audit: TextAudit;
+  readonly tokenCounts: readonly (readonly [string, number])[] | undefined;
 }
 
 /**
@@ -62,6 +78,7 @@ export class UnitView {
   readonly #view: AnyView;
   readonly #quarantine: boolean;
   readonly #units = new Map<number, RecordCounts[]>();
+  readonly #cache: TokenCache | null;
 
   /**
    * `plan`: the view's columns, as the unit's row groups lay them out; `lines`: a JSON Lines run, whose plan
@@ -69,12 +86,14 @@ export class UnitView {
    */
   static async open(setup: ViewSetup, plan: ColumnPlan, lines: boolean, keyed = false): Promise<UnitView> {
     const view: AnyView = viewOf(setup.name, setup.options);
-    return new UnitView(view, setup, plan, lines || keyed, await tokenBudgetOf(view, setup.options));
+    const cache = setup.tokenCounts === undefined ? null : new TokenCache(setup.tokenCounts, true);
+    return new UnitView(view, setup, plan, lines || keyed, await tokenBudgetOf(view, setup.options, cache));
   }
 
   private constructor(view: AnyView, setup: ViewSetup, plan: ColumnPlan, lines: boolean, budget: TokenBudget | null) {
     this.#view = view;
     this.#quarantine = setup.quarantine;
+    this.#cache = budget?.cache ?? null;
     // A budget judges built rows (viewRows, as the stages engine does), as a quarantine does: the direct writer
     // is for the unbudgeted view, and writes no lines.
     const write = budget === null && !lines && !setup.quarantine ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
@@ -107,28 +126,38 @@ export class UnitView {
   write(unit: number, record: unknown, out: RowOut, partial = false, keyedBy: RecordFacts | null = null): UnitViewWritten | null {
     const audit = new TextAudit();
     const result = this.#write(record, { ...this.#env, audit }, out, keyedBy);
+    const tokenCounts = this.#cache?.drain();
     if (partial && this.#quarantine && (result.dropped.injection ?? 0) > 0) return null;
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);
-    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }) }, audit });
+    // What this unit's copy held says nothing of the run's order: main counts the hits (TokenCache.absorb).
+    const cached = this.#cache === null ? {} : { tokens_cached: 0 };
+    records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }), ...cached }, audit, tokenCounts });
     const injected = this.#quarantine ? (result.dropped.injection ?? 0) : 0;
     return injected === 0 ? { rows: result.rows, injected: null } : { rows: 0, injected: { detail: injectionDetail(this.#view, injected), raw: stringifyExact(record) } };
   }
 
-  /** The unit's counts over the records main kept (`kept`: 1 per record `write` saw, in order); forgets the unit. */
+  /**
+   * The unit's counts over the records main kept (`kept`: per record `write` saw, in order, RECORD_KEPT or
+   * RECORD_QUARANTINED for one that won dedup and is quarantined whole, whose rows the stages judged too);
+   * forgets the unit.
+   */
   settle(unit: number, kept: Uint8Array): UnitViewCounts {
     const records = this.#units.get(unit) ?? [];
     this.#units.delete(unit);
     if (records.length !== kept.length) throw new Error(`Internal error: unit ${unit} has ${records.length} viewed records, main decided ${kept.length}`);
     const tally = new ViewTally();
     const audit = new TextAudit();
+    const tokenCounts: RecordTokens[] = [];
     records.forEach((r, i) => {
-      if (kept[i] !== 1) return;
+      if (kept[i] !== RECORD_KEPT && kept[i] !== RECORD_QUARANTINED) return;
+      if (r.tokenCounts !== undefined) tokenCounts.push({ entries: r.tokenCounts, counted: kept[i] === RECORD_KEPT });
+      if (kept[i] !== RECORD_KEPT) return;
       tally.merge(r.counts);
       audit.merge(r.audit);
     });
-    return { counts: tally.counts(), audit: audit.summary() };
+    return { counts: tally.counts(), audit: audit.summary(), ...(this.#cache === null ? {} : { tokenCounts }) };
   }
 }
 
