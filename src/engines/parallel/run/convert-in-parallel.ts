@@ -17,7 +17,8 @@ import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
-import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, RECORD_KEPT, RECORD_QUARANTINED } from "./protocol.js";
+import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
 import { SharedSlots } from "./shared-slots.js";
@@ -28,7 +29,6 @@ import { InProcessUnits } from "./in-process-units.js";
 import type { UnitThread } from "./unit-thread.js";
 import type { FromUnits } from "./unit-host.js";
 import { rankInParallel } from "./rank-in-parallel.js";
-import type { UnitViewCounts } from "./unit-view.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import { DatasetStats } from "../../../stats/dataset-stats.js";
 

@@ -128,9 +128,6 @@ export interface WorkerStart {
 }
 
 /** What a line became in the worker. */
-export const RECORD_KEPT = 1;
-export const RECORD_QUARANTINED = 2;
-
 export const LINE_ROW = 0; // valid, passed the filters, shredded as row `rows[k]`
 export const LINE_FILTERED = 1; // valid, dropped by a filter rule
 export const LINE_QUARANTINED = 2;

@@ -15,7 +15,6 @@ import { viewRows } from "../../../views/token-budget.js";
 import type { TokenBudget } from "../../../tokens/token-budget.js";
 import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { TokenCache } from "../../../tokens/token-cache.js";
-import { RECORD_KEPT, RECORD_QUARANTINED } from "./protocol.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
@@ -25,6 +24,10 @@ import { stringifyExact } from "../../../core/exact-json.js";
 import { injectionDetail } from "../../../views/view-records.js";
 import { RlContext } from "../../../views/rl-context.js";
 import type { RlContextEntries } from "../../../views/rl-context.js";
+
+/** What main decided of a view's record that gave rows (a DecideMessage's `records`): it stays, or it won dedup and is quarantined whole. */
+export const RECORD_KEPT = 1;
+export const RECORD_QUARANTINED = 2;
 
 /** The view a run builds, as the workers are started with it: plain data, files already read in main. */
 export interface ViewSetup {
