@@ -53,7 +53,6 @@ export function worseFailure(a: Failure, b: Failure): Failure {
   return after(a) > after(b) ? a : b;
 }
 
-
 /** A failure a GET is retried after (budget and attempts allowing): a retryable status or a network failure that is not permanent. */
 export function isTransient(failure: Failure): boolean {
   if (failure.kind === "status") return retryReasonOf(failure.status) !== null;
