@@ -1,7 +1,8 @@
 // A nightly pull against a faulty service (issue 40): the same emulator world served twice, once without
 // faults and once with 30% of requests faulted (429 and 503 with Retry-After, 502, 504 after a delay,
 // resets, cuts and clean ends of streams, slow bodies, partial_stream lines), and the faulty pull's time
-// against the fault-free one's (target: at most 3x). Both pulls publish the same records.
+// against the fault-free one's (target: at most 3x). Both pulls must publish the same dataset: the same
+// shards (by sha256) and the same ledger, byte for byte (`same_dataset`).
 //
 //   npm run build && node bench/pull-faults.mjs [--runs 50000] [--faults SPEC] [--format sft] [--pulls fault_free,faulty] [--hedge on|off]
 //
@@ -11,7 +12,8 @@
 // load averages before and after (the machine may be shared: read the figures next to them).
 import { spawn } from "node:child_process";
 import { pullPipelineText } from "./pull-pipeline.mjs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -70,8 +72,8 @@ async function main() {
       ...pulls,
       faulty_over_fault_free: ratio,
       target_faulty_over_fault_free: TARGET_RATIO,
-      same_records: both ? pulls.faulty.records_out === pulls.fault_free.records_out : null,
-      ok: both && ratio <= TARGET_RATIO && pulls.faulty.records_out === pulls.fault_free.records_out,
+      same_dataset: both ? pulls.faulty.dataset === pulls.fault_free.dataset : null,
+      ok: both && ratio <= TARGET_RATIO && pulls.faulty.dataset === pulls.fault_free.dataset,
       loadavg_before: loadBefore,
       loadavg_after: load(),
     }),
@@ -94,9 +96,16 @@ async function child({ url, token, format, hedge, out }) {
   const text = pullPipelineText({ name: "pull-faults", url, format, concurrency: CONCURRENCY, hedge, out });
   const env = { EVAL_OWNER_TOKEN: token };
   let report = null;
+  // When each kind of pull event first and last came, in seconds from the start: where the night went.
+  const phases = {};
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const result = await runNightly(parsePipeline(text, "pull-faults.yaml", env), { env, onPullEvent: (e) => e.type === "done" && (report = e.report) });
+  const onPullEvent = (e) => {
+    const at = Number(((performance.now() - started) / 1000).toFixed(1));
+    phases[e.type] = [phases[e.type]?.[0] ?? at, at];
+    if (e.type === "done") report = e.report;
+  };
+  const result = await runNightly(parsePipeline(text, "pull-faults.yaml", env), { env, onPullEvent });
   const seconds = (performance.now() - started) / 1000;
   const { user, system } = process.cpuUsage(cpu);
   console.log(
@@ -110,6 +119,17 @@ async function child({ url, token, format, hedge, out }) {
       stream_cuts: report?.streamCuts ?? null,
       per_run_fetches: report?.perRunFetches ?? null,
       deferred: report?.deferred.length ?? null,
+      phases,
+      dataset: datasetDigest(out),
     }),
   );
+}
+
+/** The published dataset in one hash: every shard's path and sha256 (from the state file) and the ledger's bytes. */
+function datasetDigest(dir) {
+  const state = JSON.parse(readFileSync(join(dir, "_state/state.json"), "utf8"));
+  const hash = createHash("sha256");
+  for (const shard of state.shards) hash.update(`${shard.path} ${shard.sha256}\n`);
+  hash.update(readFileSync(join(dir, "_state/ledger.ndjson")));
+  return hash.digest("hex").slice(0, 16);
 }

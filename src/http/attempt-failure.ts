@@ -2,6 +2,7 @@ import type { AuthMode } from "./credentials.js";
 import { errorFromResponse } from "./error-from-response.js";
 import { NetworkError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
 import { describeError, safeCause } from "./redact.js";
+import { retryReasonOf } from "./retry-policy.js";
 import type { Call } from "./send-attempt.js";
 import { BodyTimeoutError } from "./timed-body.js";
 
@@ -52,3 +53,8 @@ export function worseFailure(a: Failure, b: Failure): Failure {
   return after(a) > after(b) ? a : b;
 }
 
+/** A failure a GET is retried after (budget and attempts allowing): a retryable status or a network failure that is not permanent. */
+export function isTransient(failure: Failure): boolean {
+  if (failure.kind === "status") return retryReasonOf(failure.status) !== null;
+  return failure.kind === "stream" || failure.reason !== "permanent";
+}

@@ -4,8 +4,11 @@ const WINDOW = 256;
 const MIN_SAMPLES = 16;
 /** A hedge waits this many times the recent 90th percentile... */
 const DELAY_FACTOR = 3;
-/** ...and never less than this: jitter of a healthy answer is not slowness. */
-const MIN_DELAY_MS = 100;
+/**
+ * ...and never less than this: jitter of a healthy answer is not slowness. Low, because on a fast service (over
+ * a network the percentile is above it) each slow answer holds its slot this long before its copy goes out.
+ */
+const MIN_DELAY_MS = 25;
 /** The delay is worked out again after this many new answers (not per request: it sorts the window). */
 const RECOMPUTE_EVERY = 32;
 /** Hedges earned per attempt started: at most one extra request per ten, whatever the service does. */

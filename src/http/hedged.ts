@@ -17,16 +17,21 @@ export interface HedgeRace<T, F> {
   readonly discard: (value: T) => void;
   /** Of two failures, the one to back off from. */
   readonly worse: (a: F, b: F) => F;
+  /** A failure the call will retry: it abandons an attempt already out longer than `afterMs`, rather than wait on it. */
+  readonly transient: (failure: F) => boolean;
 }
 
 /**
  * Runs a first attempt and, when it has not ended within `afterMs` and a hedge slot is free, a second
  * copy of it: the first success wins and the other attempt is aborted. A failure waits for the other
- * attempt, if one is still out; when both fail, the worse failure is the outcome.
+ * attempt while it is younger than `afterMs`; one older is slow, and a transient failure abandons it (the
+ * call retries after its backoff, holding no slot, instead of waiting on, say, a gateway's timeout). When
+ * both fail, the worse failure is the outcome.
  */
 export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
   return new Promise((resolve, reject) => {
     const controllers: AbortController[] = [];
+    const launched = new Map<AbortController, number>();
     let out = 0;
     let decided = false;
     let failed: F | undefined;
@@ -42,22 +47,31 @@ export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
       resolve(outcome);
     };
 
+    const allSlow = () => {
+      const now = performance.now();
+      for (const at of launched.values()) if (now - at < race.afterMs) return false;
+      return true;
+    };
+
     const launch = (release: () => void) => {
       const controller = new AbortController();
       controllers.push(controller);
+      launched.set(controller, performance.now());
       out++;
       void race.start(controller.signal, release).then((outcome) => {
         out--;
+        launched.delete(controller);
         if (decided) {
           if (outcome.ok) race.discard(outcome.value);
           return;
         }
         if (outcome.ok) return settle(outcome, controller);
         failed = failed === undefined ? outcome.failure : race.worse(failed, outcome.failure);
-        if (out === 0) settle({ ok: false, failure: failed });
+        if (out === 0 || (race.transient(outcome.failure) && allSlow())) settle({ ok: false, failure: failed });
       }, (error: unknown) => {
         // A bug, not a failure of the service: the call ends with it rather than waiting for ever.
         out--;
+        launched.delete(controller);
         if (decided) return;
         end();
         reject(error);

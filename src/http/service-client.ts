@@ -56,9 +56,10 @@ export interface ServiceClientOptions {
   readonly allowInsecureHttp?: boolean | undefined;
   /**
    * Send a second copy of a GET that is slow (its answer, or an NDJSON answer's headers, later than three
-   * times the recent 90th percentile, at least 100 ms) and use whichever answers first, aborting the
-   * other. Hedges do not take a `concurrency` slot but one of as many hedge slots (so at most twice
-   * `concurrency` requests are out), and at most one attempt in ten is a hedge. Default true.
+   * times the recent 90th percentile, at least 25 ms) and use whichever answers first, aborting the
+   * other; a copy that fails with a retryable error abandons the slow one too and the call backs off. Hedges
+   * do not take a `concurrency` slot but one of as many hedge slots (so at most twice `concurrency` requests
+   * are out), and at most one attempt in ten is a hedge. Default true.
    */
   readonly hedge?: boolean | undefined;
   /** Hears every retry, hedge and stream cut. */

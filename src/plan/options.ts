@@ -271,7 +271,7 @@ export const OPTIONS = defineOptions({
   hedge: {
     kind: choice(["on", "off"]),
     default: "on",
-    help: "send a second copy of a GET whose answer is slow (3x the recent 90th percentile, at least 100 ms) and use the first to answer: at most one request in ten, at most --concurrency copies in flight; off: never",
+    help: "send a second copy of a GET whose answer is slow (3x the recent 90th percentile, at least 25 ms) and use the first to answer: at most one request in ten, at most --concurrency copies in flight; off: never",
     takenBy: ["pull"],
     flag: "--hedge <on|off>",
     yaml: { key: "source.hedge", sources: ["http"] },

@@ -59,6 +59,29 @@ describe("slow answers do not hold a night (hedged GETs)", () => {
     expect(datasetOf(join(faultyDir, "nightly-sft"))).toEqual(datasetOf(join(cleanDir, "nightly-sft")));
   });
 
+  it("a hedge that fails fast abandons the slow first copy: the call backs off and retries at once instead of waiting out a 504, with the fault-free records", async () => {
+    // The gateway answers its 504 after 2 minutes; the hedge sent meanwhile is refused with a 429. Waiting
+    // for the first copy would hold its slot (and this test) past the test's timeout.
+    const timing = { gatewayTimeoutMs: 120_000, retryAfterSeconds: 1, slowDelayMs: 0 };
+    const clean = await emulator({ seed: 73, runs: 60, timing });
+    const faulty = await emulator({ seed: 73, runs: 60, timing });
+    const path = new RegExp(`^/api/evals/${escape((await scoredRunIds(faulty)).at(-1) ?? "")}/scorecard`);
+    // Aimed faults are taken in the order they were aimed: the first copy gets the 504, the hedge the 429.
+    faulty.aimFault({ kind: "504", path });
+    faulty.aimFault({ kind: "429", path });
+
+    const cleanDir = tempDir("evalshard-hedge-clean-");
+    const faultyDir = tempDir("evalshard-hedge-abandon-");
+    await nightWithReport(clean, cleanDir);
+    const report = await nightWithReport(faulty, faultyDir);
+
+    expect(faulty.faultLog.map((f) => f.kind)).toEqual(["504", "429"]);
+    expect(report.hedges).toBe(1);
+    // One backoff, from the hedge's 429 (its Retry-After); the third copy answered.
+    expect(report.retries).toBe(1);
+    expect(datasetOf(join(faultyDir, "nightly-sft"))).toEqual(datasetOf(join(cleanDir, "nightly-sft")));
+  });
+
   it("with `hedge: off` no second copy is sent: a 504 is waited for and retried", async () => {
     const emu = await emulator({ seed: 72, runs: 60, timing: { gatewayTimeoutMs: 1_500, retryAfterSeconds: 1, slowDelayMs: 0 } });
     const ids = await scoredRunIds(emu);
