@@ -2,11 +2,11 @@ import { writeSync } from "node:fs";
 import { ConfigError } from "../core/errors.js";
 
 /**
- * MB per semi-space (V8's young generation is two of them) for the CLI's nightly jobs: Node 20's and 22's ceiling.
- * Node 24's V8 lets a semi-space reach 64 MB on a machine with more than a few GB, which put ~110 MB more into a
- * night's peak; docs/decisions.md, "Nightly pull memory on Node 24: the young generation".
+ * MB per semi-space (V8's young generation is two of them) for the CLI's nightly jobs. Node 24's V8 lets a
+ * semi-space reach 64 MB on a machine with more than a few GB (Node 20 and 22: 16), which put ~110 MB more into
+ * a night's peak; docs/decisions.md, "Nightly pull memory on Node 24: the young generation".
  */
-export const NIGHTLY_SEMI_SPACE_MB = 16;
+export const NIGHTLY_SEMI_SPACE_MB = 8;
 
 /** The environment variable that changes it: whole MB, or `off` for V8's own sizing. */
 export const SEMI_SPACE_ENV = "EVALSHARD_SEMI_SPACE_MB";

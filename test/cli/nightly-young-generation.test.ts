@@ -16,25 +16,25 @@ const summaryOf = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1
 const said = (what: string) => `evalshard: debug: young generation: ${what}`;
 
 describe("evalshard pull and run restart with --max-semi-space-size for their night", () => {
-  it("pull: 16 MB by default, the variable's MB, off, or the size node was started with; a bad value exits 2", async () => {
+  it("pull: 8 MB by default, the variable's MB, off, or the size node was started with; a bad value exits 2", async () => {
     const emu = await emulator({ seed: 7, runs: 60 });
     const pull = (out: string, env: Record<string, string>) =>
       spawnCli(["pull", "sft", "--base-url", emu.url, "--out", join(root, out), "--json"], { EVAL_OWNER_TOKEN: emu.ownerToken, EVALSHARD_DEBUG: "1", ...env });
 
     const byDefault = await pull("default", {});
     expect(byDefault.status, byDefault.stderr).toBe(0);
-    expect(debugLines(byDefault.stderr)).toEqual([said("restarting node with --max-semi-space-size=16"), said("node runs with --max-semi-space-size=16")]);
+    expect(debugLines(byDefault.stderr)).toEqual([said("restarting node with --max-semi-space-size=8"), said("node runs with --max-semi-space-size=8")]);
 
-    const asked = await pull("asked", { EVALSHARD_SEMI_SPACE_MB: "8" });
+    const asked = await pull("asked", { EVALSHARD_SEMI_SPACE_MB: "12" });
     expect(asked.status, asked.stderr).toBe(0);
-    expect(debugLines(asked.stderr)).toEqual([said("restarting node with --max-semi-space-size=8"), said("node runs with --max-semi-space-size=8")]);
+    expect(debugLines(asked.stderr)).toEqual([said("restarting node with --max-semi-space-size=12"), said("node runs with --max-semi-space-size=12")]);
 
     const off = await pull("off", { EVALSHARD_SEMI_SPACE_MB: "off" });
     expect(off.status, off.stderr).toBe(0);
     expect(debugLines(off.stderr)).toEqual([said("V8's default (EVALSHARD_SEMI_SPACE_MB=off)")]);
 
     // Node accepts this flag in NODE_OPTIONS: a user's size wins over the variable, with no restart.
-    const users = await pull("users", { NODE_OPTIONS: "--max-semi-space-size=24", EVALSHARD_SEMI_SPACE_MB: "8" });
+    const users = await pull("users", { NODE_OPTIONS: "--max-semi-space-size=24", EVALSHARD_SEMI_SPACE_MB: "12" });
     expect(users.status, users.stderr).toBe(0);
     expect(debugLines(users.stderr)).toEqual([said("node runs with --max-semi-space-size=24")]);
 
@@ -57,7 +57,7 @@ describe("evalshard pull and run restart with --max-semi-space-size for their ni
     const r = await spawnCli(["run", join(PIPELINES, "nightly-sft.yaml"), "--json"], { ...envFor(emu, join(root, "run")), EVALSHARD_DEBUG: "1" });
     expect(r.status, r.stderr).toBe(0);
     expect(summaryOf(r.stdout).changed).toBe(true);
-    expect(debugLines(r.stderr)).toEqual([said("restarting node with --max-semi-space-size=16"), said("node runs with --max-semi-space-size=16")]);
+    expect(debugLines(r.stderr)).toEqual([said("restarting node with --max-semi-space-size=8"), said("node runs with --max-semi-space-size=8")]);
 
     const convert = await spawnCli(["convert", RL, "--out", join(root, "convert")], { EVALSHARD_DEBUG: "1", EVALSHARD_SEMI_SPACE_MB: "lots" });
     expect(convert.status, convert.stderr).toBe(0);

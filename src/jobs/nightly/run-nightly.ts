@@ -85,7 +85,7 @@ const NIGHT_WORKERS = 0;
  * at any point leaves the last committed dataset, which the next night continues from.
  * It leaves the process's V8 flags alone (the caller's process is theirs). The pull keeps its per-run state off the
  * heap and its records in the scratch; what a 100,000-run night peaks at is then V8's sizing: under 400 MB on
- * Node 24 with node started with --max-semi-space-size=16 and --heap-growing-percent=100, as the CLI runs it,
+ * Node 24 with node started with --max-semi-space-size=8 and --heap-growing-percent=100, as the CLI runs it,
  * ~500 MB with Node 24's defaults on a large machine (README, "Memory").
  */
 export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
