@@ -82,9 +82,10 @@ const NIGHT_WORKERS = 0;
  * and make the dataset equal to it, rewriting only the shards whose records changed (a `SnapshotSink`).
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
- * It leaves the process's V8 flags alone (the caller's process is theirs); the CLI sets --heap-growing-percent=100
- * first. The pull keeps its per-run state off the heap and its records in the scratch, so a 100,000-run night
- * peaks near 320 MB even with Node's default heap on a large machine (README, "Memory").
+ * It leaves the process's V8 flags alone (the caller's process is theirs). The pull keeps its per-run state off the
+ * heap and its records in the scratch; what a 100,000-run night peaks at is then V8's sizing: under 400 MB on
+ * Node 24 with node started with --max-semi-space-size=8 and --heap-growing-percent=100, as the CLI runs it,
+ * ~500 MB with Node 24's defaults on a large machine (README, "Memory").
  */
 export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = { env: process.env }, options: NightlyOptions = {}): Promise<NightlyResult> {
   const startedAt = new Date().toISOString();
