@@ -344,7 +344,7 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     }
   }, 120_000);
 
-  it("a nightly RL and DPO pull from the service: each row's seat's scores and traits, from the cards the pull fetched or cached; both engines count the same; a second night from the cache equals a fresh full pull", async () => {
+  it("a nightly RL and DPO pull from the service: each row's seat's scores and traits, from the cards the pull fetched or cached; both engines count the same; a second night from the cache equals a fresh full pull; the report draws them", async () => {
     for (const [format, facts] of [["rl", rlFacts], ["dpo", dpoFacts]] as const) {
       const emu = await startEmulator({ port: 0, seed: 38, runs: 80, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
       const pull = async (out: string, engine: "stages" | "parallel") => {
@@ -373,6 +373,7 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
         expect(full.pull.scorecardsCached, format).toBe(0);
         expect(second.stats, format).toEqual(full.stats);
         await expectEmulatorCards(second, nightly);
+        expectReportDraws(await reportCharts(nightly), second.stats);
         // A night that changed nothing leaves the first night's manifest: this one published.
         expect(second.snapshot, format).toBeGreaterThan(first.snapshot);
       } finally {
