@@ -382,6 +382,24 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     }
   }, 300_000);
 
+  it("a pull's RL and DPO thresholds read the same cards: kept rows reach the threshold, some are below_threshold", async () => {
+    const emu = await startEmulator({ port: 0, seed: 39, runs: 60, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
+    try {
+      for (const format of ["rl", "dpo"] as const) {
+        const out = join(root, `pull-${format}-threshold`);
+        const r = await spawnCli(["pull", format, "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--min-composite", "2.5"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+        expect(r.status, r.stderr).toBe(0);
+        const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { stats: StatsManifest; dropped: Record<string, number> };
+        expect(m.stats.rows, format).toBeGreaterThan(0);
+        expect(m.stats.unscored_rows, format).toBe(0);
+        expect(m.stats.composite.min, format).toBeGreaterThanOrEqual(2.5);
+        expect(m.dropped.below_threshold, format).toBeGreaterThan(0);
+      }
+    } finally {
+      await emu.close();
+    }
+  }, 120_000);
+
   it("a tokenized view: the token-length histogram is transformers' count of each row, binned", async () => {
     const tokDir = join(root, "tok");
     const corpus = join(root, "corpus.txt");
