@@ -39,8 +39,7 @@ export interface SeatRef {
 export class ScoreBook {
   readonly #entries: readonly ScoreEntry[];
   readonly #traits: TraitTable;
-  /** Entry indices by seat and by run. */
-  readonly #bySeat = new Map<string, number[]>();
+  /** Entry indices by run; a seat's are its run's with its key (a run has a few cards: no seat-key strings kept). */
   readonly #byRun = new Map<string, number[]>();
 
   /** `traits`: entry i's per-trait means at i (trimmed to size here: the book is held all night). */
@@ -49,10 +48,7 @@ export class ScoreBook {
     if (table.size !== entries.length) throw new Error(`Internal error: ${entries.length} scorecards, ${table.size} cards' traits`);
     this.#entries = entries;
     this.#traits = table;
-    for (const [index, entry] of entries.entries()) {
-      push(this.#bySeat, seatKey(entry[0], entry[1]), index);
-      push(this.#byRun, entry[0], index);
-    }
+    for (const [index, entry] of entries.entries()) push(this.#byRun, entry[0], index);
   }
 
   static of(data: ScoreBookData): ScoreBook {
@@ -77,7 +73,7 @@ export class ScoreBook {
    * scores are not told apart.
    */
   seat(ref: SeatRef): CardScore | undefined {
-    const cards = this.#bySeat.get(seatKey(ref.runId, ref.agentKeyId)) ?? [];
+    const cards = (this.#byRun.get(ref.runId) ?? []).filter((i) => (this.#entries[i] as ScoreEntry)[1] === ref.agentKeyId);
     const version = (i: number) => (this.#entries[i] as ScoreEntry)[2];
     const exact = cards.find((i) => version(i) !== null && version(i) === ref.version);
     const index = exact ?? cards.find((i) => version(i) === null);
@@ -106,10 +102,6 @@ export class ScoreBook {
       traits: this.#traits.mean(seats.map(([i]) => i)),
     };
   }
-}
-
-function seatKey(runId: string, agentKeyId: string | null): string {
-  return JSON.stringify([runId, agentKeyId]);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

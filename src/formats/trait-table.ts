@@ -50,10 +50,15 @@ export class TraitTable {
   /** Appends the next card's `per_trait` (spec 2.7: name -> `{mean}`), every trait as the card has it. */
   add(perTrait: Readonly<Record<string, { readonly mean: number }>>): void {
     const names = Object.keys(perTrait);
+    this.addSeat({ names, means: names.map((name) => perTrait[name]?.mean ?? Number.NaN) });
+  }
+
+  /** Appends the next card's means as another table's {@link seat} gives them (a pull's cards, kept across nights). */
+  addSeat({ names, means }: SeatTraits): void {
     const key = shapeKey(names);
     let shape = this.#shapeIds.get(key);
     if (shape === undefined) {
-      shape = this.#shapes.push(names) - 1;
+      shape = this.#shapes.push([...names]) - 1;
       this.#shapeIds.set(key, shape);
     }
     const at = this.#size;
@@ -61,7 +66,7 @@ export class TraitTable {
     if (at + 1 >= this.#starts.length) this.#starts = grown(this.#starts, at + 2);
     const start = this.#starts[at] ?? 0;
     if (start + names.length > this.#means.length) this.#means = grown(this.#means, start + names.length);
-    for (const [i, name] of names.entries()) this.#means[start + i] = perTrait[name]?.mean ?? Number.NaN;
+    for (let i = 0; i < names.length; i++) this.#means[start + i] = means[i] ?? Number.NaN;
     this.#shapeOf[at] = shape;
     this.#starts[at + 1] = start + names.length;
     this.#size = at + 1;

@@ -15,6 +15,8 @@ import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import { ScoreTable } from "./score-table.js";
+import { PulledBook } from "./pulled-book.js";
+import type { ScoreBook } from "../formats/scorecard-book.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import type { SuiteBook } from "../formats/suite-book.js";
 
@@ -58,6 +60,11 @@ export interface HttpSource extends LineSource {
    * pull whose scorecard version is known, whether it came from `scoreCache` or was fetched.
    */
   scoreCacheOut(): ScoreCache;
+  /**
+   * After the first full read of an RL or DPO pull: its scored runs' valid cards as a score book, for selection
+   * and the stats (issue 36), fetched or from `scoreCache`; undefined for SFT, whose records carry their scores.
+   */
+  scores(): ScoreBook | undefined;
   /** After the first full read, DPO with `rlContext`: a file in `spoolDir` of the paired runs' RL record lines. */
   contextFile(): string | null;
   /** After the first full read: what the pull did (see PullReport). Throws before. */
@@ -102,11 +109,12 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gates: [] as GateEntry[], scores: new ScoreTable(), context: null as string | null, settled: false };
+  const found = { gates: [] as GateEntry[], scores: new ScoreTable(), book: format === "sft" ? null : new PulledBook(), context: null as string | null, settled: false };
   const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;
   let book: GateBook | undefined;
+  let scoreBook: ScoreBook | undefined;
 
   async function* chunks(): AsyncGenerator<Buffer> {
     let pending: Buffer[] = [];
@@ -181,6 +189,12 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     scoreCacheOut() {
       afterPull("scoreCacheOut()");
       return found.scores;
+    },
+    scores() {
+      afterPull("scores()");
+      if (found.book === null) return undefined;
+      scoreBook ??= found.book.book();
+      return scoreBook;
     },
     contextFile() {
       afterPull("contextFile()");

@@ -11,6 +11,7 @@ import { pullRecords } from "./pull-sft-rl.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import type { ScoreTable } from "./score-table.js";
+import type { PulledBook } from "./pulled-book.js";
 import type { GateEntry } from "../formats/gate-book.js";
 import type { SuiteBook } from "../formats/suite-book.js";
 
@@ -34,6 +35,8 @@ export interface PullFindings {
   /** A GateBook's entries: the one gating rule reads them (src/formats/gate-book.ts). */
   readonly gates: GateEntry[];
   readonly scores: ScoreTable;
+  /** RL and DPO: the scored runs' cards, the night's score book (null: SFT). */
+  readonly book: PulledBook | null;
   /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
   context: string | null;
   /** SFT and RL: every score is one the cache in `scores` answers for the same records (see ExportAnswers). */
@@ -51,7 +54,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   const { client, format, partition } = plan;
   const perRun = partition !== undefined && partition.count > 1 && partition.by !== "scenario" && format !== "dpo";
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl", perRun };
-  const scoring = { cache: plan.scoreCache, out: found.scores };
+  const scoring = { cache: plan.scoreCache, out: found.scores, book: found.book };
   const listed = await listRuns(client, tally);
   tally.r.runsListed = listed.size;
   if (client.auth === "agent" && format === "dpo" && partition !== undefined && partition.count > 1) {

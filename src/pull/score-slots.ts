@@ -1,5 +1,6 @@
 import type { SeatGate } from "../formats/gate-book.js";
 import { HashNumbers, type ScoredRun } from "./score-table.js";
+import { CardRanges } from "./card-store.js";
 
 const NO_GATES: readonly SeatGate[] = [];
 
@@ -23,8 +24,10 @@ export class ScoreSlots {
   readonly #hashes = new HashNumbers();
   /** A run's cards that are not open, kept only for the few runs that have any. */
   readonly #gates = new Map<number, readonly SeatGate[]>();
+  readonly #cards: CardRanges;
 
   constructor(size: number) {
+    this.#cards = new CardRanges(size);
     this.#flags = new Uint8Array(size);
     this.#composites = new Float64Array(size);
     this.#versions = new Float64Array(size).fill(Number.NaN);
@@ -39,6 +42,7 @@ export class ScoreSlots {
     this.#versions[index] = score.cachedVersion ?? Number.NaN;
     this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
     this.#hashOf[index] = this.#hashes.number(score.hash);
+    this.#cards.set(index, score.cards);
   }
 
   /** The score set at `index`; throws if none was (a caller that read a slot it never filled). */
@@ -48,8 +52,10 @@ export class ScoreSlots {
     const version = this.#versions[index] as number;
     const seats = (this.#seats[index] as number) - 1;
     const hash = this.#hashes.hash(this.#hashOf[index] as number);
+    const cards = this.#cards.get(index);
     return {
       ...(hash === undefined ? {} : { hash }),
+      ...(cards === undefined ? {} : { cards }),
       gates: this.#gates.get(index) ?? NO_GATES,
       composite: (flags & HAS_COMPOSITE) === 0 ? undefined : (this.#composites[index] as number),
       ...(seats < 0 ? {} : { seats }),

@@ -1,6 +1,7 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "./id-index.js";
 import type { SeatGate } from "../formats/gate-book.js";
+import { CardRanges, type RunCard } from "./card-store.js";
 
 /**
  * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
@@ -15,6 +16,8 @@ export interface CachedScore {
   readonly seats?: number;
   /** The run document's `manifest.scenario_version_hash` (owner routes), when known: decontamination reads it. */
   readonly hash?: string;
+  /** RL and DPO: the run's valid cards, each seat's scores (the stats and selection read them on a later night too). */
+  readonly cards?: readonly RunCard[];
 }
 
 /** Cached scores by run id. */
@@ -34,6 +37,8 @@ export interface RunScore {
    * `agent_key_id`, averaged (all seats if none has one). Undefined when no trait has a mean.
    */
   readonly composite: number | undefined;
+  /** RL and DPO: the valid cards of its body, each seat's scores (spec 2.7, as a scorecards file's are read). */
+  readonly cards?: readonly RunCard[] | undefined;
 }
 
 /** A run's score, and the version the cache left for the next pull holds for it (undefined: none). */
@@ -46,7 +51,7 @@ const NO_GATES: readonly SeatGate[] = [];
 
 /**
  * A score cache (run id to {@link CachedScore}) as a ReadonlyMap whose entries live off the JS heap: ids in
- * an {@link IdIndex}, version, flags and composite in typed arrays. A 100,000-run world's cache, read in
+ * an {@link IdIndex}, version, flags and composite in typed arrays, each seat's card in a CardStore. A 100,000-run world's cache, read in
  * and written out by every night, was two Maps of 100,000 strings and objects (docs/decisions.md, "Nightly
  * pull memory: per-run state off the heap"). The few runs with a card that is not open keep their gates in a Map. Entries iterate in the order first set, as a Map's do; an
  * entry is never removed, so every id the index holds has an entry. `get` makes a new object each call.
@@ -62,6 +67,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   /** Scenario hash number + 1 in `#hashes` (a world has few scenarios); 0 where unknown. */
   #hashOf = new Uint32Array(1024);
   readonly #hashes = new HashNumbers();
+  readonly #cards = new CardRanges();
 
   get size(): number {
     return this.#ids.size;
@@ -83,6 +89,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
     else this.#gates.delete(index);
     this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
     this.#hashOf[index] = this.#hashes.number(score.hash);
+    this.#cards.set(index, score.cards);
     return this;
   }
 
@@ -119,7 +126,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
     const flags = this.#flags[index] as number;
     const seats = (this.#seats[index] as number) - 1;
     const hash = this.#hashes.hash(this.#hashOf[index] as number);
-    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }), ...(hash === undefined ? {} : { hash }) };
+    const cards = this.#cards.get(index);
+    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }), ...(hash === undefined ? {} : { hash }), ...(cards === undefined ? {} : { cards }) };
     return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
   }
 }

@@ -9,6 +9,10 @@ import { ScoreSlots } from "./score-slots.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
+import { scorecardSchema } from "../formats/scorecard.js";
+import { seatScoreOf } from "../formats/seat-score.js";
+import type { RunCard } from "./card-store.js";
+import type { PulledBook } from "./pulled-book.js";
 
 export type { CachedScore, RunScore, ScoreCache, ScoredRun } from "./score-table.js";
 
@@ -16,6 +20,8 @@ export type { CachedScore, RunScore, ScoreCache, ScoredRun } from "./score-table
 export interface Scoring {
   readonly cache: ScoreCache | undefined;
   readonly out: ScoreTable;
+  /** RL and DPO: where each scored run's cards go, and are kept in `out` (null: SFT, whose records carry their scores). */
+  readonly book: PulledBook | null;
 }
 
 
@@ -33,7 +39,7 @@ export async function scoresOf<T>(
   runs: ArrayLike<T>,
   idOf: (run: T) => string,
   versionOf: (run: T) => number | undefined,
-  { cache, out }: Scoring,
+  { cache, out, book }: Scoring,
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
   fetch?: (run: T, hit: CachedScore) => boolean,
@@ -49,9 +55,10 @@ export async function scoresOf<T>(
       const hit = cache?.get(runId);
       // An entry cached before issue 35 lacks the owner route's scenario hash: its run document is read again, once.
       const lacksHash = client.auth === "owner" && hit?.hash === undefined;
-      if (version !== undefined && hit !== undefined && hit.version === version && !lacksHash && fetch?.(run, hit) !== true) {
+      const lacksCards = book !== null && hit?.cards === undefined;
+      if (version !== undefined && hit !== undefined && hit.version === version && !lacksHash && !lacksCards && fetch?.(run, hit) !== true) {
         tally.r.scorecardsCached++;
-        return { gates: hit.gates, composite: hit.composite, seats: hit.seats, hash: hit.hash, cachedVersion: hit.version };
+        return { gates: hit.gates, composite: hit.composite, seats: hit.seats, hash: hit.hash, cards: book === null ? undefined : hit.cards, cachedVersion: hit.version };
       }
       tally.r.requests++;
       tally.r.scorecardsFetched++;
@@ -59,10 +66,10 @@ export async function scoresOf<T>(
       // rescored since (spec 4.3: `version` pins a scorecard version, min 1).
       const pin = version !== undefined && version >= 1 ? version : undefined;
       const body = await client.getJson<unknown>(routes.scorecard(runId), pin === undefined ? undefined : { version: pin });
-      const score = scoreOf(body, runId);
+      const { cards, ...score } = scoreOf(body, runId);
       // What the body describes, from the spec's own `versions` (never a per-card field): a body that
       // names no version is not cached.
-      return { ...score, cachedVersion: bodyVersion(body, pin) };
+      return { ...score, cards: book === null ? undefined : cards, cachedVersion: bodyVersion(body, pin) };
     },
     (scored, _run, index) => slots.set(index, scored),
     // Wide: a score is small, and many requests may be waiting out retries at once.
@@ -73,6 +80,7 @@ export async function scoresOf<T>(
     const run = runs[index] as T;
     const scored = slots.get(index);
     if (scored.cachedVersion !== undefined) out.set(idOf(run), entryOf(scored, scored.cachedVersion));
+    if (book !== null) book.add(idOf(run), scored.cards ?? []);
     take(scored, run);
   }
 }
@@ -85,6 +93,7 @@ function entryOf(score: ScoredRun, version: number): CachedScore {
     ...(score.composite === undefined ? {} : { composite: score.composite }),
     ...(score.seats === undefined ? {} : { seats: score.seats }),
     ...(score.hash === undefined ? {} : { hash: score.hash }),
+    ...(score.cards === undefined ? {} : { cards: score.cards }),
   };
 }
 
@@ -119,7 +128,17 @@ export function scoreOf(body: unknown, runId: string): RunScore {
   const snapshots = manifest !== undefined && Array.isArray(manifest.seat_snapshots) ? manifest.seat_snapshots : undefined;
   // The run document's scenario hash (spec 2.4, owner routes): how RL and DPO runs are decontaminated.
   const hash = typeof manifest?.scenario_version_hash === "string" && manifest.scenario_version_hash !== "" ? manifest.scenario_version_hash : undefined;
-  return { gates, composite: mean(seatMeans), ...(snapshots === undefined ? {} : { seats: snapshots.length }), ...(hash === undefined ? {} : { hash }) };
+  return { gates, composite: mean(seatMeans), cards: cards.flatMap(validCard), ...(snapshots === undefined ? {} : { seats: snapshots.length }), ...(hash === undefined ? {} : { hash }) };
+}
+
+/** A card's seat scores as `--scorecards` reads a card (src/stages/read-scorecards.ts); none for a card that fails spec 2.7. */
+function validCard(card: Record<string, unknown>): RunCard[] {
+  const parsed = scorecardSchema.safeParse(card);
+  if (!parsed.success) return [];
+  const c = parsed.data;
+  const score = seatScoreOf(c.traits.per_trait, c.outcomes);
+  const names = Object.keys(c.traits.per_trait);
+  return [{ agentKeyId: c.agent_key_id, composite: score.composite, objectiveRate: score.objectiveRate, traits: { names, means: Float64Array.from(names, (n) => c.traits.per_trait[n]?.mean ?? Number.NaN) } }];
 }
 
 /**

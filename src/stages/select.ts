@@ -45,10 +45,14 @@ export function checkSelection(selection: SelectionPlan, context: Pick<SelectCon
   if (asked.length > 0 && context.format !== "sft" && context.scores === undefined) {
     throw new ConfigError(`${asked.join(", ")} needs scores: ${context.format.toUpperCase()} records carry none; pass --scorecards with the runs' scorecards`);
   }
-  if (context.format === "dpo") {
-    const seatRules = [selection.agentKeys === null ? null : "--agent-key", selection.roles === null ? null : "--role", selection.topKPerScenario === null ? null : "--top-k-per-scenario"].filter((f) => f !== null);
-    if (seatRules.length > 0) throw new ConfigError(`${seatRules.join(", ")} cannot apply to DPO pairs: a pair names a seat index only, not its agent key or role, and is not one seat`);
-  }
+  checkSeatRules(selection, context.format);
+}
+
+/** Throws a ConfigError (exit 2) for a seat rule on DPO pairs, which name no seat's key or role and are not one seat. */
+export function checkSeatRules(selection: SelectionPlan, format: FormatName): void {
+  if (format !== "dpo") return;
+  const seatRules = [selection.agentKeys === null ? null : "--agent-key", selection.roles === null ? null : "--role", selection.topKPerScenario === null ? null : "--top-k-per-scenario"].filter((f) => f !== null);
+  if (seatRules.length > 0) throw new ConfigError(`${seatRules.join(", ")} cannot apply to DPO pairs: a pair names a seat index only, not its agent key or role, and is not one seat`);
 }
 
 /** The score function of a format: SFT's own scores, else the scorecards'. */

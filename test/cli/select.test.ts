@@ -65,12 +65,11 @@ describe("selection flags on convert and validate", () => {
 
   // Issue 38: a usage error names the real problem first. The service here refuses every connection, so a
   // pull that tried to fetch before judging its selection would fail with exit 1 on the connection instead.
-  it("an RL or DPO pull with a rule it cannot apply exits 2 before it fetches anything", async () => {
+  it("a DPO pull with a seat rule exits 2 before it fetches anything", async () => {
     const env = { EVAL_OWNER_TOKEN: "owner-token-never-sent", HOME: root };
     const pull = (format: string, ...flags: string[]) => spawnCli(["pull", format, "--base-url", "http://127.0.0.1:9", "--out", join(root, `pull-${n++}`), ...flags], env);
     for (const [format, flags, message] of [
-      ["rl", ["--min-composite", "3"], /^evalshard: --min-composite on a pull of RL records: not supported yet .*convert takes it on RL exports with --scorecards/],
-      ["dpo", ["--top-k-per-scenario", "2"], /^evalshard: --top-k-per-scenario on a pull of DPO records: not supported yet/],
+      ["dpo", ["--top-k-per-scenario", "2"], /^evalshard: --top-k-per-scenario cannot apply to DPO pairs/],
       ["dpo", ["--agent-key", "k1"], /^evalshard: --agent-key cannot apply to DPO pairs/],
     ] as const) {
       const r = await pull(format, ...flags);

@@ -199,6 +199,30 @@ function expectReportDraws(charts: Map<string, Map<string, number>>, stats: Stat
   if (stats.tokens !== undefined) expect(charts.get("Training-text length in tokens, rows per bin")).toEqual(labelled(stats.tokens));
 }
 
+/**
+ * Writes, as bare cards (version NULL: a pull takes one body a run, pinned to the version its records carry),
+ * the cards the emulator itself answers for each of `runs` (run id to the version to pin; null: its latest).
+ */
+async function emulatorCards(url: string, token: string, runs: ReadonlyMap<string, number | null>, file: string): Promise<void> {
+  const lines: string[] = [];
+  for (const [runId, version] of runs) {
+    const query = version === null ? "" : `?version=${version}`;
+    const response = await fetch(`${url}/api/evals/${encodeURIComponent(runId)}/scorecard${query}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status, runId).toBe(200);
+    const body = (await response.json()) as { scorecards: unknown[] };
+    for (const card of body.scorecards) lines.push(JSON.stringify(card));
+  }
+  writeFileSync(file, `${lines.join("\n")}\n`);
+}
+
+/** The runs a pulled dataset's rows come from, each with the scorecard version its records carry (RL), or null (DPO's pairs, both runs). */
+async function pulledRuns(dir: string, format: "rl" | "dpo"): Promise<Map<string, number | null>> {
+  const from = `read_parquet('${dir}/data/*.parquet')`;
+  const query = format === "rl" ? `SELECT run_id, max(scorecard_version) AS v FROM ${from} GROUP BY run_id` : `SELECT DISTINCT unnest([run_chosen, run_rejected]) AS run_id, NULL AS v FROM ${from}`;
+  const rows = await duckdb([], query);
+  return new Map(rows.map((r) => [String(r.run_id), r.v === null || r.v === undefined ? null : Number(r.v)]));
+}
+
 async function convert(out: string, args: readonly string[]): Promise<StatsManifest> {
   const r = await spawnCli(["convert", ...args, "--out", out]);
   expect(r.status, r.stderr).toBe(0);
@@ -317,6 +341,62 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
       expect(stats.unscored_rows, format).toBeLessThan(stats.rows);
       const [snapshot] = readdirSync(`${out}.snapshots`).filter((n) => /^\d+$/.test(n));
       await expectScoresAndScenarios(stats, facts(join(`${out}.snapshots`, snapshot as string), cards));
+    }
+  }, 120_000);
+
+  it("a nightly RL and DPO pull from the service: each row's seat's scores and traits, from the cards the pull fetched or cached; both engines count the same; a second night from the cache equals a fresh full pull; the report draws them", async () => {
+    for (const [format, facts] of [["rl", rlFacts], ["dpo", dpoFacts]] as const) {
+      const emu = await startEmulator({ port: 0, seed: 38, runs: 80, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
+      const pull = async (out: string, engine: "stages" | "parallel") => {
+        const r = await spawnCli(["pull", format, "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--engine", engine], { EVAL_OWNER_TOKEN: emu.ownerToken });
+        expect(r.status, r.stderr).toBe(0);
+        return manifestOf(out) as ReturnType<typeof manifestOf> & { pull: { scorecardsCached: number } };
+      };
+      try {
+        const [nightly, parallel, fresh] = [`pull-${format}`, `pull-${format}-parallel`, `pull-${format}-fresh`].map((n) => join(root, n)) as [string, string, string];
+        // Against the cards the emulator answers now, for the runs of the night's rows (DuckDB joins them).
+        // The dataset's own folder: its entries link to the current snapshot's.
+        const expectEmulatorCards = async (night: ReturnType<typeof manifestOf>, dir: string) => {
+          expect(night.stats.unscored_rows, format).toBeLessThan(night.stats.rows);
+          const cards = join(root, `${format}-${night.snapshot}-emulator-cards.ndjson`);
+          await emulatorCards(emu.url, emu.ownerToken, await pulledRuns(dir, format), cards);
+          await expectScoresAndScenarios(night.stats, facts(dir, cards));
+        };
+        const first = await pull(nightly, "stages");
+        expect((await pull(parallel, "parallel")).stats, format).toEqual(first.stats);
+        await expectEmulatorCards(first, nightly);
+        for (let epoch = 0; epoch < 4; epoch++) await emu.advance();
+        // The second night takes the runs it saw from its cache; a fresh pull of the same world fetches every card.
+        const second = await pull(nightly, "stages");
+        expect(second.pull.scorecardsCached, format).toBeGreaterThan(0);
+        const full = await pull(fresh, "parallel");
+        expect(full.pull.scorecardsCached, format).toBe(0);
+        expect(second.stats, format).toEqual(full.stats);
+        await expectEmulatorCards(second, nightly);
+        expectReportDraws(await reportCharts(nightly), second.stats);
+        // A night that changed nothing leaves the first night's manifest: this one published.
+        expect(second.snapshot, format).toBeGreaterThan(first.snapshot);
+      } finally {
+        await emu.close();
+      }
+    }
+  }, 300_000);
+
+  it("a pull's RL and DPO thresholds read the same cards: kept rows reach the threshold, some are below_threshold", async () => {
+    const emu = await startEmulator({ port: 0, seed: 39, runs: 60, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
+    try {
+      for (const format of ["rl", "dpo"] as const) {
+        const out = join(root, `pull-${format}-threshold`);
+        const r = await spawnCli(["pull", format, "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--min-composite", "2.5"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+        expect(r.status, r.stderr).toBe(0);
+        const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { stats: StatsManifest; dropped: Record<string, number> };
+        expect(m.stats.rows, format).toBeGreaterThan(0);
+        expect(m.stats.unscored_rows, format).toBe(0);
+        expect(m.stats.composite.min, format).toBeGreaterThanOrEqual(2.5);
+        expect(m.dropped.below_threshold, format).toBeGreaterThan(0);
+      }
+    } finally {
+      await emu.close();
     }
   }, 120_000);
 

@@ -1,19 +1,12 @@
-import { ConfigError } from "../../core/errors.js";
 import type { FormatName } from "../../formats/format.js";
 import type { SelectionPlan } from "../../stages/select-plan.js";
-import { checkSelection, scoreFlagsAsked } from "../../stages/select.js";
+import { checkSeatRules } from "../../stages/select.js";
 
 /**
- * A pull's selection, judged before anything is fetched: the engine would find the same usage error only
- * after the whole night's pull, and its advice (`--scorecards`) is not a flag of a pull. RL and DPO records
- * carry no scores, and a pull's scorecards gate seats without scoring them (docs/selection.md).
+ * A pull's selection, judged before anything is fetched, so a usage error is not found only after the whole
+ * night's pull. A pull scores RL and DPO rows from the scorecards it fetches (pull/pulled-book.ts), so what is
+ * left to judge is what no score answers: a seat rule on DPO pairs.
  */
 export function checkPullSelection(format: FormatName, selection: SelectionPlan): void {
-  const asked = scoreFlagsAsked(selection);
-  if (format !== "sft" && asked.length > 0) {
-    throw new ConfigError(
-      `${asked.join(", ")} on a pull of ${format.toUpperCase()} records: not supported yet (its records carry no scores, and a pull's scorecards only gate seats); SFT pulls take it, and convert takes it on ${format.toUpperCase()} exports with --scorecards`,
-    );
-  }
-  checkSelection(selection, { format });
+  checkSeatRules(selection, format);
 }

@@ -36,8 +36,11 @@ export interface OpenedSource {
   readonly sources: readonly LineSource[];
   /** The scorecards' gating: known after the first read for the service, from the scorecards file otherwise. */
   gates(): GateBook | undefined;
-  /** A files source's valid scorecards (issue 20): RL and DPO scores for the selection. */
-  readonly scores?: ScoreBook;
+  /**
+   * RL and DPO scores for the selection and the stats: a files source's valid scorecards (issue 20), a pull's
+   * cards once its first read is done (issue 36); undefined for SFT and for files without scorecards.
+   */
+  scores(): ScoreBook | undefined;
   readonly http: HttpSource | null;
 }
 
@@ -50,7 +53,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
   if (source.kind === "files") {
     const sources = await expandInputs(source.inputs, { spoolDir });
     const cards = source.scorecards === undefined ? undefined : await readScorecardFile(source.scorecards);
-    return { sources, gates: () => cards?.gates, ...(cards === undefined ? {} : { scores: cards.book }), http: null };
+    return { sources, gates: () => cards?.gates, scores: () => cards?.book, http: null };
   }
   let http: HttpSource | undefined;
   const client = clientOf(source, environment, (event) => http?.clientEvent(event), (digest) => http?.clientBody(digest));
@@ -67,7 +70,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
     ...(o.suites === undefined ? {} : { suites: o.suites }),
   });
   const opened = http;
-  return { sources: [opened], gates: () => opened.gates(), http: opened };
+  return { sources: [opened], gates: () => opened.gates(), scores: () => opened.scores(), http: opened };
 }
 
 /** The service client of an http source: credentials from the environment only. */

@@ -141,12 +141,11 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
       const same = await unchangedNight(sink, digest, { startedAt, pull: opened.http.report() });
       if (same !== null) return await stagePart(spec, environment.env, startedAt, await finishUnchanged(sink, same, environment, out, options.dryRun === true), commitLast);
     }
-    const scores = opened.scores;
     const sources: RunSources = {
       ...(book === null ? {} : { suites: () => book }),
       lines: opened.sources,
       gates: () => opened.gates(),
-      ...(scores === undefined ? {} : { scores: () => scores }),
+      scores: () => opened.scores(),
       viewContext: () => contextOf(opened.http),
     };
     // Issue 34: the rows' token counts kept with the dataset, so rows that did not change are not tokenized again.

@@ -118,13 +118,20 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
 });
 
 describe("the cache file", () => {
-  it("round-trips, sorted by run id, composite null when unknown", async () => {
+  it("round-trips, sorted by run id, composite null when unknown, an RL or DPO run's cards with their trait means", async () => {
     const dir = out();
     mkdirSync(dir);
     const gates: SeatGate[] = [["key-1", "gated"], [false, "unreadable", 'participation_gated is "false"']];
-    const cache = new Map<string, CachedScore>([["b", { version: 2, gates }], ["a", { version: 1, gates: [], composite: 3.25 }]]);
+    const cards = [
+      { agentKeyId: "key-1", composite: 2.5, objectiveRate: 0.25, traits: { names: ["creativity", "toxicity"], means: Float64Array.of(2.5, Number.NaN) } },
+      { agentKeyId: null, composite: null, objectiveRate: 0, traits: { names: [], means: new Float64Array(0) } },
+    ];
+    const cache = new Map<string, CachedScore>([["b", { version: 2, gates }], ["a", { version: 1, gates: [], composite: 3.25 }], ["c", { version: 3, gates: [], composite: 2.5, cards }]]);
     const text = formatScoreCache(cache);
-    expect(text).toBe('{"run_id":"a","version":1,"gates":[],"composite":3.25}\n{"run_id":"b","version":2,"gates":[["key-1","gated"],[false,"unreadable","participation_gated is \\"false\\""]],"composite":null}\n');
+    expect(text).toBe(
+      '{"v":2,"run_id":"a","version":1,"gates":[],"composite":3.25}\n{"v":2,"run_id":"b","version":2,"gates":[["key-1","gated"],[false,"unreadable","participation_gated is \\"false\\""]],"composite":null}\n' +
+        '{"v":2,"run_id":"c","version":3,"gates":[],"composite":2.5,"cards":[["key-1",2.5,0.25,{"creativity":2.5,"toxicity":null}],[null,null,0,{}]]}\n',
+    );
     writeFileSync(join(dir, "c.ndjson"), text);
     expect(await readScoreCache(join(dir, "c.ndjson"))).toEqual(cache);
   });
@@ -133,10 +140,21 @@ describe("the cache file", () => {
     const dir = out();
     mkdirSync(dir);
     expect((await readScoreCache(join(dir, "none.ndjson"))).size).toBe(0);
-    // A line written before issue 39 (`gated` alone) is no cache: that run's scorecards are fetched again.
-    writeFileSync(join(dir, "bad.ndjson"), '{"run_id":"a","version":1,"gates":[]}\n{"run_id":"b","version":"2","gates":[]}\n{"run_id":"c","version":1,"gated":false}\n{"run_id":"d","version":1,"gates":[["k","maybe"]]}\nnot json\n');
+    // A line written before issue 39 (`gated` alone), or before issue 36 kept the seats' cards (no `v`), is no
+    // cache: that run's scorecards are fetched again.
+    const lines = [
+      '{"v":2,"run_id":"a","version":1,"gates":[]}',
+      '{"v":2,"run_id":"b","version":"2","gates":[]}',
+      '{"v":2,"run_id":"c","version":1,"gated":false}',
+      '{"v":2,"run_id":"d","version":1,"gates":[["k","maybe"]]}',
+      '{"run_id":"e","version":1,"gates":[]}',
+      '{"v":2,"run_id":"f","version":1,"gates":[],"cards":[["k",1,"0.5",{}]]}',
+      '{"v":2,"run_id":"g","version":1,"gates":[],"cards":[["k",1,0.5,{"creativity":"2"}]]}',
+      "not json",
+    ];
+    writeFileSync(join(dir, "bad.ndjson"), `${lines.join("\n")}\n`);
     expect([...(await readScoreCache(join(dir, "bad.ndjson"))).keys()]).toEqual(["a"]);
-    writeFileSync(join(dir, "twice.ndjson"), '{"run_id":"a","version":1,"gates":[]}\n{"run_id":"a","version":2,"gates":[]}\n');
+    writeFileSync(join(dir, "twice.ndjson"), '{"v":2,"run_id":"a","version":1,"gates":[]}\n{"v":2,"run_id":"a","version":2,"gates":[]}\n');
     expect((await readScoreCache(join(dir, "twice.ndjson"))).size).toBe(0);
   });
 });
