@@ -395,6 +395,14 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
         expect(m.stats.composite.min, format).toBeGreaterThanOrEqual(2.5);
         expect(m.dropped.below_threshold, format).toBeGreaterThan(0);
       }
+      // Top k reads the same cards: one seat per scenario, the others not_top_k.
+      const out = join(root, "pull-rl-top-k");
+      const r = await spawnCli(["pull", "rl", "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--top-k-per-scenario", "1"], { EVAL_OWNER_TOKEN: emu.ownerToken });
+      expect(r.status, r.stderr).toBe(0);
+      const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { stats: StatsManifest; dropped: Record<string, number> };
+      expect(m.dropped.not_top_k).toBeGreaterThan(0);
+      expect(m.stats.rows).toBe(m.stats.scenarios.count);
+      expect(m.stats.scenarios.top.every((s) => s.rows === 1)).toBe(true);
     } finally {
       await emu.close();
     }
