@@ -59,7 +59,7 @@ export class ScoreBook {
     return this.#entries;
   }
 
-  /** What a worker rebuilds the book from ({@link ScoreBook.of}). */
+  /** What a worker rebuilds the book from (`ScoreBook.of`). */
   get data(): ScoreBookData {
     return { entries: this.#entries, traits: this.#traits.toData() };
   }

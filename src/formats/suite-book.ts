@@ -37,7 +37,7 @@ export interface SuiteDrops {
 
 /**
  * A book made of plain data, as a worker thread is sent it: the suites and the run hashes (`--run-manifests`;
- * a night's: only the runs a suite pins, see {@link SuiteBook.learned}).
+ * a night's: only the runs a suite pins, see `SuiteBook.learned`).
  */
 export interface SuitesData {
   readonly suites: readonly SuitePin[];

@@ -6,7 +6,7 @@ export interface SeatTraits {
   readonly means: ArrayLike<number>;
 }
 
-/** A {@link TraitTable} as it crosses to a worker (typed arrays and a few name lists: cheap to clone). */
+/** A `TraitTable` as it crosses to a worker (typed arrays and a few name lists: cheap to clone). */
 export interface TraitTableData {
   /** Each distinct list of trait names, in the order its first card gave them. */
   readonly shapes: readonly (readonly string[])[];
