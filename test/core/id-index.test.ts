@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IdIndex } from "../../src/pull/id-index.js";
+import { IdIndex } from "../../src/core/id-index.js";
 
 /** Adds `ids` in order; checks each gets the number a Map of strings would give it. */
 function indexed(ids: readonly string[]): IdIndex {
