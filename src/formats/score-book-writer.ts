@@ -50,7 +50,7 @@ export class ScoreBookWriter {
       runs: this.#runs,
       keys: [...this.#keys],
       runOf: this.#runOf.slice(0, size),
-      keyOf: this.#keyOf.slice(0, size),
+      keyOf: narrowed(this.#keyOf.subarray(0, size), this.#keys.length),
       versions: this.#versions.slice(0, size),
       composites: this.#composites.slice(0, size),
       objectiveRates: this.#objectiveRates.slice(0, size),
@@ -67,4 +67,10 @@ export class ScoreBookWriter {
     }
     return n;
   }
+}
+
+/** `numbers` (each at most `max`) in the narrowest unsigned typed array that holds them. */
+function narrowed(numbers: Uint32Array, max: number): Uint8Array | Uint16Array | Uint32Array {
+  if (max <= 0xff) return Uint8Array.from(numbers);
+  return max <= 0xffff ? Uint16Array.from(numbers) : numbers.slice();
 }

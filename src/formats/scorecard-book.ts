@@ -27,8 +27,8 @@ export interface ScoreBookData {
   readonly keys: readonly string[];
   /** Per card: its run's number in `runs`. */
   readonly runOf: Uint32Array;
-  /** Per card: its key's index in `keys` + 1; 0: null (an `aic` seat). */
-  readonly keyOf: Uint32Array;
+  /** Per card: its key's index in `keys` + 1; 0: null (an `aic` seat). As narrow as the keys allow (a world has a few). */
+  readonly keyOf: Uint8Array | Uint16Array | Uint32Array;
   /** Per card: its scorecard version, NaN: unknown. */
   readonly versions: Float64Array;
   /** Per card: its composite, NaN: null. */
@@ -62,7 +62,8 @@ export interface SeatRef {
  * tuple or string (docs/decisions.md, "A score book in typed columns").
  */
 export class ScoreBook {
-  readonly #c: ScoreColumns;
+  /** The columns but `runOf`, which `#first`/`#order` say again. */
+  readonly #c: Omit<ScoreColumns, "runOf">;
   /** Runs the book knows (its id index may be shared with a writer that goes on adding). */
   readonly #runCount: number;
   readonly #keyNumbers: Map<string, number>;
@@ -73,7 +74,8 @@ export class ScoreBook {
   constructor(columns: ScoreColumns) {
     const size = columns.runOf.length;
     if (columns.traits.size !== size) throw new Error(`Internal error: ${size} scorecards, ${columns.traits.size} cards' traits`);
-    this.#c = columns;
+    const { runOf: _, ...kept } = columns;
+    this.#c = kept;
     this.#runCount = columns.runs.size;
     this.#keyNumbers = new Map(columns.keys.map((key, i) => [key, i + 1]));
     const first = new Uint32Array(this.#runCount + 1);
@@ -100,17 +102,18 @@ export class ScoreBook {
   /** Each card as a tuple (new ones each call: for inspection, not for a night's reads). */
   get entries(): readonly ScoreEntry[] {
     const c = this.#c;
-    return Array.from({ length: this.size }, (_, i): ScoreEntry => [c.runs.id(c.runOf[i] as number), this.#key(i), nullIfNaN(c.versions[i] as number), nullIfNaN(c.composites[i] as number), c.objectiveRates[i] as number]);
+    const runOf = this.#runOf();
+    return Array.from({ length: this.size }, (_, i): ScoreEntry => [c.runs.id(runOf[i] as number), this.#key(i), nullIfNaN(c.versions[i] as number), nullIfNaN(c.composites[i] as number), c.objectiveRates[i] as number]);
   }
 
   /** What a worker rebuilds the book from ({@link ScoreBook.of}). */
   get data(): ScoreBookData {
     const { runs, traits, ...columns } = this.#c;
-    return { ...columns, runs: runs.toData(), traits: traits.toData() };
+    return { ...columns, runs: runs.toData(), runOf: this.#runOf(), traits: traits.toData() };
   }
 
   get size(): number {
-    return this.#c.runOf.length;
+    return this.#order.length;
   }
 
   /**
@@ -158,6 +161,13 @@ export class ScoreBook {
     const run = this.#c.runs.indexOf(runId);
     if (run < 0 || run >= this.#runCount) return this.#order.subarray(0, 0);
     return this.#order.subarray(this.#first[run] as number, this.#first[run + 1] as number);
+  }
+
+  /** Each card's run number, from `#first`/`#order`. */
+  #runOf(): Uint32Array {
+    const runOf = new Uint32Array(this.size);
+    for (let r = 0; r < this.#runCount; r++) for (let k = this.#first[r] as number; k < (this.#first[r + 1] as number); k++) runOf[this.#order[k] as number] = r;
+    return runOf;
   }
 
   #score(i: number): CardScore {

@@ -31,6 +31,14 @@ describe("IdIndex: opaque ids numbered in the order first added", () => {
     expect(index.id(1)).toBe("\u0100");
   });
 
+  it("crosses to a worker as plain data (structured clone) with every id's number kept", () => {
+    const ids = ["run_01", "", "r\u00e9sum\u00e9", "\ud800", "\u0000\u0001", "\u0100"];
+    const copy = IdIndex.of(structuredClone(indexed(ids).toData()));
+    expect(copy.size).toBe(ids.length);
+    for (const [n, id] of ids.entries()) expect([copy.indexOf(id), copy.id(n)]).toEqual([n, id]);
+    expect(IdIndex.of(new IdIndex().toData()).size).toBe(0);
+  });
+
   it("answers -1 for an id never added, near misses included", () => {
     const index = indexed(["run_1", "run_10", "\u00e9"]);
     for (const id of ["run_", "run_100", "Run_1", "run_1 ", "\u00e9\u00e9", "\u00c3\u00a9", "e", ""]) expect(index.indexOf(id)).toBe(-1);
