@@ -10,6 +10,7 @@
 // --growing-percent N: each pull's process runs with V8's --heap-growing-percent=N, as a node flag, or with
 // --growing-at-runtime set from inside the process before the night starts (v8.setFlagsFromString), as the CLI's
 // pull and run do (docs/decisions.md, "Nightly pull memory: the heap's growing percent").
+// --node-flags "F ...": more flags for each pull's node (V8's young generation: `--max-semi-space-size=16`).
 // --workers N, --engine NAME: the night's executor (`run --workers`, `--engine`), as runNightly's options.
 // --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported, in wall
 // time (the target) and in CPU time (user + system of the pull's process against the bare download's), which a
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     child: { type: "string" },
     workers: { type: "string" },
     engine: { type: "string" },
+    "node-flags": { type: "string" },
   },
 });
 
@@ -101,6 +103,7 @@ async function main() {
       heap_mb: values["heap-mb"] === undefined ? null : Number(values["heap-mb"]),
       heap_growing_percent: values["growing-percent"] === undefined ? null : Number(values["growing-percent"]),
       growing_at_runtime: values["growing-at-runtime"],
+      node_flags: values["node-flags"] ?? null,
       sizes,
       peak_rss_mb: peak,
       target_peak_rss_mb: TARGET_PEAK_MB,
@@ -117,6 +120,7 @@ async function main() {
 function pullInChild(options) {
   return new Promise((resolve, reject) => {
     const heap = values["heap-mb"] === undefined ? [] : [`--max-old-space-size=${values["heap-mb"]}`];
+    if (values["node-flags"] !== undefined) heap.push(...values["node-flags"].split(" ").filter(Boolean));
     const growing = values["growing-percent"];
     if (growing !== undefined && !values["growing-at-runtime"]) heap.push(`--heap-growing-percent=${growing}`);
     else if (growing !== undefined) options = { ...options, growingPercent: Number(growing) };
