@@ -17,7 +17,7 @@ const offsetOf = (at: number): number => (at % TWO_32) | 0;
  * run, and strings kept that long made the main thread's heap grow with the input (docs/decisions.md
  * "hot code shape", young generation). Here a key costs its length plus ~28 bytes, and memory grows with
  * the keys, never in steps (see ChunkedColumn). A nightly pull's run ids are kept the same way, for the
- * same reason (pull/id-index.ts).
+ * same reason (core/id-index.ts).
  */
 export class KeyIndex {
   /** Key bytes; a key never spans two chunks. */

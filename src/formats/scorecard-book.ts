@@ -1,12 +1,14 @@
 import type { SeatScore } from "./seat-score.js";
+import { IdIndex } from "../core/id-index.js";
+import type { IdIndexData } from "../core/id-index.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits, TraitTableData } from "./trait-table.js";
 
 /**
  * One valid scorecard, reduced to what selection and gating read: run, seat (by agent key: spec 2.7 gives a
  * card no seat index), the scorecard version it describes (null: a bare card, version unknown) and its
- * score. Gating is not here: it reads cards this book leaves out (src/formats/gate-book.ts). A plain tuple,
- * so the parallel engine hands the book to its workers as it is (with its trait means: `ScoreBook.data`).
+ * score. Gating is not here: it reads cards this book leaves out (src/formats/gate-book.ts). As a tuple it is what a
+ * {@link ScoreBookWriter} is given and what `ScoreBook.entries` lists; the book itself keeps columns.
  */
 export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
@@ -17,10 +19,29 @@ export interface CardScore extends SeatScore {
   readonly traits: SeatTraits;
 }
 
-/** A book as it crosses to a worker: its entries, and its cards' per-trait means in entry order. */
+/** A book as it crosses to a worker: its columns, card i at index i (what {@link ScoreBookWriter} fills). */
 export interface ScoreBookData {
-  readonly entries: readonly ScoreEntry[];
+  /** The cards' run ids, numbered. */
+  readonly runs: IdIndexData;
+  /** The cards' agent keys, each once. */
+  readonly keys: readonly string[];
+  /** Per card: its run's number in `runs`. */
+  readonly runOf: Uint32Array;
+  /** Per card: its key's index in `keys` + 1; 0: null (an `aic` seat). As narrow as the keys allow (a world has a few). */
+  readonly keyOf: Uint8Array | Uint16Array | Uint32Array;
+  /** Per card: its scorecard version, NaN: unknown. */
+  readonly versions: Float64Array;
+  /** Per card: its composite, NaN: null. */
+  readonly composites: Float64Array;
+  readonly objectiveRates: Float64Array;
+  /** Per card: its per-trait means. */
   readonly traits: TraitTableData;
+}
+
+/** A book's columns as its writer hands them over (its run ids and traits not copied). */
+export interface ScoreColumns extends Omit<ScoreBookData, "runs" | "traits"> {
+  readonly runs: IdIndex;
+  readonly traits: TraitTable;
 }
 
 /** The seat a record is about: its run, agent key (null: an `aic` seat) and scorecard version. */
@@ -35,37 +56,64 @@ export interface SeatRef {
  * one, spec 3): a record is judged by the card of its own `scorecard_version`, or by a card whose version
  * is unknown (a bare card outside a `{scorecards, versions}` response); a card of another version is
  * never used for it.
+ *
+ * Held all night (a 100k-run RL pull has 300k seats): columns of typed arrays, run ids off the heap in an
+ * {@link IdIndex}, keys interned, and a run's cards found through `#first`/`#order`, so a seat is no object,
+ * tuple or string (docs/decisions.md, "A score book in typed columns").
  */
 export class ScoreBook {
-  readonly #entries: readonly ScoreEntry[];
-  readonly #traits: TraitTable;
-  /** Entry indices by run; a seat's are its run's with its key (a run has a few cards: no seat-key strings kept). */
-  readonly #byRun = new Map<string, number[]>();
+  /** The columns but `runOf`, which `#first`/`#order` say again. */
+  readonly #c: Omit<ScoreColumns, "runOf">;
+  /** Runs the book knows (its id index may be shared with a writer that goes on adding). */
+  readonly #runCount: number;
+  readonly #keyNumbers: Map<string, number>;
+  /** Run r's cards are `#order[#first[r] .. #first[r + 1])`, in card order. */
+  readonly #first: Uint32Array;
+  readonly #order: Uint32Array;
 
-  /** `traits`: entry i's per-trait means at i (trimmed to size here: the book is held all night). */
-  constructor(entries: readonly ScoreEntry[], traits: TraitTable | TraitTableData) {
-    const table = traits instanceof TraitTable ? TraitTable.of(traits.toData()) : TraitTable.of(traits);
-    if (table.size !== entries.length) throw new Error(`Internal error: ${entries.length} scorecards, ${table.size} cards' traits`);
-    this.#entries = entries;
-    this.#traits = table;
-    for (const [index, entry] of entries.entries()) push(this.#byRun, entry[0], index);
+  constructor(columns: ScoreColumns) {
+    const size = columns.runOf.length;
+    if (columns.traits.size !== size) throw new Error(`Internal error: ${size} scorecards, ${columns.traits.size} cards' traits`);
+    const { runOf: _, ...kept } = columns;
+    this.#c = kept;
+    this.#runCount = columns.runs.size;
+    this.#keyNumbers = new Map(columns.keys.map((key, i) => [key, i + 1]));
+    const first = new Uint32Array(this.#runCount + 1);
+    for (let i = 0; i < size; i++) {
+      const run = columns.runOf[i] as number;
+      first[run + 1] = (first[run + 1] as number) + 1;
+    }
+    for (let r = 0; r < this.#runCount; r++) first[r + 1] = (first[r + 1] as number) + (first[r] as number);
+    const order = new Uint32Array(size);
+    const next = first.slice(0, this.#runCount);
+    for (let i = 0; i < size; i++) {
+      const run = columns.runOf[i] as number;
+      order[next[run] as number] = i;
+      next[run] = (next[run] as number) + 1;
+    }
+    this.#first = first;
+    this.#order = order;
   }
 
   static of(data: ScoreBookData): ScoreBook {
-    return new ScoreBook(data.entries, data.traits);
+    return new ScoreBook({ ...data, runs: IdIndex.of(data.runs), traits: TraitTable.of(data.traits) });
   }
 
+  /** Each card as a tuple (new ones each call: for inspection, not for a night's reads). */
   get entries(): readonly ScoreEntry[] {
-    return this.#entries;
+    const c = this.#c;
+    const runOf = this.#runOf();
+    return Array.from({ length: this.size }, (_, i): ScoreEntry => [c.runs.id(runOf[i] as number), this.#key(i), nullIfNaN(c.versions[i] as number), nullIfNaN(c.composites[i] as number), c.objectiveRates[i] as number]);
   }
 
   /** What a worker rebuilds the book from (`ScoreBook.of`). */
   get data(): ScoreBookData {
-    return { entries: this.#entries, traits: this.#traits.toData() };
+    const { runs, traits, ...columns } = this.#c;
+    return { ...columns, runs: runs.toData(), runOf: this.#runOf(), traits: traits.toData() };
   }
 
   get size(): number {
-    return this.#entries.length;
+    return this.#order.length;
   }
 
   /**
@@ -73,13 +121,17 @@ export class ScoreBook {
    * scores are not told apart.
    */
   seat(ref: SeatRef): CardScore | undefined {
-    const cards = (this.#byRun.get(ref.runId) ?? []).filter((i) => (this.#entries[i] as ScoreEntry)[1] === ref.agentKeyId);
-    const version = (i: number) => (this.#entries[i] as ScoreEntry)[2];
-    const exact = cards.find((i) => version(i) !== null && version(i) === ref.version);
-    const index = exact ?? cards.find((i) => version(i) === null);
-    if (index === undefined) return undefined;
-    const first = this.#entries[index] as ScoreEntry;
-    return { composite: first[3], objectiveRate: first[4], traits: this.#traits.seat(index) };
+    const key = ref.agentKeyId === null ? 0 : this.#keyNumbers.get(ref.agentKeyId);
+    if (key === undefined) return undefined;
+    const c = this.#c;
+    let unknown: number | undefined;
+    for (const i of this.#cardsOf(ref.runId)) {
+      if (c.keyOf[i] !== key) continue;
+      const version = c.versions[i] as number;
+      if (version === ref.version) return this.#score(i);
+      if (Number.isNaN(version)) unknown ??= i;
+    }
+    return unknown === undefined ? undefined : this.#score(unknown);
   }
 
   /**
@@ -88,24 +140,46 @@ export class ScoreBook {
    * have it.
    */
   run(runId: string): CardScore | undefined {
-    const indices = this.#byRun.get(runId) ?? [];
+    const indices = this.#cardsOf(runId);
     if (indices.length === 0) return undefined;
-    const cards = indices.map((i) => this.#entries[i] as ScoreEntry);
-    const latest = Math.max(...cards.map((c) => c[2] ?? 0));
-    const current = indices.filter((_, k) => ((cards[k] as ScoreEntry)[2] ?? 0) === latest);
-    const agents = current.filter((i) => (this.#entries[i] as ScoreEntry)[1] !== null);
-    const seats = (agents.length > 0 ? agents : current).map((i) => [i, this.#entries[i] as ScoreEntry] as const);
-    const composites = seats.map(([, c]) => c[3]).filter((x): x is number => x !== null);
+    const c = this.#c;
+    const versionOf = (i: number) => (Number.isNaN(c.versions[i]) ? 0 : (c.versions[i] as number));
+    const latest = Math.max(...Array.from(indices, versionOf));
+    const current = Array.from(indices).filter((i) => versionOf(i) === latest);
+    const agents = current.filter((i) => c.keyOf[i] !== 0);
+    const seats = agents.length > 0 ? agents : current;
+    const composites = seats.map((i) => c.composites[i] as number).filter((x) => !Number.isNaN(x));
     return {
       composite: composites.length === 0 ? null : composites.reduce((s, x) => s + x, 0) / composites.length,
-      objectiveRate: seats.reduce((s, [, c]) => s + c[4], 0) / seats.length,
-      traits: this.#traits.mean(seats.map(([i]) => i)),
+      objectiveRate: seats.reduce((s, i) => s + (c.objectiveRates[i] as number), 0) / seats.length,
+      traits: c.traits.mean(seats),
     };
+  }
+
+  /** The run's card indices, in card order (a view). */
+  #cardsOf(runId: string): Uint32Array {
+    const run = this.#c.runs.indexOf(runId);
+    if (run < 0 || run >= this.#runCount) return this.#order.subarray(0, 0);
+    return this.#order.subarray(this.#first[run] as number, this.#first[run + 1] as number);
+  }
+
+  /** Each card's run number, from `#first`/`#order`. */
+  #runOf(): Uint32Array {
+    const runOf = new Uint32Array(this.size);
+    for (let r = 0; r < this.#runCount; r++) for (let k = this.#first[r] as number; k < (this.#first[r + 1] as number); k++) runOf[this.#order[k] as number] = r;
+    return runOf;
+  }
+
+  #score(i: number): CardScore {
+    return { composite: nullIfNaN(this.#c.composites[i] as number), objectiveRate: this.#c.objectiveRates[i] as number, traits: this.#c.traits.seat(i) };
+  }
+
+  #key(i: number): string | null {
+    const key = this.#c.keyOf[i] as number;
+    return key === 0 ? null : (this.#c.keys[key - 1] as string);
   }
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+function nullIfNaN(x: number): number | null {
+  return Number.isNaN(x) ? null : x;
 }

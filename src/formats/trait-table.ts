@@ -6,6 +6,8 @@ export interface SeatTraits {
   readonly means: ArrayLike<number>;
 }
 
+type PerTrait = Readonly<Record<string, { readonly mean: number }>>;
+
 /** A `TraitTable` as it crosses to a worker (typed arrays and a few name lists: cheap to clone). */
 export interface TraitTableData {
   /** Each distinct list of trait names, in the order its first card gave them. */
@@ -45,12 +47,6 @@ export class TraitTable {
 
   get size(): number {
     return this.#size;
-  }
-
-  /** Appends the next card's `per_trait` (spec 2.7: name -> `{mean}`), every trait as the card has it. */
-  add(perTrait: Readonly<Record<string, { readonly mean: number }>>): void {
-    const names = Object.keys(perTrait);
-    this.addSeat({ names, means: names.map((name) => perTrait[name]?.mean ?? Number.NaN) });
   }
 
   /** Appends the next card's means as another table's {@link seat} gives them (a pull's cards, kept across nights). */
@@ -100,6 +96,12 @@ export class TraitTable {
     const end = this.#starts[size] ?? 0;
     return { shapes: this.#shapes, shapeOf: this.#shapeOf.slice(0, size), starts: this.#starts.slice(0, size + 1), means: this.#means.slice(0, end) };
   }
+}
+
+/** A card's `per_trait` (spec 2.7: name -> `{mean}`) as a seat's means, every trait as the card has it. */
+export function seatTraitsOf(perTrait: PerTrait): SeatTraits {
+  const names = Object.keys(perTrait);
+  return { names, means: names.map((name) => perTrait[name]?.mean ?? Number.NaN) };
 }
 
 function shapeKey(names: readonly string[]): string {

@@ -1,6 +1,5 @@
-import { ScoreBook } from "../formats/scorecard-book.js";
-import type { ScoreEntry } from "../formats/scorecard-book.js";
-import { TraitTable } from "../formats/trait-table.js";
+import type { ScoreBook } from "../formats/scorecard-book.js";
+import { ScoreBookWriter } from "../formats/score-book-writer.js";
 import type { RunCard } from "./card-store.js";
 
 /**
@@ -10,17 +9,13 @@ import type { RunCard } from "./card-store.js";
  * the one body a pull takes for a run is pinned to the version its records carry.
  */
 export class PulledBook {
-  readonly #entries: ScoreEntry[] = [];
-  readonly #traits = new TraitTable();
+  readonly #book = new ScoreBookWriter();
 
   add(runId: string, cards: readonly RunCard[]): void {
-    for (const card of cards) {
-      this.#entries.push([runId, card.agentKeyId, null, card.composite, card.objectiveRate]);
-      this.#traits.addSeat(card.traits);
-    }
+    for (const card of cards) this.#book.add([runId, card.agentKeyId, null, card.composite, card.objectiveRate], card.traits);
   }
 
   book(): ScoreBook {
-    return new ScoreBook(this.#entries, this.#traits);
+    return this.#book.book();
   }
 }

@@ -1,5 +1,5 @@
 import { grown } from "../core/grown.js";
-import { IdIndex } from "./id-index.js";
+import { IdIndex } from "../core/id-index.js";
 
 /** A run as the service lists it (spec 2.4), with its place in the list. */
 export interface ListedRun {

@@ -1,5 +1,5 @@
 import { grown } from "../core/grown.js";
-import { IdIndex } from "./id-index.js";
+import { IdIndex } from "../core/id-index.js";
 import type { SeatGate } from "../formats/gate-book.js";
 import { CardRanges, type RunCard } from "./card-store.js";
 

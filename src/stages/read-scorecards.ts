@@ -1,9 +1,9 @@
 import { scorecardResponseSchema, scorecardSchema } from "../formats/scorecard.js";
-import { ScoreBook } from "../formats/scorecard-book.js";
-import type { ScoreEntry } from "../formats/scorecard-book.js";
+import type { ScoreBook } from "../formats/scorecard-book.js";
+import { ScoreBookWriter } from "../formats/score-book-writer.js";
 import { cardGate } from "../formats/card-gate.js";
 import { GateBook } from "../formats/gate-book.js";
-import { TraitTable } from "../formats/trait-table.js";
+import { seatTraitsOf } from "../formats/trait-table.js";
 import type { GateEntry } from "../formats/gate-book.js";
 import { seatScoreOf } from "../formats/seat-score.js";
 import { readJsonValues } from "../sources/scorecard-file.js";
@@ -48,8 +48,7 @@ export interface Scorecards {
  * one the service answers with); a bare card's version is unknown.
  */
 export function readScorecards(values: Iterable<[unknown, string]>): Scorecards {
-  const entries: ScoreEntry[] = [];
-  const traits = new TraitTable();
+  const book = new ScoreBookWriter();
   const gates: GateEntry[] = [];
   const quarantined: QuarantinedScorecard[] = [];
   const warnings: ScorecardWarning[] = [];
@@ -75,8 +74,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
     }
     const c = parsed.data;
     const score = seatScoreOf(c.traits.per_trait, c.outcomes);
-    entries.push([c.run_id, c.agent_key_id, version, score.composite, score.objectiveRate]);
-    traits.add(c.traits.per_trait);
+    book.add([c.run_id, c.agent_key_id, version, score.composite, score.objectiveRate], seatTraitsOf(c.traits.per_trait));
   };
   const collect = (value: unknown, where: string): void => {
     if (Array.isArray(value)) {
@@ -97,7 +95,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
     card(value, where, null);
   };
   for (const [value, where] of values) collect(value, where);
-  return { book: new ScoreBook(entries, traits), gates: new GateBook(gates), quarantined, warnings };
+  return { book: book.book(), gates: new GateBook(gates), quarantined, warnings };
 }
 
 /**

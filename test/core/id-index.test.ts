@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IdIndex } from "../../src/pull/id-index.js";
+import { IdIndex } from "../../src/core/id-index.js";
 
 /** Adds `ids` in order; checks each gets the number a Map of strings would give it. */
 function indexed(ids: readonly string[]): IdIndex {
@@ -29,6 +29,14 @@ describe("IdIndex: opaque ids numbered in the order first added", () => {
     expect(index.indexOf("\u0100")).toBe(1);
     expect(index.id(0)).toBe("\u0000\u0001");
     expect(index.id(1)).toBe("\u0100");
+  });
+
+  it("crosses to a worker as plain data (structured clone) with every id's number kept", () => {
+    const ids = ["run_01", "", "r\u00e9sum\u00e9", "\ud800", "\u0000\u0001", "\u0100"];
+    const copy = IdIndex.of(structuredClone(indexed(ids).toData()));
+    expect(copy.size).toBe(ids.length);
+    for (const [n, id] of ids.entries()) expect([copy.indexOf(id), copy.id(n)]).toEqual([n, id]);
+    expect(IdIndex.of(new IdIndex().toData()).size).toBe(0);
   });
 
   it("answers -1 for an id never added, near misses included", () => {

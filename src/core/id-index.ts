@@ -1,4 +1,4 @@
-import { KeyIndex } from "../core/key-index.js";
+import { KeyIndex } from "./key-index.js";
 
 /** Bytes the encoding buffer holds before its first growth (UTF-16 needs two a character). */
 const SCRATCH_BYTES = 1024;
@@ -8,6 +8,12 @@ const SCRATCH_BYTES = 1024;
  */
 const LATIN1 = 0;
 const UTF16 = 1;
+
+/** An {@link IdIndex} as it crosses to a worker: each id's key back to back, and where each ends. */
+export interface IdIndexData {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+}
 
 /**
  * Opaque identifiers (run ids) numbered 0, 1, 2, ... in the order first added, kept off the JS heap in a
@@ -25,8 +31,23 @@ export class IdIndex {
   // for its byte loads (docs/decisions.md "hot code shape", one shape).
   #view = viewOf(this.#scratch);
 
+  static of(data: IdIndexData): IdIndex {
+    const index = new IdIndex();
+    for (let n = 0, start = 0; n < data.ends.length; start = data.ends[n] as number, n++) index.#keys.add(data.bytes, start, data.ends[n] as number);
+    return index;
+  }
+
   get size(): number {
     return this.#keys.size;
+  }
+
+  /** The ids' keys, for {@link IdIndex.of}. */
+  toData(): IdIndexData {
+    const ends = new Uint32Array(this.size);
+    for (let n = 0, end = 0; n < this.size; n++) ends[n] = end += this.#keys.key(n).length;
+    const bytes = new Uint8Array(ends[this.size - 1] ?? 0);
+    for (let n = 0; n < this.size; n++) bytes.set(this.#keys.key(n), (ends[n] as number) - this.#keys.key(n).length);
+    return { bytes, ends };
   }
 
   /** The number of `id`: its existing one, or the next. */
