@@ -173,6 +173,7 @@ export type { RequestOptions } from "./http/service-client.js";
 export type { RetryEvent, StreamCutEvent } from "./http/client-event.js";
 export type { Sanitizer, Sanitized } from "./views/sanitize-text.js";
 export type { ScoreBook, ScoreEntry, ScoreBookData, CardScore, SeatRef } from "./formats/scorecard-book.js";
+export type { IdIndexData } from "./core/id-index.js";
 export type { SeatTraits, TraitTableData } from "./formats/trait-table.js";
 export type { Scorecards, QuarantinedScorecard, ScorecardWarning } from "./stages/read-scorecards.js";
 export type { CardGate, CardSeat, Gate, GateBy } from "./formats/card-gate.js";

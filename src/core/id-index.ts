@@ -9,7 +9,7 @@ const SCRATCH_BYTES = 1024;
 const LATIN1 = 0;
 const UTF16 = 1;
 
-/** An {@link IdIndex} as it crosses to a worker: each id's key back to back, and where each ends. */
+/** An `IdIndex` as it crosses to a worker: each id's key back to back, and where each ends. */
 export interface IdIndexData {
   readonly bytes: Uint8Array;
   readonly ends: Uint32Array;

@@ -8,7 +8,7 @@ import type { SeatTraits, TraitTableData } from "./trait-table.js";
  * One valid scorecard, reduced to what selection and gating read: run, seat (by agent key: spec 2.7 gives a
  * card no seat index), the scorecard version it describes (null: a bare card, version unknown) and its
  * score. Gating is not here: it reads cards this book leaves out (src/formats/gate-book.ts). As a tuple it is what a
- * {@link ScoreBookWriter} is given and what `ScoreBook.entries` lists; the book itself keeps columns.
+ * `ScoreBookWriter` is given and what `ScoreBook.entries` lists; the book itself keeps columns.
  */
 export type ScoreEntry = readonly [runId: string, agentKeyId: string | null, version: number | null, composite: number | null, objectiveRate: number];
 
@@ -19,7 +19,7 @@ export interface CardScore extends SeatScore {
   readonly traits: SeatTraits;
 }
 
-/** A book as it crosses to a worker: its columns, card i at index i (what {@link ScoreBookWriter} fills). */
+/** A book as it crosses to a worker: its columns, card i at index i (what `ScoreBookWriter` fills). */
 export interface ScoreBookData {
   /** The cards' run ids, numbered. */
   readonly runs: IdIndexData;
@@ -58,7 +58,7 @@ export interface SeatRef {
  * never used for it.
  *
  * Held all night (a 100k-run RL pull has 300k seats): columns of typed arrays, run ids off the heap in an
- * {@link IdIndex}, keys interned, and a run's cards found through `#first`/`#order`, so a seat is no object,
+ * `IdIndex`, keys interned, and a run's cards found through `#first`/`#order`, so a seat is no object,
  * tuple or string (docs/decisions.md, "A score book in typed columns").
  */
 export class ScoreBook {
