@@ -4,6 +4,7 @@ import { ScoreBook } from "./scorecard-book.js";
 import type { ScoreEntry } from "./scorecard-book.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits } from "./trait-table.js";
+import { InternedKeys } from "../core/interned-keys.js";
 
 /**
  * Builds a {@link ScoreBook} card by card into typed columns, so neither the book nor what fills it (a pull's
@@ -11,10 +12,9 @@ import type { SeatTraits } from "./trait-table.js";
  */
 export class ScoreBookWriter {
   readonly #runs = new IdIndex();
-  readonly #keys: string[] = [];
-  readonly #keyNumbers = new Map<string, number>();
+  readonly #keys = new InternedKeys();
   #runOf = new Uint32Array(256);
-  /** Key number + 1 in `#keys`; 0: null. */
+  /** Each card's key number in `#keys` (0: null). */
   #keyOf = new Uint32Array(256);
   /** NaN: null. */
   #versions = new Float64Array(256);
@@ -35,7 +35,7 @@ export class ScoreBookWriter {
       this.#objectiveRates = grown(this.#objectiveRates, at + 1);
     }
     this.#runOf[at] = this.#runs.add(runId);
-    this.#keyOf[at] = this.#keyNumber(agentKeyId);
+    this.#keyOf[at] = this.#keys.number(agentKeyId);
     this.#versions[at] = version ?? Number.NaN;
     this.#composites[at] = composite ?? Number.NaN;
     this.#objectiveRates[at] = objectiveRate;
@@ -48,9 +48,9 @@ export class ScoreBookWriter {
     const size = this.#size;
     return new ScoreBook({
       runs: this.#runs,
-      keys: [...this.#keys],
+      keys: [...this.#keys.list],
       runOf: this.#runOf.slice(0, size),
-      keyOf: narrowed(this.#keyOf.subarray(0, size), this.#keys.length),
+      keyOf: narrowed(this.#keyOf.subarray(0, size), this.#keys.list.length),
       versions: this.#versions.slice(0, size),
       composites: this.#composites.slice(0, size),
       objectiveRates: this.#objectiveRates.slice(0, size),
@@ -58,15 +58,6 @@ export class ScoreBookWriter {
     });
   }
 
-  #keyNumber(key: string | null): number {
-    if (key === null) return 0;
-    let n = this.#keyNumbers.get(key);
-    if (n === undefined) {
-      n = this.#keys.push(key);
-      this.#keyNumbers.set(key, n);
-    }
-    return n;
-  }
 }
 
 /** `numbers` (each at most `max`) in the narrowest unsigned typed array that holds them. */

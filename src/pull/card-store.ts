@@ -1,6 +1,7 @@
 import { grown } from "../core/grown.js";
 import { TraitTable } from "../formats/trait-table.js";
 import type { SeatTraits } from "../formats/trait-table.js";
+import { InternedKeys } from "../core/interned-keys.js";
 
 /** One valid scorecard of a pulled run: its seat's key (null: an `aic` seat) and the scores the stats and selection read. */
 export interface RunCard {
@@ -16,9 +17,8 @@ export interface RunCard {
  * A pull holds two (the night's scores and the cache it leaves), read and written every night.
  */
 export class CardStore {
-  readonly #keys: string[] = [];
-  readonly #keyNumbers = new Map<string, number>();
-  /** Key number + 1 in `#keys`; 0: null. */
+  readonly #keys = new InternedKeys();
+  /** Each card's key number in `#keys` (0: null). */
   #keyOf = new Uint32Array(256);
   /** NaN: null. */
   #composites = new Float64Array(256);
@@ -36,7 +36,7 @@ export class CardStore {
       this.#objective = grown(this.#objective, need);
     }
     for (const [i, card] of cards.entries()) {
-      this.#keyOf[start + i] = this.#keyNumber(card.agentKeyId);
+      this.#keyOf[start + i] = this.#keys.number(card.agentKeyId);
       this.#composites[start + i] = card.composite ?? Number.NaN;
       this.#objective[start + i] = card.objectiveRate;
       this.#traits.addSeat(card.traits);
@@ -51,20 +51,11 @@ export class CardStore {
     for (let i = start; i < start + count; i++) {
       const key = this.#keyOf[i] as number;
       const composite = this.#composites[i] as number;
-      out.push({ agentKeyId: key === 0 ? null : (this.#keys[key - 1] as string), composite: Number.isNaN(composite) ? null : composite, objectiveRate: this.#objective[i] as number, traits: this.#traits.seat(i) });
+      out.push({ agentKeyId: this.#keys.key(key), composite: Number.isNaN(composite) ? null : composite, objectiveRate: this.#objective[i] as number, traits: this.#traits.seat(i) });
     }
     return out;
   }
 
-  #keyNumber(key: string | null): number {
-    if (key === null) return 0;
-    let n = this.#keyNumbers.get(key);
-    if (n === undefined) {
-      n = this.#keys.push(key);
-      this.#keyNumbers.set(key, n);
-    }
-    return n;
-  }
 }
 
 /**
