@@ -57,7 +57,6 @@ export class ScoreBookWriter {
       traits: TraitTable.of(this.#traits.toData()),
     });
   }
-
 }
 
 /** `numbers` (each at most `max`) in the narrowest unsigned typed array that holds them. */

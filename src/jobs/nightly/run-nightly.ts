@@ -8,7 +8,6 @@ import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { planOfSpec } from "../../pipeline-file/plan-of-spec.js";
 import { decidePublish, partDecision } from "../../output/publish-guard.js";
-import { checkPullSelection } from "./check-pull-selection.js";
 import { unrecoveredStreamErrors } from "./unrecovered-stream-errors.js";
 import { rowsOf } from "../../output/published-rows.js";
 import type { PublishDecision } from "../../output/publish-guard.js";
@@ -34,6 +33,7 @@ import { decontaminationManifest, decontaminationSentence } from "../../output/d
 import { nightSuites } from "./night-suites.js";
 import type { FormatBasics } from "../../formats/format.js";
 import { TOKEN_CACHE_FILE, TokenCache } from "../../tokens/token-cache.js";
+import { checkSeatRules } from "../../stages/select.js";
 
 const SCORE_CACHE = `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`;
 
@@ -98,7 +98,9 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   // The plan first: a bad option must fail before anything is created.
   const planned = planOfSpec(spec);
   const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? NIGHT_ENGINE, workers: options.workers ?? NIGHT_WORKERS } };
-  if (spec.source.kind === "http") checkPullSelection(spec.source.format, plan.selection);
+  // A pull scores RL and DPO rows from the cards it fetches, so only DPO's seat rules, which no score answers,
+  // are left to judge before the first request.
+  if (spec.source.kind === "http") checkSeatRules(plan.selection, spec.source.format);
   const out = outputDirOf(spec, environment.env);
   const keepSnapshots = plan.shards.rotation.kind === "buckets" ? plan.shards.rotation.keepSnapshots : undefined;
   let keys = 0;
