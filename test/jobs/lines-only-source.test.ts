@@ -1,30 +1,14 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convert, fileSource, type LineSource, type Manifest } from "../../src/index.js";
-import { FIXTURES } from "../helpers/flow.js";
+import { mixedLinesInput } from "../helpers/mixed-lines-input.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 33: a library caller's source that has lines but no bytes runs on the units, spooled once into the
 // run's scratch; its quarantine and manifest still name it, at its own lines and offsets.
 const root = tempDir("evalshard-lines-only-");
-const fx = (name: string) => readFileSync(`${FIXTURES}records/${name}`, "utf8").trim().split("\n");
-const good = fx("sft-valid.ndjson");
-const invalidUtf8 = Buffer.from((good[0] as string).replace("run-", "run-\u00e9"));
-invalidUtf8[invalidUtf8.indexOf(0xc3)] = 0xff;
-// A BOM, CRLF line ends, blank lines, an invalid UTF-8 byte and a line over --max-line-bytes: every way a
-// line's number or offset could move in the spool.
-const input = join(root, "mixed.ndjson");
-writeFileSync(
-  input,
-  Buffer.concat([
-    Buffer.from("\uFEFF"),
-    Buffer.from([...fx("sft-bad-lines.ndjson"), "", "   ", ...fx("sft-duplicates.ndjson")].join("\r\n")),
-    Buffer.from("\n\n"),
-    invalidUtf8,
-    Buffer.from(`\n${[...fx("sft-filters.ndjson"), "\t", ...fx("sft-stream-errors.ndjson"), ...fx("sft-long-line.ndjson")].join("\n")}\n`),
-  ]),
-);
+const input = mixedLinesInput(root);
 
 /** The file's lines, with no `bytes()`: what a caller's own line iterable looks like. */
 const linesOnly = (name: string): LineSource => {
