@@ -1,28 +1,14 @@
-import { spawn } from "node:child_process";
 import { createReadStream, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mixedLinesInput } from "../helpers/mixed-lines-input.js";
-import { CLI_BIN, runCli, type CliRun } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 33: validate runs convert's checks on the units, and stdin converts there as a file does.
 const root = tempDir("evalshard-validate-units-");
 const input = mixedLinesInput(root);
 const LIMITS = ["--max-line-bytes", "4096", "--max-quarantined", "1", "--max-stream-errors", "5", "--seats", "all"];
-
-/** The CLI with `file` on its stdin. */
-const cliFromStdin = (args: readonly string[], file: string): Promise<CliRun> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    createReadStream(file).pipe(child.stdin);
-  });
 
 const quarantineOf = (out: string) =>
   readFileSync(join(out, "_quarantine", "sft.ndjson"), "utf8")
@@ -56,7 +42,7 @@ describe("convert from stdin on the units", { timeout: 120_000 }, () => {
       const fromFile = join(root, `file-${to}`);
       const fromStdin = join(root, `stdin-${to}`);
       expect((await runCli(["convert", input, "--out", fromFile, "--to", to, ...LIMITS])).code).toBe(0);
-      const r = await cliFromStdin(["convert", "-", "--out", fromStdin, "--to", to, ...LIMITS], input);
+      const r = await runCli(["convert", "-", "--out", fromStdin, "--to", to, ...LIMITS], { stdin: createReadStream(input) });
       expect(r.code, r.stderr).toBe(0);
       const manifest = JSON.parse(readFileSync(join(fromStdin, "manifest.json"), "utf8")) as { output: { engine: string }; inputs: { path: string }[] };
       expect(manifest.output.engine).toBe("parallel");
