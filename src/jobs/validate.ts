@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { Counts } from "../core/tally.js";
 import { decidePublish, type PublishDecision } from "../output/publish-guard.js";
 import { chooseEngine } from "../engines/choose-engine.js";
-import type { EngineName } from "../engines/engine.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { ViewManifest } from "../views/view-manifest.js";
@@ -18,8 +17,8 @@ export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonl
 
 export interface ValidateInputsResult extends Counts {
   readonly format: string;
-  /** The engine that ran the checks, as convert's manifest names it (`output.engine`). */
-  readonly engine: EngineName;
+  /** The engine that ran the checks, as convert's manifest names it (`output.engine`): "parallel" or "stages". */
+  readonly engine: string;
   readonly quarantined_share: number;
   readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
   /** What convert's manifest would warn about: no scorecards to gate with, scorecards quarantined (issue 20). */
