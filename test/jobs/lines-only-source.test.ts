@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { convert, fileSource, type LineSource, type Manifest } from "../../src/index.js";
+import { convert, fileSource, type LineSource, type Manifest, type ReadOptions, type SourceLine } from "../../src/index.js";
 import { mixedLinesInput } from "../helpers/mixed-lines-input.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -13,9 +13,10 @@ const input = mixedLinesInput(root);
 /** The file's lines, with no `bytes()`: what a caller's own line iterable looks like. */
 const linesOnly = (name: string): LineSource => {
   const file = fileSource(input);
-  return { name, lines: async function* (options) {
+  async function* lines(options?: ReadOptions): AsyncGenerator<SourceLine> {
     for await (const line of file.lines(options)) yield { ...line, provenance: { ...line.provenance, source: name } };
-  }, info: async () => ({ ...(await file.info()), path: name }) };
+  }
+  return { name, lines, info: async () => ({ ...(await file.info()), path: name }) };
 };
 
 const run = async (inputs: readonly (string | LineSource)[], to: "parquet" | "jsonl") => {
