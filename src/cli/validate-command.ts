@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { prepareEngine } from "../engines/choose-engine.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { exitOfDecision } from "./exit-codes.js";
@@ -14,7 +15,8 @@ export function validateCommand(): Command {
     runAction(async (...args: unknown[]) => {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "validate");
       const options = given as unknown as ValidateOptions & { inputs: readonly string[] };
-      resolvePlan("validate", options);
+      // As convert: only the CLI prestarts the units' workers.
+      prepareEngine(resolvePlan("validate", options));
       const { validateInputs } = await import("../jobs/validate.js");
       const result = await validateInputs(options);
       printWarnings(result.warnings);

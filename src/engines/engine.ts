@@ -82,6 +82,8 @@ export interface RecordSink {
 export interface RowGroupSink {
   /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
   readonly scratch: string;
+  /** It writes no dataset (validate's): the units decide and count every row as ever, and encode none. */
+  readonly discards?: boolean;
   rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
   lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;

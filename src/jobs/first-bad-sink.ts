@@ -1,9 +1,14 @@
 import type { Quarantined } from "../core/flow.js";
-import type { QuarantineSink, RecordShards, RecordSink } from "../engines/engine.js";
+import type { QuarantineSink, RecordShards, RecordSink, RowGroupSink } from "../engines/engine.js";
+import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 
-/** A sink that writes nothing: it drops kept records and keeps the first `limit` quarantined lines (validate). */
-export class FirstBadSink implements RecordSink {
+/**
+ * A sink that writes nothing (validate): it drops kept rows, of either engine, and keeps the first `limit`
+ * quarantined lines. The units, told it discards, encode no row; its shard sets are none and never fed.
+ */
+export class FirstBadSink implements RecordSink, RowGroupSink {
   readonly firstBad: Quarantined[] = [];
+  readonly discards = true;
 
   constructor(
     private readonly limit: number,
@@ -12,6 +17,14 @@ export class FirstBadSink implements RecordSink {
 
   records(): RecordShards {
     return { write: async () => undefined, finish: async () => [], abort: async () => undefined };
+  }
+
+  rowGroupSets(): RowGroupShardSets {
+    return new RowGroupShardSets([], null);
+  }
+
+  lineSets(): RowGroupShardSets {
+    return new RowGroupShardSets([], null);
   }
 
   quarantine(): QuarantineSink {

@@ -2,6 +2,7 @@ import type { RunSources } from "../engines/engine.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import { expandInputs } from "../sources/expand-inputs.js";
 import type { LineSource } from "../sources/line-source.js";
+import { withSpooledBytes } from "../sources/spooled-lines.js";
 import type { Scorecards } from "../stages/read-scorecards.js";
 import { readSuitesInputs, type SuitesInputs } from "./suites-inputs.js";
 
@@ -19,7 +20,8 @@ export async function openSources(plan: RunPlan, spoolDir: string): Promise<Open
   const options = { spoolDir, ...(stdin === undefined ? {} : { stdin }) };
   let lines: LineSource[];
   if (inputs.every((i) => typeof i === "string")) lines = await expandInputs(inputs as string[], options);
-  else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [i])))).flat();
+  // A caller's source without bytes is spooled for the units, which read bytes (its lines keep its name and numbers).
+  else lines = (await Promise.all(inputs.map((i) => (typeof i === "string" ? expandInputs([i], options) : [withSpooledBytes(i, spoolDir, { maxLineBytes: plan.guards.maxLineBytes })])))).flat();
   // Loaded only when asked: the scorecard schema brings zod, which the parallel engine's main thread does without.
   const scorecards = path === undefined ? undefined : await (await import("../stages/read-scorecards.js")).readScorecardFile(path);
   const suites = plan.source.suites === undefined ? undefined : await readSuitesInputs(plan.source.suites, plan.source.runManifests);

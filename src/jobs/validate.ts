@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Counts } from "../core/tally.js";
 import { decidePublish, type PublishDecision } from "../output/publish-guard.js";
-import { stagesEngine } from "../engines/stages/stages-engine.js";
+import { chooseEngine } from "../engines/choose-engine.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { ViewManifest } from "../views/view-manifest.js";
@@ -17,6 +17,8 @@ export type ValidateInputsOptions = ValidateOptions & { readonly inputs: readonl
 
 export interface ValidateInputsResult extends Counts {
   readonly format: string;
+  /** The engine that ran the checks, as convert's manifest names it (`output.engine`): "parallel" or "stages". */
+  readonly engine: string;
   readonly quarantined_share: number;
   readonly first_bad: readonly { source: string; line: number; offset: number; reason: string; detail: string }[];
   /** What convert's manifest would warn about: no scorecards to gate with, scorecards quarantined (issue 20). */
@@ -36,12 +38,13 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
   try {
     const sources = await openSources(plan, spoolDir);
     const sink = new FirstBadSink(plan.firstBad, spoolDir);
-    const run = await stagesEngine.run(plan, sources, sink);
+    const run = await chooseEngine(plan, sources).run(plan, sources, sink);
     const counts = run.tally.counts();
     // convert's own verdict, without --publish-anyway: validate says whether the data would pass.
     const decision = decidePublish({ ...plan.guards, publishAnyway: false }, { ...counts, quarantined_share: run.tally.quarantinedShare() });
     return {
       format: `${run.format.name} ${run.format.version}`,
+      engine: run.engine,
       ...counts,
       quarantined_share: run.tally.quarantinedShare(),
       first_bad: sink.firstBad.map((q) => ({ ...q.provenance, reason: q.reason, detail: q.detail })),

@@ -245,7 +245,7 @@ export const OPTIONS = defineOptions({
     default: () => Math.max(1, availableParallelism()),
     defaultShown: "available cores",
     help: "worker threads of the parallel engine; 0: it runs on the main thread alone",
-    takenBy: ["convert", "pull"],
+    takenBy: ["convert", "validate", "pull"],
     flag: "--workers <n>",
   },
   firstBad: { kind: wholeNumber(), default: 10, help: "how many offending lines to print", takenBy: ["validate"], flag: "--show <n>" },

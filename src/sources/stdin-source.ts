@@ -1,12 +1,10 @@
-import { createReadStream } from "node:fs";
 import type { LineSource, ReadOptions, SourceLine } from "./line-source.js";
 import { decompress } from "./decompress.js";
 import { readError } from "./read-error.js";
-import { spool, type Spool } from "./spool.js";
+import { Rereadable } from "./rereadable.js";
 import { splitLines } from "./split-lines.js";
 
 const NAME = "-";
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** Where stdin is spooled, and which stream stands for stdin. */
 export interface StdinOptions {
@@ -24,19 +22,8 @@ export interface StdinOptions {
  * A read that starts while the first one is still under way waits until stdin is fully spooled.
  */
 export function stdinSource(options: StdinOptions): LineSource {
-  const stdin = options.stdin ?? process.stdin;
-  let spooled: Spool | undefined;
-
-  /** The raw bytes: the first reader to get here spools stdin, later ones read the spool file. */
-  async function* raw(): AsyncGenerator<Buffer> {
-    if (spooled === undefined) {
-      spooled = spool(stdin, options.spoolDir);
-      yield* spooled.chunks;
-    } else {
-      const { path } = await spooled.done;
-      for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) yield chunk as Buffer;
-    }
-  }
+  const stdin = new Rereadable(() => options.stdin ?? process.stdin, options.spoolDir);
+  const raw = () => stdin.read();
 
   async function* lines(readOptions?: ReadOptions): AsyncGenerator<SourceLine> {
     try {
@@ -60,8 +47,7 @@ export function stdinSource(options: StdinOptions): LineSource {
     bytes,
     async info() {
       try {
-        if (spooled === undefined) for await (const _ of raw());
-        const { bytes, sha256 } = await (spooled as Spool).done;
+        const { bytes, sha256 } = await stdin.file();
         return { path: NAME, bytes, sha256 };
       } catch (err) {
         throw readError(NAME, err);

@@ -31,10 +31,10 @@ describe("--engine auto", () => {
     expect(chooseEngine(plan({ compression: "snappy" }), files).name).toBe("parallel");
   });
 
-  it("picks the parallel engine for JSON Lines, a view's too; the stages engine for an input without bytes", () => {
+  it("picks the parallel engine for JSON Lines, a view's too, and for an input without bytes (a job spools it)", () => {
     expect(chooseEngine(plan({ to: "jsonl" }), files).name).toBe("parallel");
     expect(chooseEngine(plan({ to: "jsonl", view: "openai-sft" }), files).name).toBe("parallel");
-    expect(chooseEngine(plan(), { lines: [source("-", false)], gates: () => undefined }).name).toBe("stages");
+    expect(chooseEngine(plan(), { lines: [source("-", false)], gates: () => undefined }).name).toBe("parallel");
   });
 
   it("stands the engines it did not choose down", () => {
@@ -53,9 +53,9 @@ describe("a named engine", () => {
   });
 
   it("that refuses is a ConfigError naming the reason and the way out", () => {
-    const run = () => chooseEngine(plan({ engine: "parallel" }), { lines: [source("-", false)], gates: () => undefined });
+    const run = () => chooseEngine(plan({ engine: "parallel" }), files, [fake("parallel", "it splits into at most 65536 splits (--split)"), fake("stages", null)]);
     expect(run).toThrow(ConfigError);
-    expect(run).toThrow('The parallel engine cannot run this conversion: input "-" cannot be read as bytes; use --engine stages or auto');
+    expect(run).toThrow("The parallel engine cannot run this conversion: it splits into at most 65536 splits (--split); use --engine stages or auto");
   });
 });
 

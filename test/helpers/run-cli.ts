@@ -15,7 +15,7 @@ export interface CliRun {
  * Runs the CLI asynchronously (safe beside an in-process s3rver or emulator, unlike spawnSync) with
  * `env`: the whole environment when `replaceEnv`, else added to this process's.
  */
-export function runCli(args: readonly string[], options: { readonly env?: Record<string, string>; readonly replaceEnv?: boolean } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: { readonly env?: Record<string, string>; readonly replaceEnv?: boolean; readonly stdin?: NodeJS.ReadableStream } = {}): Promise<CliRun> {
   const env = options.replaceEnv === true ? options.env : { ...process.env, ...options.env };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], { env });
@@ -25,5 +25,6 @@ export function runCli(args: readonly string[], options: { readonly env?: Record
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    options.stdin?.pipe(child.stdin);
   });
 }

@@ -63,13 +63,15 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
     if ("keyedRows" in sink) throw new Error("Internal error: a keyed sink for shards rotated by size");
     return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
   };
+  // validate's sink keeps no rows: the units need not encode them.
+  const discard = !("keyedRows" in sink) && sink.discards === true;
   try {
     const { shards: written, keys, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
       sources: sources.lines,
       shards: shardSets,
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData, discard }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,

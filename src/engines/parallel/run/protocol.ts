@@ -40,6 +40,8 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
    * snapshot stores it (`keyedLine`), for main to hand a keyed sink.
    */
   readonly keyed?: boolean;
+  /** No dataset is written (validate): a unit's kept rows are counted and cleared, never encoded. */
+  readonly discard?: boolean;
   /** The dataset's columns (after the untrusted policy), or the view's. */
   readonly columns: readonly Field[];
   /** The training view whose rows the dataset holds (the parser then only validates), or null. */

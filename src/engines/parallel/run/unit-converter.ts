@@ -304,6 +304,7 @@ export class UnitConverter {
         i = end;
       }
       if (i !== segments.length) throw new Error(`Internal error: segments of unit ${unit} out of split order`);
+      if (this.#config.discard === true) return { groups: [], bytes: new Uint8Array(0), view, audit: null, stats };
       // The kept rows' texts (no segment: none kept).
       const audit = this.#audit === null ? null : ranges.length === 0 ? {} : this.#audit.scan(ranges.map(([builder]) => builder));
       for (const [builder, from, end] of ranges) {

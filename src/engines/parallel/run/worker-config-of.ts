@@ -20,6 +20,8 @@ export interface SettledRun {
   /** `--top-k-per-scenario`: the parser's schema bound to no columns, for the ranking read. */
   readonly rankSchema: SchemaNode | null;
   readonly suites: SuitesData | null;
+  /** The sink writes no dataset (validate's): the units encode nothing. */
+  readonly discard?: boolean;
 }
 
 /** The workers' config: the plan's options, and what main settled. */
@@ -46,5 +48,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     rankSchema: run.rankSchema,
     textAudit: run.textAudit,
     suites: run.suites,
+    ...(run.discard === true ? { discard: true } : {}),
   };
 }
