@@ -13,8 +13,8 @@ const root = tempDir("evalshard-unit-nightly-");
 
 /**
  * The executors compared: `--engine parallel` fails the night rather than fall back to the stages. Each case
- * compares the stages with one executor, alternating; both ride on the cases where a unit's work may leave main's
- * thread (the tokenizer's counts, export files spanning units). tests/engines/engines-agree.test.ts holds the two
+ * compares the stages with one of the two executors, in turn; both run where a unit's work may leave main's
+ * thread (the tokenizer's counts, export files spanning units). test/engines/engines-agree.test.ts holds the two
  * executors to the same output on every engine path.
  */
 const EXECUTORS: Record<string, readonly string[]> = {
