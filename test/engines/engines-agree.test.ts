@@ -87,6 +87,19 @@ async function bothEngines(options: Omit<ConvertOptions, "out">): Promise<{ para
 
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
 
+let large: string | undefined;
+/**
+ * The first 20 MiB of the large SFT corpus, written once: three units (a unit closes after two 4 MiB reads), so
+ * more units than workers, five batches, duplicates across units. Twice as much only repeats the same paths.
+ */
+function largeCorpus(): string {
+  if (large !== undefined) return large;
+  const text = readFileSync(largeSftCorpus(root), "utf8");
+  large = join(root, "large-20MiB.ndjson");
+  writeFileSync(large, text.slice(0, text.lastIndexOf("\n", 20 << 20) + 1));
+  return large;
+}
+
 /**
  * 400 random records of each format (`seed`), in `root/<folder>/<format>.ndjson`: repeats make duplicates and
  * superseded copies in both orders, a broken line makes a quarantine. Returns [format, file] pairs.
@@ -145,9 +158,8 @@ describe("the parallel engine publishes what the stages publish", () => {
     expect(parallel.dropped.superseded).toBe(lines.length * 3);
   });
 
-  it("on ~40 MiB: many batches per worker, units cut across shards, duplicates across units", { timeout: 120_000 }, async () => {
-    const file = largeSftCorpus(root);
-    const { parallel } = await bothEngines({ inputs: [file], shardRows: 9_000 });
+  it("on ~20 MiB: many batches per worker, units cut across shards, duplicates across units", { timeout: 120_000 }, async () => {
+    const { parallel } = await bothEngines({ inputs: [largeCorpus()], shardRows: 4_500 });
     expect(parallel.shards.length).toBeGreaterThan(2);
     expect(parallel.dropped.duplicate).toBeGreaterThan(0);
   });
@@ -321,11 +333,11 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     const n = runs - 1;
     // The cards alike but for file sizes (the engines' Parquet writers cut pages and row groups differently).
     const card = (dir: string) => readFileSync(join(root, dir, "README.md"), "utf8").replace(/(num_bytes|download_size|dataset_size): \d+/g, "$1: N");
+    // The stages' rows of each split, read once for both executors.
+    const reference = new Map<string, unknown[]>();
+    for (const name of names) reference.set(name, await rowsOfSplit(join(root, `${n}-stages`), name));
     for (const workers of EXECUTORS) {
-      for (const name of names) {
-        const only = (dir: string) => rowsOfSplit(dir, name);
-        expect(await only(join(root, `${n}-parallel-${workers}`))).toEqual(await only(join(root, `${n}-stages`)));
-      }
+      for (const name of names) expect(await rowsOfSplit(join(root, `${n}-parallel-${workers}`), name), name).toEqual(reference.get(name));
       expect(card(`${n}-parallel-${workers}`)).toBe(card(`${n}-stages`));
     }
     return parallel;
@@ -350,8 +362,8 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
     }
   });
 
-  it("on ~40 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 600_000 }, async () => {
-    const corpus = readFileSync(largeSftCorpus(root), "utf8");
+  it("on ~20 MiB split by run: units cut across splits and shards, duplicates across units, a second pass", { timeout: 600_000 }, async () => {
+    const corpus = readFileSync(largeCorpus(), "utf8");
     // Its first records again at a higher scorecard version, after their copies were written: a second read.
     const rescored = corpus
       .slice(0, 200_000)
@@ -360,7 +372,7 @@ describe("the parallel engine splits as the stages split (issue 19)", () => {
       .map((l) => JSON.stringify({ ...(JSON.parse(l) as object), scorecard_version: 99 }));
     const file = join(root, "large-rescored.ndjson");
     writeFileSync(file, `${corpus}${rescored.join("\n")}\n`);
-    const m = await bothSplits({ inputs: [file], shardRows: 5_000, seats: "all", split: fractions, splitBy: "run" });
+    const m = await bothSplits({ inputs: [file], shardRows: 2_500, seats: "all", split: fractions, splitBy: "run" });
     expect(m.shards.filter((s) => s.split === "validation").length).toBeGreaterThan(1);
     expect(m.dropped.duplicate).toBeGreaterThan(0);
     expect(m.dropped.superseded).toBeGreaterThan(0);
@@ -429,8 +441,8 @@ describe("the parallel engine ranks --top-k-per-scenario as the stages rank (iss
     await bothEngines({ inputs: [file], topKPerScenario: 2, minComposite: 0.4, split: { train: 0.6, test: 0.4 } });
   });
 
-  it("on ~40 MiB: many batches over both workers, scenarios whose seats all tie", { timeout: 240_000 }, async () => {
-    const { parallel } = await bothEngines({ inputs: [largeSftCorpus(root)], topKPerScenario: 3, shardRows: 9_000 });
+  it("on ~20 MiB: many batches over both workers, scenarios whose seats all tie", { timeout: 240_000 }, async () => {
+    const { parallel } = await bothEngines({ inputs: [largeCorpus()], topKPerScenario: 3, shardRows: 4_500 });
     expect(parallel.records_out).toBeGreaterThan(0);
     expect(parallel.dropped.not_top_k).toBeGreaterThan(parallel.records_out);
   });

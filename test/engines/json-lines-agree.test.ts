@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
@@ -16,10 +16,10 @@ const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
 const GENERATOR = new URL("../../bench/generate-exports.mjs", import.meta.url).pathname;
 let runs = 0;
 
-/** `format`'s export of about `mib` MiB, as the benchmarks generate them. */
+/** `format`'s export of about `mib` MiB, as the benchmarks generate them; written once (same seed, same bytes). */
 function generated(format: string, mib: number): string {
   const file = join(root, `${format}-${mib}.ndjson`);
-  execFileSync(process.execPath, [GENERATOR, "--format", format, "--mib", String(mib), "--seed", "5", "--out", file]);
+  if (!existsSync(file)) execFileSync(process.execPath, [GENERATOR, "--format", format, "--mib", String(mib), "--seed", "5", "--out", file]);
   return file;
 }
 
