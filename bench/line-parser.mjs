@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Throughput of the fast line parser (src/engines/parallel/fast) against JSON.parse on the same lines, single-threaded.
-// The parser writes into counting leaf writers, so this times parsing and validation, not Parquet encoding.
+// The parser writes into counting leaf writers, so this times parsing and validation, not Parquet encoding. The
+// lines lie in a buffer of their own, so each is copied into the scan module's spare line before the walk (a
+// worker's batch is walked where it lies).
 // Build first (`npx tsc -p tsconfig.build.json`); data comes from bench/generate-exports.mjs.
 //
 //   node bench/line-parser.mjs [--files bench/data/sft-200.ndjson,bench/data/rl-200.ndjson] [--runs 3]

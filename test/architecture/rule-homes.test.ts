@@ -24,7 +24,8 @@ const RULES: readonly Rule[] = [
   { rule: "split of a row", marks: /class SplitAssigner\b/, homes: ["splits/split-assigner.ts"] },
   { rule: "counting", marks: /class Tally\b/, homes: ["core/tally.ts"] },
   { rule: "output opening", marks: /\.foreignFile\(\)/, homes: ["output/open-output.ts"] },
-  { rule: "schema walk", marks: /export function walk\(|class LineWalker\b/, homes: ["engines/parallel/fast/line-walker.ts", "engines/parallel/wasm/walk.ts"] },
+  // A walk in JS beside the module's would be a walker or a skipper over a line's bytes (the tier issue 33 removed).
+  { rule: "schema walk", marks: /export function walk\(|class \w*(LineWalker|ScalarWalker|JsonSkipper|ByteCursor)\b/, homes: ["engines/parallel/wasm/walk.ts"] },
   { rule: "untrusted-text strip", marks: /\bfunction (apply|applyRule)\(/, homes: ["engines/parallel/fast/apply-policy.ts", "stages/strip.ts"] },
   { rule: "text-audit prefilter", marks: /0x202a/i, homes: ["engines/parallel/run/may-matter-utf8.ts", "engines/parallel/wasm/audit.ts", "views/text-prefilter.ts"] },
   { rule: "view rows", marks: /^\s*write: \w+,$/m, homes: ["views/rl-steps.ts", "views/trl-prompt-completion.ts"] },

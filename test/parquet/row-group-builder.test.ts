@@ -108,7 +108,7 @@ describe("retain() removes rows after the fact", () => {
 
 describe("moveLastRowTo() moves the row begun last to another builder", () => {
   // A split run's worker writes each row into its split's row group when the walk reads the group key first;
-  // a row it cannot route so (the JS walker's) is written into the home split's and moved (docs/decisions.md).
+  // a row it cannot route so is written into the home split's and moved (docs/decisions.md).
   it("leaves each builder with exactly what building its rows into it gives", () => {
     fc.assert(
       fc.property(casesArb, ([columns, records, moved]) => {

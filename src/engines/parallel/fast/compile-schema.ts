@@ -57,7 +57,7 @@ const KNOWN_DEF_KEYS: Readonly<Record<string, readonly string[]>> = {
 const encoder = new TextEncoder();
 
 /**
- * Compiles a zod object schema into the tree of {@link SchemaNode}s the byte-level walker follows. Throws
+ * Compiles a zod object schema into the tree of {@link SchemaNode}s the wasm walk's table is made from. Throws
  * on any zod construct it cannot mirror exactly (unions, transforms, refinements, string checks, strict or
  * passthrough objects...), so a schema change can never make the fast path silently disagree with zod.
  */

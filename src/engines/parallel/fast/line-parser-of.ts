@@ -1,19 +1,20 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { columnPlan } from "../../../parquet/column-plan.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import type { Field } from "../../../schema/column-type.js";
-import { hasControlByte } from "./has-control-byte.js";
-import { LineWalker } from "./line-walker.js";
 import { markSkeleton } from "./mark-skeleton.js";
 import { primingLines } from "./priming-lines.js";
 import { JSON_VALUE, SchemaNode, STRING } from "./schema-node.js";
-import { WASM_SCAN } from "./wasm-scan.js";
+import { spareLine, WASM_SCAN } from "./wasm-scan.js";
 import { WasmWalker } from "./wasm-walker.js";
 import type { WalkAudit } from "./walk-audit.js";
 import type { RowRoute } from "./row-route.js";
 
-/** A byte-level parser for the lines of one format under one untrusted policy. */
+/**
+ * A byte-level parser for the lines of one format under one untrusted policy: the schema walk of the thread's
+ * scan module (wasm/walk.ts), replayed by {@link WasmWalker}.
+ */
 export interface LineParser {
   /** `columnPlan(outputColumns(format, policy))`: the leaves `parse` writes, in writer order. */
   readonly plan: ColumnPlan;
@@ -28,13 +29,13 @@ export interface LineParser {
    * when it cannot vouch for the line, invalid or merely unusual; the caller then discards what was written
    * for this row and runs the slow path. Writers must copy the bytes they are given before returning (they
    * may point into a scratch buffer). Not reentrant: one parser per thread. `audit` gets the answers of the
-   * values {@link auditWhileWalking} took, when the wasm walk takes the line.
+   * values {@link auditWhileWalking} took, when the walk vouches for the line.
    */
   parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit?: WalkAudit | null): Record<string, unknown> | null;
   /**
    * {@link parse}, writing the row where `route` picks (called once, before anything is written) from the
-   * line's string at the parser's `routeBy` path; for a parser made without one, or a line the wasm walk
-   * does not take, the key is null.
+   * line's string at the parser's `routeBy` path; for a parser made without one, or a line the walk
+   * declines, the key is null.
    */
   parseRouted(buf: Uint8Array, start: number, end: number, route: RowRoute): Record<string, unknown> | null;
   /**
@@ -57,21 +58,24 @@ export function lineParserOf(schema: SchemaNode, columns: readonly Field[], read
   const root = revive(schema);
   markSkeleton(root, reads, asBytes);
   root.skeleton = true;
-  const walker = new LineWalker(root);
   const wasm = new WasmWalker(root, routeBy === undefined ? null : nodeAt(root, routeBy));
-  // A line in this thread's scan memory (a worker's batch) is walked there; the JS walker takes the rest.
-  const inWasm = (buf: Uint8Array): boolean => buf.buffer === WASM_SCAN.buffer && wasm.ready();
-  const inJs = (buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[]): Record<string, unknown> | null =>
-    walker.run(Buffer.from(buf.buffer, buf.byteOffset + start, end - start), !hasControlByte(buf, start, end), out);
+  // A line in this thread's scan memory (a worker's batch) is walked where it lies; any other is copied into its
+  // spare line first (null: too long for it, and the slow path takes the line).
+  const walkable = (buf: Uint8Array, start: number, end: number): Uint8Array | null => (buf.buffer === WASM_SCAN.buffer ? buf : spareLine(buf.subarray(start, end)));
   return {
     plan: columnPlan(columns),
     parse(buf, start, end, out, audit = null) {
-      return inWasm(buf) ? wasm.run(buf, start, end, out, audit) : inJs(buf, start, end, out);
+      const line = walkable(buf, start, end);
+      if (line === null || !wasm.ready()) return null;
+      return line === buf ? wasm.run(buf, start, end, out, audit) : wasm.run(line, 0, line.length, out, audit);
     },
     parseRouted(buf, start, end, route) {
-      if (inWasm(buf)) return wasm.runRouted(buf, start, end, route);
-      route.pick(null);
-      return inJs(buf, start, end, route.out);
+      const line = walkable(buf, start, end);
+      if (line === null || !wasm.ready()) {
+        route.pick(null);
+        return null;
+      }
+      return line === buf ? wasm.runRouted(buf, start, end, route) : wasm.runRouted(line, 0, line.length, route);
     },
     primingLines: (line) => primingLines(root, line),
     auditWhileWalking(leaves) {

@@ -10,7 +10,7 @@ import type { WalkAudit } from "./walk-audit.js";
 export interface RowRoute {
   /**
    * The line's key (its string at the path the parser was made to route by, as the skeleton holds it), or
-   * null when the walk cannot tell it before writing (the JS walker's lines, a line the walk declines).
+   * null when the walk cannot tell it before writing (a line the walk declines).
    * Begins the row where it is to go.
    */
   pick(key: string | null): void;

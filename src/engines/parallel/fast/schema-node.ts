@@ -1,4 +1,4 @@
-/** What a {@link SchemaNode} accepts. Plain numbers (not an enum) so the walker's switch stays cheap and portable. */
+/** What a {@link SchemaNode} accepts. Plain numbers (not an enum): the wasm walk's table carries them as they are (walk-table.ts). */
 export type NodeKind = typeof STRING | typeof CHOICE | typeof NUMBER | typeof BOOLEAN | typeof STRUCT | typeof LIST | typeof MAP | typeof JSON_VALUE;
 /** Any string: free text. */
 export const STRING = 0;

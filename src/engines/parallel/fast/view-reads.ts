@@ -39,8 +39,8 @@ export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> 
 };
 
 /**
- * The strings of `VIEW_READS` a view takes as their UTF-8 bytes (a `Utf8Range` in the skeleton, or a string
- * when the JS walker met escapes): `rl-steps` writes a window text's bytes as they are when a byte check
+ * The strings of `VIEW_READS` a view takes as their UTF-8 bytes (a `Utf8Range` in the walk's skeleton; the
+ * slow path's record holds strings): `rl-steps` writes a window text's bytes as they are when a byte check
  * clears them (src/views/each-rl-step.ts), its action content too. Per view: the others read the same paths as strings.
  */
 export const VIEW_BYTE_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> = {

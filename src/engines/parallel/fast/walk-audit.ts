@@ -2,8 +2,8 @@
  * Where the wasm walk hands what it found of a line's audited values (schema-node.ts's `auditSlot`), for the
  * plain run's text audit (run/unit-text-audit.ts; run/audited-rows.ts keeps them with each row): per slot, how
  * many texts its values hold (a text value is one; a JSON value, its strings that are not keys), and the texts
- * that may matter, decoded, for the audit's exact check once the row is kept. A line the wasm walk does not
- * take (the JS walker's, the slow path's) gets nothing: the audit reads that row's values from their columns,
+ * that may matter, decoded, for the audit's exact check once the row is kept. A line the wasm walk declines
+ * (the slow path's) gets nothing: the audit reads that row's values from their columns,
  * as it reads every value the walk does not audit.
  */
 export interface WalkAudit {

@@ -48,7 +48,7 @@ const MAX_CHOICES = 0xffff;
  * Lays out the schema tree under `root` as the wasm walk's table, for memory address `base`: node records
  * (kind, flags, levels, number bounds, where their fields, choices and forbidden keys are), then field and
  * string records, then the key and choice bytes. Every address in it is absolute. Null when the walk cannot
- * take the schema (an enum of more than 65,535 choices): the JS walker then takes every line.
+ * take the schema (an enum of more than 65,535 choices): the slow path then takes every line.
  */
 export function walkTable(root: SchemaNode, base: number): WalkTable | null {
   const nodes: SchemaNode[] = [];

@@ -12,7 +12,7 @@ import type { WalkAudit } from "./walk-audit.js";
 import type { RowRoute } from "./row-route.js";
 import { ROLE_WORDS } from "../../../views/text-prefilter.js";
 
-// The tape's ops, as src/wasm/walk.ts writes them.
+// The tape's ops, as wasm/walk.ts writes them.
 const OP_STR = 1;
 const OP_CHOICE = 2;
 const OP_NUM = 3;
@@ -39,15 +39,14 @@ interface Slicer {
 }
 
 /**
- * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch): the wasm module
- * walks the line along the schema's table and leaves a tape (src/wasm/walk.ts), which this replays into the
- * leaf writers and the skeleton. Same answers as {@link LineWalker}, which the differential tests check; its
- * point is one small replay loop to compile per worker instead of the whole recursive walker.
+ * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch, or the spare line):
+ * the wasm module walks the line along the schema's table and leaves a tape (wasm/walk.ts), which this
+ * replays into the leaf writers and the skeleton. Its answers are zod's, which the differential tests check.
  */
 export class WasmWalker {
   readonly #root: SchemaNode;
   #rootAt = 0;
-  /** The module instance this schema's table did not fit, or any when the walk cannot take it (the JS walker then does). */
+  /** The module instance this schema's table did not fit, or any when the walk cannot take it (the slow path then takes every line). */
   #unfitFor: object | null = null;
   #nodes: readonly SchemaNode[] = [];
   #slotOf: Int32Array<ArrayBufferLike> = new Int32Array(0);

@@ -27,7 +27,7 @@ export class AuditedRows extends RowGroupBuilder implements WalkAudit {
   }
 
   /**
-   * Rows whose counts are set. A row begun without the walk's answers (the slow path's, the JS walker's) gets
+   * Rows whose counts are set. A row begun without the walk's answers (the slow path's) gets
    * -1 when a later one is answered or the counts are read: `beginRow` stays the base class's, small enough
    * to compile into the converter's `#fast` (docs/decisions.md "hot code shape", compile size).
    */

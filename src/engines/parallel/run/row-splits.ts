@@ -21,7 +21,7 @@ export class RowSplits {
   #rowGroups: number[] = [];
   /**
    * The split most rows go to (the largest fraction): where the fast parser writes a row whose group it
-   * cannot tell before writing (the JS walker's lines, see SplitRoute); only the other splits' rows then move.
+   * cannot tell before writing (see SplitRoute); only the other splits' rows then move.
    */
   readonly home: number;
 

@@ -3,7 +3,6 @@ import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
 import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
-import { spareLine } from "../fast/wasm-scan.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
@@ -337,19 +336,16 @@ export class UnitConverter {
     const { lines: primers, builder } = this.#priming;
     builder.clear();
     for (const primer of primers) {
-      // Walked where the batch's lines are (the wasm walk, once this thread has a scan region), so the paths
-      // primed are the ones the batches take.
-      const line = spareLine(primer) ?? primer;
       // A view's run primes the walk alone: its rows are the view's, which the priming lines do not make.
-      if (this.#config.view !== null) this.#parser.parse(line, 0, line.length, NO_LEAVES);
-      else this.#fast(null, builder, line, 0, line.length, isUtf8(line));
+      if (this.#config.view !== null) this.#parser.parse(primer, 0, primer.length, NO_LEAVES);
+      else this.#fast(null, builder, primer, 0, primer.length, isUtf8(primer));
     }
     if (this.#config.view === null) encodeRowGroup(builder, { codec: this.#config.codec, scratch: true });
     if (this.#primed === 2) this.#priming = null;
   }
 
   /**
-   * The batch in this thread's own memory when it came in shared memory (one copy per batch, reused), for
+   * The batch in this thread's scan memory, where the walk takes its lines (one copy per batch, reused), for
    * {@link batch}; once this returns, nothing refers to a shared `bytes`, and main may reuse its slot. Strings
    * copied out of shared memory one by one cost far more than one copy of the batch (docs/decisions.md
    * "hot code shape", typed arrays). Not called from `batch`: docs/decisions.md "hot code shape", cold paths.

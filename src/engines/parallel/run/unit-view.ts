@@ -164,7 +164,7 @@ export class UnitView {
   }
 }
 
-/** The byte pass in this thread's wasm module, for texts the wasm walk left in its memory (all but the JS walker's). */
+/** The byte pass in this thread's wasm module, for texts the wasm walk left in its memory. */
 const wasm = new WasmAudit(ROLE_WORDS);
 
 /**

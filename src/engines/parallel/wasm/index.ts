@@ -1,5 +1,5 @@
 // AssemblyScript: the entry of the fast path's wasm module (dist/wasm/scan.wasm), whose exports are these.
-export { hasControlByte, heapEnd, skipValue } from "./scan";
+export { heapEnd, skipValue } from "./scan";
 export { walk, walkAreas } from "./walk";
 export { auditJson, auditStop, auditText, auditTexts, auditWords, auditWordsBytes } from "./audit";
 export { lineHash } from "./digest";

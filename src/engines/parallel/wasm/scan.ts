@@ -1,10 +1,9 @@
 // AssemblyScript (compiled by `asc` in `npm run build`, see scripts/build-wasm.mjs), not TypeScript.
 //
-// The byte scans of the fast path that need no schema, over a batch the worker copied into this module's
-// memory: whether a line holds a control byte, and where a JSON value ends. An answer must never accept what
-// the JS cursor (src/fast/byte-cursor.ts, json-skipper.ts) refuses, and accepts what it accepts but numbers
-// that may not be finite (whose integer digits and exponent add up past 308, where the JS cursor parses
-// them to see): those decline, and the line goes to the slow path as any line the fast path declines does.
+// The byte scans of the fast path that need no schema, over a line in this module's memory: where a JSON
+// value ends (skipValue), and the token scans the schema walk (walk.ts) is made of. An answer accepts exactly
+// what `z.json()` accepts after JSON.parse but numbers that may not be finite (whose integer digits and
+// exponent add up past 308): those decline, and the line goes to the slow path as any line the walk declines does.
 // A value is accepted only if it ends by `end`; the caller keeps a 0 after the batch's last line, so a scan
 // that reads on past a line end (a malformed line) stops there at the latest.
 
@@ -44,20 +43,8 @@ export function heapEnd(): usize {
   return __heap_base;
 }
 
-/** Whether bytes [p, p + length) hold a byte below 0x20. */
-export function hasControlByte(p: usize, length: usize): bool {
-  const end = p + length;
-  const controls = splat(0x1f);
-  for (; p + 16 <= end; p += 16) {
-    const v = v128.load(p);
-    if (v128.any_true(i8x16.eq(i8x16.min_u(v, controls), v))) return true;
-  }
-  for (; p < end; p++) if (load<u8>(p) < 0x20) return true;
-  return false;
-}
-
 /**
- * JSON whitespace, as the JS cursor's. A batch's line end counts too: a value is accepted only if it ends
+ * JSON whitespace. A batch's line end counts too: a value is accepted only if it ends
  * by `end`, so reading on past a line end can only make a scan decline.
  */
 @inline export function ws(p: usize): usize {
@@ -89,7 +76,7 @@ export function hex4(p: usize): i32 {
   return v;
 }
 
-/** After the escape at p (a backslash): its end, or 0. Surrogates only as a high-low pair, as the JS cursor. */
+/** After the escape at p (a backslash): its end, or 0. Surrogates only as a high-low pair (zod's JSON refuses a lone one). */
 export function escapeEnd(p: usize): usize {
   const c = <u32>load<u8>(p + 1);
   if (c == QUOTE || c == BACKSLASH || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) return p + 2;
@@ -259,7 +246,7 @@ function numberEnd(p: usize): usize {
 
 /**
  * The index after the JSON value starting at p (not whitespace), if it ends at or before `end`; else 0.
- * One loop with an explicit stack, as the JS skipper.
+ * One loop with an explicit stack, so no line can exhaust the call stack.
  */
 export function skipValue(p: usize, end: usize): usize {
   let depth: u32 = 0;

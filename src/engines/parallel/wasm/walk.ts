@@ -1,11 +1,12 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
-// The fast path's schema walk over a line in this module's memory: the same answers as the JS walker
-// (src/fast/line-walker.ts, scalar-walker.ts), from the schema as a table that src/fast/walk-table.ts lays
-// out here. A walk validates the whole line first and writes nothing into columns: it leaves a tape of what
-// to write (and what the skeleton holds), which src/fast/wasm-walker.ts replays into the leaf writers once
-// the line is vouched for. Like the scans, a walk may decline more than the JS walker, never accept more:
-// numbers it cannot convert exactly go on the tape as text, for the replay to convert and check.
+// The schema walk, the one implementation of the record schema's byte-level check (issue 33): a line in
+// this module's memory (a worker's batch, or a line copied into the spare line), along the schema as a table
+// that src/engines/parallel/fast/walk-table.ts lays out here from the format's zod schema. A walk validates the
+// whole line first and writes nothing into columns: it leaves a tape of what to write (and what the skeleton
+// holds), which fast/wasm-walker.ts replays into the leaf writers once the line is vouched for. It may decline
+// what zod accepts (the slow path, zod itself, then takes the line), never accept what zod refuses: numbers it
+// cannot convert exactly go on the tape as text, for the replay to convert and check.
 
 import { textMayMatter } from "./audit";
 import { auditedCount, flaggedAt, flaggedCount, skipAudited } from "./audited-skip";
@@ -41,7 +42,7 @@ const BIT = 12; // the field's bit index, with DROPPED
 
 const DROPPED: u32 = 1 << 8;
 
-// Kinds, as src/fast/schema-node.ts.
+// Kinds, as fast/schema-node.ts.
 const STRING = 0;
 const CHOICE = 1;
 const NUMBER = 2;
@@ -102,7 +103,7 @@ let scratchAt: usize = 0;
 let keyTop: usize = 0;
 /** An area ran out: the line is declined (the slow path takes it). */
 let full = false;
-/** The struct or map walked last is one strip deletes (see line-walker.ts). */
+/** The struct or map walked last is one strip deletes: a drop rule left it without keys (stages/strip.ts). */
 let pruned = false;
 
 /** Where a walk keeps map keys (for the duplicate check), decoded strings and its tape. */
@@ -245,7 +246,7 @@ function choice(node: usize, flags: u32, p: usize, rep: i32): usize {
   return q + 1;
 }
 
-/** A number as the JS cursor reads it (exact JSON grammar), with zod's checks when its value is exact here. */
+/** A number as JSON.parse reads it (exact JSON grammar), with zod's checks when its value is exact here. */
 function number(node: usize, flags: u32, p: usize, rep: i32): usize {
   const end = scanNumber(p, true);
   if (end == 0) return 0;

@@ -38,7 +38,7 @@ class RecordingRoute implements RowRoute {
 let made: Buffer | null = null;
 const region = (): Buffer => (made ??= scanRegion(1 << 20));
 
-/** `line` parsed plainly and routed, in a buffer of its own (the JS walker) or in the scan region (the wasm walk). */
+/** `line` parsed plainly and routed, in a buffer of its own (copied into the spare line) or in the scan region (as a batch's). */
 function routedAndPlain(parser: LineParser, line: string, inRegion: boolean) {
   const types = parser.plan.leaves.map((l) => l.type);
   const bytes = Buffer.from(line);
@@ -55,7 +55,7 @@ function routedAndPlain(parser: LineParser, line: string, inRegion: boolean) {
 }
 
 describe("parseRouted", () => {
-  it("gives the wasm walk's line its group key before writing the row, and writes what parse writes", () => {
+  it("gives a batch's line its group key before writing the row, and writes what parse writes", () => {
     const cases: [Format, string, Record<string, unknown>, string][] = [
       [sft, GROUP_KEY_PATH.scenario, sftRecord(), "camp_frostfall_pass"],
       [sft, GROUP_KEY_PATH.run, sftRecord(), "run_01J8ZQ4M7D3K"],
@@ -84,12 +84,13 @@ describe("parseRouted", () => {
     }
   });
 
-  it("picks with no key for the JS walker's line (the row then moves once its group is known), writing what parse writes", () => {
+  it("gives a line from elsewhere its group key too (the walk takes it in the spare line), writing what parse writes", () => {
     const { plain, routed, route, plainColumns, routedColumns } = routedAndPlain(parserOf(sft, GROUP_KEY_PATH.scenario), JSON.stringify(sftRecord()), false);
     expect(plain).not.toBeNull();
     expect(routed).toEqual(plain);
     expect(routedColumns).toEqual(plainColumns);
-    expect(route.keys).toEqual([null]);
+    expect(route.keys).toEqual(["camp_frostfall_pass"]);
+    expect(route.writtenAtPick).toEqual([0]);
   });
 
   it("picks once, with no key, for a line the walk declines", () => {

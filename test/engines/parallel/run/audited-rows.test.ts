@@ -22,7 +22,7 @@ describe("AuditedRows.moveLastRowTo", () => {
     const other = new AuditedRows(plan, 2);
     walkedRow(other, [5, 6], ["kept there"]);
     walkedRow(home, [1, 2], ["first"]);
-    // A row begun without the walk's answers (the JS walker's): -1, read from the column.
+    // A row begun without the walk's answers (the slow path's): -1, read from the column.
     home.beginRow();
     home.moveLastRowTo(other);
     walkedRow(home, [3, 4], ["moved a", "moved b"]);

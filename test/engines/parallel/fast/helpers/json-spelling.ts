@@ -80,8 +80,13 @@ function string(s: string, rnd: () => number, escape: number): string {
   return `${out}"`;
 }
 
-/** Whether a record has what the fast path declines by design even when it is valid: see `unusual`. */
+/**
+ * Whether a record has what the fast path declines by design even when it is valid: lone surrogates, keys it
+ * cannot vouch for, and numbers of 1e308 or more (as {@link spell} writes them, integer digits and exponent
+ * add up past 308, where the walk does not tell finite from infinite: src/engines/parallel/wasm/scan.ts).
+ */
 export function unusual(value: unknown): boolean {
+  if (typeof value === "number") return Math.abs(value) >= 1e308;
   if (typeof value === "string") return /[\ud800-\udfff]/.test(value.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""));
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) return value.some(unusual);
