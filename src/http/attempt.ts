@@ -66,9 +66,8 @@ export function createAttempt({ limit, budget, clock, send, hedges, emit }: Atte
           free();
           return { ok: false, failure: { kind: "status", status: sent.res.status, text, retryAfterMs: parseRetryAfter(sent.res.headers.get("retry-after"), clock.now()) } };
         }
-        if (wait === "headers") hedges?.record(wait, performance.now() - startedAt);
         const outcome = await use(sent, free);
-        if (outcome.ok && wait === "answer") hedges?.record(wait, performance.now() - startedAt);
+        if (outcome.ok) hedges?.record(wait, performance.now() - startedAt);
         return outcome;
       },
     });

@@ -14,8 +14,8 @@ const RECOMPUTE_EVERY = 32;
 /** Hedges earned per attempt started: at most one extra request per ten, whatever the service does. */
 const HEDGE_SHARE = 0.1;
 
-/** What a hedge waits on: a whole JSON answer, or an NDJSON answer's headers. */
-export type HedgeWait = "answer" | "headers";
+/** What a hedge waits on: a whole JSON answer, or an NDJSON answer's first line (see readAhead). */
+export type HedgeWait = "answer" | "first_line";
 
 /**
  * When a slow GET gets a second copy (a hedge), and how many copies may be out. A copy goes out when the
@@ -25,9 +25,9 @@ export type HedgeWait = "answer" | "headers";
  * most twice `--concurrency` requests are out), and at most one hedge per ten attempts over the night.
  */
 export class HedgePolicy {
-  private readonly samples: Record<HedgeWait, number[]> = { answer: [], headers: [] };
-  private readonly next: Record<HedgeWait, number> = { answer: 0, headers: 0 };
-  private readonly delays: Record<HedgeWait, { ms: number; fresh: number }> = { answer: { ms: Infinity, fresh: 0 }, headers: { ms: Infinity, fresh: 0 } };
+  private readonly samples: Record<HedgeWait, number[]> = { answer: [], first_line: [] };
+  private readonly next: Record<HedgeWait, number> = { answer: 0, first_line: 0 };
+  private readonly delays: Record<HedgeWait, { ms: number; fresh: number }> = { answer: { ms: Infinity, fresh: 0 }, first_line: { ms: Infinity, fresh: 0 } };
   private tokens = 0;
   private inFlight = 0;
 

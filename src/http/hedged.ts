@@ -22,9 +22,9 @@ export interface HedgeRace<T, F> {
 }
 
 /**
- * Runs a first attempt and, when it has not ended within `afterMs` and a hedge slot is free, a second
- * copy of it: the first success wins and the other attempt is aborted. A failure waits for the other
- * attempt while it is younger than `afterMs`; one older is slow, and a transient failure abandons it (the
+ * Runs a first attempt and, when it has not ended within `afterMs`, a second copy of it as soon as a hedge
+ * slot is free (asked every `afterMs`): the first success wins and the other attempt is aborted. A failure
+ * waits for the other attempt while it is younger than `afterMs`; one older is slow, and a transient failure abandons it (the
  * call retries after its backoff, holding no slot, instead of waiting on, say, a gateway's timeout). When
  * both fail, the worse failure is the outcome.
  */
@@ -78,13 +78,15 @@ export function hedged<T, F>(race: HedgeRace<T, F>): Promise<Outcome<T, F>> {
       });
     };
 
+    const ask = () => {
+      if (decided || out !== 1 || failed !== undefined) return;
+      const slot = race.tryHedge();
+      if (slot !== null) launch(slot);
+      // None free or earned at this instant: asked again, so a 504 that comes after a second is not
+      // waited out whole because the hedges were all out when it turned slow.
+      else timer = setTimeout(ask, race.afterMs);
+    };
     launch(race.slot);
-    if (Number.isFinite(race.afterMs)) {
-      timer = setTimeout(() => {
-        if (decided || out !== 1 || failed !== undefined) return;
-        const slot = race.tryHedge();
-        if (slot !== null) launch(slot);
-      }, race.afterMs);
-    }
+    if (Number.isFinite(race.afterMs)) timer = setTimeout(ask, race.afterMs);
   });
 }

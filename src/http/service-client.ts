@@ -15,9 +15,10 @@ import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
 import { safeCause } from "./redact.js";
 import { addSecrets, redactSecrets } from "../core/secrets.js";
 import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
+import { readAhead, type ReadAhead } from "./read-ahead.js";
 import { RetryBudget } from "./retry-budget.js";
 import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
-import { createSender, type Call, type Sent } from "./send-attempt.js";
+import { createSender, type Call } from "./send-attempt.js";
 
 export interface ServiceClientOptions {
   /** The service root, e.g. `https://evals.example.com`; plain http only to loopback unless allowed. */
@@ -55,7 +56,7 @@ export interface ServiceClientOptions {
   /** Allow plain http to a host other than loopback. Default false. */
   readonly allowInsecureHttp?: boolean | undefined;
   /**
-   * Send a second copy of a GET that is slow (its answer, or an NDJSON answer's headers, later than three
+   * Send a second copy of a GET that is slow (its answer, or an NDJSON answer's first line, later than three
    * times the recent 90th percentile, at least 25 ms) and use whichever answers first, aborting the
    * other; a copy that fails with a retryable error abandons the slow one too and the call backs off. Hedges
    * do not take a `concurrency` slot but one of as many hedge slots (so at most twice `concurrency` requests
@@ -107,7 +108,7 @@ export interface ServiceClient {
  */
 export type ExportClient = Pick<ServiceClient, "baseUrl" | "auth" | "getJson" | "getNdjson">;
 
-interface Opened extends Sent {
+interface Opened extends ReadAhead {
   readonly release: () => void;
 }
 
@@ -182,15 +183,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   };
 
-  /** Sends until a 2xx arrives (its slot still held: the caller reads the body, then releases). */
+  /** Sends until a 2xx arrives and its first line is in (its slot still held: the caller reads the rest, then releases). */
   const open = async (call: Call): Promise<Opened> => {
     for (;;) {
       const outcome = await attempt<Opened>(
         call,
-        "headers",
-        async (sent, release) => ({ ok: true, value: { ...sent, release } }),
+        "first_line",
+        async (sent, release) => {
+          try {
+            return { ok: true, value: { ...(await readAhead(sent)), release } };
+          } catch (error) {
+            release();
+            return { ok: false, failure: { kind: "stream", reason: error instanceof BodyTimeoutError ? "stalled" : "reset", error } };
+          }
+        },
         (late) => {
-          void late.res.body?.cancel().catch(() => undefined);
+          late.cancel();
           late.release();
         },
       );

@@ -6,9 +6,10 @@
 export const IN_FLIGHT = 64;
 
 /**
- * The window for small results (a run's score), taken as they complete: wide enough that the requests
- * waiting out retries at once do not leave the client's slots idle (issue 40: a 1 s `Retry-After` at the
- * head of an in-order window of 64 held 63 finished scores and let nothing start).
+ * The window for results taken as they complete (a run's score, a run's own records): wide enough that the
+ * requests waiting out retries at once do not leave the client's slots idle (issue 40: a 1 s `Retry-After`
+ * at the head of an in-order window of 64 held 63 finished scores and let nothing start). Results wait only
+ * for the one take before them, so what is held at once is the requests waiting, not their answers.
  */
 export const WIDE_IN_FLIGHT = 1024;
 

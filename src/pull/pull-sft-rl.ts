@@ -2,12 +2,13 @@ import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import type { RunTable } from "./run-table.js";
 import { isVersion, noteGates, scoresOf, type Scoring } from "./scorecards.js";
 import type { GateEntry } from "../formats/gate-book.js";
+import { ReadyQueue } from "./ready-queue.js";
 import { Staging } from "./staging.js";
 
 /**
  * SFT or RL records of the scored runs of `share` (numbers in `runs`, in list order), as lines in the
  * service's list order (a run's records in the order they came), then any `partial_stream` lines. Adds
- * each run's cards that are not open to `gates`. Records are read first, so each run's `scorecard_version` is known and only
+ * each run's cards that are not open to `gates`. A run's records are read before its scorecard, so its `scorecard_version` is known and only
  * scorecards of runs new or rescored since `scoring.cache` are requested; nothing is yielded before the
  * scores are in. Sets `found.settled` when every score is one the cache left in `scoring.out` answers for
  * the same records. What it keeps per run is typed arrays indexed by run number, and the records' bytes
@@ -28,7 +29,16 @@ export async function* pullRecords(
     const others: string[] = [];
     // The max scorecard_version over each run's records; NaN while none is known.
     const versions = new Float64Array(runs.size).fill(Number.NaN);
-    const ownAnswer = await fetchRecords(
+    // The seats a run's own answer must hold: its run document's count (owner: from its scorecard, fetched
+    // when the cache does not know it), the key's one seat (agent); -1 where no such answer was taken.
+    const owner = ctx.client.auth === "owner";
+    const seats = new Int32Array(runs.size).fill(-1);
+    // A run's scorecard is asked for as soon as its records are in (issue 40): the per-run fetches and
+    // the scorecards share the client's slots instead of each phase waiting out the other's slowest call.
+    const position = new Int32Array(runs.size);
+    scored.forEach((run, at) => (position[run] = at));
+    const readyRuns = new ReadyQueue(scored.length);
+    const fetching = fetchRecords(
       ctx,
       runs,
       scored,
@@ -38,17 +48,22 @@ export async function* pullRecords(
         await staging.add(v.run, v.line);
       },
       (line) => others.push(line),
+      (run, answered) => {
+        if (answered) seats[run] = owner ? 0 : 1;
+        readyRuns.push(position[run] as number);
+      },
+    ).then(
+      () => readyRuns.end(),
+      (error: unknown) => {
+        readyRuns.fail(error);
+        throw error;
+      },
     );
 
     // A rerun of the same records takes each score from the cache only for a known version it holds.
     let settled = true;
     const versionOf = (run: number) => (Number.isNaN(versions[run]) ? undefined : (versions[run] as number));
-    // The seats a run's own answer must hold: its run document's count (owner: from its scorecard, fetched
-    // when the cache does not know it), the key's one seat (agent); -1 where no such answer was taken.
-    const owner = ctx.client.auth === "owner";
-    const seats = new Int32Array(runs.size).fill(-1);
-    for (const run of ownAnswer) seats[run] = owner ? 0 : 1;
-    await scoresOf(
+    const scoresIn = scoresOf(
       ctx.client,
       ctx.routes,
       scored,
@@ -63,7 +78,12 @@ export async function* pullRecords(
         if (owner && seats[run] === 0) seats[run] = score.seats ?? 0;
       },
       (run, hit) => owner && seats[run] === 0 && hit.seats === undefined,
+      readyRuns.next,
     );
+    // The records' failure first: the scores' then only says their queue failed.
+    const [fetched, scores] = await Promise.allSettled([fetching, scoresIn]);
+    if (fetched.status === "rejected") throw fetched.reason;
+    if (scores.status === "rejected") throw scores.reason;
     found.settled = settled;
     ctx.tally.emit({ type: "scorecards", runs: scored.length, gated: ctx.tally.r.gated });
 

@@ -31,7 +31,8 @@ export interface Scoring {
  * limit. A run of unknown version, or one whose cache entry `fetch` turns down (it lacks the seats), is always fetched. Every score whose version is known is put in
  * `scoring.out` (in the order of `runs`), so that is the cache for the next pull. Requests are taken as
  * they complete and nothing is taken before the last is in: `take` sees every score, in list order, once
- * all are known (a failure takes none).
+ * all are known (a failure takes none). `ready`: the positions in `runs` whose version is known, as they
+ * become so (see asCompleted); without it every run's is known now.
  */
 export async function scoresOf<T>(
   client: ExportClient,
@@ -43,6 +44,7 @@ export async function scoresOf<T>(
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
   fetch?: (run: T, hit: CachedScore) => boolean,
+  ready?: () => Promise<number | undefined>,
 ): Promise<void> {
   // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
   // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
@@ -74,6 +76,7 @@ export async function scoresOf<T>(
     (scored, _run, index) => slots.set(index, scored),
     // Wide: a score is small, and many requests may be waiting out retries at once.
     WIDE_IN_FLIGHT,
+    ready,
   );
   // Cached in list order, not completion order: one world's cache is always the same table.
   for (let index = 0; index < runs.length; index++) {
