@@ -41,10 +41,12 @@ describe("hedged GETs", () => {
     const c = client(server.url, true, events);
     try {
       for (let i = 0; i < 40; i++) await c.getJson(`/fast/${i}`);
+      // On a loaded machine a warm-up answer may come late enough to be hedged itself: count from here.
+      const warmUp = events.length;
       // Both slots held by answers that never come, and more calls queued behind them.
       const calls = ["/slow/0", "/slow/1", "/fast/a", "/fast/b"].map((path) => c.getJson<{ url: string; copy: number }>(path));
       expect((await Promise.all(calls)).map((b) => `${b.url} ${b.copy}`)).toEqual(["/slow/0 2", "/slow/1 2", "/fast/a 1", "/fast/b 1"]);
-      expect(events.map((e) => e.type)).toEqual(["hedge", "hedge"]);
+      expect(events.slice(warmUp).map((e) => e.type)).toEqual(["hedge", "hedge"]);
       expect(flight.max).toBeLessThanOrEqual(4);
       // The held first copies were aborted once their hedges answered.
       await new Promise((resolve) => setTimeout(resolve, 100));
