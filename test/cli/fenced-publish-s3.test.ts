@@ -52,7 +52,7 @@ const stoppedAt = (step: string, inputs: string, out: string, lease = SHORT_LEAS
 const convertHere = (inputs: string, out: string) => convert({ inputs: [inputs], out, engine: "stages", shardRows: 15, maxShrink: 1 });
 
 /** `verify`: whether it passed (its findings) and the rows it checked. */
-async function verified(out: string): Promise<{ findings: unknown[]; rows: number }> {
+async function verified(out: string): Promise<{ findings: readonly unknown[]; rows: number }> {
   const report = await verify(out);
   return { findings: report.findings, rows: report.ok ? report.checked.rows : -1 };
 }
