@@ -57,13 +57,17 @@ async function verified(out: string): Promise<{ findings: readonly unknown[]; ro
   return { findings: report.findings, rows: report.ok ? report.checked.rows : -1 };
 }
 
-/** Waits until the lease of the lock on `out` ran out (its holder, stopped, renews it no more); at once if it released it. */
+/**
+ * Waits until the lease of the lock on `out` ran out (its holder, stopped, renews it no more); at once if it released
+ * it. A failed read is asked again: s3rver answers 500 when a GET meets a PUT of the same key writing its metadata
+ * (a renewal the stopped job had sent lands after it stopped).
+ */
 async function leaseRanOut(out: string): Promise<void> {
   const lock = new S3Storage(out).root;
   for (const started = Date.now(); ; await sleep(50)) {
-    const text = await readText(lock, LOCK_PATH);
-    if (text === null || Date.parse((JSON.parse(text) as { expires: string }).expires) + 100 < Date.now()) return;
-    if (Date.now() - started > 30_000) throw new Error(`the lease of ${out} did not run out: ${text}`);
+    const text = await readText(lock, LOCK_PATH).catch((error: unknown) => error as Error);
+    if (text === null || (typeof text === "string" && Date.parse((JSON.parse(text) as { expires: string }).expires) + 100 < Date.now())) return;
+    if (Date.now() - started > 30_000) throw new Error(`the lease of ${out} did not run out: ${String(text)}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, rename } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -37,7 +37,6 @@ interface S3rverObject {
 }
 interface FilesystemStore {
   getResourcePath(bucket: string, key: string, resource: string): string;
-  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
   putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
   getMetadata(bucket: string, key: string): Promise<Record<string, string>>;
 }
@@ -55,10 +54,17 @@ type PutHandler = (ctx: PutContext) => Promise<void>;
  * object's file in place: a GET right after the answer can read the old or a torn object, and two PUTs of one
  * key land in either order (a lease written, read back, then overwritten by the earlier PUT's late bytes). A
  * real store answers after the object is whole: its objects are written to a temporary file and renamed, and
- * the answer waits for that.
+ * the answer waits for that. Its metadata and MD5 files too: written in place, a GET meeting the write read an
+ * empty metadata.json and answered 500 (seen in fenced-publish-s3 at load 33).
  */
 function answerPutsWhenStored(require: NodeJS.Require): void {
   const store = (require("s3rver/lib/stores/filesystem") as { prototype: FilesystemStore }).prototype;
+  const { ALLOWED_METADATA } = require("s3rver/lib/models/object") as { ALLOWED_METADATA: readonly string[] };
+  const writeWhole = async (path: string, text: string) => {
+    const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+    await writeFile(temp, text);
+    await rename(temp, path);
+  };
   store.putObject = async function (this: FilesystemStore, object: S3rverObject) {
     const path = this.getResourcePath(object.bucket, object.key, "object");
     await mkdir(dirname(path), { recursive: true });
@@ -76,7 +82,9 @@ function answerPutsWhenStored(require: NodeJS.Require): void {
     await pipeline(content, count, createWriteStream(temp));
     await rename(temp, path);
     const digest = md5.digest("hex");
-    await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    const metadata = Object.fromEntries(Object.entries(object.metadata).filter(([key]) => ALLOWED_METADATA.includes(key) || key.startsWith("x-amz-meta-")));
+    await writeWhole(this.getResourcePath(object.bucket, object.key, "object.md5"), digest);
+    await writeWhole(this.getResourcePath(object.bucket, object.key, "metadata.json"), JSON.stringify(metadata, null, 2));
     return { size, md5: digest };
   };
 }
