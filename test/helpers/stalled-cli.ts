@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { CLI_BIN } from "./run-cli.js";
 import type { CliRun } from "./run-cli.js";
 
@@ -50,19 +50,60 @@ export function startCli(args: readonly string[], env: Record<string, string>, w
   };
 }
 
-/** Whether a process of process group `group` is stopped (state T in /proc/PID/stat). */
+/**
+ * Whether a process of process group `group` is stopped (state T in /proc/PID/stat): its leader and the leader's
+ * descendants, found through /proc/PID/task/TID/children, so each poll reads a few files, not every process's.
+ */
 function groupStopped(group: number): boolean {
+  const pending = [group];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    const stat = statOf(pid);
+    if (stat === null) continue;
+    if (stat.state === "T" && stat.pgrp === group) return true;
+    const children = childrenOf(pid);
+    if (children === null) return anyStopped(group); // a kernel without the children files
+    pending.push(...children);
+  }
+  return false;
+}
+
+function statOf(pid: number): { state: string; pgrp: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // After the parenthesised command name: state, ppid, pgrp.
+  const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state: state ?? "", pgrp: Number(pgrp) };
+}
+
+/** The children of `pid` (of each of its threads); [] once it is gone, null where the kernel has no such files. */
+function childrenOf(pid: number): number[] | null {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const task of tasks) {
+    try {
+      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && existsSync(`/proc/${pid}/task/${task}`)) return null;
+    }
+  }
+  return out;
+}
+
+/** Every process's state, where the children files are missing. */
+function anyStopped(group: number): boolean {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // After the parenthesised command name: state, ppid, pgrp.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === group && state === "T") return true;
+    const stat = statOf(Number(name));
+    if (stat?.pgrp === group && stat.state === "T") return true;
   }
   return false;
 }

@@ -30,6 +30,12 @@ const verify = (out: string) => run([process.execPath, BIN, "verify", out]).code
 /** `command` as PID 1 of a fresh pid and UTS namespace named `host`: a container. */
 const inContainer = (host: string, command: string[]) => ["unshare", "-p", "-f", "-u", "--mount-proc", "--kill-child", "sh", "-c", `hostname ${host} && exec "$@"`, "sh", ...command];
 
+/** Waits until the lease of the dead run's lock on `out` ran out (its mtime, renewed no more, is a lease old). */
+async function leaseRanOut(out: string, leaseMs: number): Promise<void> {
+  const lock = join(out, ".evalshard.lock");
+  while (Date.now() - statSync(lock).mtimeMs <= leaseMs + 50) await sleep(25);
+}
+
 /** Starts `command`, waits until it holds the output's lock and has worked a moment, and SIGKILLs it. */
 async function killWhileLocked(command: string[], out: string, env: Record<string, string> = {}): Promise<Record<string, unknown>> {
   const child: ChildProcess = spawn(command[0]!, command.slice(1), { env: { PATH: process.env.PATH ?? "", ...env }, stdio: "ignore" });
@@ -72,11 +78,11 @@ describe("a convert killed with SIGKILL while it holds the lock", () => {
     expect(readFileSync(join(out, "manifest.json"), "utf8")).toBe(manifest);
 
     // Before this fix, both stayed blocked for good: "locked by process 1" (alive: itself), "on host pod-a".
-    await sleep(2_100);
+    await leaseRanOut(out, 2_000);
     expect(run(inContainer("pod-b", convert(SMALL, out)), env)).toMatchObject({ code: 0, stderr: "" });
     expect(verify(out)).toBe(0);
     await killWhileLocked(inContainer("pod-b", convert(big, out)), out, env);
-    await sleep(2_100);
+    await leaseRanOut(out, 2_000);
     expect(run(inContainer("pod-b", convert(SMALL, out)), env)).toMatchObject({ code: 0, stderr: "" });
     expect(verify(out)).toBe(0);
   }, 60_000);

@@ -1,10 +1,11 @@
-"""Reads snapshot N of a nightly dataset on S3 the way a training job pins it, and prints what it saw.
+"""Reads snapshots N... of a nightly dataset on S3 the way a training job pins one, and prints what it saw.
 
-Usage: python read_s3_snapshot.py ENDPOINT BUCKET PREFIX N WORKDIR
+Usage: python read_s3_snapshot.py ENDPOINT BUCKET PREFIX WORKDIR N [N...]
 
 Finds the folder `PREFIX/snapshots/<N, 6 digits>-*/`, reads its manifest.json, downloads the shards the
 manifest names (paths from the dataset's root, `snapshots/<folder>/data/…`), reads them with pyarrow and loads them with
-`datasets.load_dataset("parquet", data_files=...)`. Prints {"snapshot", "rows", "datasets_rows", "sha256"}.
+`datasets.load_dataset("parquet", data_files=...)`. Prints {"snapshot", "rows", "datasets_rows", "sha256"}, a
+line per N (one process: importing datasets is most of a read).
 """
 
 import hashlib
@@ -16,8 +17,13 @@ import boto3
 
 
 def main():
-    endpoint, bucket, prefix, number, workdir = sys.argv[1:6]
+    endpoint, bucket, prefix, workdir = sys.argv[1:5]
     s3 = boto3.client("s3", endpoint_url=endpoint)
+    for number in sys.argv[5:]:
+        read(s3, bucket, prefix, number, os.path.join(workdir, number))
+
+
+def read(s3, bucket, prefix, number, workdir):
     root = prefix.rstrip("/") + "/"
     base = root + "snapshots/"
     listed = s3.list_objects_v2(Bucket=bucket, Prefix=base + number.zfill(6) + "-", Delimiter="/")
