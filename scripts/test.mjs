@@ -57,6 +57,6 @@ const chromium = background(2, "Chromium (the report's browser test)", "chromium
 let ok = await phase(3, "build (dist/)", "npm", ["run", "--silent", "build"]);
 if (ok) ok = await phase(4, "tests (vitest)", process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...process.argv.slice(2)]);
 const prepared = (await venv) && (await chromium);
-if (ok && prepared) rmSync(setup, { recursive: true, force: true });
-else if (!prepared) console.log(`npm test: a set-up phase failed (its log above, and in ${setup})`);
+if (prepared) rmSync(setup, { recursive: true, force: true });
+else console.log(`npm test: a set-up phase failed (its log above, and in ${setup})`);
 process.exit(ok && prepared ? 0 : 1);
