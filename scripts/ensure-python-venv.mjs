@@ -8,7 +8,7 @@
 // every requirement is still findable: reruns cost one Python start (~50 ms), not a pip resolve.
 //
 // Usage: node scripts/ensure-python-venv.mjs [--venv DIR] [--requirements FILE]...
-// Defaults: .venv, and the two files of test/python/: requirements-readers.txt (the readers the interop tests
+// Defaults: .venv (or EVALSHARD_TEST_VENV, where test/helpers/python.ts then looks too), and the two files of test/python/: requirements-readers.txt (the readers the interop tests
 // compare against) and requirements-trl.txt (the training checks: TRL on CPU-only torch).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 
 const root = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({ options: { venv: { type: "string" }, requirements: { type: "string", multiple: true } } });
-const venv = resolve(values.venv ?? join(root, ".venv"));
+const venv = resolve(values.venv ?? (process.env.EVALSHARD_TEST_VENV || join(root, ".venv")));
 const requirements = (values.requirements ?? ["requirements-readers.txt", "requirements-trl.txt"].map((file) => join(root, "test/python", file))).map((file) => resolve(file));
 const python = process.platform === "win32" ? join(venv, "Scripts", "python.exe") : join(venv, "bin", "python");
 const stampFile = join(venv, ".requirements.sha256");

@@ -13,7 +13,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
 describe("the API reference", () => {
   it("generates from the JSDoc without a warning", { timeout: 300_000 }, () => {
     const out = tempDir("evalshard-api-docs-");
-    const r = spawnSync(process.execPath, [join(ROOT, "node_modules/typedoc/bin/typedoc"), "--out", out], { cwd: ROOT, encoding: "utf8" });
+    // --skipErrorChecking: TypeScript's diagnostics of src/ are the build's (tsconfig.build.json, as typedoc.json
+    // names), which npm test runs first; half of typedoc's time. Its own validation (the warnings) still runs.
+    const r = spawnSync(process.execPath, [join(ROOT, "node_modules/typedoc/bin/typedoc"), "--skipErrorChecking", "--out", out], { cwd: ROOT, encoding: "utf8" });
     const output = r.stdout + r.stderr;
     expect(output).not.toMatch(/\[warning\]|\[error\]/);
     expect(r.status, output).toBe(0);

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PYTHON } from "./helpers/python.js";
@@ -79,6 +79,7 @@ describe("scripts/ensure-python-venv.mjs", () => {
   });
 
   it("the tests' interpreter is the project's venv", () => {
-    expect(PYTHON).toBe(fileURLToPath(new URL("../.venv/bin/python", import.meta.url)));
+    const venv = process.env.EVALSHARD_TEST_VENV ? resolve(process.env.EVALSHARD_TEST_VENV) : fileURLToPath(new URL("../.venv", import.meta.url));
+    expect(PYTHON).toBe(join(venv, "bin", "python"));
   });
 });

@@ -5,10 +5,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { waitForSetupPhase } from "./setup-phase.js";
 
 const ENSURE = new URL("../../scripts/ensure-chromium.mjs", import.meta.url).pathname;
 
-/** Debian's Chromium, installed by the project's script when missing. */
+// `npm test` installs Chromium while vitest starts: wait for it rather than run a second apt-get beside its own.
+await waitForSetupPhase("chromium");
+
+/** Debian's Chromium, installed by the project's script when missing (found at once when `npm test` installed it). */
 export function chromiumBinary(): string {
   return execFileSync(process.execPath, [ENSURE], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }

@@ -1,11 +1,17 @@
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitForSetupPhase } from "./setup-phase.js";
 
 /**
- * The Python every test runs: the project's virtualenv (`.venv/`), which `npm test`'s first phase
- * (scripts/ensure-python-venv.mjs) creates and fills from test/python/requirements-{readers,trl}.txt. Never the system
- * `python3`: its packages are not ours to change (PEP 668), and the readers the tests need live in the venv.
+ * The Python every test runs: the project's virtualenv (`.venv/`, or EVALSHARD_TEST_VENV), which `npm test`'s first
+ * phase (scripts/ensure-python-venv.mjs) creates and fills from test/python/requirements-{readers,trl}.txt. Never the
+ * system `python3`: its packages are not ours to change (PEP 668), and the readers the tests need live in the venv.
  */
-export const PYTHON = fileURLToPath(new URL(process.platform === "win32" ? "../../.venv/Scripts/python.exe" : "../../.venv/bin/python", import.meta.url));
+export const VENV = process.env.EVALSHARD_TEST_VENV ? resolve(process.env.EVALSHARD_TEST_VENV) : fileURLToPath(new URL("../../.venv", import.meta.url));
+export const PYTHON = process.platform === "win32" ? join(VENV, "Scripts", "python.exe") : join(VENV, "bin", "python");
 
 /** What to run when the venv or its readers are missing. */
 export const PYTHON_SETUP_HINT = "run `node scripts/ensure-python-venv.mjs` (npm test's first phase does)";
+
+// `npm test` fills the venv while vitest starts: a file that reads with Python starts once it is ready.
+await waitForSetupPhase("python-venv");

@@ -32,10 +32,17 @@ export function recipeEnv(at: { server: S3Server; emu: RunningEmulator; work: st
   };
 }
 
-/** The rows of the dataset at s3://BUCKET/PREFIX, read with boto3 and pyarrow as a trainer would (read_s3_rows.py). */
-export async function s3Rows(server: S3Server, bucket: string, prefix: string, work: string): Promise<{ rows: number; rows_sha256: string; snapshot: number }> {
-  const dir = join(work, "read", prefix);
+/** Rows of a dataset as read_s3_rows.py reports them: how many, a digest of them in any order, its snapshot. */
+export interface S3Rows {
+  rows: number;
+  rows_sha256: string;
+  snapshot: number;
+}
+
+/** The rows of each dataset at s3://BUCKET/PREFIX, read with boto3 and pyarrow as a trainer would, in one Python start (read_s3_rows.py). */
+export async function s3Rows(server: S3Server, bucket: string, prefixes: readonly string[], work: string): Promise<S3Rows[]> {
+  const dir = join(work, "read");
   mkdirSync(dir, { recursive: true });
-  const { stdout } = await run(PYTHON, [join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, bucket, prefix, dir], { env: { ...process.env, ...s3rverCliEnv(server) } });
-  return JSON.parse(stdout) as { rows: number; rows_sha256: string; snapshot: number };
+  const { stdout } = await run(PYTHON, [join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, bucket, dir, ...prefixes], { env: { ...process.env, ...s3rverCliEnv(server) } });
+  return JSON.parse(stdout) as S3Rows[];
 }

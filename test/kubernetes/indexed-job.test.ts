@@ -55,8 +55,8 @@ function pod(container: Container, env: Record<string, string>): Promise<{ statu
 /** What the secrets (eval-service, the S3 writer) and the CronJob give every pod, evalshard on PATH. */
 const envOf = (out: string) => recipeEnv({ server, emu, work, night: NIGHT }, out);
 
-/** The rows of the dataset at s3://datasets/PREFIX, read with boto3 and pyarrow (as the Slurm test reads them). */
-const rowsAt = (prefix: string) => s3Rows(server, "datasets", prefix, work);
+/** The rows of each dataset at s3://datasets/PREFIX, read with boto3 and pyarrow (as the Slurm test reads them), in one Python start. */
+const rowsAt = (...prefixes: string[]) => s3Rows(server, "datasets", prefixes, work);
 
 beforeAll(async () => {
   server = await startS3rver("datasets");
@@ -80,8 +80,6 @@ describe("the README's Kubernetes recipe: an Indexed Job and a commit Job", () =
     // One job of the same shipped pipeline, unpartitioned: what the night must equal.
     const whole = await pod({ command: ["evalshard", "run", "nightly-sft"] }, envOf("s3://datasets/single"));
     expect(whole.status, whole.stderr).toBe(0);
-    const expected = await rowsAt("single/nightly-sft");
-    expect(expected.rows).toBeGreaterThan(0);
 
     const env = envOf("s3://datasets/k8s");
     // The commit Job starts with the parts: until every part staged the night it exits 10, and is retried.
@@ -92,7 +90,6 @@ describe("the README's Kubernetes recipe: an Indexed Job and a commit Job", () =
     for (const p of pods) expect(p.status, p.stderr).toBe(0);
     const retried = await pod(commitPod, env);
     expect(retried.status, retried.stderr).toBe(0);
-    expect(await rowsAt("k8s/nightly-sft")).toEqual({ ...expected, snapshot: 1 });
 
     // The S3 variant's container (its own EVALSHARD_OUT and region), then the commit Job on that output.
     const s3Pod = recipeContainer("$JOB_COMPLETION_INDEX/4");
@@ -102,6 +99,10 @@ describe("the README's Kubernetes recipe: an Indexed Job and a commit Job", () =
     for (const p of s3Pods) expect(p.status, p.stderr).toBe(0);
     const s3Commit = await pod(commitPod, envOf(s3Out));
     expect(s3Commit.status, s3Commit.stderr).toBe(0);
-    expect(await rowsAt(`${s3Out.slice("s3://datasets/".length)}/nightly-sft`)).toEqual({ ...expected, snapshot: 1 });
+    // Each night stays where it was published: all three read back at the end, in one Python start.
+    const [expected, k8s, s3Night] = await rowsAt("single/nightly-sft", "k8s/nightly-sft", `${s3Out.slice("s3://datasets/".length)}/nightly-sft`);
+    expect(expected?.rows).toBeGreaterThan(0);
+    expect(k8s).toEqual({ ...expected, snapshot: 1 });
+    expect(s3Night).toEqual({ ...expected, snapshot: 1 });
   });
 });
