@@ -70,8 +70,9 @@ export interface NightlyOptions {
 
 /**
  * A night's default engine: the stages engine. The units (`--engine parallel`, on main's thread unless
- * `--workers N`) peak ~50 MB higher on a night, a fixed cost: 250 against 200 MB on a 10k-run RL night with the
- * CLI's V8 settings (docs/decisions.md, "A night's default engine stays the stages").
+ * `--workers N`) peak lower on a 100k-run SFT night (358 against 385 MB through the CLI) but 50 MB higher on a
+ * 10k-run RL night (250 against 200), and their 100k RL night is not measured yet (docs/decisions.md,
+ * "A night's default engine stays the stages").
  */
 const NIGHT_ENGINE = "stages";
 const NIGHT_WORKERS = 0;
