@@ -28,7 +28,8 @@ export interface SourceEnvironment {
 
 export type NightPhase =
   | { readonly phase: "fetched"; readonly keys: number; readonly format: string }
-  | { readonly phase: "converted"; readonly records_in: number; readonly records_out: number }
+  /** `engine`: the one that ran tonight's records (none ran when nothing was new). */
+  | { readonly phase: "converted"; readonly records_in: number; readonly records_out: number; readonly engine?: string }
   | { readonly phase: "published"; readonly changed: boolean; readonly added: number; readonly replaced: number; readonly removed: number }
   | { readonly phase: "dry_run"; readonly would_publish: boolean; readonly added: number; readonly replaced: number; readonly removed: number };
 

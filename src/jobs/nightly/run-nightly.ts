@@ -69,10 +69,10 @@ export interface NightlyOptions {
 }
 
 /**
- * A night's default engine: the stages engine, which peaks lower on a 100k-run night (513 MB against the units'
- * 564 MB, both over the pull's 400 MB target: docs/decisions.md, "A night runs on the unit engine").
- * `--engine parallel` runs it on the units, by default on main's thread: a night waits on the service, not
- * on parsing, and worker threads cost it memory.
+ * A night's default engine: the stages engine. The units (`--engine parallel`, on main's thread unless
+ * `--workers N`) peak lower on a 100k-run SFT night (358 against 385 MB through the CLI) but 50 MB higher on a
+ * 10k-run RL night (250 against 200), and their 100k RL night is not measured yet (docs/decisions.md,
+ * "A night's default engine stays the stages").
  */
 const NIGHT_ENGINE = "stages";
 const NIGHT_WORKERS = 0;
@@ -159,7 +159,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     if (spec.source.kind === "http" && spec.source.require_suites && undecided > 0) {
       throw new ConfigError(`--require-suites: ${undecided} record(s) of runs whose scenario_version_hash no run document gave (nor a pinned scenario id) cannot be checked against the benchmark suites; nothing was published`);
     }
-    environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out });
+    environment.onPhase?.({ phase: "converted", records_in: counts.records_in, records_out: counts.records_out, engine: run.engine });
     // Judged once every record is counted, before anything is published (issue 20). A pull fetches the run
     // of each partial_stream line of its bulk streams on its own: those are recovered, and only the rest
     // (an input file's) count against --max-stream-errors.
