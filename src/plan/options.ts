@@ -236,6 +236,8 @@ export const OPTIONS = defineOptions({
   engine: {
     kind: choice(ENGINES),
     default: "auto",
+    // A night's own default (run-nightly.ts) differs from convert's: help says both.
+    defaultShown: "auto; a night (pull, run): stages",
     help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run. Going away once the parallel engine runs every plan (issue 33): use --workers",
     takenBy: ["convert", "pull"],
     flag: "--engine <name>",
@@ -243,7 +245,7 @@ export const OPTIONS = defineOptions({
   workers: {
     kind: wholeNumber({ min: 0 }),
     default: () => Math.max(1, availableParallelism()),
-    defaultShown: "available cores",
+    defaultShown: "available cores; a night (pull, run): 0",
     help: "worker threads of the parallel engine; 0: it runs on the main thread alone",
     takenBy: ["convert", "validate", "pull"],
     flag: "--workers <n>",
