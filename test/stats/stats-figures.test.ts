@@ -10,7 +10,7 @@ import type { DistributionStats, StatsManifest } from "../../src/stats/dataset-s
 import { SAFETY_TRAITS } from "../../src/formats/seat-score.js";
 import { startEmulator } from "../../src/service/index.js";
 import { sealedManifestText } from "../../src/output/manifest-seal.js";
-import { PYTHON } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { dpoPairsAndScorecards, rlScorecards } from "../helpers/scored-exports.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -412,12 +412,20 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     const tokDir = join(root, "tok");
     const corpus = join(root, "corpus.txt");
     writeFileSync(corpus, readFileSync(rl, "utf8").slice(0, 1 << 20));
-    const py = (args: readonly string[]) => execFileAsync(PYTHON, [TOKEN_CHECK, ...args], { maxBuffer: 1 << 28, timeout: 600_000, env: { ...process.env, HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
-    const site = (await py(["site"])).stdout.trim();
-    await py(["make", tokDir, corpus, join(site, "trl", "chat_templates"), "llama3"]);
+    // Its three runs in one Python process: each start imports transformers again.
+    const python = new PythonBatch({ HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_HOME: join(root, "hf") });
+    const py = (args: readonly string[]) => python.stdout(TOKEN_CHECK, args);
+    let line: string | undefined;
+    let stats: StatsManifest;
     const dir = join(root, "tokens");
-    const stats = await convert(dir, [rl, "--view", "trl-prompt-completion", "--tokenizer", join(tokDir, "llama3", "tokenizer.json")]);
-    const line = (await py(["count", join(tokDir, "llama3"), dir, "trl-prompt-completion"])).stdout.split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+    try {
+      const site = (await py(["site"])).trim();
+      await py(["make", tokDir, corpus, join(site, "trl", "chat_templates"), "llama3"]);
+      stats = await convert(dir, [rl, "--view", "trl-prompt-completion", "--tokenizer", join(tokDir, "llama3", "tokenizer.json")]);
+      line = (await py(["count", join(tokDir, "llama3"), dir, "trl-prompt-completion"])).split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+    } finally {
+      python.close();
+    }
     const counted = (JSON.parse((line as string).slice("TOKEN_CHECK ".length)) as { rows: { fulls: { tokens: number }[] }[] }).rows.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
     const expected = new Map<number, number>();
     for (const n of counted) {
