@@ -23,7 +23,8 @@ answers = os.fdopen(3, "w", encoding="utf-8")
 
 
 def answer(message):
-    answers.write(json.dumps(message, ensure_ascii=False) + "\n")
+    # ASCII: Node's readline also ends a line at U+2028 and U+2029, which the readers' texts hold.
+    answers.write(json.dumps(message) + "\n")
     answers.flush()
 
 
