@@ -37,6 +37,8 @@ export class PythonBatch {
       for (const w of this.waiting.splice(0)) w(error);
     };
     this.child.on("error", fail);
+    // A write to a Python that died fails with EPIPE: the exit below says why, with its stderr.
+    this.child.stdin?.on("error", () => undefined);
     this.child.on("exit", (code, signal) => fail(new Error(`${PYTHON} ${BATCH} exited (${code ?? signal}): ${this.stderrTail}`)));
   }
 
