@@ -97,13 +97,18 @@ const both = (view: (typeof VIEWS)[number]) => converted.get(view) as { parallel
 
 describe.each(FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises every %s token", (_, { tokens, runId, carriesToken }) => {
   const ofFamily = (rows: readonly Record<string, unknown>[]) => rows.filter((r) => r.run_id === runId);
-
-  it("in rl-steps: every text and label, on both engines alike", () => {
-    const { parallel, stages } = both("rl-steps");
+  /** The family's rows of `view`: the same from both engines, one a token, none carrying one. */
+  const sanitizedRows = (view: (typeof VIEWS)[number]) => {
+    const { parallel, stages } = both(view);
     const rows = ofFamily(stages.rows);
     expect(ofFamily(parallel.rows)).toEqual(rows);
     expect(rows).toHaveLength(tokens.length);
     expect(strings(rows).filter(carriesToken)).toEqual([]);
+    return rows;
+  };
+
+  it("in rl-steps: every text and label, on both engines alike", () => {
+    const rows = sanitizedRows("rl-steps");
     expect(rows[0]).toMatchObject({
       role: "negotiator",
       action_type: "speak",
@@ -118,11 +123,7 @@ describe.each(FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises
   });
 
   it("in trl-prompt-completion: prompts and completions, on both engines alike", () => {
-    const { parallel, stages } = both("trl-prompt-completion");
-    const rows = ofFamily(stages.rows);
-    expect(ofFamily(parallel.rows)).toEqual(rows);
-    expect(rows).toHaveLength(tokens.length);
-    expect(strings(rows).filter(carriesToken)).toEqual([]);
+    const rows = sanitizedRows("trl-prompt-completion");
     expect(rows[0]).toMatchObject({ prompt: [{ role: "user", content: "before  after" }, { role: "assistant", content: "mine" }, { role: "user", content: "your move" }], completion: [{ role: "assistant", content: "act !" }] });
   });
 });
