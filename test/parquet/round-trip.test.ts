@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetMetadata } from "hyparquet";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
 import type { FormatName } from "../../src/formats/format.js";
 import { columnPlan } from "../../src/parquet/column-plan.js";
@@ -14,14 +14,18 @@ import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { recordStripper } from "../../src/stages/strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { readPages } from "./helpers/read-pages.js";
-import { compareSchemas, readDatasets, readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";
+import { compareSchemas, datasetsEnv, readDatasets, readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";
 import { expectedRow, rowFromEngine } from "./helpers/record-space.js";
 
 type Row = Record<string, unknown>;
 const itPython = runPython ? it : it.skip;
 const root = tempDir("evalshard-native-formats-");
+// Every Python read of the six cases in one process: it imports the readers while the shards are written.
+const python = new PythonBatch(datasetsEnv(join(root, "hf-cache")), runPython ? ["pyarrow.parquet", "duckdb", "datasets"] : []);
+afterAll(() => python.close());
 const fixture = (name: string): Row[] =>
   readFileSync(new URL(`../../fixtures/records/${name}-valid.ndjson`, import.meta.url), "utf8")
     .split("\n")
@@ -156,24 +160,24 @@ describe.each(CASES)("$title", (c) => {
 
   itPython("reads back with pyarrow and python duckdb", async () => {
     for (const engine of ["pyarrow", "duckdb"] as const) {
-      const read = await readPython(engine, files);
+      const read = await readPython(engine, files, python);
       check(files.flatMap((f) => read[f]?.rows ?? []));
     }
   });
 
   itPython("has exactly the Arrow schema, and the rows, pyarrow reads from DuckDB's shards of the same records", async () => {
-    const schemas = await compareSchemas(files.map((f, i) => [f, duckdbFiles[i] as string] as const));
+    const schemas = await compareSchemas(files.map((f, i) => [f, duckdbFiles[i] as string] as const), python);
     for (const s of schemas) expect(s.a).toBe(s.b);
     for (const s of schemas) expect(s.equal).toBe(true);
-    const ours = await readPython("pyarrow", files);
-    const theirs = await readPython("pyarrow", duckdbFiles);
+    const ours = await readPython("pyarrow", files, python);
+    const theirs = await readPython("pyarrow", duckdbFiles, python);
     // DuckDB's shards lose -0 (staged as JSON text, where it is "0"); ours keep it.
     const noNegativeZero = (rows: unknown) => JSON.parse(JSON.stringify(rows)) as unknown;
     expect(noNegativeZero(files.flatMap((f) => ours[f]?.rows))).toEqual(noNegativeZero(duckdbFiles.flatMap((f) => theirs[f]?.rows)));
   });
 
   itPython("loads with datasets.load_dataset(dir)", async () => {
-    const { rows, types } = await readDatasets(dir, join(root, "hf-cache"));
+    const { rows, types } = await readDatasets(dir, join(root, "hf-cache"), python);
     check(rows);
     if (c.name === "sft") {
       expect(types.trace_steps).toBe("List(Value('string'))");

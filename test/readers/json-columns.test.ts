@@ -2,21 +2,22 @@
 // back a string, the JSON text of the input's value. Before issue 22 they disagreed (pyarrow `arrow.json`, DuckDB
 // `JSON`, polars `Binary`), see docs/decisions.md. The readers are the project venv's (test/helpers/python.ts):
 // when it is missing this test fails, it does not skip.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import type { Engine } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";
-import { PYTHON } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const READ = new URL("./read_json_columns.py", import.meta.url).pathname;
 const READERS = ["pyarrow", "duckdb", "polars", "pandas", "datasets"] as const;
 const root = tempDir("evalshard-readers-");
-const run = promisify(execFile);
+const cache = join(root, ".hf-cache");
+// The four reads in one Python process, importing the five readers while the first dataset is written.
+const python = new PythonBatch({ HF_DATASETS_CACHE: cache, HF_HOME: cache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" }, ["pyarrow.parquet", "duckdb", "polars", "pandas", "datasets"]);
+afterAll(() => python.close());
 
 interface Seen {
   readonly type: string;
@@ -26,10 +27,7 @@ interface Seen {
 }
 
 async function readAll(dir: string, path: string): Promise<Record<(typeof READERS)[number], Record<string, Seen>>> {
-  const cache = join(dir, ".hf-cache");
-  const env = { ...process.env, HF_DATASETS_CACHE: cache, HF_HOME: cache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
-  const { stdout } = await run(PYTHON, [READ, dir, path], { env, maxBuffer: 1 << 26 });
-  return JSON.parse(stdout) as Record<(typeof READERS)[number], Record<string, Seen>>;
+  return JSON.parse(await python.stdout(READ, [dir, path])) as Record<(typeof READERS)[number], Record<string, Seen>>;
 }
 
 const firstLine = (name: string) => JSON.parse(readFileSync(`${FIXTURES}records/${name}.ndjson`, "utf8").split("\n")[0] as string) as Record<string, unknown>;

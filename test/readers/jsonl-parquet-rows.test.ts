@@ -1,25 +1,23 @@
 // A JSONL and a Parquet convert of the same input load with `datasets.load_dataset` as the same dataset: the
 // same features and the same rows (issue 22). JSONL rows are shaped as Parquet rows (src/sinks/tabular-row.ts):
 // every column, maps as {key, value} lists, json values as JSON text; the dataset card gives both the features.
-import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import type { Compression } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";
-import { PYTHON } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const READ_BACK = new URL("../helpers/read_back.py", import.meta.url).pathname;
 const root = tempDir("evalshard-jsonl-parquet-");
-const run = promisify(execFile);
+const cache = join(root, "hf-cache");
+// Every load in one Python process: importing datasets costs seconds a start.
+const python = new PythonBatch({ HF_DATASETS_CACHE: cache, HF_HOME: cache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" }, ["datasets"]);
+afterAll(() => python.close());
 
 async function loadDataset(dir: string): Promise<{ rows: Record<string, unknown>[]; types: Record<string, string> }> {
-  const cache = join(root, `hf-cache-${dir.split("/").at(-1)}`);
-  const env = { ...process.env, HF_DATASETS_CACHE: cache, HF_HOME: cache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
-  const { stdout } = await run(PYTHON, [READ_BACK, "datasets", dir], { env, maxBuffer: 1 << 28 });
-  return JSON.parse(stdout) as { rows: Record<string, unknown>[]; types: Record<string, string> };
+  return JSON.parse(await python.stdout(READ_BACK, ["datasets", dir])) as { rows: Record<string, unknown>[]; types: Record<string, string> };
 }
 
 // sft-valid: maps (per_trait), json lists (trace_steps) and an optional struct absent from some records

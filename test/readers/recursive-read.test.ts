@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
 import { cpSync, existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
-import { PYTHON } from "../helpers/python.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { sftRecord } from "../helpers/records.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -15,7 +13,9 @@ import { emulator } from "../jobs/nightly/support.js";
 // which DuckDB and pyarrow both read (676 rows of a 174-row dataset after three nights).
 const READ = new URL("./read_root.py", import.meta.url).pathname;
 const root = tempDir("evalshard-recursive-");
-const env = { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HUB_OFFLINE: "1", HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf") };
+// The three reads in one Python process (its imports take seconds), importing while the datasets are written.
+const python = new PythonBatch({ HF_DATASETS_OFFLINE: "1", HF_HUB_OFFLINE: "1", HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf") }, ["duckdb", "pyarrow.dataset", "datasets"]);
+afterAll(() => python.close());
 
 interface Seen {
   duckdb_rows: number;
@@ -26,9 +26,9 @@ interface Seen {
   manifest_rows: number;
 }
 
-/** What the readers saw in each of `dirs`, in one Python process (its imports take seconds). */
+/** What the readers saw in each of `dirs`. */
 async function readAll(...dirs: string[]): Promise<Seen[]> {
-  const { stdout } = await promisify(execFile)(PYTHON, [READ, ...dirs], { env, encoding: "utf8" });
+  const stdout = await python.stdout(READ, dirs);
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Seen[];
 }
 const read = async (dir: string): Promise<Seen> => (await readAll(dir))[0]!;

@@ -1,10 +1,8 @@
-import { execFile, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
 import type { FormatName } from "../../src/formats/format.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
@@ -15,6 +13,7 @@ import { parquetFormat } from "../../src/sinks/parquet-format.js";
 import type { ShardInfo } from "../../src/sinks/shard-writer.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -22,26 +21,22 @@ const READ_BACK = fileURLToPath(new URL("../helpers/read_back.py", import.meta.u
 const PY_ENGINES = ["pyarrow", "duckdb", "datasets"] as const;
 type Engine = (typeof PY_ENGINES)[number] | "node-duckdb";
 
-const pythonCheck = spawnSync(PYTHON, ["-c", "import pyarrow, duckdb, datasets"], { encoding: "utf8" });
-const pythonReady = pythonCheck.status === 0;
-if (!pythonReady && process.env.CI === undefined) {
-  console.warn(`Skipping the Python interop checks: the .venv Python with pyarrow, duckdb and datasets is missing (${PYTHON_SETUP_HINT}; ${(pythonCheck.stderr ?? String(pythonCheck.error)).trim().split("\n").at(-1)}). In CI they run and fail.`);
-}
-const itPython = pythonReady || process.env.CI !== undefined ? it : it.skip;
-
 const root = tempDir("evalshard-interop-");
 const hfCache = join(root, "hf-cache");
-const execFileAsync = promisify(execFile);
+// Every Python read in one process, importing the readers while the shards are written (each start costs seconds).
+const python = new PythonBatch({ HF_DATASETS_CACHE: hfCache, HF_HOME: hfCache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" }, existsSync(PYTHON) ? ["pyarrow", "duckdb", "datasets"] : []);
+afterAll(() => python.close());
+const pythonReady = existsSync(PYTHON) ? await python.ready() : `${PYTHON} is missing`;
+if (pythonReady !== true && process.env.CI === undefined) {
+  console.warn(`Skipping the Python interop checks: the .venv Python with pyarrow, duckdb and datasets is missing (${PYTHON_SETUP_HINT}; ${pythonReady.trim().split("\n").at(-1)}). In CI they run and fail.`);
+}
+const itPython = pythonReady === true || process.env.CI !== undefined ? it : it.skip;
 
 type Row = Record<string, unknown>;
 
 async function readBack(engine: Engine, dir: string): Promise<{ rows: Row[]; types: Record<string, string> }> {
   if (engine === "node-duckdb") return readNode(dir);
-  const { stdout } = await execFileAsync(PYTHON, [READ_BACK, engine, dir], {
-    maxBuffer: 1 << 30,
-    env: { ...process.env, HF_DATASETS_CACHE: hfCache, HF_HOME: hfCache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" },
-  });
-  return JSON.parse(stdout) as { rows: Row[]; types: Record<string, string> };
+  return JSON.parse(await python.stdout(READ_BACK, [engine, dir])) as { rows: Row[]; types: Record<string, string> };
 }
 
 async function readNode(dir: string): Promise<{ rows: Row[]; types: Record<string, string> }> {

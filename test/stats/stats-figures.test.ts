@@ -10,7 +10,7 @@ import type { DistributionStats, StatsManifest } from "../../src/stats/dataset-s
 import { SAFETY_TRAITS } from "../../src/formats/seat-score.js";
 import { startEmulator } from "../../src/service/index.js";
 import { sealedManifestText } from "../../src/output/manifest-seal.js";
-import { PYTHON } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { dpoPairsAndScorecards, rlScorecards } from "../helpers/scored-exports.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -25,17 +25,22 @@ const TOKEN_CHECK = fileURLToPath(new URL("../python/token_check.py", import.met
 const execFileAsync = promisify(execFile);
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { stats: StatsManifest; records_out: number; night?: { replaced: number }; snapshot: number; view?: { rows_out: number } };
 
-async function duckdb(statements: readonly string[], query: string): Promise<Record<string, unknown>[]> {
+type Facts = (query: string) => Promise<Record<string, unknown>[]>;
+
+/** A DuckDB session over the tables `setup` creates: they are built (from the shards) once, then each query reads them. */
+async function withFacts<T>(setup: readonly string[], use: (facts: Facts) => Promise<T>): Promise<T> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
-    for (const sql of statements) await connection.run(sql);
-    return (await connection.runAndReadAll(query)).getRowObjectsJson() as Record<string, unknown>[];
+    for (const sql of setup) await connection.run(sql);
+    return await use(async (query) => (await connection.runAndReadAll(query)).getRowObjectsJson() as Record<string, unknown>[]);
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
 }
+
+const duckdb = (statements: readonly string[], query: string) => withFacts(statements, (facts) => facts(query));
 
 const SAFETY = `(${[...SAFETY_TRAITS].map((t) => `'${t}'`).join(", ")})`;
 const SPLIT = "regexp_extract(filename, '/data/([a-z]+)-', 1)";
@@ -114,9 +119,9 @@ function dpoFacts(dir: string, scorecards: string): string[] {
 }
 
 /** A distribution's bins keyed by their lower edge in millionths, from DuckDB over `values` (a query of one column `v`). */
-async function binsOf(setup: readonly string[], values: string, width: number): Promise<{ bins: Map<number, number>; count: number; mean: number | null; min: number | null; max: number | null }> {
+async function binsOf(facts: Facts, values: string, width: number): Promise<{ bins: Map<number, number>; count: number; mean: number | null; min: number | null; max: number | null }> {
   const scale = Math.round(width * 1e6);
-  const rows = await duckdb(setup, `SELECT (floor(round(v * 1e6) / ${scale}) * ${scale})::BIGINT AS lower, count(*) AS n, sum(count(*)) OVER () AS total, sum(sum(v)) OVER () / sum(count(*)) OVER () AS mean, min(min(v)) OVER () AS lo, max(max(v)) OVER () AS hi FROM (${values}) WHERE v IS NOT NULL GROUP BY lower`);
+  const rows = await facts(`SELECT (floor(round(v * 1e6) / ${scale}) * ${scale})::BIGINT AS lower, count(*) AS n, sum(count(*)) OVER () AS total, sum(sum(v)) OVER () / sum(count(*)) OVER () AS mean, min(min(v)) OVER () AS lo, max(max(v)) OVER () AS hi FROM (${values}) WHERE v IS NOT NULL GROUP BY lower`);
   const first = rows[0];
   const number = (v: unknown) => (first === undefined ? null : Number(v));
   return { bins: new Map(rows.map((r) => [Number(r.lower), Number(r.n)])), count: Number(first?.total ?? 0), mean: number(first?.mean), min: number(first?.lo), max: number(first?.hi) };
@@ -124,8 +129,8 @@ async function binsOf(setup: readonly string[], values: string, width: number): 
 const shownBins = (d: DistributionStats) => new Map(d.bins.map(([lower, n]) => [Math.round(lower * 1e6), n]));
 
 /** A distribution's every figure against DuckDB's over `values`. */
-async function expectDistribution(shown: DistributionStats, setup: readonly string[], values: string, width: number): Promise<void> {
-  const expected = await binsOf(setup, values, width);
+async function expectDistribution(shown: DistributionStats, facts: Facts, values: string, width: number): Promise<void> {
+  const expected = await binsOf(facts, values, width);
   expect(shownBins(shown)).toEqual(expected.bins);
   expect(shown.count).toBe(expected.count);
   for (const figure of ["mean", "min", "max"] as const) {
@@ -135,30 +140,32 @@ async function expectDistribution(shown: DistributionStats, setup: readonly stri
 }
 
 /** The composite's and objective rate's figures and the unscored rows of `stats` against DuckDB's table `facts`. */
-async function expectScores(stats: StatsManifest, setup: readonly string[]): Promise<void> {
-  await expectDistribution(stats.composite, setup, "SELECT composite AS v FROM facts WHERE NOT unscored", SCORE_BIN);
-  await expectDistribution(stats.objective_rate, setup, "SELECT rate AS v FROM facts WHERE NOT unscored", RATE_BIN);
-  const [unscored] = await duckdb(setup, "SELECT count(*) FILTER (WHERE unscored) AS n FROM facts");
+async function expectScores(stats: StatsManifest, facts: Facts): Promise<void> {
+  await expectDistribution(stats.composite, facts, "SELECT composite AS v FROM facts WHERE NOT unscored", SCORE_BIN);
+  await expectDistribution(stats.objective_rate, facts, "SELECT rate AS v FROM facts WHERE NOT unscored", RATE_BIN);
+  const [unscored] = await facts("SELECT count(*) FILTER (WHERE unscored) AS n FROM facts");
   expect(stats.unscored_rows).toBe(Number(unscored?.n));
 }
 
 /** Every score figure and the scenarios and splits of `stats` against DuckDB over the dataset's rows. */
 async function expectScoresAndScenarios(stats: StatsManifest, setup: readonly string[]): Promise<void> {
-  await expectScores(stats, setup);
-  const names = (await duckdb(setup, "SELECT DISTINCT name FROM traits ORDER BY name")).map((r) => String(r.name));
-  expect(Object.keys(stats.traits).sort()).toEqual(names);
-  expect(names.length).toBeGreaterThan(2);
-  for (const name of names) await expectDistribution(stats.traits[name] as DistributionStats, setup, `SELECT mean AS v FROM traits WHERE name = '${name}'`, SCORE_BIN);
-  await expectScenariosAndSplits(stats, setup);
+  await withFacts(setup, async (facts) => {
+    await expectScores(stats, facts);
+    const names = (await facts("SELECT DISTINCT name FROM traits ORDER BY name")).map((r) => String(r.name));
+    expect(Object.keys(stats.traits).sort()).toEqual(names);
+    expect(names.length).toBeGreaterThan(2);
+    for (const name of names) await expectDistribution(stats.traits[name] as DistributionStats, facts, `SELECT mean AS v FROM traits WHERE name = '${name}'`, SCORE_BIN);
+    await expectScenariosAndSplits(stats, facts);
+  });
 }
 
-async function expectScenariosAndSplits(stats: StatsManifest, setup: readonly string[]): Promise<void> {
-  const scenarios = await duckdb(setup, "SELECT scenario, count(*) AS rows FROM facts GROUP BY scenario ORDER BY rows DESC, scenario");
+async function expectScenariosAndSplits(stats: StatsManifest, facts: Facts): Promise<void> {
+  const scenarios = await facts("SELECT scenario, count(*) AS rows FROM facts GROUP BY scenario ORDER BY rows DESC, scenario");
   const all = scenarios.map((r) => ({ scenario: String(r.scenario), rows: Number(r.rows) }));
   expect(stats.scenarios.count).toBe(all.length);
   expect(stats.scenarios.top).toEqual(all.slice(0, 20));
   expect(stats.scenarios.tail).toEqual({ scenarios: Math.max(0, all.length - 20), rows: all.slice(20).reduce((n, s) => n + s.rows, 0) });
-  const splits = await duckdb(setup, "SELECT split, count(*) AS n FROM facts GROUP BY split");
+  const splits = await facts("SELECT split, count(*) AS n FROM facts GROUP BY split");
   expect(stats.splits).toEqual(Object.fromEntries(splits.map((r) => [String(r.split), Number(r.n)])));
   expect(stats.rows).toBe(all.reduce((n, s) => n + s.rows, 0));
 }
@@ -276,7 +283,7 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expect(parallel.rows).toBe(manifestOf(dir).view?.rows_out);
     expect(parallel.unscored_rows).toBe(parallel.rows);
     expect(parallel.composite.count).toBe(0);
-    await expectScenariosAndSplits(parallel, [`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`]);
+    await withFacts([`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`], (facts) => expectScenariosAndSplits(parallel, facts));
   }, 120_000);
 
   it("RL with --scorecards: each seat's card and its trait means, joined to the shards by DuckDB; both engines count the same; the report draws them", async () => {
@@ -412,12 +419,24 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     const tokDir = join(root, "tok");
     const corpus = join(root, "corpus.txt");
     writeFileSync(corpus, readFileSync(rl, "utf8").slice(0, 1 << 20));
-    const py = (args: readonly string[]) => execFileAsync(PYTHON, [TOKEN_CHECK, ...args], { maxBuffer: 1 << 28, timeout: 600_000, env: { ...process.env, HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
-    const site = (await py(["site"])).stdout.trim();
-    await py(["make", tokDir, corpus, join(site, "trl", "chat_templates"), "llama3"]);
+    // 25 of the 77 RL records (~330 step rows of 1,026): transformers renders each row five times, and the
+    // histogram's bins need tens of rows, not thousands.
+    const input = join(root, "tokens-rl.ndjson");
+    writeFileSync(input, `${readFileSync(rl, "utf8").trim().split("\n").slice(0, 25).join("\n")}\n`);
+    // Its three runs in one Python process: each start imports transformers again.
+    const python = new PythonBatch({ HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_HOME: join(root, "hf") });
+    const py = (args: readonly string[]) => python.stdout(TOKEN_CHECK, args);
+    let line: string | undefined;
+    let stats: StatsManifest;
     const dir = join(root, "tokens");
-    const stats = await convert(dir, [rl, "--view", "trl-prompt-completion", "--tokenizer", join(tokDir, "llama3", "tokenizer.json")]);
-    const line = (await py(["count", join(tokDir, "llama3"), dir, "trl-prompt-completion"])).stdout.split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+    try {
+      const site = (await py(["site"])).trim();
+      await py(["make", tokDir, corpus, join(site, "trl", "chat_templates"), "llama3"]);
+      stats = await convert(dir, [input, "--view", "trl-prompt-completion", "--tokenizer", join(tokDir, "llama3", "tokenizer.json")]);
+      line = (await py(["count", join(tokDir, "llama3"), dir, "trl-prompt-completion"])).split("\n").find((l) => l.startsWith("TOKEN_CHECK "));
+    } finally {
+      python.close();
+    }
     const counted = (JSON.parse((line as string).slice("TOKEN_CHECK ".length)) as { rows: { fulls: { tokens: number }[] }[] }).rows.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
     const expected = new Map<number, number>();
     for (const n of counted) {

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parquetReadObjects } from "hyparquet";
 import { zstdDecompressSync as zstdDecompress } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import type { ConvertOptions, Manifest } from "../../src/index.js";
 import { CONTROL_TOKEN_FAMILIES } from "../../src/views/control-tokens.js";
@@ -57,33 +57,58 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-describe.each(CONTROL_TOKEN_FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises and counts every %s token", (family, f) => {
-  const tokens = [...new Set([...(MUST_COVER[family] ?? []), ...f.tokens, ...(f.numbered ?? []).flatMap((t) => [0, 12, 1047].map((n) => t.replace("{N}", String(n))))])];
-  // One step a token: a window of narrator, own and narrator turns, an action, an action type and a condition met, each carrying it.
-  const tuples = tokens.map((t, i) =>
-    step(
-      i,
-      [
-        { role: `dm${t}`, content: `before ${t} after` },
-        { role: "player", content: `mine${t}` },
-        { role: "dm", content: `${t}your move` },
-      ],
-      `act ${t}!`,
-      { action: { action_type: `speak${t}`, content: `act ${t}!` }, reward: { checks_passed: 1, checks_failed: 0, conditions_met: [`won${t}`], scalar_reward: 0.1, progress_delta: 0.05, terminal_reward: null } },
-    ),
-  );
-  const file = join(root, `${family}.ndjson`);
-  writeFileSync(file, `${JSON.stringify(rlOf(`run-${family}`, tuples, { seat: { seat_index: 0, role: `negotiator${tokens[0] as string}`, agent_key_id: "key-1" } }))}\n`);
-  const carriesToken = (text: string) => tokens.some((t) => text.includes(t));
+/** Each family's tokens: its table's, those written above, numbered ones at a few numbers. */
+const FAMILIES = CONTROL_TOKEN_FAMILIES.map((f) => {
+  const tokens = [...new Set([...(MUST_COVER[f.family] ?? []), ...f.tokens, ...(f.numbered ?? []).flatMap((t) => [0, 12, 1047].map((n) => t.replace("{N}", String(n))))])];
+  return { family: f.family, tokens, runId: `run-${f.family}`, carriesToken: (text: string) => tokens.some((t) => text.includes(t)) };
+});
+/** Every family's texts, counted at each path: one step a token. */
+const STEPS = FAMILIES.reduce((n, f) => n + f.tokens.length, 0);
 
-  it("in rl-steps: every text and label, on both engines alike", { timeout: 60_000 }, async () => {
-    const parallel = await run("parallel", { inputs: [file], view: "rl-steps" });
-    const stages = await run("stages", { inputs: [file], view: "rl-steps" });
-    expect(parallel.rows).toEqual(stages.rows);
-    expect(parallel.manifest.view).toEqual(stages.manifest.view);
-    const rows = stages.rows;
+// One record a family, all in one input: each view converted once an engine (a parallel convert starts its
+// workers, a tenth of a second or more each), each family's rows told apart by their run.
+const FAMILIES_FILE = join(root, "families.ndjson");
+writeFileSync(
+  FAMILIES_FILE,
+  FAMILIES.map(({ tokens, runId }) => {
+    // One step a token: a window of narrator, own and narrator turns, an action, an action type and a condition met, each carrying it.
+    const tuples = tokens.map((t, i) =>
+      step(
+        i,
+        [
+          { role: `dm${t}`, content: `before ${t} after` },
+          { role: "player", content: `mine${t}` },
+          { role: "dm", content: `${t}your move` },
+        ],
+        `act ${t}!`,
+        { action: { action_type: `speak${t}`, content: `act ${t}!` }, reward: { checks_passed: 1, checks_failed: 0, conditions_met: [`won${t}`], scalar_reward: 0.1, progress_delta: 0.05, terminal_reward: null } },
+      ),
+    );
+    return `${JSON.stringify(rlOf(runId, tuples, { seat: { seat_index: 0, role: `negotiator${tokens[0] as string}`, agent_key_id: "key-1" } }))}\n`;
+  }).join(""),
+);
+
+const VIEWS = ["rl-steps", "trl-prompt-completion"] as const;
+const converted = new Map<(typeof VIEWS)[number], { parallel: Awaited<ReturnType<typeof run>>; stages: Awaited<ReturnType<typeof run>> }>();
+beforeAll(async () => {
+  for (const view of VIEWS) converted.set(view, { parallel: await run("parallel", { inputs: [FAMILIES_FILE], view }), stages: await run("stages", { inputs: [FAMILIES_FILE], view }) });
+}, 120_000);
+const both = (view: (typeof VIEWS)[number]) => converted.get(view) as { parallel: Awaited<ReturnType<typeof run>>; stages: Awaited<ReturnType<typeof run>> };
+
+describe.each(FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises every %s token", (_, { tokens, runId, carriesToken }) => {
+  const ofFamily = (rows: readonly Record<string, unknown>[]) => rows.filter((r) => r.run_id === runId);
+  /** The family's rows of `view`: the same from both engines, one a token, none carrying one. */
+  const sanitizedRows = (view: (typeof VIEWS)[number]) => {
+    const { parallel, stages } = both(view);
+    const rows = ofFamily(stages.rows);
+    expect(ofFamily(parallel.rows)).toEqual(rows);
     expect(rows).toHaveLength(tokens.length);
     expect(strings(rows).filter(carriesToken)).toEqual([]);
+    return rows;
+  };
+
+  it("in rl-steps: every text and label, on both engines alike", () => {
+    const rows = sanitizedRows("rl-steps");
     expect(rows[0]).toMatchObject({
       role: "negotiator",
       action_type: "speak",
@@ -95,7 +120,20 @@ describe.each(CONTROL_TOKEN_FAMILIES.map((f) => [f.family, f] as const))("saniti
         { role: "dm", content: "your move" },
       ],
     });
-    const n = tokens.length;
+  });
+
+  it("in trl-prompt-completion: prompts and completions, on both engines alike", () => {
+    const rows = sanitizedRows("trl-prompt-completion");
+    expect(rows[0]).toMatchObject({ prompt: [{ role: "user", content: "before  after" }, { role: "assistant", content: "mine" }, { role: "user", content: "your move" }], completion: [{ role: "assistant", content: "act !" }] });
+  });
+});
+
+describe("every family's texts are counted as changed at their paths, by both engines alike", () => {
+  it("in rl-steps", () => {
+    const { parallel, stages } = both("rl-steps");
+    expect(parallel.manifest.view).toEqual(stages.manifest.view);
+    expect(stages.rows).toHaveLength(STEPS);
+    const n = STEPS;
     const audit = stages.manifest.view?.text_audit ?? {};
     expect(audit["transcript_window[].content"]).toMatchObject({ values: 3 * n, changed: 3 * n });
     expect(audit["transcript_window[].role"]).toMatchObject({ values: 3 * n, changed: n });
@@ -105,18 +143,13 @@ describe.each(CONTROL_TOKEN_FAMILIES.map((f) => [f.family, f] as const))("saniti
     expect(audit.role).toMatchObject({ values: n, changed: n });
   });
 
-  it("in trl-prompt-completion: prompts and completions, on both engines alike", { timeout: 60_000 }, async () => {
-    const parallel = await run("parallel", { inputs: [file], view: "trl-prompt-completion" });
-    const stages = await run("stages", { inputs: [file], view: "trl-prompt-completion" });
-    expect(parallel.rows).toEqual(stages.rows);
+  it("in trl-prompt-completion", () => {
+    const { parallel, stages } = both("trl-prompt-completion");
     expect(parallel.manifest.view).toEqual(stages.manifest.view);
-    const rows = stages.rows;
-    expect(rows).toHaveLength(tokens.length);
-    expect(strings(rows).filter(carriesToken)).toEqual([]);
-    expect(rows[0]).toMatchObject({ prompt: [{ role: "user", content: "before  after" }, { role: "assistant", content: "mine" }, { role: "user", content: "your move" }], completion: [{ role: "assistant", content: "act !" }] });
+    expect(stages.rows).toHaveLength(STEPS);
     const audit = stages.manifest.view?.text_audit ?? {};
-    expect(audit["prompt[].content"]).toMatchObject({ values: 3 * tokens.length, changed: 3 * tokens.length });
-    expect(audit["completion[].content"]).toMatchObject({ values: tokens.length, changed: tokens.length });
+    expect(audit["prompt[].content"]).toMatchObject({ values: 3 * STEPS, changed: 3 * STEPS });
+    expect(audit["completion[].content"]).toMatchObject({ values: STEPS, changed: STEPS });
   });
 });
 

@@ -1,13 +1,12 @@
-import { execFile } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { trlMessages } from "../../src/views/trl-messages.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
@@ -17,20 +16,16 @@ const RL = fileURLToPath(new URL("../../fixtures/records/views-rl.ndjson", impor
 const ready = existsSync(PYTHON);
 if (!ready && process.env.CI === undefined) console.warn(`Skipping the trl-messages proof: ${PYTHON} is missing (${PYTHON_SETUP_HINT}). In CI it runs and fails.`);
 const itPython = ready || process.env.CI !== undefined ? it : it.skip;
-const execFileAsync = promisify(execFile);
 const root = tempDir("evalshard-messages-proof-");
+const hf = join(root, "hf-cache");
+// Both checks in one Python process (importing torch and TRL is most of each one's time), importing while convert writes.
+const python = new PythonBatch({ HF_HOME: hf, HF_DATASETS_CACHE: hf, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "" }, ready ? ["datasets", "torch", "transformers", "trl.trainer.sft_trainer"] : []);
+afterAll(() => python.close());
 
 /** The harness's report for a dataset directory (it exits 1 when a check failed: the report says which). */
 async function check(dir: string, template: string): Promise<Record<string, unknown>> {
-  const hf = join(root, "hf-cache");
-  const { stdout } = await execFileAsync(PYTHON, [CHECK, dir, template], {
-    maxBuffer: 1 << 26,
-    timeout: 600_000,
-    env: { ...process.env, HF_HOME: hf, HF_DATASETS_CACHE: hf, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "" },
-  }).catch((error: { stdout?: string }) => {
-    if (typeof error.stdout !== "string" || !error.stdout.includes("MESSAGES_CHECK ")) throw error;
-    return { stdout: error.stdout };
-  });
+  const { status, stdout, stderr } = await python.run(CHECK, [dir, template]);
+  if (status !== 0 && !stdout.includes("MESSAGES_CHECK ")) throw new Error(`messages_check.py ${dir} exited ${status}: ${stderr}`);
   const line = stdout.split("\n").find((l) => l.startsWith("MESSAGES_CHECK "));
   return JSON.parse((line ?? "MESSAGES_CHECK {}").slice(15)) as Record<string, unknown>;
 }

@@ -1,14 +1,13 @@
-import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTokenCounter, readTokenSetup } from "../../src/index.js";
 import type { RlRecord } from "../../src/formats/rl.js";
 import type { ChatMessage } from "../../src/views/chat-message.js";
 import type { TokenStats } from "../../src/views/token-stats.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoPairs, demoTrajectory } from "./helpers/view-records.js";
@@ -19,14 +18,16 @@ const CHECK = fileURLToPath(new URL("../python/token_check.py", import.meta.url)
 const ready = existsSync(PYTHON);
 if (!ready && process.env.CI === undefined) console.warn(`Skipping the token proof: ${PYTHON} is missing (${PYTHON_SETUP_HINT}). In CI it runs and fails.`);
 const describePython = ready || process.env.CI !== undefined ? describe : describe.skip;
-const execFileAsync = promisify(execFile);
-const PY_ENV = { ...process.env, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "" };
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/records/", import.meta.url));
 const FAMILIES = ["llama3", "qwen2_5", "gemma", "phi3", "deepseekv3"] as const;
 /** The episode views, each proven under one family: a whole conversation, and the prompts of online RL. */
 const EPISODE_VIEWS = [["trl-messages", "qwen2_5"], ["trl-prompt-only", "llama3"]] as const;
 const root = tempDir("evalshard-token-proof-");
+// Every token_check.py run in one process (each start imports datasets and transformers again, seconds each),
+// importing while the first datasets are written.
+const py = new PythonBatch({ HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "", HF_HOME: join(root, "hf") }, ready ? ["datasets", "transformers", "tokenizers", "trl"] : []);
+afterAll(() => py.close());
 
 interface PyRow {
   prompt: ChatMessage[];
@@ -36,10 +37,7 @@ interface PyRow {
   fulls: { text: string; tokens: number; ids_prefix: boolean }[];
 }
 
-async function python(args: readonly string[]): Promise<string> {
-  const { stdout } = await execFileAsync(PYTHON, [CHECK, ...args], { maxBuffer: 1 << 28, timeout: 600_000, env: { ...PY_ENV, HF_HOME: join(root, "hf") } });
-  return stdout;
-}
+const python = (args: readonly string[]): Promise<string> => py.stdout(CHECK, args);
 
 async function pythonRows(tokenizerDir: string, dataset: string, view: string, template?: string): Promise<PyRow[]> {
   const [rows] = checkedRows(await python(["count", tokenizerDir, dataset, view, ...(template === undefined ? [] : [template])]), 1);

@@ -1,15 +1,14 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import type { Manifest } from "../../src/output/manifest.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import type { ViewName } from "../../src/views/view.js";
 import { VIEWS } from "../../src/views/views.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
+import { PythonBatch } from "../helpers/python-batch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
@@ -19,10 +18,12 @@ const CHECK = fileURLToPath(new URL("../python/trl_check.py", import.meta.url));
 const ready = existsSync(PYTHON);
 if (!ready && process.env.CI === undefined) console.warn(`Skipping the TRL proof: ${PYTHON} is missing (${PYTHON_SETUP_HINT}). In CI it runs and fails.`);
 const itPython = ready || process.env.CI !== undefined ? it : it.skip;
-const execFileAsync = promisify(execFile);
 
 const root = tempDir("evalshard-trl-proof-");
 const hfCache = join(root, "hf-cache");
+// Started now, it imports torch and TRL while the views are written.
+const python = new PythonBatch({ HF_HOME: hfCache, HF_DATASETS_CACHE: hfCache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "" }, ready ? ["datasets", "torch", "transformers", "trl.trainer.sft_trainer", "trl.trainer.dpo_trainer", "trl.trainer.kto_trainer"] : []);
+afterAll(() => python.close());
 
 // Purpose-built fixtures (fixtures/records/make-views.mjs): an injection and raw control tokens in every
 // window message and action; steps and pairs left out for every reason.
@@ -35,14 +36,8 @@ const trajectories = [demoTrajectory("run-a", 9, false), demoTrajectory("run-b",
 /** Runs the harness once over every directory (importing torch and TRL is most of its time): a report per view. */
 async function check(cases: readonly { dir: string; view: ViewName }[]): Promise<Map<string, Record<string, unknown>>> {
   // Exits 1 when a check failed (the `keep` case must): the reports say which.
-  const { stdout } = await execFileAsync(PYTHON, [CHECK, "--train", ...cases.flatMap((c) => [c.dir, c.view])], {
-    maxBuffer: 1 << 26,
-    timeout: 900_000,
-    env: { ...process.env, HF_HOME: hfCache, HF_DATASETS_CACHE: hfCache, HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", CUDA_VISIBLE_DEVICES: "" },
-  }).catch((error: { stdout?: string }) => {
-    if (typeof error.stdout !== "string" || !error.stdout.includes("TRL_CHECK ")) throw error;
-    return { stdout: error.stdout };
-  });
+  const { status, stdout, stderr } = await python.run(CHECK, ["--train", ...cases.flatMap((c) => [c.dir, c.view])]);
+  if (status !== 0 && !stdout.includes("TRL_CHECK ")) throw new Error(`trl_check.py exited ${status}: ${stderr.slice(-4000)}`);
   const reports = stdout.trim().split("\n").filter((l) => l.startsWith("TRL_CHECK ")).map((l) => JSON.parse(l.slice(10)) as Record<string, unknown>);
   return new Map(reports.filter((r) => typeof r.dir === "string").map((r) => [basename(r.dir as string), r]));
 }
