@@ -236,8 +236,6 @@ export const OPTIONS = defineOptions({
   engine: {
     kind: choice(ENGINES),
     default: "auto",
-    // A night's own default (run-nightly.ts) differs from convert's: help says both.
-    defaultShown: "auto; a night (pull, run): stages",
     help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run. Going away once the parallel engine runs every plan (issue 33): use --workers",
     takenBy: ["convert", "pull"],
     flag: "--engine <name>",

@@ -64,17 +64,17 @@ export interface NightlyOptions {
   readonly commit?: "last";
   /** The engine's worker threads (`--workers`; 0, the default: main's thread alone). Not the pipeline's: the dataset is the same. */
   readonly workers?: number;
-  /** `--engine`; default stages (see NIGHT_ENGINE). */
+  /** `--engine`; default auto (see NIGHT_ENGINE). */
   readonly engine?: RunPlan["engine"]["choice"];
 }
 
 /**
- * A night's default engine: the stages engine. The units (`--engine parallel`, on main's thread unless
- * `--workers N`) peak lower on a 100k-run SFT night (358 against 385 MB through the CLI) but 50 MB higher on a
- * 10k-run RL night (250 against 200), and their 100k RL night is not measured yet (docs/decisions.md,
- * "A night's default engine stays the stages").
+ * A night's default engine: as convert's, the first that does not refuse (the units, on main's thread unless
+ * `--workers N`). At 100k runs they peak lower on an SFT night (358 against the stages' 385 MB) and within 10%
+ * on an RL night (552 against 501 MB), both within README's figures (docs/decisions.md, "A night runs on the
+ * units by default").
  */
-const NIGHT_ENGINE = "stages";
+const NIGHT_ENGINE = "auto";
 const NIGHT_WORKERS = 0;
 
 /**
