@@ -63,9 +63,9 @@ interface Keyed {
  * are not records (`{"error":"partial_stream"}`) go to `other` as they came. Wanted runs the streams
  * did not deliver (past the limit, behind a partial_stream line), or may have delivered only in part
  * (the run a cut fell in, the last run of each owner stream), are then fetched one by one; `visit` sees
- * each record key once. Returns the runs whose own route answered (numbers in `runs`, in list order): what
- * that answer left out, no stream may have delivered. `ready` hears each wanted run once no more of its
- * records will come (`answered`: its own route answered), so later work on it need not wait for the others.
+ * each record key once. `ready` hears each wanted run once no more of its records will come (`answered`: its
+ * own route answered, so what that answer left out no stream may have delivered), and later work on it need
+ * not wait for the others.
  */
 export async function fetchRecords(
   ctx: FetchRecordsContext,
@@ -74,7 +74,7 @@ export async function fetchRecords(
   visit: (v: RecordVisit) => Promise<void>,
   other: (line: string) => void,
   ready?: (run: number, answered: boolean) => void,
-): Promise<Int32Array> {
+): Promise<void> {
   // Per listed run, in typed arrays (issue 21: nothing per run on the heap): wanted, delivered by a
   // stream, suspect (a stream may have cut it short).
   const flags = new Uint8Array(runs.size);
@@ -161,7 +161,6 @@ export async function fetchRecords(
   const isMissing = (run: number) => ((flags[run] as number) & (DELIVERED | SUSPECT)) !== DELIVERED;
   const missing = wanted.filter(isMissing);
   if (ready !== undefined) for (const run of wanted) if (!isMissing(run)) ready(run, false);
-  const answered: number[] = [];
   const others: { at: number; line: string }[] = [];
   // As they complete, a wide window at a time (issue 40: at 30% faults a run waits ~0.2 s on average, and
   // 64 such waits let ~300 runs a second through): a world's missing runs are never all in memory, and one
@@ -169,7 +168,6 @@ export async function fetchRecords(
   // apart); what has no place is put back in list order below.
   await asCompleted(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run, at) => {
     if (entries === null) return ready?.(run, false);
-    answered.push(run);
     for (const { text: line, value } of entries) {
       const key = recordKey(value);
       if (key === undefined || !isRecord(value)) {
@@ -182,7 +180,6 @@ export async function fetchRecords(
   }, WIDE_IN_FLIGHT);
   // Stable: lines of one answer stay in the order they came.
   for (const { line } of others.sort((a, b) => a.at - b.at)) other(line);
-  return Int32Array.from(answered).sort();
 }
 
 /** A run's records from its own route; null when the service defers it (409) or has no RL data (404). */
