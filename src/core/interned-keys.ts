@@ -7,6 +7,13 @@ export class InternedKeys {
   readonly list: string[] = [];
   readonly #numbers = new Map<string, number>();
 
+  /** The keys of `list` numbered as they stand (a book's, as a worker is sent it). */
+  static of(list: readonly string[]): InternedKeys {
+    const keys = new InternedKeys();
+    for (const key of list) keys.number(key);
+    return keys;
+  }
+
   /** The key's number, given one when it is new; 0 for null. */
   number(key: string | null): number {
     if (key === null) return 0;
@@ -16,6 +23,11 @@ export class InternedKeys {
       this.#numbers.set(key, n);
     }
     return n;
+  }
+
+  /** The key's number without adding it: 0 for null, undefined when it was never seen. */
+  numberOf(key: string | null): number | undefined {
+    return key === null ? 0 : this.#numbers.get(key);
   }
 
   /** The key of a number; null for 0. */

@@ -1,5 +1,6 @@
 import type { SeatScore } from "./seat-score.js";
 import { IdIndex } from "../core/id-index.js";
+import { InternedKeys } from "../core/interned-keys.js";
 import type { IdIndexData } from "../core/id-index.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits, TraitTableData } from "./trait-table.js";
@@ -62,11 +63,11 @@ export interface SeatRef {
  * tuple or string (docs/decisions.md, "A score book in typed columns").
  */
 export class ScoreBook {
-  /** The columns but `runOf`, which `#first`/`#order` say again. */
-  readonly #c: Omit<ScoreColumns, "runOf">;
+  /** The columns but `runOf`, which `#first`/`#order` say again, and `keys`, which `#keys` holds. */
+  readonly #c: Omit<ScoreColumns, "runOf" | "keys">;
   /** Runs the book knows (its id index may be shared with a writer that goes on adding). */
   readonly #runCount: number;
-  readonly #keyNumbers: Map<string, number>;
+  readonly #keys: InternedKeys;
   /** Run r's cards are `#order[#first[r] .. #first[r + 1])`, in card order. */
   readonly #first: Uint32Array;
   readonly #order: Uint32Array;
@@ -74,10 +75,10 @@ export class ScoreBook {
   constructor(columns: ScoreColumns) {
     const size = columns.runOf.length;
     if (columns.traits.size !== size) throw new Error(`Internal error: ${size} scorecards, ${columns.traits.size} cards' traits`);
-    const { runOf: _, ...kept } = columns;
+    const { runOf: _, keys, ...kept } = columns;
     this.#c = kept;
     this.#runCount = columns.runs.size;
-    this.#keyNumbers = new Map(columns.keys.map((key, i) => [key, i + 1]));
+    this.#keys = InternedKeys.of(keys);
     const first = new Uint32Array(this.#runCount + 1);
     for (let i = 0; i < size; i++) {
       const run = columns.runOf[i] as number;
@@ -109,7 +110,7 @@ export class ScoreBook {
   /** What a worker rebuilds the book from (`ScoreBook.of`). */
   get data(): ScoreBookData {
     const { runs, traits, ...columns } = this.#c;
-    return { ...columns, runs: runs.toData(), runOf: this.#runOf(), traits: traits.toData() };
+    return { ...columns, runs: runs.toData(), keys: [...this.#keys.list], runOf: this.#runOf(), traits: traits.toData() };
   }
 
   get size(): number {
@@ -121,7 +122,7 @@ export class ScoreBook {
    * scores are not told apart.
    */
   seat(ref: SeatRef): CardScore | undefined {
-    const key = ref.agentKeyId === null ? 0 : this.#keyNumbers.get(ref.agentKeyId);
+    const key = this.#keys.numberOf(ref.agentKeyId);
     if (key === undefined) return undefined;
     const c = this.#c;
     let unknown: number | undefined;
@@ -175,8 +176,7 @@ export class ScoreBook {
   }
 
   #key(i: number): string | null {
-    const key = this.#c.keyOf[i] as number;
-    return key === 0 ? null : (this.#c.keys[key - 1] as string);
+    return this.#keys.key(this.#c.keyOf[i] as number);
   }
 }
 
