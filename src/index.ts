@@ -49,7 +49,7 @@ export { LocalStorage } from "./output/local-storage.js";
 // Object storage over any ObjectStore (another cloud is one adapter class); S3Storage stays out, it names the SDK's types.
 export { ObjectStorage } from "./output/object-storage.js";
 export { MemoryObjectStore } from "./output/memory-object-store.js";
-export { DatasetSink } from "./output/dataset-sink.js";
+export { DatasetSink } from "./dataset/dataset-sink.js";
 export { ShardedWriter } from "./output/sharded-writer.js";
 export { ShardRotation } from "./output/shard-rotation.js";
 export { QuarantineWriter } from "./output/quarantine-writer.js";
@@ -119,7 +119,7 @@ export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock
 export type { ObjectStore, ObjectHead, ObjectEntry, ObjectUpload } from "./output/object-store.js";
 export type { ObjectStorageOptions } from "./output/object-storage.js";
 export type { ObjectStaging } from "./output/object-staging.js";
-export type { DatasetSinkOptions, DatasetFiles } from "./output/dataset-sink.js";
+export type { DatasetSinkOptions, DatasetFiles, BucketLayout } from "./dataset/dataset-sink.js";
 export type { ShardLimits } from "./output/shard-rotation.js";
 export type { QuarantineEntry } from "./output/quarantine-writer.js";
 export type { ServiceClient, ExportClient, ServiceClientOptions, RetryPolicy, Clock, ClientEvent, AuthMode, BodyDigest } from "./http/index.js";

@@ -78,18 +78,6 @@ export interface RecordSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** What the parallel engine writes into: shards fed encoded row groups or lines (a set per split), and the quarantine. */
-export interface RowGroupSink {
-  /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
-  readonly scratch: string;
-  /** It writes no dataset (validate's): the units decide and count every row as ever, and encode none. */
-  readonly discards?: boolean;
-  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
-  /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
-  lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;
-  quarantine(format: string): QuarantineSink;
-}
-
 /** Kept rows as the JSON lines a keyed sink stores (`stringifyExact` of the record), each with its origin. */
 export interface KeyedRows {
   add(line: string, origin: RowOrigin): Promise<void>;
@@ -99,16 +87,25 @@ export interface KeyedRows {
   restart(): Promise<void>;
 }
 
-/** What the unit engine writes a nightly's buckets into: rows by origin, and the quarantine (the `SnapshotSink`). */
-export interface KeyedSink {
+/**
+ * What the units engine writes into (the `DatasetSink`, or validate's `FirstBadSink`): shards rotated by size,
+ * fed encoded row groups or lines a set per split; or a nightly's buckets, fed rows by origin; and the quarantine.
+ */
+export interface RowSink {
   /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
   readonly scratch: string;
+  /** It writes no dataset (validate's): the units decide and count every row as ever, and encode none. */
+  readonly discards?: boolean;
+  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
+  /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
+  lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;
+  /** Buckets (the plan's rotation): kept rows keyed by origin. */
   keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows;
   quarantine(format: string): QuarantineSink;
 }
 
-/** A sink either engine can write into: the dataset sink (`DatasetSink`), or a nightly's `SnapshotSink`. */
-export type EngineSink = RecordSink & (RowGroupSink | KeyedSink);
+/** A sink either engine can write into: the `DatasetSink`. */
+export type EngineSink = RecordSink & RowSink;
 
 /** What an engine settled and wrote: the job's manifest and card are made of it. */
 export interface EngineRun {

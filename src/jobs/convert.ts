@@ -3,7 +3,7 @@ import { chooseEngine } from "../engines/choose-engine.js";
 import type { EngineRun } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
 import { datasetCard } from "../output/dataset-card.js";
-import { DatasetSink } from "../output/dataset-sink.js";
+import { DatasetSink } from "../dataset/dataset-sink.js";
 import { openOutput } from "../output/open-output.js";
 import { buildManifest } from "../output/manifest.js";
 import type { Manifest } from "../output/manifest.js";

@@ -1,12 +1,12 @@
 import type { Quarantined } from "../core/flow.js";
-import type { QuarantineSink, RecordShards, RecordSink, RowGroupSink } from "../engines/engine.js";
+import type { KeyedRows, QuarantineSink, RecordShards, RecordSink, RowSink } from "../engines/engine.js";
 import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 
 /**
  * A sink that writes nothing (validate): it drops kept rows, of either engine, and keeps the first `limit`
  * quarantined lines. The units, told it discards, encode no row; its shard sets are none and never fed.
  */
-export class FirstBadSink implements RecordSink, RowGroupSink {
+export class FirstBadSink implements RecordSink, RowSink {
   readonly firstBad: Quarantined[] = [];
   readonly discards = true;
 
@@ -25,6 +25,10 @@ export class FirstBadSink implements RecordSink, RowGroupSink {
 
   lineSets(): RowGroupShardSets {
     return new RowGroupShardSets([], null);
+  }
+
+  keyedRows(): KeyedRows {
+    return { add: async () => undefined, finish: async () => [], restart: async () => undefined };
   }
 
   quarantine(): QuarantineSink {

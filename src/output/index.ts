@@ -1,6 +1,5 @@
 export { LocalStorage } from "./local-storage.js";
 export { LocalFiles } from "./local-files.js";
-export { DatasetSink } from "./dataset-sink.js";
 export { ShardedWriter } from "./sharded-writer.js";
 export { RowGroupShards } from "./row-group-shards.js";
 export { ShardRotation } from "./shard-rotation.js";
@@ -14,7 +13,6 @@ export { ObjectStorage } from "./object-storage.js";
 export { MemoryObjectStore } from "./memory-object-store.js";
 
 export type { FileWriter, Files, Lock, PublishHook, Staging, Storage, StoredFile, WrittenFile } from "./storage.js";
-export type { DatasetFiles, DatasetSinkOptions } from "./dataset-sink.js";
 export type { ShardedWriterOptions } from "./sharded-writer.js";
 export type { ShardLimits } from "./shard-rotation.js";
 export type { QuarantineEntry } from "./quarantine-writer.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMATS } from "../../src/formats/index.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
-import { DatasetSink } from "../../src/output/dataset-sink.js";
+import { DatasetSink } from "../../src/dataset/dataset-sink.js";
 import { s3Client } from "../../src/output/s3-client.js";
 import { LOCK_PATH } from "../../src/output/object-lease-lock.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
@@ -23,6 +23,7 @@ import { PYTHON } from "../helpers/python.js";
 import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { encodedLines } from "../helpers/encoded-lines.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -111,11 +112,12 @@ describe("the dataset sink on S3", () => {
     expect(seen.datasets_rows).toBe(4000);
   }, 120_000);
 
-  it("fed records: JSONL shards named, rotated and hashed as locally", async () => {
+  it("fed encoded lines: JSONL shards named, rotated and hashed as locally", async () => {
     const storage = new S3Storage(`s3://${s3.bucket}/sink/rec-${counter++}`);
     const sink = await DatasetSink.open(storage);
-    const writer = sink.records(jsonlFormat({ compression: "none" }), COLUMNS, { maxRows: 2, maxBytes: Infinity });
-    for (let id = 0; id < 5; id++) await writer.write({ id, text: `record ${id}` });
+    const writer = sink.lineSets(jsonlFormat({ compression: "none" }), COLUMNS);
+    const rotation = new ShardRotation({ maxRows: 2, maxBytes: Infinity });
+    for (let id = 0; id < 5; id++) await writer.append(0, rotation.place(1), encodedLines([{ id, text: `record ${id}` }]));
     const shards = await writer.finish();
     expect(shards.map((s) => s.path)).toEqual(["data/train-00000-of-00003.jsonl", "data/train-00001-of-00003.jsonl", "data/train-00002-of-00003.jsonl"]);
     await publish(sink, shards, "one");

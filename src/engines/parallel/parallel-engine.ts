@@ -1,4 +1,4 @@
-import type { Engine, KeyedSink, RowGroupSink } from "../engine.js";
+import type { Engine, RowSink } from "../engine.js";
 import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
 
 /**
@@ -7,7 +7,7 @@ import { prestartWorkers, releaseWorkers } from "./run/prestart-workers.js";
  * adds a read before, which only ranks seats (run/rank-in-parallel.ts). Reads its inputs as bytes (every read
  * reads them again): a job hands it sources that have them.
  */
-export const parallelEngine: Engine<RowGroupSink | KeyedSink> = {
+export const parallelEngine: Engine<RowSink> = {
   name: "parallel",
   refuses(plan) {
     // A row's split travels as two bytes between the threads.

@@ -4,7 +4,7 @@ import { columnPlan } from "../../parquet/column-plan.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { policyQuarantine } from "../policy-quarantine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
-import type { EngineRun, KeyedRows, KeyedSink, RowGroupSink, RunSources } from "../engine.js";
+import type { EngineRun, KeyedRows, RowSink, RunSources } from "../engine.js";
 import type { ShardFormat } from "../../output/shard-format.js";
 import type { Field } from "../../schema/column-type.js";
 import { sizeRotation } from "../size-rotation.js";
@@ -21,7 +21,7 @@ import { TextAudit } from "../../views/text-audit.js";
 import { textAuditPaths } from "../../views/record-text-audit.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
-export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowGroupSink | KeyedSink): Promise<EngineRun> {
+export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowSink): Promise<EngineRun> {
   const read = { maxLineBytes: plan.guards.maxLineBytes };
   const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
   const scores = sources.scores?.();
@@ -60,11 +60,10 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
   const lines = keyed === null && to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
   const shardSets = () => {
     if (keyed !== null) return new KeyedLineSets(keyed.rows, names ?? null);
-    if ("keyedRows" in sink) throw new Error("Internal error: a keyed sink for shards rotated by size");
     return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
   };
   // validate's sink keeps no rows: the units need not encode them.
-  const discard = !("keyedRows" in sink) && sink.discards === true;
+  const discard = sink.discards === true;
   try {
     const { shards: written, keys, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
       sources: sources.lines,
@@ -108,8 +107,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowG
 }
 
 /** A nightly's keyed rows, in the shard format the plan names (the stages engine's `shardFormatFor`). */
-async function keyedRowsOf(plan: RunPlan, sink: RowGroupSink | KeyedSink, columns: readonly Field[]): Promise<{ rows: KeyedRows; format: ShardFormat }> {
-  if (!("keyedRows" in sink)) throw new Error("Internal error: shards in buckets need a sink that keys its rows");
+async function keyedRowsOf(plan: RunPlan, sink: RowSink, columns: readonly Field[]): Promise<{ rows: KeyedRows; format: ShardFormat }> {
   // Loaded here: a plain run writes its own encoded shards.
   const format = (await import("../../sinks/shard-format-for.js")).shardFormatFor(plan.shards.to, plan.shards.compression);
   return { rows: sink.keyedRows(format, columns), format };

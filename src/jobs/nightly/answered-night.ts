@@ -1,4 +1,4 @@
-import type { SnapshotSink } from "../../dataset/snapshot-sink.js";
+import type { DatasetSink } from "../../dataset/dataset-sink.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { sameAnswers } from "../../pull/same-answers.js";
@@ -20,7 +20,7 @@ import { unchangedNight } from "./unchanged-night.js";
  */
 export async function answeredNight(
   spec: PipelineSpec,
-  sink: SnapshotSink,
+  sink: DatasetSink,
   environment: SourceEnvironment,
   scoreCacheText: string,
   startedAt: string,

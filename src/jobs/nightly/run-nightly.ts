@@ -1,4 +1,4 @@
-import { SnapshotSink } from "../../dataset/snapshot-sink.js";
+import { DatasetSink } from "../../dataset/dataset-sink.js";
 import type { RunSources } from "../../engines/engine.js";
 import { chooseEngine } from "../../engines/choose-engine.js";
 import type { RunPlan } from "../../plan/run-plan.js";
@@ -79,7 +79,7 @@ const NIGHT_WORKERS = 0;
 
 /**
  * One night of a pipeline: fetch (or read) the complete current export, run it through the engine (`chooseEngine`),
- * and make the dataset equal to it, rewriting only the shards whose records changed (a `SnapshotSink`).
+ * and make the dataset equal to it, rewriting only the shards whose records changed (a `DatasetSink` of buckets).
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
  * It leaves the process's V8 flags alone (the caller's process is theirs). The pull keeps its per-run state off the
@@ -112,9 +112,8 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const storage = { snapshots: true, ...grace, ...lease, ...(keepSnapshots === undefined ? {} : { keepSnapshots }) };
   const opening = { inputs, storage, force: options.force === true };
   const { sink, published: publishedBefore } = await openOutput(out, opening, (opened) =>
-    SnapshotSink.open(opened, {
-      buckets: spec.output.buckets,
-      ...(plan.split === undefined ? {} : { split: plan.split }),
+    DatasetSink.open(opened, {
+      buckets: { count: spec.output.buckets, split: plan.split },
       onSettled: (settled) => {
         keys = settled.keys;
         environment.onPhase?.({ phase: "fetched", keys, format: settled.format.name });
@@ -238,7 +237,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
  */
 async function priorScores(
   spec: PipelineSpec,
-  sink: SnapshotSink,
+  sink: DatasetSink,
   environment: SourceEnvironment,
   startedAt: string,
   suitesSha: string | null,
@@ -249,7 +248,7 @@ async function priorScores(
 }
 
 /** A night with nothing new (see {@link unchangedNight}): the phases a converting night reports, nothing published. */
-async function finishUnchanged(sink: SnapshotSink, same: { manifest: NightlyManifest; stored: NightInput }, environment: SourceEnvironment, outDir: string, dryRun: boolean): Promise<NightlyResult> {
+async function finishUnchanged(sink: DatasetSink, same: { manifest: NightlyManifest; stored: NightInput }, environment: SourceEnvironment, outDir: string, dryRun: boolean): Promise<NightlyResult> {
   const { manifest } = same;
   environment.onPhase?.({ phase: "fetched", keys: same.stored.keys, format: manifest.format.name });
   environment.onPhase?.({ phase: "converted", records_in: manifest.records_in, records_out: manifest.records_out });

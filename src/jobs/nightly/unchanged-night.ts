@@ -1,5 +1,5 @@
 import { shardsIntact } from "../../dataset/shard-intact.js";
-import type { SnapshotSink } from "../../dataset/snapshot-sink.js";
+import type { DatasetSink } from "../../dataset/dataset-sink.js";
 import { readText } from "../../output/write-text.js";
 import type { PullReport } from "../../pull/index.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
@@ -15,7 +15,7 @@ import type { NightInput } from "./night-input.js";
  * Null when anything differs: the night converts as usual.
  */
 export async function unchangedNight(
-  sink: SnapshotSink,
+  sink: DatasetSink,
   digest: string,
   o: { readonly startedAt: string; readonly pull: PullReport },
 ): Promise<{ manifest: NightlyManifest; stored: NightInput } | null> {
