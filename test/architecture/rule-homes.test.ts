@@ -30,7 +30,8 @@ const RULES: readonly Rule[] = [
   { rule: "text-audit prefilter", marks: /0x202a/i, homes: ["engines/parallel/run/may-matter-utf8.ts", "engines/parallel/wasm/audit.ts", "views/text-prefilter.ts"] },
   { rule: "view rows", marks: /^\s*write: \w+,$/m, homes: ["views/rl-steps.ts", "views/trl-prompt-completion.ts"] },
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts", "output/split-shards.ts"] },
-  { rule: "dataset sink", marks: /class (DatasetSink|SnapshotSink)\b/, homes: ["dataset/snapshot-sink.ts", "output/dataset-sink.ts"] },
+  // Convert's and a night's: the one that opens a dataset's quarantine in its staging.
+  { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
