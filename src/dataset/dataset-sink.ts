@@ -1,4 +1,4 @@
-import type { KeyedRows, RecordShards, RecordSink, RowOrigin, RowSink, SettledInput } from "../engines/engine.js";
+import type { KeyedRows, RecordShards, RowOrigin, SettledInput } from "../engines/engine.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
@@ -26,7 +26,7 @@ import { checkExtraName } from "./write-snapshot.js";
 export interface DatasetSinkOptions {
   /**
    * An incremental (nightly) dataset: its rows keyed by origin into a fixed number of hash buckets with a
-   * ledger, rewriting only the buckets that changed ({@link StagedSnapshot}). Absent: convert's dataset,
+   * ledger, rewriting only the buckets that changed (`StagedSnapshot`). Absent: convert's dataset,
    * whose shards rotate by size.
    */
   readonly buckets?: BucketLayout;
@@ -38,7 +38,7 @@ export interface DatasetSinkOptions {
   readonly onSettled?: (input: SettledInput) => void;
 }
 
-/** The buckets of an incremental dataset; see {@link StagedSnapshot.open}. */
+/** The buckets of an incremental dataset (`StagedSnapshot.open`). */
 export interface BucketLayout {
   /** Fixed number of shards; default: the stored count, or 16 for a new dataset. */
   readonly count?: number | undefined;
@@ -62,9 +62,9 @@ export interface DatasetFiles {
  * One dataset being written, by convert or a night: takes the storage's lock, stages the shards, the
  * quarantine, the card and the manifest, and publishes them together (or keeps them under `_rejected/`). Its
  * shards either rotate by size (fed encoded row groups or lines a set per split) or, for a night, are fixed
- * hash buckets fed rows keyed by their {@link RowOrigin}, where `publish` drops a snapshot that changed nothing.
+ * hash buckets fed rows keyed by their `RowOrigin`, where `publish` drops a snapshot that changed nothing.
  */
-export class DatasetSink implements RecordSink, RowSink {
+export class DatasetSink {
   #night: SnapshotResult | null = null;
   #done = false;
 
@@ -118,6 +118,7 @@ export class DatasetSink implements RecordSink, RowSink {
   /**
    * Shards fed one record at a time (the stages engine): rotated at `limits`, a set per split with `--split`;
    * or, buckets, rows keyed by origin (the limits do not apply).
+   * @internal
    */
   records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: SettledInput): RecordShards {
     const { buckets } = this;
@@ -155,7 +156,10 @@ export class DatasetSink implements RecordSink, RowSink {
     return new RowGroupShardSets(splits.map(shardsOf), splits);
   }
 
-  /** Buckets: kept rows as the JSON lines the snapshot stores, keyed by origin. */
+  /**
+   * Buckets: kept rows as the JSON lines the snapshot stores, keyed by origin.
+   * @internal
+   */
   keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows {
     const { buckets } = this;
     if (buckets === null) throw new Error("Internal error: keyed rows for a dataset of shards rotated by size");
