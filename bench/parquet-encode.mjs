@@ -28,7 +28,7 @@ const dist = pathToFileURL(`${resolve(args.dist)}/`);
 const load = (path) => import(new URL(path, dist));
 const { formatByName } = await load("formats/index.js");
 const { outputColumns, resolveUntrustedPolicy } = await load("stages/untrusted-policy.js");
-const { recordStripper } = await load("stages/strip.js");
+const { policyStripper } = await load("engines/parallel/index.js");
 const { columnPlan } = await load("parquet/column-plan.js");
 const { RowGroupBuilder } = await load("parquet/row-group-builder.js");
 const { shredRecord } = await load("parquet/shred-record.js");
@@ -45,7 +45,7 @@ for (const file of args.files.split(",")) {
   const formatName = /(sft|rl|dpo)-[^/]*$/.exec(file)?.[1];
   const format = formatByName(formatName);
   const policy = resolveUntrustedPolicy(format);
-  const strip = recordStripper(policy);
+  const strip = await policyStripper(format, policy);
   const plan = columnPlan(outputColumns(format, policy));
   const builder = new RowGroupBuilder(plan);
   const data = readFileSync(file);

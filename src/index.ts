@@ -36,7 +36,8 @@ export { validate } from "./stages/validate.js";
 export { DedupIndex } from "./stages/dedup-index.js";
 export { dedup } from "./stages/dedup.js";
 export { filter } from "./stages/filter.js";
-export { strip, redaction, REDACTION_MARKER } from "./stages/strip.js";
+export { strip } from "./engines/strip.js";
+export { redaction, REDACTION_MARKER } from "./stages/strip.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
 // Shard formats, and the output layer: storage, the dataset sink, staging and lock of the local storage

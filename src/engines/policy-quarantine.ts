@@ -3,9 +3,9 @@ import { quarantineRaw } from "../stages/quarantine-raw.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { QuarantineSink } from "./engine.js";
 
-/** A quarantine that keeps of each bad line only what the untrusted-text policy lets through (`quarantineRaw`). */
-export function policyQuarantine(sink: QuarantineSink, policy: UntrustedPolicy): QuarantineSink {
-  const filter = quarantineRaw(policy);
+/** A quarantine that keeps of each bad line only what the untrusted-text policy lets through (`quarantineRaw`): `strip` is the dataset's strip under it. */
+export function policyQuarantine(sink: QuarantineSink, policy: UntrustedPolicy, strip: (record: Record<string, unknown>) => void): QuarantineSink {
+  const filter = quarantineRaw(policy, strip);
   return {
     get path() {
       return sink.path;

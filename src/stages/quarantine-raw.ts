@@ -1,5 +1,5 @@
 import type { Quarantined } from "../core/flow.js";
-import { recordStripper, redaction } from "./strip.js";
+import { redaction } from "./strip.js";
 import type { UntrustedPolicy } from "./untrusted-policy.js";
 
 /**
@@ -9,12 +9,12 @@ import type { UntrustedPolicy } from "./untrusted-policy.js";
  * untrusted paths dropped or redacted; `rawPolicy: "stripped"`). A line that does not parse (bad JSON,
  * cut at the cap) cannot be walked: when it names an untrusted field it is replaced by its sha256
  * (`rawPolicy: "redacted"`). A line with nothing to remove is kept byte for byte. `--untrusted PATH=keep`
- * keeps a path's text in the quarantine as in the dataset: the policy is the one opt-in.
+ * keeps a path's text in the quarantine as in the dataset: the policy is the one opt-in. `strip` is the
+ * dataset's strip of a record under the policy.
  */
-export function quarantineRaw(policy: UntrustedPolicy): (item: Quarantined) => Quarantined {
+export function quarantineRaw(policy: UntrustedPolicy, strip: (record: Record<string, unknown>) => void): (item: Quarantined) => Quarantined {
   const rules = policy.rules.filter((r) => r.action !== "keep");
   if (rules.length === 0) return (item) => item;
-  const strip = recordStripper(policy);
   // The JSON keys that hold untrusted text, as they appear in a line: `"guidance"`, `"content"`...
   const names = [...new Set(rules.map((r) => lastFieldName(r.steps)).filter((n): n is string => n !== undefined))].map((n) => `${JSON.stringify(n)}`);
   return (item) => {

@@ -16,6 +16,9 @@ interface Rule {
   readonly homes: readonly string[];
 }
 
+/** A file that names both a path step's kind and an action that removes text. */
+const STRIP_RULE = /"(items|values)"[\s\S]*"(drop|redact)"|"(drop|redact)"[\s\S]*"(items|values)"/;
+
 const RULES: readonly Rule[] = [
   { rule: "line digest", marks: /0x85ebca77|0xc2b2ae3d/i, homes: ["engines/parallel/wasm/digest.ts"] },
   { rule: "JSON.stringify-form check", marks: /SHORT_(ESCAPES|CONTROLS)|function (numberForm|keyForm|formEscapeEnd|controlEscape|plainNumber)\b/, homes: ["engines/parallel/wasm/json-form.ts"] },
@@ -26,7 +29,9 @@ const RULES: readonly Rule[] = [
   { rule: "output opening", marks: /\.foreignFile\(\)/, homes: ["output/open-output.ts"] },
   // A walk in JS beside the module's would be a walker or a skipper over a line's bytes (the tier issue 33 removed).
   { rule: "schema walk", marks: /export function walk\(|class \w*(LineWalker|ScalarWalker|JsonSkipper|ByteCursor)\b/, homes: ["engines/parallel/wasm/walk.ts"] },
-  { rule: "untrusted-text strip", marks: /\bfunction (apply|applyRule)\(/, homes: ["engines/parallel/fast/apply-policy.ts", "stages/strip.ts"] },
+  // Interpreting the policy's paths is stepping along a path's steps (`[]`, `*`) to drop or redact: applyPolicy
+  // does it once, into the compiled schema's marks, which the wasm walk and recordStripper both follow.
+  { rule: "untrusted-text strip", marks: STRIP_RULE, homes: ["engines/parallel/fast/apply-policy.ts"] },
   { rule: "text-audit prefilter", marks: /0x202a/i, homes: ["engines/parallel/run/may-matter-utf8.ts", "engines/parallel/wasm/audit.ts", "views/text-prefilter.ts"] },
   { rule: "view rows", marks: /^\s*write: \w+,$/m, homes: ["views/rl-steps.ts", "views/trl-prompt-completion.ts"] },
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts", "output/split-shards.ts"] },
@@ -72,6 +77,12 @@ describe("each rule has one home (issue 33)", () => {
       const withCopy = new Map(files).set("jobs/copied-rule.ts", `// a rule's copy\n${copied}\n`);
       expect(misplaced(withCopy), rule).toEqual([`${rule}: written again in jobs/copied-rule.ts (its home: ${homes.join(", ")}); call the home instead`]);
     }
+  });
+
+  it("knows a strip that reads the policy's paths again, as the record strip once did", () => {
+    const interpretation = `for (const rule of policy.rules) if (rule.action === "drop") for (const step of rule.steps) if (step.kind === "items") walkItems();`;
+    const withCopy = new Map(files).set("stages/strip.ts", interpretation);
+    expect(misplaced(withCopy)).toEqual(["untrusted-text strip: written again in stages/strip.ts (its home: engines/parallel/fast/apply-policy.ts); call the home instead"]);
   });
 
   it("is named in docs/architecture.md's table with its home(s), a doubled one with why", () => {

@@ -11,7 +11,7 @@ import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
 import { duckdbParquetFormat } from "../helpers/duckdb-parquet-format.js";
 import type { ShardFormat } from "../../src/sinks/shard-writer.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
-import { recordStripper } from "../../src/stages/strip.js";
+import { policyStripper } from "../../src/engines/parallel/index.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 import { PythonBatch } from "../helpers/python-batch.js";
@@ -79,21 +79,25 @@ interface Case {
 }
 
 /** Each format with its default stripping (as convert writes it), and with every untrusted path kept. */
-const CASES: Case[] = (["sft", "rl", "dpo"] as const).flatMap((name) => {
-  const format = FORMATS[name];
-  return [
-    { policy: resolveUntrustedPolicy(format), title: `${name}, untrusted paths stripped` },
-    { policy: resolveUntrustedPolicy(format, Object.fromEntries(format.untrustedPaths.map((p) => [p, "keep"]))), title: `${name}, everything kept` },
-  ].map(({ policy, title }) => {
-    const strip = recordStripper(policy);
-    const records = RECORDS[name]().map((r) => {
-      const record = format.schema.parse(r) as Row;
-      strip(record);
-      return record;
-    });
-    return { title, name, columns: outputColumns(format, policy), records };
-  });
-});
+const CASES: Case[] = (
+  await Promise.all(
+    (["sft", "rl", "dpo"] as const).flatMap((name) => {
+      const format = FORMATS[name];
+      return [
+        { policy: resolveUntrustedPolicy(format), title: `${name}, untrusted paths stripped` },
+        { policy: resolveUntrustedPolicy(format, Object.fromEntries(format.untrustedPaths.map((p) => [p, "keep"]))), title: `${name}, everything kept` },
+      ].map(async ({ policy, title }) => {
+        const strip = await policyStripper(format, policy);
+        const records = RECORDS[name]().map((r) => {
+          const record = format.schema.parse(r) as Row;
+          strip(record);
+          return record;
+        });
+        return { title, name, columns: outputColumns(format, policy), records };
+      });
+    }),
+  )
+);
 
 /** A dataset as convert writes it: two shards under data/ and the dataset card (which types JSON as strings). */
 async function writeDataset(dir: string, format: ShardFormat, c: Case): Promise<string[]> {

@@ -13,6 +13,7 @@ import { checkSelection } from "../../stages/select.js";
 import { detectInputFormat } from "./detect-input-format.js";
 import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
+import { recordStripper } from "./fast/record-stripper.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
 import { KeyedLineSets } from "./run/keyed-line-sets.js";
@@ -46,7 +47,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
   const view = viewRequest === undefined ? null : await (await import("../../views/open-view-run.js")).openViewRun(viewRequest, format.name, { scratch: sink.scratch, read, acceptLaterMinor: plan.acceptLaterMinor, contextRequired: plan.source.kind === "files" });
   const columns = view?.columns ?? outputColumns(format, policy);
   const schema = view === null ? parserSchemaFor(format, policy) : parserSchemaFor(format, policy, null);
-  const quarantine = policyQuarantine(sink.quarantine(format.name), policy);
+  const quarantine = policyQuarantine(sink.quarantine(format.name), policy, recordStripper(schema));
   const suites = sources.suites?.() ?? null;
   const suitesData = suites?.data ?? null;
   if (suites !== null && suitesData === null) throw new Error("Internal error: the parallel engine was given suites it cannot send its workers");

@@ -11,7 +11,7 @@ import { dedup } from "../../stages/dedup.js";
 import { DedupIndex } from "../../stages/dedup-index.js";
 import { filter } from "../../stages/filter.js";
 import { prune } from "../../stages/prune.js";
-import { strip } from "../../stages/strip.js";
+import { strip } from "../strip.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";

@@ -2,6 +2,7 @@ import { Tally } from "../../core/tally.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import type { Engine, RecordSink } from "../engine.js";
 import { policyQuarantine } from "../policy-quarantine.js";
+import { policyStripper } from "../parallel/index.js";
 import { sizeRotation } from "../size-rotation.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
 import { DatasetStats } from "../../stats/dataset-stats.js";
@@ -46,7 +47,7 @@ export const stagesEngine: Engine<RecordSink> = {
     // A split (issue 19): each row goes where its record's group goes, a view row too.
     const splits = plan.split === undefined ? null : new SplitAssigner(plan.split, settled.format.name);
     const writer = sink.records(shardFormat, columns, limits, { format: settled.format, keys: settled.index.size, ...(splits === null ? {} : { splits: splits.names }) });
-    const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy);
+    const quarantine = policyQuarantine(sink.quarantine(settled.format.name), settled.policy, await policyStripper(settled.format, settled.policy));
     const tally = new Tally();
     // The dataset's statistics, from each kept record as it is written (issue 36).
     const stats = new DatasetStats();

@@ -5,10 +5,11 @@ import { CHOICE, JSON_VALUE, kindName, LIST, MAP, STRING, STRUCT } from "./schem
 import type { SchemaNode } from "./schema-node.js";
 
 /**
- * Marks what `strip(policy)` does to a record on the compiled schema: dropped fields, redacted values,
- * maps whose values are dropped, and the structs and maps strip deletes once a drop leaves them empty.
- * Mirrors `apply` in src/stages/strip.ts step for step, including its quirks: a rule ending on `[]`
- * does nothing, and only an object reached through a field step is deleted when emptied.
+ * The untrusted-text strip's one reading of the policy's paths: marks on the compiled schema for dropped
+ * fields, redacted values, maps whose values are dropped, and the structs and maps deleted once a drop
+ * leaves them empty. The wasm walk writes rows by them and `recordStripper` strips JS records by them. Its
+ * quirks, kept from the first strip: a rule ending on `[]` does nothing, and only an object reached through
+ * a field step is deleted when emptied.
  */
 export function applyPolicy(root: SchemaNode, policy: UntrustedPolicy): void {
   for (const rule of policy.rules) {
@@ -35,12 +36,12 @@ function applyRule(root: SchemaNode, steps: readonly PathStep[], action: "drop" 
         else field.untrusted = true;
         return;
       }
-      // strip deletes a struct or map it walked into through a field once the drop leaves it without keys.
+      // A struct or map a drop walks into through a field is deleted once the drop leaves it without keys.
       if (action === "drop" && (field.node.kind === STRUCT || field.node.kind === MAP)) field.node.pruneIfEmpty = true;
       node = field.node;
     } else if (step.kind === "items") {
       if (node.kind !== LIST || node.item === null) throw mismatch();
-      // strip's walk stops at a list item: a rule ending in `[]` changes nothing.
+      // A rule ending in `[]` changes nothing: the strip's walk stops at a list item.
       if (last) return;
       node = node.item;
     } else {

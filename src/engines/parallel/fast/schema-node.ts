@@ -64,7 +64,7 @@ export class SchemaNode {
   /** LIST item, MAP value, or the validator of a JSON_VALUE (null: any JSON). */
   item: SchemaNode | null = null;
 
-  // Untrusted policy (see strip.ts).
+  // Untrusted policy (apply-policy.ts); the wasm walk and record-stripper.ts follow these marks.
   /** Write `redaction(value)` instead of the value. */
   redact = false;
   /** A drop rule passes through this struct or map, so strip deletes it from its parent when it ends up empty. */

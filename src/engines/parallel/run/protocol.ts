@@ -22,7 +22,7 @@ import type { StatsPartial } from "../../../stats/dataset-stats.js";
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
  * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
  */
-export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrusted" | "filters" | "gateBy" | "selection"> {
+export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "filters" | "gateBy" | "selection"> {
   readonly format: FormatName;
   /** The user forced the format: other formats' records are judged by its version field alone. */
   readonly forced: boolean;
@@ -48,7 +48,7 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "untrus
   readonly view: ViewSetup | null;
   /** A plain run's text scan: the paths scanned (`textAuditPaths`); null in a view's run, which scans its own rows' texts. */
   readonly textAudit: readonly string[] | null;
-  /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod. */
+  /** The fast parser's compiled schema (`compileParserSchema`), so workers need not load zod; its policy marks strip the slow path's records too. */
   readonly schema: SchemaNode;
   /** A split run (`--split`): workers find each row's group and split (src/splits), or null. */
   readonly split: SplitRequest | null;

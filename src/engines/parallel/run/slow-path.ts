@@ -3,13 +3,12 @@ import type { Flow } from "../../../core/flow.js";
 import type { Buffer } from "node:buffer";
 import type { Provenance } from "../../../core/provenance.js";
 import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
-import { recordStripper } from "../../../stages/strip.js";
-import { resolveUntrustedPolicy } from "../../../stages/untrusted-policy.js";
+import { recordStripper } from "../fast/record-stripper.js";
 import { lineValidator } from "../../../stages/validate.js";
 import type { ValidRecord } from "../../../formats/valid-record.js";
 import type { WorkerConfig } from "./protocol.js";
 
-/** The stages' own rules for the lines the fast parser declines: validate (zod) and strip. */
+/** The rules for the lines the fast parser declines: validate (zod), and strip by the schema's policy marks. */
 export interface SlowPath {
   /** The line of bytes `[start, end)` of a worker's batch, validated; its provenance is main's to give. */
   validate(bytes: Buffer, start: number, end: number): Flow<ValidRecord>;
@@ -29,6 +28,6 @@ export function slowPath(config: WorkerConfig): SlowPath {
       const line = { kind: "line", provenance: NO_PROVENANCE, text, bytes: end - start } as const;
       return validate(invalidAt === undefined ? line : { ...line, invalidUtf8At: invalidAt });
     },
-    strip: recordStripper(resolveUntrustedPolicy(format, config.untrusted)),
+    strip: recordStripper(config.schema),
   };
 }

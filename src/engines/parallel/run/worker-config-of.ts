@@ -30,7 +30,6 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     format: run.format,
     forced: "forced" in plan.format,
     acceptLaterMinor: plan.acceptLaterMinor,
-    untrusted: plan.untrusted,
     filters: plan.filters,
     selection: plan.selection,
     gateBy: plan.gateBy,

@@ -103,7 +103,7 @@ let scratchAt: usize = 0;
 let keyTop: usize = 0;
 /** An area ran out: the line is declined (the slow path takes it). */
 let full = false;
-/** The struct or map walked last is one strip deletes: a drop rule left it without keys (stages/strip.ts). */
+/** The struct or map walked last is one strip deletes: a drop rule left it without keys (`pruneIfEmpty`, fast/apply-policy.ts). */
 let pruned = false;
 
 /** Where a walk keeps map keys (for the duplicate check), decoded strings and its tape. */

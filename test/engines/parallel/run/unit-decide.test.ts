@@ -13,7 +13,7 @@ import { outputColumns, resolveUntrustedPolicy } from "../../../../src/stages/un
 // rows between segments or splits, or lose them.
 const format = formatByName("sft");
 const policy = resolveUntrustedPolicy(format, {});
-const config: WorkerConfig = { format: "sft", forced: false, acceptLaterMinor: false, untrusted: {}, filters: filterSettings(), selection: SELECT_DEFAULTS, gateBy: "seat", gates: null, scores: null, codec: "zstd", lines: false, maxLineBytes: 1 << 20, columns: outputColumns(format, policy), schema: compileParserSchema(format, policy), view: null, split: null, textAudit: null, topKeys: null, rankSchema: null, suites: null };
+const config: WorkerConfig = { format: "sft", forced: false, acceptLaterMinor: false, filters: filterSettings(), selection: SELECT_DEFAULTS, gateBy: "seat", gates: null, scores: null, codec: "zstd", lines: false, maxLineBytes: 1 << 20, columns: outputColumns(format, policy), schema: compileParserSchema(format, policy), view: null, split: null, textAudit: null, topKeys: null, rankSchema: null, suites: null };
 const lines = Buffer.from(readFileSync("fixtures/records/sft-valid.ndjson"));
 
 async function unitOfRows(): Promise<{ converter: UnitConverter; rows: number }> {

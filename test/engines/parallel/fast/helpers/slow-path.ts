@@ -1,5 +1,5 @@
 import type { Format, SemanticFault } from "../../../../../src/formats/format.js";
-import { strip } from "../../../../../src/stages/strip.js";
+import { strip } from "../../../../../src/engines/strip.js";
 import type { UntrustedPolicy } from "../../../../../src/stages/untrusted-policy.js";
 import { validate } from "../../../../../src/stages/validate.js";
 import type { ValidRecord } from "../../../../../src/formats/valid-record.js";
