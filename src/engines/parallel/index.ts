@@ -1,3 +1,7 @@
 // The parallel engine's one entry: nothing outside src/engines/parallel/ imports a deeper path
 // (test/architecture/import-graph.test.ts holds it), so its fast parser, wasm walk and batching can change freely.
 export { parallelEngine } from "./parallel-engine.js";
+// The library's stream (src/library/stream-pipeline.ts): the units on main's thread, a unit at a time.
+export { streamUnits } from "./stream-units.js";
+export type { LineOutcome, StreamedUnit, UnitStreamRequest } from "./stream-units.js";
+export { detectInputFormat } from "./detect-input-format.js";

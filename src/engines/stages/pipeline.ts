@@ -5,7 +5,8 @@ import type { Flow } from "../../core/flow.js";
 import { FORMAT_NAMES, VERSION_FIELDS } from "../../formats/format.js";
 import type { FilterRule } from "../../core/reasons.js";
 import type { Field } from "../../schema/column-type.js";
-import type { LineSource, ReadOptions, SourceLine } from "../../sources/line-source.js";
+import type { LineSource, ReadOptions } from "../../sources/line-source.js";
+import { concatLines } from "../../sources/concat-lines.js";
 import { noFormatError } from "../../sources/no-format-error.js";
 import { dedup } from "../../stages/dedup.js";
 import { DedupIndex } from "../../stages/dedup-index.js";
@@ -65,10 +66,6 @@ export interface PipelinePlan<F extends Format<z.ZodType, string> = Format> {
   readonly ranking: TopKRanking | null;
 }
 
-/** Reads every source in order as one stream of lines. */
-export async function* concatLines(sources: readonly LineSource[], read: ReadOptions = {}): AsyncIterable<SourceLine> {
-  for (const source of sources) yield* source.lines(read);
-}
 
 /**
  * First read: settles the format and which copy of each key wins, so the second read can decide
