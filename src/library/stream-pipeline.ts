@@ -142,5 +142,15 @@ function textOf(line: SourceLine): string {
 }
 
 function validRecord(format: Format, record: Record<string, unknown>, ordinal: number, text: string, bytes: number): ValidRecord {
-  return { format, record, facts: format.facts(record), ordinal, bytes, digest: lineDigest(Buffer.from(text)) };
+  return {
+    format,
+    record,
+    facts: format.facts(record),
+    ordinal,
+    bytes,
+    // Asked for rarely (dedup's, decided already): not worth encoding every kept line again.
+    get digest() {
+      return lineDigest(Buffer.from(text));
+    },
+  };
 }

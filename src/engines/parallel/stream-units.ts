@@ -88,8 +88,8 @@ export async function* streamUnits(request: UnitStreamRequest): AsyncGenerator<S
       scores: request.scores?.data ?? null,
       codec: "none",
       // Keyed lines: each row is its record as a dataset's snapshot stores it, not a tabular row.
-      lines: true,
-      keyed: true,
+      lines: request.rows,
+      keyed: request.rows,
       maxLineBytes: request.maxLineBytes,
       columns,
       schema: parserSchemaFor(format, policy),

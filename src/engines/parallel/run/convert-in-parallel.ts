@@ -118,28 +118,33 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       const message: WorkerStart = { config, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
       for (const w of workers) w.postMessage({ type: "start", start: message });
     };
-    const k = options.worker.selection.topKPerScenario;
-    if (k === null) start(options.worker);
-    else {
-      // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
-      // then the threads start over with the top keys and convert as ever.
-      start(options.worker);
-      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
-      start({ ...options.worker, topKeys });
-    }
-    const tally = new Tally();
-    const decider = new DedupDecider(tally);
     // A record quarantined for its view's rows (`--on-injection quarantine`) is quarantined only once it won
     // dedup, which a later copy may still overturn: a first read learns the winners, writing nothing, and the
     // second writes rows and quarantine.
     // So is a record decontamination counts (`--suites`): its suites count the records that won.
     // So is a followed run's: a line's outcome, once handed over, is final.
     const learnFirst = options.worker.view?.quarantine === true || options.suites !== null || options.follow !== undefined;
+    let worker = options.worker;
+    const k = worker.selection.topKPerScenario;
+    if (k !== null) {
+      // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
+      // then the threads start over with the top keys and convert as ever.
+      start(worker);
+      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
+      worker = { ...worker, topKeys };
+    }
+    // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
+    // JSON lines), and start over with the run's own config for the read that writes.
+    const learning = learnFirst && worker.view === null ? { ...worker, lines: false, keyed: false, discard: true, textAudit: null } : worker;
+    start(learning);
+    const tally = new Tally();
+    const decider = new DedupDecider(tally);
     if (learnFirst) decider.rewriteNeeded = true;
     const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits, stats: first.stats };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
+    if (learning !== worker) start(worker);
     const second = await new Pass(options, workers, pools, decider.final(again), learnFirst, first.units).run();
     return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits, stats: second.stats };
   } finally {
