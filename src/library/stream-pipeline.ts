@@ -62,6 +62,8 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
   const rows = options.strip !== false;
   // The units split bytes: a source with lines only is spooled to a file first.
   const spool = sources.every((s) => s.bytes !== undefined) ? null : await mkdtemp(join(tmpdir(), "evalshard-stream-"));
+  // The inputs' own lines, beside the units: each item's provenance, and a whole record's text.
+  const lines = concatLines(sources, read)[Symbol.asyncIterator]();
   try {
     const units = streamUnits({
       sources: spool === null ? sources : sources.map((s) => withSpooledBytes(s, spool, read)),
@@ -78,7 +80,6 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
       suites: options.suites,
       rows,
     });
-    const lines = concatLines(sources, read)[Symbol.asyncIterator]();
     let ordinal = 0;
     for await (const unit of units) {
       let row = 0;
@@ -103,6 +104,8 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
     }
     if ((await lines.next()).done !== true) throw new Error("Internal error: the units decided fewer lines than the inputs hold");
   } finally {
+    // A consumer that leaves early leaves the line reader open: its input is closed here.
+    await lines.return?.();
     if (spool !== null) await rm(spool, { recursive: true, force: true });
   }
 }
