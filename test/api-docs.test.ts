@@ -23,6 +23,6 @@ describe("the API reference", () => {
     for (const page of ["functions/runPipeline.html", "functions/planPipeline.html", "types/StrippedSftRecord.html", "interfaces/ValidRecord.html"]) {
       expect(existsSync(join(out, page)), page).toBe(true);
     }
-    expect(readFileSync(join(out, "functions/runPipeline.html"), "utf8")).toContain("Second read");
+    expect(readFileSync(join(out, "functions/runPipeline.html"), "utf8")).toContain("on the units engine in this thread");
   });
 });

@@ -3,9 +3,9 @@ import type { Format } from "../../formats/format.js";
 import type { RecordOf, StrippedRecordOf } from "../../formats/stripped.js";
 import type { Flow } from "../../core/flow.js";
 import { FORMAT_NAMES, VERSION_FIELDS } from "../../formats/format.js";
-import type { FilterRule } from "../../core/reasons.js";
 import type { Field } from "../../schema/column-type.js";
-import type { LineSource, ReadOptions, SourceLine } from "../../sources/line-source.js";
+import type { LineSource } from "../../sources/line-source.js";
+import { concatLines } from "../../sources/concat-lines.js";
 import { noFormatError } from "../../sources/no-format-error.js";
 import { dedup } from "../../stages/dedup.js";
 import { DedupIndex } from "../../stages/dedup-index.js";
@@ -16,41 +16,15 @@ import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-po
 import type { UntrustedPolicy } from "../../stages/untrusted-policy.js";
 import { validate } from "../../stages/validate.js";
 import type { ValidRecord } from "../../formats/valid-record.js";
-import type { SuiteBook } from "../../formats/suite-book.js";
-import type { GateBook } from "../../formats/gate-book.js";
-import type { GateBy } from "../../formats/card-gate.js";
 import type { ScoreBook } from "../../formats/scorecard-book.js";
 import type { SelectionPlan } from "../../stages/select-plan.js";
 import { filterRule } from "../../stages/filter.js";
 import { scoreOf, select, selectRule } from "../../stages/select.js";
 import { SELECT_DEFAULTS } from "../../stages/select-plan.js";
 import { TopKRanking } from "../../stages/select-top-k.js";
+import type { PipelineOptions } from "../../plan/pipeline-options.js";
 
-/**
- * Options of {@link planPipeline} and {@link runPipeline}. `F`, the format named by `format`, types the records
- * that come out; without it they are plain objects.
- */
-export interface PipelineOptions<F extends Format<z.ZodType, string> = Format> {
-  /** Force the format instead of detecting it from the first record. */
-  readonly format?: F;
-  readonly acceptLaterMinor?: boolean;
-  readonly read?: ReadOptions;
-  readonly filters?: Partial<Record<FilterRule, boolean>>;
-  /** The scorecards' gating (src/formats/gate-book.ts); without it no record is gated. */
-  readonly gates?: GateBook;
-  /** Gate a seat by its own card (default) or the whole run by any of its cards. */
-  readonly gateBy?: GateBy;
-  /** Valid scorecards by seat: RL and DPO scores for the selection's thresholds. */
-  readonly scores?: ScoreBook;
-  /** The released benchmark suites (src/formats/suite-book.ts); without it nothing is decontaminated. */
-  readonly suites?: SuiteBook;
-  /** Which seats to keep (src/stages/select.ts); what is left out is the default (agent seats only). */
-  readonly selection?: Partial<SelectionPlan>;
-  /** Untrusted-path overrides, path -> drop | redact | keep. */
-  readonly untrusted?: Readonly<Record<string, string>>;
-  /** false: leave records whole for a training view, which emits its own sanitized texts (issue 18). */
-  readonly strip?: false;
-}
+export type { PipelineOptions };
 
 /** What the first read of the inputs settles before any record is written; `F` is the format named, if one was. */
 export interface PipelinePlan<F extends Format<z.ZodType, string> = Format> {
@@ -65,10 +39,6 @@ export interface PipelinePlan<F extends Format<z.ZodType, string> = Format> {
   readonly ranking: TopKRanking | null;
 }
 
-/** Reads every source in order as one stream of lines. */
-export async function* concatLines(sources: readonly LineSource[], read: ReadOptions = {}): AsyncIterable<SourceLine> {
-  for (const source of sources) yield* source.lines(read);
-}
 
 /**
  * First read: settles the format and which copy of each key wins, so the second read can decide

@@ -1,4 +1,4 @@
-import type { Quarantined } from "../../../core/flow.js";
+import type { Quarantined, StreamError } from "../../../core/flow.js";
 import type { DropReason } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
@@ -31,6 +31,7 @@ import type { FromUnits } from "./unit-host.js";
 import { rankInParallel } from "./rank-in-parallel.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import { DatasetStats } from "../../../stats/dataset-stats.js";
+import type { LineOutcome, UnitFollower } from "./written-unit.js";
 
 /** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
 const BATCH_BYTES = 1 << 20;
@@ -74,6 +75,8 @@ export interface ParallelOptions {
   readonly quarantine: QuarantineSink;
   /** `--suites`: the decontamination rule whose counts the manifest reads; the workers were given its data. */
   readonly suites: SuiteBook | null;
+  /** Each written unit's lines and rows, in order (the library's stream); the run then reads its inputs twice. */
+  readonly follow?: UnitFollower;
 }
 
 /** Where a read's row groups go: the dataset sink's shards (`RowGroupShardSets`), or a nightly's `KeyedLineSets`. */
@@ -115,27 +118,33 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       const message: WorkerStart = { config, slots: slots.buffers, outSlots: outSlots.buffers, outcomeSlots: outcomeSlots.buffers };
       for (const w of workers) w.postMessage({ type: "start", start: message });
     };
-    const k = options.worker.selection.topKPerScenario;
-    if (k === null) start(options.worker);
-    else {
-      // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
-      // then the threads start over with the top keys and convert as ever.
-      start(options.worker);
-      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
-      start({ ...options.worker, topKeys });
-    }
-    const tally = new Tally();
-    const decider = new DedupDecider(tally);
     // A record quarantined for its view's rows (`--on-injection quarantine`) is quarantined only once it won
     // dedup, which a later copy may still overturn: a first read learns the winners, writing nothing, and the
     // second writes rows and quarantine.
     // So is a record decontamination counts (`--suites`): its suites count the records that won.
-    const learnFirst = options.worker.view?.quarantine === true || options.suites !== null;
+    // So is a followed run's: a line's outcome, once handed over, is final.
+    const learnFirst = options.worker.view?.quarantine === true || options.suites !== null || options.follow !== undefined;
+    let worker = options.worker;
+    const k = worker.selection.topKPerScenario;
+    if (k !== null) {
+      // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
+      // then the threads start over with the top keys and convert as ever.
+      start(worker);
+      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
+      worker = { ...worker, topKeys };
+    }
+    // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
+    // JSON lines), and start over with the run's own config for the read that writes.
+    const learning = learnFirst && worker.view === null ? { ...worker, lines: false, keyed: false, discard: true, textAudit: null } : worker;
+    start(learning);
+    const tally = new Tally();
+    const decider = new DedupDecider(tally);
     if (learnFirst) decider.rewriteNeeded = true;
     const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
     if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits, stats: first.stats };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
+    if (learning !== worker) start(worker);
     const second = await new Pass(options, workers, pools, decider.final(again), learnFirst, first.units).run();
     return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits, stats: second.stats };
   } finally {
@@ -196,6 +205,8 @@ interface Unit {
   /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
   out: number;
   groups: readonly EncodedRowGroup[] | null;
+  /** A followed run's writing pass: its lines' outcomes, once decided. */
+  lines: LineOutcome[] | null;
 }
 
 /** One read of the inputs through the workers. */
@@ -301,7 +312,7 @@ class Pass {
           // done, not queued: a unit whose write waits still holds its output slot.
           await this.#until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
           unitId = this.#nextUnit++;
-          unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, splits: null, out: -1, groups: null };
+          unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, splits: null, out: -1, groups: null, lines: null };
           this.#units.set(unitId, unit);
         }
         const size = raw.kind === "lines" ? raw.bytes.length : 0;
@@ -390,10 +401,11 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint16Array | null; out: number };
+      const { groups, shards, splits, out, lines } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint16Array | null; out: number; lines: LineOutcome[] | null };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
+        if (lines !== null) await this.options.follow?.({ lines, groups });
         if (out !== -1) this.#outSlots.free(out);
         this.#written++;
         this.#wake?.();
@@ -412,6 +424,8 @@ class Pass {
     const valid: ValidBatch[] = [];
     // The unit's bad lines, by batch: in input order once the records quarantined for injection join them.
     const bad: BadLine[] = [];
+    // A followed run's writing pass: its stream errors and valid records' outcomes, for its lines' outcomes.
+    const followed = this.options.follow !== undefined && this.writeQuarantine ? { errors: [] as StreamError[], outcomes: [] as ("kept" | DropReason)[] } : null;
     for (const [order, batch] of unit.batches.entries()) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
@@ -429,13 +443,13 @@ class Pass {
       const { rowBytes } = columns;
       const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
       const injected = outcomes.injected.map(({ row, line, offset, ...q }: InjectedRow) => ({ row, batch: order, item: { kind: "quarantined" as const, provenance: at({ line, offset }), ...q } }));
-      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, suiteFacts: outcomes.suiteFacts, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
+      valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad, followed?.errors ?? null), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, suiteFacts: outcomes.suiteFacts, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
     }
     // A split run: `keep` and the segments come a split at a time (the worker holds a row group per split).
     const counter = this.#splits;
     const starts = counter === null ? new Uint32Array(1) : splitStarts(valid, counter.names.length);
-    const stays = this.decider.decide(valid);
+    const stays = this.decider.decide(valid, followed?.outcomes);
     // Counted in the pass that writes the quarantine: with suites, the second, whose winners are final.
     if (this.options.suites !== null && this.writeQuarantine) countSuites(this.options.suites, valid, stays);
     const { keep, kept, segmentsOf, shardsOf, injected } = this.#rowsToKeep(valid, stays, starts);
@@ -448,6 +462,7 @@ class Pass {
     const segments = segmentsOf.flat();
     const shards = shardsOf.flat();
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
+    if (followed !== null) unit.lines = lineOutcomes(unit.batches, bad, followed.errors, followed.outcomes);
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
@@ -462,8 +477,8 @@ class Pass {
     unit.worker.postMessage(message);
   }
 
-  /** A batch's filter rule per valid record (null: a row); counts its stream errors, and adds its bad lines to `bad`. */
-  #rulesOf(batch: Batch, order: number, at: (l: LineAt) => LineAt & { source: string }, bad: BadLine[]): (DropReason | null)[] {
+  /** A batch's filter rule per valid record (null: a row); counts its stream errors (into `errors` too, when given), and adds its bad lines to `bad`. */
+  #rulesOf(batch: Batch, order: number, at: (l: LineAt) => LineAt & { source: string }, bad: BadLine[], errors: StreamError[] | null): (DropReason | null)[] {
     const tally = this.decider.tally;
     const o = batch.outcomes as OutcomesMessage;
     const rules: (DropReason | null)[] = [];
@@ -478,7 +493,9 @@ class Pass {
         bad.push({ batch: order, item: { kind: "quarantined", provenance: at({ line, offset: lineOffset }), ...q } });
       } else {
         const error = o.streamErrors[streamErrors++] as StreamErrorAt;
-        tally.add({ kind: "stream_error", provenance: at(error), runIndex: error.runIndex });
+        const item: StreamError = { kind: "stream_error", provenance: at(error), runIndex: error.runIndex };
+        tally.add(item);
+        errors?.push(item);
       }
     }
     return rules;
@@ -631,4 +648,27 @@ function countSuites(suites: SuiteBook, valid: readonly ValidBatch[], stays: Uin
     for (const facts of suiteFacts) if (stays[first + facts.valid] !== 0) suites.decide(facts);
     first += rules.length;
   }
+}
+
+/**
+ * A decided unit's non-blank lines in input order: each batch's lines by their kind, a valid record's from
+ * dedup's `outcomes`, a bad line's and a stream error's as counted (`bad` in input order, no view's among them).
+ */
+function lineOutcomes(batches: readonly Batch[], bad: readonly BadLine[], errors: readonly StreamError[], outcomes: readonly ("kept" | DropReason)[]): LineOutcome[] {
+  const lines: LineOutcome[] = [];
+  let b = 0;
+  let e = 0;
+  let v = 0;
+  for (const batch of batches) {
+    if (batch.raw.kind === "too_long") {
+      lines.push((bad[b++] as BadLine).item);
+      continue;
+    }
+    for (const kind of (batch.columns as OutcomeColumns).kinds) {
+      if (kind === LINE_ROW || kind === LINE_FILTERED) lines.push(outcomes[v++] as "kept" | DropReason);
+      else if (kind === LINE_QUARANTINED) lines.push((bad[b++] as BadLine).item);
+      else lines.push(errors[e++] as StreamError);
+    }
+  }
+  return lines;
 }

@@ -59,9 +59,10 @@ export class DedupDecider {
 
   /**
    * Decides a unit's valid records, its batches in order (counting them); returns for each record whether it
-   * stays (1), or won dedup and its rule drops it (2), or lost (0).
+   * stays (1), or won dedup and its rule drops it (2), or lost (0). `outcomes`, when given, gets each record's
+   * outcome as counted: kept, or the reason it is dropped.
    */
-  decide(unit: readonly ValidRecords[]): Uint8Array {
+  decide(unit: readonly ValidRecords[], outcomes?: ("kept" | DropReason)[]): Uint8Array {
     const first = this.#ordinals;
     const count = unit.reduce((n, b) => n + b.rules.length, 0);
     // Each record's key number: learned (one probe of the index) or, in a final pass, looked up.
@@ -82,6 +83,7 @@ export class DedupDecider {
           else if (outcome === "conflicting_duplicate") this.#conflicts.set(w, this.#conflicts.get(w) + 1);
         }
         this.tally.decided(outcome);
+        outcomes?.push(outcome);
         if (outcome === "kept") stays[ordinal - first] = 1;
         else if (rule !== null && outcome === rule) stays[ordinal - first] = 2;
       }

@@ -39,6 +39,16 @@ export function readKeyedLine(text: string): { readonly key: string; readonly ve
   const row = text.slice(second + 1, third);
   return { key: JSON.parse(text.slice(0, first)) as string, version: JSON.parse(text.slice(first + 1, second)) as number | null, row: row === "" ? undefined : Number(row), line: text.slice(third + 1) };
 }
+/** The keyed lines (`keyedLine`) of a unit's encoded rows (each ending in a newline), read in order. */
+export function* readKeyedLines(bytes: Uint8Array): Generator<ReturnType<typeof readKeyedLine>> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf("\n", at);
+    yield readKeyedLine(text.slice(at, end));
+    at = end + 1;
+  }
+}
+
 /**
  * The builder's rows as JSON lines, each ending in a newline: the last column's values (PLAIN BYTE_ARRAY, a
  * 4-byte length then the UTF-8), with no column chunks.

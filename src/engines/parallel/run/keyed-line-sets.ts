@@ -1,7 +1,7 @@
 import type { KeyedRows } from "../../engine.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
-import { readKeyedLine } from "./json-lines.js";
+import { readKeyedLines } from "./json-lines.js";
 
 /**
  * A nightly's shard sets: the units' keyed lines (`keyedLine`) go to a keyed sink with their origin, a
@@ -17,13 +17,8 @@ export class KeyedLineSets {
 
   async append(set: number, _shard: number, group: EncodedRowGroup): Promise<void> {
     const split = this.splits?.[set];
-    const { buffer, byteOffset, byteLength } = group.bytes;
-    const text = Buffer.from(buffer, byteOffset, byteLength).toString("utf8");
-    for (let at = 0; at < text.length; ) {
-      const end = text.indexOf("\n", at);
-      const { key, version, row, line } = readKeyedLine(text.slice(at, end));
+    for (const { key, version, row, line } of readKeyedLines(group.bytes)) {
       await this.rows.add(line, { key, version, ...(row === undefined ? {} : { row }), ...(split === undefined ? {} : { split }) });
-      at = end + 1;
     }
   }
 
