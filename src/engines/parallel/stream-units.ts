@@ -80,7 +80,6 @@ export async function* streamUnits(request: UnitStreamRequest): AsyncGenerator<S
       format: format.name,
       forced: request.forced,
       acceptLaterMinor: request.acceptLaterMinor,
-      untrusted: request.untrusted,
       filters: request.filters,
       selection: request.selection,
       gateBy: request.gateBy,
