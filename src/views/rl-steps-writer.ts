@@ -57,7 +57,8 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlStepsRecord, env: Vi
     at(kind).text(tuple.kind, 0);
     jsonText(at(observation), tuple.state.observation, env);
     if (messages === CLEARED) {
-      // Every content is the walk's bytes, cleared: written as they are, from the record's own messages.
+      // Every content is the walk's bytes, cleared (CLEARED says so; the type cannot): written as they are,
+      // from the record's own messages.
       const own = tuple.state.transcript_window;
       if (own.length === 0) window.empty(leaves);
       for (let m = 0; m < own.length; m++) {
