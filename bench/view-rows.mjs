@@ -39,11 +39,11 @@ const [{ UnitConverter }, { loadFormatInfo }, { outputColumns, resolveUntrustedP
 ]);
 const format = await loadFormatInfo("rl");
 const policy = resolveUntrustedPolicy(format, {});
-const base = { format: "rl", forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gateBy: "seat", gates: null, scores: null, codec: "zstd", maxLineBytes: 64 << 20, split: null };
+const base = { format: "rl", forced: false, acceptLaterMinor: false, untrusted: {}, filters: {}, selection: SELECT_DEFAULTS, gateBy: "seat", gates: null, scores: null, codec: "zstd", maxLineBytes: 64 << 20, split: null, suites: null };
 const configOf = (view) =>
   view === "plain"
     ? { ...base, columns: outputColumns(format, policy), schema: parserSchemaFor(format, policy), view: null, textAudit: textAuditPaths(format) }
-    : { ...base, columns: viewNamed(view).columns, schema: parserSchemaFor(format, policy, null), view: { name: view, options: { onInjection: "keep", gamma: 1, ktoLabel: "scalar_reward" } }, textAudit: null };
+    : { ...base, columns: viewNamed(view).columns, schema: parserSchemaFor(format, policy, null), view: { name: view, options: { onInjection: "keep", gamma: 1, ktoLabel: "scalar_reward" }, quarantine: false, context: null }, textAudit: null };
 const input = readFileSync(resolve(root, args.file));
 const mib = input.length / 2 ** 20;
 const UNIT = 8 << 20;

@@ -1,11 +1,11 @@
-import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts, countText } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
+import type { RlStepsRecord, RlStepsTuple } from "./rl-steps-record.js";
 import type { Checked } from "./sanitize-text.js";
 import { StepLabels } from "./step-labels.js";
 import type { SanitizedLabels } from "./step-labels.js";
-import { Utf8Range } from "./utf8-range.js";
+import type { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -35,6 +35,8 @@ export type StepWindow = readonly CheckedMessage[] | typeof CLEARED;
 /** See {@link StepWindow}. */
 export const CLEARED = "cleared";
 
+type WindowMessage = RlStepsTuple["state"]["transcript_window"][number];
+
 const WINDOW_PATH = "transcript_window[].content";
 const ACTION_PATH = "action_content";
 
@@ -44,13 +46,13 @@ const ACTION_PATH = "action_content";
  * type, seat role, conditions; `labels` null when sanitizing changed none, so they are written as they are)
  * and its return to go; a tuple whose texts match an injection pattern under `onInjection: drop` is counted
  * in `result` instead. Kept rows' texts are counted in the audit (the seat's role once a row: the rows write
- * it as `env.label` gives it). What `rows` and `write` both build their rows from.
+ * it as `env.label` gives it). What `rl-steps` writes its rows from.
  */
 export function eachRlStep(
-  record: RlRecord,
+  record: RlStepsRecord,
   env: ViewEnv,
   result: ViewResultBuilder<unknown>,
-  emit: (tuple: RlTuple, i: number, window: StepWindow, action: CheckedText | null, returnToGo: number, labels: SanitizedLabels | null) => void,
+  emit: (tuple: RlStepsTuple, i: number, window: StepWindow, action: CheckedText | null, returnToGo: number, labels: SanitizedLabels | null) => void,
 ): void {
   const returns = returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma);
   const checks = new WindowChecks(env.check);
@@ -59,7 +61,7 @@ export function eachRlStep(
   const clearBytes = env.clearBytes;
   const tuples = record.tuples;
   for (let i = 0; i < tuples.length; i++) {
-    const tuple = tuples[i] as RlTuple;
+    const tuple = tuples[i] as RlStepsTuple;
     checks.next();
     labels.step(tuple);
     const messages = tuple.state.transcript_window;
@@ -68,7 +70,7 @@ export function eachRlStep(
     const cleared = clearBytes === undefined ? 0 : clearedPrefix(messages, checks, clearBytes);
     const roles = labels.rolesChanged ? (labels.values as SanitizedLabels).roles : null;
     const window: StepWindow = cleared === messages.length && roles === null ? CLEARED : checkedWindow(messages, cleared, checks, clearBytes, roles);
-    const content = (tuple.action?.content ?? null) as string | Utf8Range | null;
+    const content = tuple.action?.content ?? null;
     const action = content === null ? null : checkedText(env, content);
     if (env.onInjection !== "drop") {
       // Every text is counted and the row kept, as admitTexts does, without a list of them per row.
@@ -94,11 +96,11 @@ export function eachRlStep(
 }
 
 /** How many of `messages`, from the first, are the walk's bytes that `clearBytes` clears. */
-function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: WindowChecks, clearBytes: (text: Utf8Range) => boolean): number {
+function clearedPrefix(messages: RlStepsTuple["state"]["transcript_window"], checks: WindowChecks, clearBytes: (text: Utf8Range) => boolean): number {
   let n = 0;
   for (; n < messages.length; n++) {
-    const content = (messages[n] as { content: unknown }).content;
-    if (!(content instanceof Utf8Range) || !checks.clears(content, clearBytes)) break;
+    const { content } = messages[n] as WindowMessage;
+    if (typeof content === "string" || !checks.clears(content, clearBytes)) break;
   }
   return n;
 }
@@ -110,7 +112,7 @@ function clearedPrefix(messages: RlTuple["state"]["transcript_window"], checks: 
  * (docs/decisions.md).
  */
 function checkedWindow(
-  messages: RlTuple["state"]["transcript_window"],
+  messages: RlStepsTuple["state"]["transcript_window"],
   cleared: number,
   checks: WindowChecks,
   clearBytes: ((text: Utf8Range) => boolean) | undefined,
@@ -118,8 +120,9 @@ function checkedWindow(
 ): CheckedMessage[] {
   const window = new Array<CheckedMessage>(messages.length);
   for (let m = 0; m < messages.length; m++) {
-    const role = roles === null ? (messages[m] as { role: string }).role : (roles[m] as string);
-    const content = (messages[m] as { content: unknown }).content as string | Utf8Range;
+    const message = messages[m] as WindowMessage;
+    const role = roles === null ? message.role : (roles[m] as string);
+    const content = message.content;
     if (typeof content === "string") window[m] = checkedMessage(role, checks.of(content));
     else if (m < cleared || (m > cleared && clearBytes !== undefined && checks.clears(content, clearBytes))) window[m] = clearedMessage(role, content);
     else window[m] = checkedMessage(role, checks.of(content.text()));

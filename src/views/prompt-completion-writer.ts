@@ -10,8 +10,9 @@ import { ViewResultBuilder } from "./view-result.js";
 import type { ViewWritten } from "./view-result.js";
 
 /**
- * `trl-prompt-completion`'s rows written straight into the leaves of `plan` (its columns): the row
- * `trlPromptCompletion.rows` builds, value for value, without the row object and the generic shredding of it.
+ * `trl-prompt-completion`'s rows, written straight into the leaves of `plan` (its columns): the view's one
+ * implementation of its rows (`trlPromptCompletion.rows` reads them back), without a row object and the
+ * generic shredding of it.
  */
 export function promptCompletionWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv, out: RowOut) => ViewWritten {
   const c = new LeafColumns(plan);

@@ -1,4 +1,3 @@
-import type { RlRecord, RlTuple } from "../formats/rl.js";
 import type { ColumnBuffer } from "../parquet/column-buffer.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
@@ -7,6 +6,7 @@ import { isStringifyForm } from "./is-stringify-form.js";
 import type { CheckedMessage, CheckedText, StepWindow } from "./each-rl-step.js";
 import type { SanitizedLabels } from "./step-labels.js";
 import { LeafColumns } from "./leaf-columns.js";
+import type { RlStepsRecord, RlStepsTuple } from "./rl-steps-record.js";
 import type { RowOut } from "./leaf-columns.js";
 import { Utf8Range } from "./utf8-range.js";
 import type { ViewEnv } from "./view-env.js";
@@ -14,11 +14,11 @@ import { ViewResultBuilder } from "./view-result.js";
 import type { ViewWritten } from "./view-result.js";
 
 /**
- * `rl-steps`' rows written straight into the leaves of `plan` (its columns): the row `rlSteps.rows` builds,
- * value for value (a null is a missing entry at level 0, observations JSON text), without the row object
- * and the generic shredding of it (docs/decisions.md).
+ * `rl-steps`' rows, written straight into the leaves of `plan` (its columns): a null is a missing entry at
+ * level 0, an observation its JSON text. The view's one implementation of its rows (`rlSteps.rows` reads
+ * them back), without a row object and the generic shredding of it (docs/decisions.md).
  */
-export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv, out: RowOut) => ViewWritten {
+export function rlStepsWriter(plan: ColumnPlan): (record: RlStepsRecord, env: ViewEnv, out: RowOut) => ViewWritten {
   const c = new LeafColumns(plan);
   const runId = c.leaf("run_id");
   const seatIndex = c.leaf("seat_index");
@@ -50,19 +50,21 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
   let last = -1;
   let rows = 0;
   const at = (i: number): LeafWriter => leaves[i] as LeafWriter;
-  const emit = (tuple: RlTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number, labels: SanitizedLabels | null): void => {
+  const emit = (tuple: RlStepsTuple, i: number, messages: StepWindow, action: CheckedText | null, rtg: number, labels: SanitizedLabels | null): void => {
     out.beginRow();
     rows++;
     at(stepIndex).int64(tuple.index, 0);
     at(kind).text(tuple.kind, 0);
     jsonText(at(observation), tuple.state.observation, env);
     if (messages === CLEARED) {
-      // Every content is the walk's bytes, cleared: written as they are, from the record's own messages.
+      // Every content is the walk's bytes, cleared (CLEARED says so; the type cannot): written as they are,
+      // from the record's own messages.
       const own = tuple.state.transcript_window;
       if (own.length === 0) window.empty(leaves);
       for (let m = 0; m < own.length; m++) {
-        const message = own[m] as { role: string; content: unknown };
-        window.messageBytes(leaves, m, message.role, message.content as Utf8Range);
+        const { role: name, content } = own[m] as RlStepsTuple["state"]["transcript_window"][number];
+        if (typeof content === "string") window.message(leaves, m, name, content);
+        else window.messageBytes(leaves, m, name, content);
       }
     } else {
       if (messages.length === 0) window.empty(leaves);
@@ -115,7 +117,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlRecord, env: ViewEnv
  * already `JSON.stringify`'s text (`env.jsonForm` or `isStringifyForm` says), else parsed and stringified: the
  * column's bytes are the same either way.
  */
-function jsonText(w: LeafWriter, value: unknown, env: ViewEnv): void {
+function jsonText(w: LeafWriter, value: RlStepsTuple["state"]["observation"], env: ViewEnv): void {
   if (value === null || value === undefined) w.missing(0, 0);
   else if (!(value instanceof Utf8Range)) w.text(JSON.stringify(value), 0);
   // A walk's range: its line was checked as UTF-8 before the walk, and a JSON value's text is whole characters.

@@ -1,4 +1,4 @@
-import type { RlTuple } from "../formats/rl.js";
+import type { RlStepsTuple } from "./rl-steps-record.js";
 import type { RowText } from "./admit-texts.js";
 import type { Checked, TextCheck } from "./sanitize-text.js";
 import type { TextAudit } from "./text-audit.js";
@@ -51,7 +51,7 @@ export class StepLabels {
   }
 
   /** Checks a step's labels. */
-  step(tuple: RlTuple): void {
+  step(tuple: RlStepsTuple): void {
     const label = this.#label;
     const texts = this.texts;
     if (texts.length !== 0) texts.length = 0;

@@ -45,13 +45,12 @@ export class Utf8Ranges {
   /** A range of these bytes, one not handed out since the last {@link reset}. */
   next(bytes: Uint8Array, start: number, end: number, checked: boolean | null): Utf8Range {
     const all = this.#all;
-    const i = this.#used++;
-    if (i === all.length) {
-      const range = new Utf8Range(bytes, start, end, checked);
-      all.push(range);
-      return range;
+    const range = all[this.#used++];
+    if (range === undefined) {
+      const made = new Utf8Range(bytes, start, end, checked);
+      all.push(made);
+      return made;
     }
-    const range = all[i] as Utf8Range;
     range.bytes = bytes;
     range.start = start;
     range.end = end;

@@ -18,10 +18,18 @@ export interface ViewInputs {
 }
 
 /**
+ * A view's rows written straight into a row group's leaves laid out by `plan` (the view's columns), entry for
+ * entry as shredding them would: made once per plan, then called per record.
+ */
+export type ViewWrite<Input> = (plan: ColumnPlan) => (record: Input, env: ViewEnv, out: RowOut) => ViewWritten;
+
+/**
  * A training view: turns one kept, validated record of format `from` into rows, reporting the steps or
  * pairs it left out by reason. Pure apart from `env.audit`, which counts the texts of the rows it returns.
+ * `Input`: the record as the view reads it, `from`'s record or a wider type (`rl-steps` also reads texts as the
+ * parallel engine's walk gives them, as their bytes).
  */
-export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row extends Record<string, unknown> = Record<string, unknown>> {
+export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row extends Record<string, unknown> = Record<string, unknown>, Input = ViewInputs[From]> {
   readonly name: ViewName;
   /** The export format whose records the view reads. */
   readonly from: From;
@@ -37,17 +45,17 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   readonly trl: { readonly type: "prompt-completion" | "unpaired preference" | "preference" | "stepwise supervision" | "prompt-only" | "language modeling"; readonly trainer: string; readonly format?: "standard" } | null;
   /** One line for the dataset card and `--help`. */
   readonly description: string;
-  rows(record: ViewInputs[From], env: ViewEnv): ViewResult<Row>;
+  /** A view with `write` derives these from it (`writtenRows`): a view's rows have one implementation. */
+  rows(record: Input, env: ViewEnv): ViewResult<Row>;
   /** What a row trains on, as chat messages, for counting its tokens (`--tokenizer`); absent: no chat text (`rl-steps`). */
   training?(row: Row): TrainingText;
   /**
-   * Optional: the rows `rows` gives, written straight into a row group's leaves laid out by `plan` (the
-   * view's columns), entry for entry as shredding them would, without building them as objects first. The
-   * parallel engine's workers write with it where a view has it (test/engines/engines-agree.test.ts holds
-   * the rows alike).
+   * Optional: the view's rows written straight into leaves, without building them as objects; where a view
+   * has it, it is the view's one implementation of its rows, and `rows` reads them back. The parallel
+   * engine's workers write Parquet with it.
    * @internal
    */
-  readonly write?: (plan: ColumnPlan) => (record: ViewInputs[From], env: ViewEnv, out: RowOut) => ViewWritten;
+  readonly write?: ViewWrite<Input>;
 }
 
 /** Any view, whatever it reads: what a plan holds. */

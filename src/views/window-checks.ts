@@ -46,7 +46,7 @@ export class WindowChecks {
     if (bytes.checked !== null) return clear(bytes);
     const previous = this.#previousBytes;
     let cleared = false;
-    for (let i = 0; i < previous.length && !cleared; i++) cleared = sameBytes(previous[i] as Utf8Range, bytes);
+    for (const range of previous) if ((cleared = sameBytes(range, bytes))) break;
     if (!cleared && !clear(bytes)) return false;
     this.#currentBytes.push(bytes);
     return true;
