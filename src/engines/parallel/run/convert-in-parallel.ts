@@ -192,7 +192,7 @@ interface Unit {
   /** Shard of each segment, once decided. */
   shards: number[] | null;
   /** A split run: the split (shard set) of each segment, once decided. */
-  splits: Uint16Array | null;
+  splits: Uint32Array | null;
   /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
   out: number;
   groups: readonly EncodedRowGroup[] | null;
@@ -390,7 +390,7 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint16Array | null; out: number };
+      const { groups, shards, splits, out } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint32Array | null; out: number };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
@@ -444,7 +444,7 @@ class Pass {
     if (injected.length > 0) bad.sort((a, b) => a.batch - b.batch || a.item.provenance.line - b.item.provenance.line);
     for (const { item } of bad) this.#quarantine(this.decider.tally, item);
     if (counter !== null) countSplitRows(valid, kept, counter);
-    const splits = counter === null ? null : Uint16Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
+    const splits = counter === null ? null : Uint32Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
     const segments = segmentsOf.flat();
     const shards = shardsOf.flat();
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
