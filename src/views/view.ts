@@ -43,7 +43,7 @@ export interface View<From extends keyof ViewInputs = keyof ViewInputs, Row exte
   /**
    * Optional: the rows `rows` gives, written straight into a row group's leaves laid out by `plan` (the
    * view's columns), entry for entry as shredding them would, without building them as objects first. The
-   * parallel engine's workers write with it where a view has it (test/engines/engines-agree.test.ts holds
+   * parallel engine's workers write with it where a view has it (test/engines/executors-agree.test.ts holds
    * the rows alike).
    * @internal
    */
