@@ -18,6 +18,7 @@ import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { errorOf } from "./unit-failure.js";
 import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -360,7 +361,7 @@ class Pass {
 
   #receive(message: FromWorker): void {
     try {
-      if (message.type === "failed") throw Object.assign(new Error(message.message), { stack: message.stack });
+      if (message.type === "failed") throw errorOf(message);
       const unit = this.#units.get(message.unit);
       if (unit === undefined) return; // another pass's unit
       if (message.type === "outcomes") {

@@ -246,6 +246,8 @@ export interface FailedMessage {
   readonly type: "failed";
   readonly message: string;
   readonly stack: string | undefined;
+  /** The failure was a ConfigError (the user's input or options), which main throws as one. */
+  readonly config: boolean;
 }
 
 export type FromWorker = OutcomesMessage | EncodedMessage | FailedMessage;
