@@ -11,7 +11,7 @@
 // --growing-at-runtime set from inside the process before the night starts (v8.setFlagsFromString), as the CLI's
 // pull and run do (docs/decisions.md, "Nightly pull memory: the heap's growing percent").
 // --node-flags "F ...": more flags for each pull's node (V8's young generation: `--max-semi-space-size=16`).
-// --workers N, --engine NAME: the night's executor (`run --workers`, `--engine`), as runNightly's options.
+// --workers N: the night's executor (`run --workers`), as runNightly's options.
 // --repeat N: N rounds of (rerun, bare download) per size, alternating; the median ratio is reported, in wall
 // time (the target) and in CPU time (user + system of the pull's process against the bare download's), which a
 // loaded machine disturbs less.
@@ -43,7 +43,6 @@ const { values } = parseArgs({
     "growing-at-runtime": { type: "boolean", default: false },
     child: { type: "string" },
     workers: { type: "string" },
-    engine: { type: "string" },
     "node-flags": { type: "string" },
   },
 });
@@ -125,7 +124,6 @@ function pullInChild(options) {
     if (growing !== undefined && !values["growing-at-runtime"]) heap.push(`--heap-growing-percent=${growing}`);
     else if (growing !== undefined) options = { ...options, growingPercent: Number(growing) };
     if (values.workers !== undefined) options = { ...options, workers: Number(values.workers) };
-    if (values.engine !== undefined) options = { ...options, engine: values.engine };
     const proc = spawn(process.execPath, [...heap, new URL(import.meta.url).pathname, "--child", JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     proc.stdout.setEncoding("utf8").on("data", (d) => (out += d));
@@ -134,7 +132,7 @@ function pullInChild(options) {
 }
 
 /** The child: a night through the library, as `evalshard pull` runs it. */
-async function child({ url, token, format, out, record, growingPercent, workers, engine }) {
+async function child({ url, token, format, out, record, growingPercent, workers }) {
   if (growingPercent !== undefined) (await import("node:v8")).setFlagsFromString(`--heap-growing-percent=${growingPercent}`);
   const { runNightly, parsePipeline } = await import(`${dist}/index.js`);
   const requests = [];
@@ -150,7 +148,7 @@ async function child({ url, token, format, out, record, growingPercent, workers,
   const env = { EVAL_OWNER_TOKEN: token };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const result = await runNightly(parsePipeline(text, "pull-scaling.yaml", env), { env }, { ...(workers === undefined ? {} : { workers }), ...(engine === undefined ? {} : { engine }) });
+  const result = await runNightly(parsePipeline(text, "pull-scaling.yaml", env), { env }, workers === undefined ? {} : { workers });
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = cpuSecondsSince(cpu);
   if (record !== undefined) writeFileSync(record, JSON.stringify(requests));

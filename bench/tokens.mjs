@@ -102,7 +102,7 @@ const timedRun = async (extra) => {
   for (let r = 0; r < runs; r++) {
     const out = join(scratch, `engine-${Object.keys(extra).length}-${r}`);
     const [thread, process0, wall] = [process.threadCpuUsage(), process.cpuUsage(), performance.now()];
-    const { manifest } = await convert({ inputs: [input], out, view: "trl-prompt-completion", engine: "parallel", ...extra });
+    const { manifest } = await convert({ inputs: [input], out, view: "trl-prompt-completion", ...extra });
     const [t, p] = [process.threadCpuUsage(thread), process.cpuUsage(process0)];
     const run = { cpu: (p.user + p.system) / 1e6, main: (t.user + t.system) / 1e6, wall: (performance.now() - wall) / 1e3, manifest };
     if (best === null || run.cpu < best.cpu) best = run;

@@ -87,7 +87,7 @@ export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";
 export type { Stripped, RecordOf, StrippedRecordOf, StrippedSftRecord, StrippedRlRecord, StrippedDpoRecord } from "./formats/stripped.js";
 export type { ColumnType, Field } from "./schema/column-type.js";
-export type { ConvertOptions, Compression, OutputKind, Engine } from "./plan/options.js";
+export type { ConvertOptions, Compression, OutputKind } from "./plan/options.js";
 export type { NativeParquetOptions } from "./sinks/native-parquet-format.js";
 export type { ConvertResult } from "./jobs/convert.js";
 export type { ConvertHooks, ConvertPhase } from "./jobs/convert-phase.js";

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { prepareEngine } from "../engines/choose-engine.js";
+import { parallelEngine } from "../engines/parallel/index.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { describeDecision } from "../output/publish-guard.js";
@@ -10,18 +10,21 @@ import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
 import { refuseBinaryOnTerminal } from "./refuse-binary-on-terminal.js";
 import { ERROR_PREFIX, runAction } from "./run-action.js";
+import { addRetiredEngineFlag, retiredEngine } from "./retired-engine-flag.js";
 
 export function convertCommand(): Command {
   const command = new Command("convert").description("validate, de-duplicate, filter and strip export files into sharded Parquet or JSONL with a manifest");
-  addOptionFlags(command, "convert");
+  addRetiredEngineFlag(addOptionFlags(command, "convert"));
   return command.action(
     runAction(async (...args: unknown[]) => {
-      const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "convert");
+      const self = args.at(-1) as Command;
+      retiredEngine(self);
+      const { json, ...given } = optionsFromFlags(self, "convert");
       const options = given as unknown as ConvertOptions;
       const plan = resolvePlan("convert", options);
       refuseBinaryOnTerminal(plan);
       // Only the CLI prepares: the parallel engine's workers then start with flags a library caller may not want.
-      prepareEngine(plan);
+      parallelEngine.prepare(plan);
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       // Progress only where it cannot mix with the rows: with --out -, stderr may carry the manifest alone.

@@ -8,15 +8,18 @@ import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { runAction } from "./run-action.js";
 import { executorOf } from "./executor-of.js";
+import { addRetiredEngineFlag, retiredEngine } from "./retired-engine-flag.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 
 /** `evalshard pull`: the nightly job from flags instead of a pipeline file; the same code path as `run`. */
 export function pullCommand(): Command {
   const command = new Command("pull").description("pull one format from the service into an incremental dataset (credentials from EVAL_API_KEY or EVAL_OWNER_TOKEN)");
-  addOptionFlags(command, "pull");
+  addRetiredEngineFlag(addOptionFlags(command, "pull"));
   return command.action(
     runAction(async (...args: unknown[]) => {
-      const { json, dryRun, force, workers, engine, ...flags } = optionsFromFlags(args.at(-1) as Command, "pull");
+      const self = args.at(-1) as Command;
+      retiredEngine(self);
+      const { json, dryRun, force, workers, ...flags } = optionsFromFlags(self, "pull");
       const given = withViewDefaults(flags); // issue 18: an OpenAI view is plain JSON Lines unless --to says otherwise
       const [{ runNightly, outputDirOf }, { pipelineSpec }, { describeIssues }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/pipeline-spec.js"), import("../stages/describe-issues.js")]);
       // The flags as the pipeline file a `run` would read: one validation, one code path.
@@ -30,7 +33,7 @@ export function pullCommand(): Command {
       const dry = dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(parsed.data.name);
-      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry, force: force === true, ...executorOf({ workers, engine }) }), { always: dry }).finally(() => environment.end());
+      const night = await leaveNothingCreated(outputDirOf(parsed.data), () => runNightly(parsed.data, environment, { dryRun: dry, force: force === true, ...executorOf({ workers }) }), { always: dry }).finally(() => environment.end());
       return reportNight(night, json === true || !process.stdout.isTTY);
     }),
   );

@@ -5,6 +5,7 @@ import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
 import { reportCommit } from "./commit-command.js";
 import { executorOf } from "./executor-of.js";
+import { addRetiredEngineFlag, retiredEngine } from "./retired-engine-flag.js";
 import { pipelineFileOf } from "./shipped-pipeline.js";
 import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
@@ -18,7 +19,7 @@ const DRY_RUN_HELP = OPTIONS.dryRun.help;
  * e.g. `--publish-anyway` once after a real shrink, and `--force` for a first night into a folder of theirs.
  */
 const RUN_FLAGS: OptionTable = Object.fromEntries(
-  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force, workers: OPTIONS.workers, engine: OPTIONS.engine }).map(([name, spec]) => {
+  Object.entries<OptionSpec<any>>({ minRecords: OPTIONS.minRecords, maxShrink: OPTIONS.maxShrink, publishAnyway: OPTIONS.publishAnyway, force: OPTIONS.force, workers: OPTIONS.workers }).map(([name, spec]) => {
     // Help shows no table default here: what is not given stays the pipeline file's value.
     const { default: _default, ...overFile } = spec;
     return [name, { ...overFile, help: spec.yaml === undefined ? spec.help : `${spec.help}; over the pipeline file's ${spec.yaml.key}` }];
@@ -32,16 +33,17 @@ export function runCommand(): Command {
     .option("--json", "print the night's summary as one JSON line")
     .option("--dry-run", DRY_RUN_HELP)
     .option("--commit <when>", "a part of a partitioned night: `last` commits the night when this part is the last of the N to stage it (one part commits, by the storage's conditional write); its summary follows the night's");
-  addOptionFlags(command, "pull", RUN_FLAGS);
+  addRetiredEngineFlag(addOptionFlags(command, "pull", RUN_FLAGS));
   return command.action(
     runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean; commit?: string }, self: Command) => {
       const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
-      const { force, workers, engine, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
+      retiredEngine(self);
+      const { force, workers, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
       const spec = await loadPipeline(pipelineFileOf(path), process.env, toYamlKeys(RUN_FLAGS, "pull", given));
       const dryRun = flags.dryRun === true;
       applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
       const environment = nightlyEnvironment(spec.name);
-      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true, ...executorOf({ workers, engine }), ...(flags.commit === undefined ? {} : { commit: flags.commit as "last" }) }), { always: dryRun }).finally(() => environment.end());
+      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true, ...executorOf({ workers }), ...(flags.commit === undefined ? {} : { commit: flags.commit as "last" }) }), { always: dryRun }).finally(() => environment.end());
       const json = flags.json === true || !process.stdout.isTTY;
       const code = reportNight(night, json);
       // A part's own night trips no guard (the commit judges the night): the commit's code is the job's.

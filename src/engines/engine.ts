@@ -24,8 +24,11 @@ import type { DatasetStats } from "../stats/dataset-stats.js";
 // Declared beside the sinks that read them (output/ imports nothing of engines/); every engine and sink names them from here.
 export type { RowOrigin, SettledInput };
 
-/** The engines, by the name `--engine` and the manifest give them. */
-export type EngineName = "parallel" | "stages";
+/**
+ * The engine's name in the manifest (`output.engine`): one value since the stages engine went (issue 33);
+ * a manifest of an earlier version may say "stages".
+ */
+export type EngineName = "parallel";
 
 /** A run's inputs: the lines, and the runs the scorecards gate out. */
 export interface RunSources {
@@ -130,19 +133,12 @@ export interface EngineRun {
 }
 
 /**
- * An executor of run plans: reads the sources once or twice, validates, dedups, filters and strips, and
- * writes kept rows and quarantined lines into the sink. Both engines publish the same rows and counts.
+ * The engine: reads the sources once or twice, validates, dedups, filters and strips, and writes kept rows
+ * and quarantined lines into the sink, on main's thread (`--workers 0`) or across worker threads.
  */
 export interface Engine<Sink = EngineSink> {
   readonly name: EngineName;
-  /**
-   * Why this engine cannot run `plan` over `sources` (a phrase for an error message), or null when it can.
-   * Without sources (not open yet), only what the plan alone rules out.
-   */
-  refuses(plan: RunPlan, sources?: RunSources): string | null;
-  /** The plan will likely run here, once its sources are open: start now what takes long to start. */
-  prepare?(plan: RunPlan): void;
+  /** Before the sources are open: start now what takes long to start (worker threads). */
+  prepare(plan: RunPlan): void;
   run(plan: RunPlan, sources: RunSources, sink: Sink): Promise<EngineRun>;
-  /** Another engine runs: free what this one made ready ahead (the parallel engine's prestarted workers). */
-  standDown?(): void;
 }

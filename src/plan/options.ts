@@ -13,11 +13,6 @@ import type { OptionsOf } from "./option-spec.js";
 
 export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
 export const COMPRESSIONS = ["zstd", "gzip", "snappy", "none"] as const;
-/**
- * "parallel": worker threads, one read of the inputs, our own Parquet encoder; "stages": the library's
- * async-iterable stages one record at a time, Parquet by DuckDB. "auto" picks parallel wherever it can run.
- */
-export const ENGINES = ["auto", "parallel", "stages"] as const;
 const FORMATS = FORMAT_NAMES as readonly [FormatName, ...FormatName[]];
 
 /**
@@ -233,18 +228,11 @@ export const OPTIONS = defineOptions({
     flag: "--accept-later-minor",
     yaml: { key: "accept_later_minor" },
   },
-  engine: {
-    kind: choice(ENGINES),
-    default: "auto",
-    help: "parallel: worker threads and one read (Parquet); stages: one record at a time through the library's stages; auto: parallel where it can run. Going away once the parallel engine runs every plan (issue 33): use --workers",
-    takenBy: ["convert", "pull"],
-    flag: "--engine <name>",
-  },
   workers: {
     kind: wholeNumber({ min: 0 }),
     default: () => Math.max(1, availableParallelism()),
     defaultShown: "available cores; a night (pull, run): 0",
-    help: "worker threads of the parallel engine; 0: it runs on the main thread alone",
+    help: "worker threads of the engine; 0: it runs on the main thread alone",
     takenBy: ["convert", "validate", "pull"],
     flag: "--workers <n>",
   },
@@ -468,7 +456,6 @@ export type OptionName = keyof Options;
 
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 export type Compression = (typeof COMPRESSIONS)[number];
-export type Engine = (typeof ENGINES)[number];
 
 /** Options of `convert`, derived from the table. */
 export type ConvertOptions = OptionsOf<Options, "convert">;

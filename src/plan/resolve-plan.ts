@@ -54,7 +54,6 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     snapshotGraceMs: (o.snapshotGrace ?? OPTIONS.snapshotGrace.default) * 1000,
   };
   const untrusted = o.untrusted ?? {};
-  const engine = o.engine ?? OPTIONS.engine.default;
   if (o.out !== undefined && outputLocation(o.out).kind === "stdout") {
     if (command === "pull") throw new ConfigError(`Output "-": a nightly dataset keeps its state between nights, so it needs a directory or s3://BUCKET/PREFIX; convert writes to standard output`);
     if (to !== "jsonl") throw new ConfigError(`Output "-" writes JSON Lines to standard output: add --to jsonl (plain text unless --compression is named), got --to ${to}`);
@@ -95,7 +94,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
       publishAnyway: o.publishAnyway ?? OPTIONS.publishAnyway.default,
       maxLineBytes: o.maxLineBytes ?? OPTIONS.maxLineBytes.default,
     },
-    engine: { choice: engine, workers: o.workers ?? OPTIONS.workers.default() },
+    engine: { workers: o.workers ?? OPTIONS.workers.default() },
     firstBad: o.firstBad ?? OPTIONS.firstBad.default,
     ...(view === undefined ? {} : { view }),
     ...(split === undefined ? {} : { split }),

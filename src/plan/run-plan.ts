@@ -4,7 +4,7 @@ import type { GateBy } from "../formats/card-gate.js";
 import type { FilterRule } from "../core/reasons.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { CommandName } from "./option-spec.js";
-import type { Compression, Engine, OutputKind } from "./options.js";
+import type { Compression, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
 import type { ViewRequest } from "../views/open-view.js";
 import type { SelectionPlan } from "../stages/select-plan.js";
@@ -113,7 +113,8 @@ export interface RunPlan {
   readonly dedup: DedupPlan;
   readonly shards: ShardPlan;
   readonly guards: Guards;
-  readonly engine: { readonly choice: Engine; readonly workers: number };
+  /** Worker threads; 0: the engine runs on main's thread alone. */
+  readonly engine: { readonly workers: number };
   /** `validate`: how many offending lines to report. */
   readonly firstBad: number;
   readonly view?: ViewPlan;

@@ -42,8 +42,8 @@ describe("the import graph of src/", () => {
       `import { z } from "zod";`,
     ].join("\n");
     expect(specifiersOf(text).sort()).toEqual(["../b.js", "./a.js", "./c.js", "./d.js", "./e.js", "./f.js", "./g.js", "zod"]);
-    // In the real sources too: the stages engine loads its pipeline on first use.
-    expect(graph.get("engines/stages/stages-engine.ts")?.has("engines/stages/pipeline.ts")).toBe(true);
+    // In the real sources too: the engine loads its run on first use.
+    expect(graph.get("engines/parallel/parallel-engine.ts")?.has("engines/parallel/run-parallel.ts")).toBe(true);
     expect(unresolved).toEqual([]);
     expect(graph.size).toBeGreaterThan(100);
   });
@@ -82,6 +82,6 @@ describe("layering", () => {
     const inside = (file: string) => file.startsWith("engines/parallel/");
     const leaks = [...graph].filter(([file]) => !inside(file)).flatMap(([file, targets]) => [...targets].filter((t) => inside(t) && t !== "engines/parallel/index.ts").map((t) => `${file} -> ${t}`));
     expect(leaks, "import from engines/parallel/index.ts, or export what you need there").toEqual([]);
-    expect(graph.get("engines/choose-engine.ts")?.has("engines/parallel/index.ts")).toBe(true);
+    expect(graph.get("jobs/convert.ts")?.has("engines/parallel/index.ts")).toBe(true);
   });
 });

@@ -38,17 +38,17 @@ describe("evalshard CLI", () => {
     expect(readFileSync(join(out, manifest.shards[0].path), "utf8")).toContain("Slow down.");
   });
 
-  it("convert: --engine and --workers choose how it runs, and the manifest says which ran", () => {
-    const engines = ["parallel", "stages"].map((engine) => {
-      const out = join(root, `engine-${engine}`);
-      const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--engine", engine, "--workers", "1", "--json");
+  it("convert: --workers chooses how it runs (main's thread alone, or worker threads), the manifest names the one engine", () => {
+    const executors = ["0", "1"].map((workers) => {
+      const out = join(root, `workers-${workers}`);
+      const r = run("convert", fx("sft-valid.ndjson"), fx("sft-duplicates.ndjson"), "--out", out, "--workers", workers, "--json");
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout) as { output: { engine: string }; records_out: number; dropped: object };
     });
-    expect(engines.map((m) => m.output.engine)).toEqual(["parallel", "stages"]);
-    expect(engines[0]?.records_out).toBe(engines[1]?.records_out);
-    expect(engines[0]?.dropped).toEqual(engines[1]?.dropped);
-    expect(run("convert", fx("sft-valid.ndjson"), "--out", join(root, "engine-bad"), "--engine", "fast").code).toBe(2);
+    expect(executors.map((m) => m.output.engine)).toEqual(["parallel", "parallel"]);
+    expect(executors[0]?.records_out).toBe(executors[1]?.records_out);
+    expect(executors[0]?.dropped).toEqual(executors[1]?.dropped);
+    expect(run("convert", fx("sft-valid.ndjson"), "--out", join(root, "workers-bad"), "--workers", "-1").code).toBe(2);
   });
 
   it("exit 3 when the quarantined share is over --max-quarantined, publishing only with --publish-anyway", () => {

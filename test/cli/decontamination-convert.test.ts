@@ -99,12 +99,11 @@ describe("convert --suites FILE (issue 35)", () => {
     ];
     for (const [n, [inputs, extra]] of cases.entries()) {
       const outcomes = [];
-      for (const engine of [["--engine", "stages"], ["--engine", "parallel"], ["--engine", "parallel", "--workers", "0"]]) {
-        const out = join(root, `agree-${n}-${engine.join("")}`);
-        const r = await runCli(["convert", ...inputs.map((i) => join(root, i)), "--out", out, "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--shard-rows", "50", "--json", ...extra, ...engine]);
+      for (const executor of [["--workers", "2"], ["--workers", "0"]]) {
+        const out = join(root, `agree-${n}-${executor.join("")}`);
+        const r = await runCli(["convert", ...inputs.map((i) => join(root, i)), "--out", out, "--to", "jsonl", "--compression", "none", "--suites", suitesFile, "--shard-rows", "50", "--json", ...extra, ...executor]);
         expect(r.code, r.stderr).toBe(0);
-        const m = JSON.parse(r.stdout) as { records_out: number; dropped: Record<string, number>; quarantined: object; decontamination: object; output: { engine: string } };
-        expect(m.output.engine).toBe(engine[1]);
+        const m = JSON.parse(r.stdout) as { records_out: number; dropped: Record<string, number>; quarantined: object; decontamination: object };
         const data = Object.fromEntries(readdirSync(join(out, "data")).sort().map((f) => [f, readFileSync(join(out, "data", f), "utf8")]));
         outcomes.push({ records_out: m.records_out, dropped: m.dropped, quarantined: m.quarantined, decontamination: m.decontamination, data });
       }
@@ -114,7 +113,6 @@ describe("convert --suites FILE (issue 35)", () => {
       // The decoys stand in their campaigns' top k.
       if (n === 4) expect(Object.values(outcomes[0]?.data ?? {}).join("").match(/-decoy"/g)?.length).toBeGreaterThan(0);
       expect(outcomes[1]).toEqual(outcomes[0]);
-      expect(outcomes[2]).toEqual(outcomes[0]);
     }
   });
 

@@ -44,12 +44,12 @@ const C_ROWS = input("c", 20);
 
 let counter = 0;
 const SHORT_LEASE = ["--lease-seconds", "1"];
-const convertArgs = (inputs: string, out: string, lease: string[] = []) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...lease];
+const convertArgs = (inputs: string, out: string, lease: string[] = []) => ["convert", inputs, "--out", out, "--shard-rows", "15", "--max-shrink", "1", ...lease];
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...s3rverCliEnv(server), ...env }, replaceEnv: true });
 /** A job that stops itself after `step`, with the short lease unless `lease` says otherwise. */
 const stoppedAt = (step: string, inputs: string, out: string, lease = SHORT_LEASE) => startCli(convertArgs(inputs, out, lease), { ...s3rverCliEnv(server), [STOP_AT_STEP]: step });
 /** The same convert, in this process. */
-const convertHere = (inputs: string, out: string) => convert({ inputs: [inputs], out, engine: "stages", shardRows: 15, maxShrink: 1 });
+const convertHere = (inputs: string, out: string) => convert({ inputs: [inputs], out, shardRows: 15, maxShrink: 1 });
 
 /** `verify`: whether it passed (its findings) and the rows it checked. */
 async function verified(out: string): Promise<{ findings: readonly unknown[]; rows: number }> {

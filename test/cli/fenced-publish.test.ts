@@ -50,13 +50,13 @@ const A_ROWS = input("a", 40);
 const B_ROWS = input("b", 30);
 const C_ROWS = input("c", 20);
 
-const convertArgs = (inputs: string, out: string, lease: string[] = []) => ["convert", inputs, "--out", out, "--engine", "stages", "--shard-rows", "15", "--max-shrink", "1", ...lease, ...NO_GRACE];
+const convertArgs = (inputs: string, out: string, lease: string[] = []) => ["convert", inputs, "--out", out, "--shard-rows", "15", "--max-shrink", "1", ...lease, ...NO_GRACE];
 const rowsOf = (out: string) => (JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { records_out: number }).records_out;
 /** A job that stops itself after `step`; with the short lease unless `lease` says otherwise. */
 const stoppedAt = (step: string, inputs: string, out: string, wrap?: (c: string[]) => string[], lease = SHORT_LEASE) =>
   startCli(convertArgs(inputs, out, lease), { ...process.env, [STOP_AT_STEP]: step } as Record<string, string>, wrap);
 /** The same convert, in this process. */
-const convertHere = (inputs: string, out: string) => convert({ inputs: [inputs], out, engine: "stages", shardRows: 15, maxShrink: 1, snapshotGrace: 0 });
+const convertHere = (inputs: string, out: string) => convert({ inputs: [inputs], out, shardRows: 15, maxShrink: 1, snapshotGrace: 0 });
 
 /** A dataset of 65 rows, as a good night left it. */
 async function dataset(name: string): Promise<string> {

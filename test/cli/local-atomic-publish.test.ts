@@ -88,14 +88,14 @@ const pipeline = (name: string, inputs: string, out: string) => {
   writeFileSync(path, ["version: 1", `name: ${name}`, "source:", "  kind: files", `  inputs: [${JSON.stringify(inputs)}]`, "output:", `  dir: ${JSON.stringify(out)}`, "  buckets: 4", "  snapshot_grace: 0", ""].join("\n"));
   return path;
 };
-const convertNew = (dir: string) => ["convert", NEW, "--out", dir, "--shard-rows", "15", "--engine", "stages", "--snapshot-grace", "0"];
+const convertNew = (dir: string) => ["convert", NEW, "--out", dir, "--shard-rows", "15", "--snapshot-grace", "0"];
 
 let convertDirs: string[] = [];
 let nightDirs: string[] = [];
 let seen: Seen[] = [];
 beforeAll(async () => {
   const base = join(root, "base");
-  expect((await cli(["convert", OLD, "--out", base, "--shard-rows", "20", "--engine", "stages"])).code).toBe(0);
+  expect((await cli(["convert", OLD, "--out", base, "--shard-rows", "20"])).code).toBe(0);
   convertDirs = await killedAtEach(STEPS, base, "kill", convertNew);
   const nightBase = join(root, "night-base");
   expect((await cli(["run", pipeline("night-old", OLD, nightBase)])).code).toBe(0);
@@ -106,7 +106,7 @@ beforeAll(async () => {
 describe("a local publish killed at any step", () => {
   it("leaves readers the whole old or the whole new dataset, before any recovery", { timeout: 600_000 }, async () => {
     expectOldOrNew(STEPS, convertDirs, seen.slice(0, STEPS.length));
-    await recovers(convertDirs, (dir) => convert({ inputs: [NEW], out: dir, shardRows: 15, engine: "stages", snapshotGrace: 0 }));
+    await recovers(convertDirs, (dir) => convert({ inputs: [NEW], out: dir, shardRows: 15, snapshotGrace: 0 }));
   });
 
   it("the same for a nightly run (its ledger switches with its shards)", { timeout: 600_000 }, async () => {

@@ -54,8 +54,8 @@ describe("convert progress", () => {
     expect(chunks.at(-1)).toBe("\r\x1b[2Kconvert  opening inputs");
     p.onPhase({ phase: "opened", inputs: 3 });
     expect(chunks.at(-1)).toMatch(/^\r\x1b\[2Kconvert {2}\d+\.\ds {2}converting 3 input\(s\)$/);
-    p.onPhase({ phase: "converted", engine: "stages", records_in: 9, records_out: 6, quarantined: 0, stream_errors: 0 });
-    expect(chunks.at(-1)).toMatch(/9 records in, 6 out \(stages engine\); publishing$/);
+    p.onPhase({ phase: "converted", engine: "parallel", records_in: 9, records_out: 6, quarantined: 0, stream_errors: 0 });
+    expect(chunks.at(-1)).toMatch(/9 records in, 6 out \(parallel engine\); publishing$/);
     p.onPhase({ phase: "published", published: true, shards: 1, records_out: 6, written_to: "ds" });
     expect(chunks.at(-1)).toBe("\r\x1b[2K");
     expect(chunks.join("")).not.toContain("\n"); // nothing but the one redrawn line

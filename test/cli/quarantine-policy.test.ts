@@ -43,9 +43,9 @@ interface Entry {
 const entriesOf = (dir: string): Entry[] => readFileSync(join(dir, "_quarantine/sft.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Entry);
 
 describe("the quarantine follows the untrusted-text policy", () => {
-  it.each(["stages", "parallel"])("engine %s, default policy: no untrusted text in _quarantine/; the rest as it came", async (engine) => {
-    const out = join(root, `default-${engine}`);
-    const r = await run(["convert", input, "--out", out, "--format", "sft", "--engine", engine, "--max-quarantined", "1"]);
+  it.each(["0", "2"])("--workers %s, default policy: no untrusted text in _quarantine/; the rest as it came", async (workers) => {
+    const out = join(root, `default-${workers}`);
+    const r = await run(["convert", input, "--out", out, "--format", "sft", "--workers", workers, "--max-quarantined", "1"]);
     expect(r.status, r.stderr).toBe(0);
     const text = readFileSync(join(out, "_quarantine/sft.ndjson"), "utf8");
     expect(text).not.toContain(SECRET);
@@ -65,7 +65,7 @@ describe("the quarantine follows the untrusted-text policy", () => {
 
   it("redact policy: the quarantine redacts as the dataset does", async () => {
     const out = join(root, "redact");
-    const r = await run(["convert", input, "--out", out, "--format", "sft", "--engine", "stages", "--untrusted", "coaching.guidance=redact", "--max-quarantined", "1"]);
+    const r = await run(["convert", input, "--out", out, "--format", "sft", "--untrusted", "coaching.guidance=redact", "--max-quarantined", "1"]);
     expect(r.status, r.stderr).toBe(0);
     const [invalid] = entriesOf(out);
     expect((JSON.parse(invalid?.raw ?? "{}") as { coaching: { guidance: string } }).coaching.guidance).toMatch(/^\[evalshard:redacted\] sha256=/);
@@ -74,7 +74,7 @@ describe("the quarantine follows the untrusted-text policy", () => {
   it("keep policy (the opt-in): the quarantine keeps every line as it came", async () => {
     const out = join(root, "keep");
     const keep = ["coaching.guidance", "scores.win_conditions[].description", "transcript"].flatMap((p) => ["--untrusted", `${p}=keep`]);
-    const r = await run(["convert", input, "--out", out, "--format", "sft", "--engine", "stages", ...keep, "--max-quarantined", "1"]);
+    const r = await run(["convert", input, "--out", out, "--format", "sft", ...keep, "--max-quarantined", "1"]);
     expect(r.status, r.stderr).toBe(0);
     expect(entriesOf(out).map((e) => e.raw)).toEqual([LINES.invalid, LINES.cut, LINES.plain]);
     expect(entriesOf(out).every((e) => e.raw_policy === undefined)).toBe(true);

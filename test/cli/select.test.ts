@@ -33,7 +33,7 @@ const manifestOf = (out: string) => JSON.parse(readFileSync(join(out, "manifest.
 describe("selection flags on convert and validate", () => {
   it("--role and --campaign are repeatable; counts by rule in the summary and manifest", async () => {
     const out = outDir();
-    const r = await cli("convert", fx("sft-selection"), "--out", out, "--role", "guard", "--role", "negotiator", "--campaign", "camp-2", "--engine", "parallel", "--no-filter-participation-gated");
+    const r = await cli("convert", fx("sft-selection"), "--out", out, "--role", "guard", "--role", "negotiator", "--campaign", "camp-2", "--no-filter-participation-gated");
     expect([r.code, withoutLogLines(r.stderr)]).toEqual([0, ""]);
     expect(r.stdout).toMatch(/records in 7, out 3/);
     expect(r.stdout).toMatch(/adversary_seat 1, not_selected 3/);
@@ -42,15 +42,13 @@ describe("selection flags on convert and validate", () => {
     expect(m.output.engine).toBe("parallel");
   });
 
-  it("--top-k-per-scenario runs on the parallel engine under auto, keeping what the stages engine keeps", async () => {
-    const out = outDir();
-    const r = await cli("convert", fx("sft-selection"), "--out", out, "--top-k-per-scenario", "1", "--seats", "all");
-    expect(r.code).toBe(0);
+  it("--top-k-per-scenario keeps the same seats on either executor", async () => {
     const expected = { records_out: 2, dropped: { not_top_k: 5 } };
-    expect(manifestOf(out)).toMatchObject({ ...expected, output: { engine: "parallel" } });
-    const stages = outDir();
-    expect((await cli("convert", fx("sft-selection"), "--out", stages, "--top-k-per-scenario", "1", "--seats", "all", "--engine", "stages")).code).toBe(0);
-    expect(manifestOf(stages)).toMatchObject({ ...expected, output: { engine: "stages" } });
+    for (const workers of ["2", "0"]) {
+      const out = outDir();
+      expect((await cli("convert", fx("sft-selection"), "--out", out, "--top-k-per-scenario", "1", "--seats", "all", "--workers", workers)).code).toBe(0);
+      expect(manifestOf(out)).toMatchObject(expected);
+    }
   });
 
   it("a threshold without scores exits 2 and publishes nothing", async () => {

@@ -17,17 +17,17 @@ const root = tempDir("evalshard-split-cli-");
 
 describe("evalshard convert --split", () => {
   it.each([
-    ["parallel", []],
-    ["stages", ["--engine", "stages"]],
-  ])("writes one shard set per split in the Hugging Face layout, on the %s engine", (engine, args) => {
-    const out = join(root, `ok-${engine}`);
+    ["threads", ["--workers", "2"]],
+    ["main", ["--workers", "0"]],
+  ])("writes one shard set per split in the Hugging Face layout, on the %s executor", (executor, args) => {
+    const out = join(root, `ok-${executor}`);
     const r = run("convert", fx("sft-valid.ndjson"), "--out", out, "--split", "train=0.5,test=0.5", "--split-by", "run", "--split-seed", "abc", "--seats", "all", "--json", ...args);
     // Nothing on stderr but the warning that, without --scorecards, gating cannot act, and that three runs cannot
     // land on 50/50 (issue 36).
     expect(withoutLogLines(r.stderr)).toMatch(/^evalshard: warning: participation_gated: no scorecards were given[^\n]*\nevalshard: warning: split: [^\n]*of 3 groups\)[^\n]*\n?$/);
     expect(r.code).toBe(0);
     const manifest = JSON.parse(r.stdout);
-    expect(manifest.output).toMatchObject({ split: ["train", "test"], engine });
+    expect(manifest.output).toMatchObject({ split: ["train", "test"] });
     expect(manifest.split).toMatchObject({ by: "run", seed: "abc", fractions: { train: 0.5, test: 0.5 } });
     // sft-valid's three seats are of three runs.
     expect(manifest.split.splits.train.rows + manifest.split.splits.test.rows).toBe(3);
@@ -36,37 +36,25 @@ describe("evalshard convert --split", () => {
     expect(readFileSync(join(out, "README.md"), "utf8")).toMatch(/Split by run \(`run_id`\)/);
   });
 
-  it("both engines give the same manifest split section and shards", () => {
-    const manifests = ["parallel", "stages"].map((engine) => {
-      const r = run("convert", fx("sft-valid.ndjson"), fx("sft-filters.ndjson"), "--out", join(root, `same-${engine}`), "--split", "a=0.3,b=0.3,c=0.4", "--split-by", "run", "--seats", "all", "--engine", engine, "--json");
-      expect(r.code).toBe(0);
-      return JSON.parse(r.stdout);
-    });
-    const [parallel, stages] = manifests;
-    expect(parallel.split).toEqual(stages.split);
-    expect(parallel.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split])).toEqual(stages.shards.map((s: { path: string; rows: number; split: string }) => [s.path, s.rows, s.split]));
-  });
-
-  it("more than 256 splits: the unit engine, in both executors, writes the stages engine's shards", () => {
+  it("more than 256 splits: both executors write the same split section and shards", () => {
     const base = readFileSync(fx("sft-valid.ndjson"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const lines: string[] = [];
     for (let r = 0; lines.length < 3000; r++) for (const record of base) lines.push(JSON.stringify({ ...record, run_id: `${String(record.run_id)}-${r}` }));
     const input = join(root, "many-runs.ndjson");
     writeFileSync(input, `${lines.join("\n")}\n`);
     const split = Array.from({ length: 320 }, (_, i) => `s${i}=0.003125`).join(",");
-    const outcomes = [[], ["--workers", "0"], ["--engine", "stages"]].map((args) => {
+    const outcomes = [["--workers", "2"], ["--workers", "0"]].map((args) => {
       const r = run("convert", input, "--out", join(root, `many-${args.join("")}`), "--split", split, "--split-by", "run", "--seats", "all", "--to", "jsonl", "--compression", "none", "--json", ...args);
       expect(r.code, r.stderr).toBe(0);
-      const manifest = JSON.parse(r.stdout) as { output: { engine: string }; split: { splits: Record<string, { rows: number }> }; shards: { path: string; rows: number; split: string; sha256: string }[] };
-      return { engine: manifest.output.engine, split: manifest.split, shards: manifest.shards.map((s) => [s.path, s.rows, s.split, s.sha256]) };
+      const manifest = JSON.parse(r.stdout) as { split: { splits: Record<string, { rows: number }> }; shards: { path: string; rows: number; split: string; sha256: string }[] };
+      return { split: manifest.split, shards: manifest.shards.map((s) => [s.path, s.rows, s.split, s.sha256]) };
     });
-    expect(outcomes.map((o) => o.engine)).toEqual(["parallel", "parallel", "stages"]);
     // Rows reach the splits past the 256th.
-    expect(Array.from({ length: 64 }, (_, i) => outcomes[2]?.split.splits[`s${256 + i}`]?.rows ?? 0).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    for (const o of outcomes.slice(0, 2)) expect({ split: o.split, shards: o.shards }).toEqual({ split: outcomes[2]?.split, shards: outcomes[2]?.shards });
+    expect(Array.from({ length: 64 }, (_, i) => outcomes[1]?.split.splits[`s${256 + i}`]?.rows ?? 0).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(outcomes[0]).toEqual(outcomes[1]);
   });
 
-  it("JSON Lines splits on the parallel engine too", () => {
+  it("JSON Lines splits too", () => {
     const r = run("convert", fx("sft-valid.ndjson"), "--out", join(root, "jsonl"), "--split", "train=1", "--to", "jsonl", "--json");
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).output).toMatchObject({ split: ["train"], engine: "parallel" });

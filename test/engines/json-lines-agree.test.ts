@@ -8,9 +8,8 @@ import type { Manifest } from "../../src/output/manifest.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-// `--to jsonl` on the parallel engine (its units encode the lines), in both its executors, writes the bytes the
-// stages engine writes: every shard file, the quarantine and the manifest's counts, on the golden fixtures'
-// cases and on generated exports.
+// `--to jsonl` (the units encode the lines) writes the same bytes in both executors: every shard file, the
+// quarantine and the manifest's counts, on the golden fixtures' cases and on generated exports.
 const root = tempDir("evalshard-jsonl-");
 const records = (name: string) => `${FIXTURES}records/${name}.ndjson`;
 const GENERATOR = new URL("../../bench/generate-exports.mjs", import.meta.url).pathname;
@@ -37,17 +36,13 @@ async function sameLines(options: Omit<ConvertOptions, "out">): Promise<Manifest
     const { manifest } = await convert({ ...options, to: "jsonl", out, publishAnyway: true, ...extra });
     return { out, manifest };
   };
-  const stages = await run("stages", { engine: "stages" });
-  expect(stages.manifest.output.engine).toBe("stages");
-  for (const workers of [2, 0]) {
-    const parallel = await run(`parallel-${workers}`, { engine: "parallel", workers });
-    expect(parallel.manifest.output.engine).toBe("parallel");
-    expect(counted(parallel.manifest)).toEqual(counted(stages.manifest));
-    expect(filesOf(parallel.out)).toEqual(filesOf(stages.out));
-    const quarantine = (r: typeof stages) => (r.manifest.quarantine === null ? "" : readFileSync(join(r.out, r.manifest.quarantine.path), "utf8"));
-    expect(quarantine(parallel)).toBe(quarantine(stages));
-  }
-  return stages.manifest;
+  const main = await run("main", { workers: 0 });
+  const threads = await run("threads", { workers: 2 });
+  expect(counted(threads.manifest)).toEqual(counted(main.manifest));
+  expect(filesOf(threads.out)).toEqual(filesOf(main.out));
+  const quarantine = (r: typeof main) => (r.manifest.quarantine === null ? "" : readFileSync(join(r.out, r.manifest.quarantine.path), "utf8"));
+  expect(quarantine(threads)).toBe(quarantine(main));
+  return main.manifest;
 }
 
 describe("JSON Lines: the parallel engine writes the stages engine's bytes", () => {

@@ -10,7 +10,7 @@ import { setupPhasePending, type SetupPhase } from "./setup-phase.js";
  * these could start last and run alone on one core while the other idles.
  */
 export const SLOWEST_FILES: readonly string[] = [
-  "test/engines/engines-agree.test.ts",
+  "test/engines/executors-agree.test.ts",
   "test/views/token-proof.test.ts",
   "test/cli/fenced-publish.test.ts",
   "test/readers/jsonl-parquet-rows.test.ts",

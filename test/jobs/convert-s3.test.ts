@@ -37,8 +37,8 @@ async function cliIn(cwd: string, ...args: string[]): Promise<{ code: number; st
 
 describe("convert to object storage", () => {
   it("publishes to s3://BUCKET/PREFIX, twice, and verify reads it back clean", { timeout: 120_000 }, async () => {
-    for (const engine of ["parallel", "stages"]) {
-      const { code, stdout, stderr } = await cli("convert", `${FIXTURES}sft-valid.ndjson`, "--out", "s3://datasets/sft", "--engine", engine, "--json");
+    for (const workers of ["2", "0"]) {
+      const { code, stdout, stderr } = await cli("convert", `${FIXTURES}sft-valid.ndjson`, "--out", "s3://datasets/sft", "--workers", workers, "--json");
       expect(code, stderr).toBe(0);
       const manifest = JSON.parse(stdout) as Manifest;
       expect(manifest.records_out).toBeGreaterThan(0);

@@ -61,23 +61,21 @@ async function keptSeats(dir: string): Promise<string[]> {
   return rows.map((r) => `${r.run_id as string}/${(r.seat as { agent_key_id: string }).agent_key_id}`);
 }
 
-/** convert on both engines: the same counts and the same rows, which it returns. */
-async function bothEngines(options: Omit<ConvertOptions, "out">) {
-  const [a, b] = [join(root, `${n++}-parallel`), join(root, `${n++}-stages`)];
-  const parallel = await convert({ ...options, out: a, engine: "parallel", workers: 2 });
-  const stages = await convert({ ...options, out: b, engine: "stages" });
-  expect(parallel.manifest.output.engine).toBe("parallel");
-  expect(stages.manifest.output.engine).toBe("stages");
-  expect({ out: parallel.manifest.records_out, dropped: parallel.manifest.dropped }).toEqual({ out: stages.manifest.records_out, dropped: stages.manifest.dropped });
+/** convert on both executors (worker threads, main's thread): the same counts and the same rows, which it returns. */
+async function bothExecutors(options: Omit<ConvertOptions, "out">) {
+  const [a, b] = [join(root, `${n++}-threads`), join(root, `${n++}-main`)];
+  const threads = await convert({ ...options, out: a, workers: 2 });
+  const main = await convert({ ...options, out: b, workers: 0 });
+  expect({ out: threads.manifest.records_out, dropped: threads.manifest.dropped }).toEqual({ out: main.manifest.records_out, dropped: main.manifest.dropped });
   const seats = await keptSeats(a);
   expect(seats).toEqual(await keptSeats(b));
-  return { manifest: stages.manifest, seats };
+  return { manifest: main.manifest, seats };
 }
 
 describe("--gate-by seat (the default): a seat by its own card", () => {
   it("true and an object gate, even on a card without partial_credit; absent, null and false pass; \"false\", 1 and a card without a key drop as unreadable_gating", async () => {
     const { inputs, scorecards } = world();
-    const { manifest, seats } = await bothEngines({ inputs: [inputs], scorecards });
+    const { manifest, seats } = await bothExecutors({ inputs: [inputs], scorecards });
     expect(manifest.dropped).toEqual({ participation_gated: 2, unreadable_gating: 4 });
     expect(seats.sort()).toEqual(["g-absent/key-a", "g-absent/key-b", "g-false/key-a", "g-false/key-b", "g-null/key-a", "g-null/key-b", "g-number/key-b", "g-object/key-b", "g-string-false/key-b", "g-true/key-b"]);
     const summary = manifest.options.scorecards as Record<string, unknown>;
@@ -98,7 +96,7 @@ describe("--gate-by seat (the default): a seat by its own card", () => {
 
   it("with the rule off, no stamp is read: every seat is kept", async () => {
     const { inputs, scorecards } = world();
-    const { manifest } = await bothEngines({ inputs: [inputs], scorecards, filters: { participation_gated: false } });
+    const { manifest } = await bothExecutors({ inputs: [inputs], scorecards, filters: { participation_gated: false } });
     expect(manifest.records_out).toBe(16);
   });
 });
@@ -106,7 +104,7 @@ describe("--gate-by seat (the default): a seat by its own card", () => {
 describe("--gate-by run: every seat of a run any of whose cards is gated", () => {
   it("drops both seats of a gated run, and of a run with an unreadable card", async () => {
     const { inputs, scorecards } = world();
-    const { manifest, seats } = await bothEngines({ inputs: [inputs], scorecards, gateBy: "run" });
+    const { manifest, seats } = await bothExecutors({ inputs: [inputs], scorecards, gateBy: "run" });
     expect(manifest.dropped).toEqual({ participation_gated: 4, unreadable_gating: 6 });
     expect(seats.sort()).toEqual(["g-absent/key-a", "g-absent/key-b", "g-false/key-a", "g-false/key-b", "g-null/key-a", "g-null/key-b"]);
     expect(manifest.options).toMatchObject({ gate_by: "run" });

@@ -25,7 +25,7 @@ function run(command: string[], env: Record<string, string> = {}): { code: numbe
   return { code: result.status, stderr: withoutLogLines(result.stderr) }; // convert's JSON log lines aside: nothing else may be printed
 }
 // No scorecards here, so gating is switched off: convert would otherwise warn on stderr (issue 20), which must stay empty.
-const convert = (input: string, out: string) => [process.execPath, BIN, "convert", input, "--out", out, "--engine", "stages", "--no-filter-participation-gated"];
+const convert = (input: string, out: string) => [process.execPath, BIN, "convert", input, "--out", out, "--no-filter-participation-gated"];
 const verify = (out: string) => run([process.execPath, BIN, "verify", out]).code;
 /** `command` as PID 1 of a fresh pid and UTS namespace named `host`: a container. */
 const inContainer = (host: string, command: string[]) => ["unshare", "-p", "-f", "-u", "--mount-proc", "--kill-child", "sh", "-c", `hostname ${host} && exec "$@"`, "sh", ...command];

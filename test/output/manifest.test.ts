@@ -15,7 +15,7 @@ const facts = (tally: Tally) => ({
 
 describe("buildManifest", () => {
   it("lists the shared keys and a job's own in the order manifests have always had", async () => {
-    const convert = await buildManifest(facts(new Tally()), { output: { engine: "stages" }, options: { shard_rows: 1 } });
+    const convert = await buildManifest(facts(new Tally()), { output: { engine: "parallel" }, options: { shard_rows: 1 } });
     expect(Object.keys(convert)).toEqual(["evalshard_version", "started_at", "finished_at", "format", "output", "records_in", "records_out", "dropped", "quarantined", "stream_errors", "shards", "inputs", "quarantine", "options", "untrusted", "quarantined_share", "warnings", "manifest_sha256"]);
     const nightly = await buildManifest(facts(new Tally()), { pipeline: "p", output: {}, night: {}, pull: null, filters: {} });
     expect(Object.keys(nightly)).toEqual(["evalshard_version", "pipeline", "started_at", "finished_at", "format", "output", "records_in", "records_out", "dropped", "quarantined", "stream_errors", "night", "shards", "inputs", "pull", "quarantine", "filters", "untrusted", "quarantined_share", "warnings", "manifest_sha256"]);

@@ -25,7 +25,8 @@ function spellingsIn(spec: OptionSpec<unknown>, command: CommandName): string[] 
 
 /** What the command really has: every long flag and argument commander knows. */
 function commandSpellings(command: Command): string[] {
-  return [...command.options.map((o) => o.long as string), ...command.registeredArguments.map((a) => a.name())];
+  // A hidden flag is a retired one (--engine, cli/retired-engine-flag.ts), parsed for old cron lines: no option.
+  return [...command.options.filter((o) => !o.hidden).map((o) => o.long as string), ...command.registeredArguments.map((a) => a.name())];
 }
 
 /** Every leaf key of a zod object schema, dotted; union members under their discriminator value. */

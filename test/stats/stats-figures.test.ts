@@ -16,7 +16,7 @@ import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 36: the manifest's `stats`, counted by the engines as they write the rows, against DuckDB's (and, for
-// token lengths, transformers') reading of the shards written: Parquet and JSON Lines on both engines, a
+// token lengths, transformers') reading of the shards written: Parquet and JSON Lines on both executors, a
 // view, a tokenized view, and a nightly dataset over two nights, the second replacing runs. RL and DPO scores
 // come from --scorecards: DuckDB joins the shards' rows to the scorecards file as the score book does.
 const root = tempDir("evalshard-stats-");
@@ -249,10 +249,10 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("the manifest's stats, against DuckDB over the shards", () => {
-  it("convert to Parquet (split): both engines count the same figures, and they are DuckDB's", async () => {
+  it("convert to Parquet (split): both executors count the same figures, and they are DuckDB's", async () => {
     const args = [sft, "--split", "train=0.8,test=0.2", "--seats", "all"];
-    const parallel = await convert(join(root, "parquet-parallel"), [...args, "--engine", "parallel"]);
-    const stages = await convert(join(root, "parquet-stages"), [...args, "--engine", "stages"]);
+    const parallel = await convert(join(root, "parquet-parallel"), [...args, "--workers", "2"]);
+    const stages = await convert(join(root, "parquet-stages"), [...args, "--workers", "0"]);
     expect(stages).toEqual(parallel);
     expect(parallel.scenarios.tail.scenarios).toBeGreaterThan(0);
     expect(Object.keys(parallel.splits).sort()).toEqual(["test", "train"]);
@@ -276,8 +276,8 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
 
   it("a view: its rows per scenario and split (the record's facts), unscored without --scorecards", async () => {
     const args = [rl, "--view", "trl-prompt-completion", "--split", "train=0.5,test=0.5"];
-    const parallel = await convert(join(root, "view-parallel"), [...args, "--engine", "parallel"]);
-    const stages = await convert(join(root, "view-stages"), [...args, "--engine", "stages"]);
+    const parallel = await convert(join(root, "view-parallel"), [...args, "--workers", "2"]);
+    const stages = await convert(join(root, "view-stages"), [...args, "--workers", "0"]);
     expect(stages).toEqual(parallel);
     const dir = join(root, "view-parallel");
     expect(parallel.rows).toBe(manifestOf(dir).view?.rows_out);
@@ -286,12 +286,12 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     await withFacts([`CREATE TABLE facts AS SELECT ${SPLIT} AS split, campaign_id AS scenario FROM read_parquet('${dir}/data/*.parquet', filename = true)`], (facts) => expectScenariosAndSplits(parallel, facts));
   }, 120_000);
 
-  it("RL with --scorecards: each seat's card and its trait means, joined to the shards by DuckDB; both engines count the same; the report draws them", async () => {
+  it("RL with --scorecards: each seat's card and its trait means, joined to the shards by DuckDB; both executors count the same; the report draws them", async () => {
     const cards = join(root, "rl-scorecards.ndjson");
     writeFileSync(cards, rlScorecards(rl, 36));
     const args = [rl, "--scorecards", cards, "--seats", "all", "--split", "train=0.7,test=0.3"];
-    const parallel = await convert(join(root, "rl-cards-parallel"), [...args, "--engine", "parallel"]);
-    const stages = await convert(join(root, "rl-cards-stages"), [...args, "--engine", "stages"]);
+    const parallel = await convert(join(root, "rl-cards-parallel"), [...args, "--workers", "2"]);
+    const stages = await convert(join(root, "rl-cards-stages"), [...args, "--workers", "0"]);
     expect(stages).toEqual(parallel);
     const setup = rlFacts(join(root, "rl-cards-parallel"), cards);
     const [cases] = await duckdb(setup, "SELECT count(*) FILTER (WHERE composite IS NULL AND NOT unscored) AS traitless, count(*) FILTER (WHERE unscored) AS unscored, count(*) AS rows FROM facts");
@@ -303,12 +303,12 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     expectReportDraws(await reportCharts(join(root, "rl-cards-stages")), stages);
   }, 120_000);
 
-  it("an RL view with --scorecards: each step row counts its seat's card and trait means; both engines count the same", async () => {
+  it("an RL view with --scorecards: each step row counts its seat's card and trait means; both executors count the same", async () => {
     const cards = join(root, "rl-scorecards.ndjson");
     writeFileSync(cards, rlScorecards(rl, 36));
     const args = [rl, "--view", "trl-prompt-completion", "--scorecards", cards, "--seats", "all", "--split", "train=0.5,test=0.5"];
-    const parallel = await convert(join(root, "rl-view-cards-parallel"), [...args, "--engine", "parallel"]);
-    const stages = await convert(join(root, "rl-view-cards-stages"), [...args, "--engine", "stages"]);
+    const parallel = await convert(join(root, "rl-view-cards-parallel"), [...args, "--workers", "2"]);
+    const stages = await convert(join(root, "rl-view-cards-stages"), [...args, "--workers", "0"]);
     expect(stages).toEqual(parallel);
     const dir = join(root, "rl-view-cards-parallel");
     expect(parallel.rows).toBe(manifestOf(dir).view?.rows_out);
@@ -317,14 +317,14 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     await expectScoresAndScenarios(parallel, rlViewFacts(dir, rl, cards));
   }, 120_000);
 
-  it("DPO with --scorecards: each pair's chosen run's score and trait means, joined to the shards by DuckDB; both engines count the same; the report draws them", async () => {
+  it("DPO with --scorecards: each pair's chosen run's score and trait means, joined to the shards by DuckDB; both executors count the same; the report draws them", async () => {
     const { pairs, scorecards } = dpoPairsAndScorecards(120, 36);
     const [file, cards] = [join(root, "dpo.ndjson"), join(root, "dpo-scorecards.ndjson")];
     writeFileSync(file, pairs);
     writeFileSync(cards, scorecards);
     const args = [file, "--scorecards", cards, "--split", "train=0.5,test=0.5"];
-    const parallel = await convert(join(root, "dpo-cards-parallel"), [...args, "--engine", "parallel"]);
-    const stages = await convert(join(root, "dpo-cards-stages"), [...args, "--engine", "stages"]);
+    const parallel = await convert(join(root, "dpo-cards-parallel"), [...args, "--workers", "2"]);
+    const stages = await convert(join(root, "dpo-cards-stages"), [...args, "--workers", "0"]);
     expect(stages).toEqual(parallel);
     expect(parallel.rows).toBe(120);
     expect(parallel.unscored_rows).toBeGreaterThan(0);
@@ -351,11 +351,11 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
     }
   }, 120_000);
 
-  it("a nightly RL and DPO pull from the service: each row's seat's scores and traits, from the cards the pull fetched or cached; both engines count the same; a second night from the cache equals a fresh full pull; the report draws them", async () => {
+  it("a nightly RL and DPO pull from the service: each row's seat's scores and traits, from the cards the pull fetched or cached; both executors count the same; a second night from the cache equals a fresh full pull; the report draws them", async () => {
     for (const [format, facts] of [["rl", rlFacts], ["dpo", dpoFacts]] as const) {
       const emu = await startEmulator({ port: 0, seed: 38, runs: 80, timing: { gatewayTimeoutMs: 5, retryAfterSeconds: 0, slowDelayMs: 0 } });
-      const pull = async (out: string, engine: "stages" | "parallel") => {
-        const r = await spawnCli(["pull", format, "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--engine", engine], { EVAL_OWNER_TOKEN: emu.ownerToken });
+      const pull = async (out: string, workers: "0" | "2") => {
+        const r = await spawnCli(["pull", format, "--buckets", "4", "--base-url", emu.url, "--out", out, "--snapshot-grace", "0", "--workers", workers], { EVAL_OWNER_TOKEN: emu.ownerToken });
         expect(r.status, r.stderr).toBe(0);
         return manifestOf(out) as ReturnType<typeof manifestOf> & { pull: { scorecardsCached: number } };
       };
@@ -369,14 +369,14 @@ describe("the manifest's stats, against DuckDB over the shards", () => {
           await emulatorCards(emu.url, emu.ownerToken, await pulledRuns(dir, format), cards);
           await expectScoresAndScenarios(night.stats, facts(dir, cards));
         };
-        const first = await pull(nightly, "stages");
-        expect((await pull(parallel, "parallel")).stats, format).toEqual(first.stats);
+        const first = await pull(nightly, "0");
+        expect((await pull(parallel, "2")).stats, format).toEqual(first.stats);
         await expectEmulatorCards(first, nightly);
         for (let epoch = 0; epoch < 4; epoch++) await emu.advance();
         // The second night takes the runs it saw from its cache; a fresh pull of the same world fetches every card.
-        const second = await pull(nightly, "stages");
+        const second = await pull(nightly, "0");
         expect(second.pull.scorecardsCached, format).toBeGreaterThan(0);
-        const full = await pull(fresh, "parallel");
+        const full = await pull(fresh, "2");
         expect(full.pull.scorecardsCached, format).toBe(0);
         expect(second.stats, format).toEqual(full.stats);
         await expectEmulatorCards(second, nightly);

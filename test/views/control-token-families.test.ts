@@ -10,8 +10,8 @@ import { tempDir } from "../helpers/temp-dir.js";
 import { rlOf, step } from "./helpers/view-records.js";
 
 // Every family of the table, through convert: records whose every text (window contents and roles, actions,
-// action types, conditions met, the seat's role) carries one of the family's tokens, on both engines. No
-// token may reach a row, each text is counted as changed at its path, and both engines write the same rows
+// action types, conditions met, the seat's role) carries one of the family's tokens, on both executors. No
+// token may reach a row, each text is counted as changed at its path, and both executors write the same rows
 // and counts. Numbered tokens are tried at a few numbers. Besides the table's own, each family is tried with
 // the tokens written below from its tokenizer, so a token dropped from the table fails here.
 const MUST_COVER: Readonly<Record<string, readonly string[]>> = {
@@ -36,10 +36,10 @@ it("the table has every family issue 40 names, each naming its source", () => {
 const root = tempDir("evalshard-token-families-");
 let runs = 0;
 
-async function run(engine: "parallel" | "stages", options: Omit<ConvertOptions, "out">): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
+async function run(engine: "threads" | "main", options: Omit<ConvertOptions, "out">): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
   const out = join(root, `${runs++}-${engine}`);
-  const { manifest } = await convert({ ...options, out, engine, ...(engine === "parallel" ? { workers: 2 } : {}) });
-  expect(manifest.output.engine).toBe(engine);
+  const { manifest } = await convert({ ...options, out, workers: engine === "threads" ? 2 : 0 });
+  expect(manifest.output.engine).toBe("parallel");
   const rows: Record<string, unknown>[] = [];
   for (const f of readdirSync(join(out, "data")).filter((f) => f.endsWith(".parquet")).sort()) {
     const bytes = readFileSync(join(out, "data", f));
@@ -65,7 +65,7 @@ const FAMILIES = CONTROL_TOKEN_FAMILIES.map((f) => {
 /** Every family's texts, counted at each path: one step a token. */
 const STEPS = FAMILIES.reduce((n, f) => n + f.tokens.length, 0);
 
-// One record a family, all in one input: each view converted once an engine (a parallel convert starts its
+// One record a family, all in one input: each view converted once an executor (a convert on threads starts its
 // workers, a tenth of a second or more each), each family's rows told apart by their run.
 const FAMILIES_FILE = join(root, "families.ndjson");
 writeFileSync(
@@ -89,25 +89,25 @@ writeFileSync(
 );
 
 const VIEWS = ["rl-steps", "trl-prompt-completion"] as const;
-const converted = new Map<(typeof VIEWS)[number], { parallel: Awaited<ReturnType<typeof run>>; stages: Awaited<ReturnType<typeof run>> }>();
+const converted = new Map<(typeof VIEWS)[number], { threads: Awaited<ReturnType<typeof run>>; main: Awaited<ReturnType<typeof run>> }>();
 beforeAll(async () => {
-  for (const view of VIEWS) converted.set(view, { parallel: await run("parallel", { inputs: [FAMILIES_FILE], view }), stages: await run("stages", { inputs: [FAMILIES_FILE], view }) });
+  for (const view of VIEWS) converted.set(view, { threads: await run("threads", { inputs: [FAMILIES_FILE], view }), main: await run("main", { inputs: [FAMILIES_FILE], view }) });
 }, 120_000);
-const both = (view: (typeof VIEWS)[number]) => converted.get(view) as { parallel: Awaited<ReturnType<typeof run>>; stages: Awaited<ReturnType<typeof run>> };
+const both = (view: (typeof VIEWS)[number]) => converted.get(view) as { threads: Awaited<ReturnType<typeof run>>; main: Awaited<ReturnType<typeof run>> };
 
 describe.each(FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises every %s token", (_, { tokens, runId, carriesToken }) => {
   const ofFamily = (rows: readonly Record<string, unknown>[]) => rows.filter((r) => r.run_id === runId);
-  /** The family's rows of `view`: the same from both engines, one a token, none carrying one. */
+  /** The family's rows of `view`: the same from both executors, one a token, none carrying one. */
   const sanitizedRows = (view: (typeof VIEWS)[number]) => {
-    const { parallel, stages } = both(view);
-    const rows = ofFamily(stages.rows);
-    expect(ofFamily(parallel.rows)).toEqual(rows);
+    const { threads, main } = both(view);
+    const rows = ofFamily(main.rows);
+    expect(ofFamily(threads.rows)).toEqual(rows);
     expect(rows).toHaveLength(tokens.length);
     expect(strings(rows).filter(carriesToken)).toEqual([]);
     return rows;
   };
 
-  it("in rl-steps: every text and label, on both engines alike", () => {
+  it("in rl-steps: every text and label, on both executors alike", () => {
     const rows = sanitizedRows("rl-steps");
     expect(rows[0]).toMatchObject({
       role: "negotiator",
@@ -122,19 +122,19 @@ describe.each(FAMILIES.map((f) => [f.family, f] as const))("sanitize neutralises
     });
   });
 
-  it("in trl-prompt-completion: prompts and completions, on both engines alike", () => {
+  it("in trl-prompt-completion: prompts and completions, on both executors alike", () => {
     const rows = sanitizedRows("trl-prompt-completion");
     expect(rows[0]).toMatchObject({ prompt: [{ role: "user", content: "before  after" }, { role: "assistant", content: "mine" }, { role: "user", content: "your move" }], completion: [{ role: "assistant", content: "act !" }] });
   });
 });
 
-describe("every family's texts are counted as changed at their paths, by both engines alike", () => {
+describe("every family's texts are counted as changed at their paths, by both executors alike", () => {
   it("in rl-steps", () => {
-    const { parallel, stages } = both("rl-steps");
-    expect(parallel.manifest.view).toEqual(stages.manifest.view);
-    expect(stages.rows).toHaveLength(STEPS);
+    const { threads, main } = both("rl-steps");
+    expect(threads.manifest.view).toEqual(main.manifest.view);
+    expect(main.rows).toHaveLength(STEPS);
     const n = STEPS;
-    const audit = stages.manifest.view?.text_audit ?? {};
+    const audit = main.manifest.view?.text_audit ?? {};
     expect(audit["transcript_window[].content"]).toMatchObject({ values: 3 * n, changed: 3 * n });
     expect(audit["transcript_window[].role"]).toMatchObject({ values: 3 * n, changed: n });
     expect(audit.action_content).toMatchObject({ values: n, changed: n });
@@ -144,10 +144,10 @@ describe("every family's texts are counted as changed at their paths, by both en
   });
 
   it("in trl-prompt-completion", () => {
-    const { parallel, stages } = both("trl-prompt-completion");
-    expect(parallel.manifest.view).toEqual(stages.manifest.view);
-    expect(stages.rows).toHaveLength(STEPS);
-    const audit = stages.manifest.view?.text_audit ?? {};
+    const { threads, main } = both("trl-prompt-completion");
+    expect(threads.manifest.view).toEqual(main.manifest.view);
+    expect(main.rows).toHaveLength(STEPS);
+    const audit = main.manifest.view?.text_audit ?? {};
     expect(audit["prompt[].content"]).toMatchObject({ values: 3 * STEPS, changed: 3 * STEPS });
     expect(audit["completion[].content"]).toMatchObject({ values: STEPS, changed: STEPS });
   });
@@ -159,16 +159,16 @@ describe("rl-steps' labels are scanned for injection patterns as its texts are",
   const file = join(root, "labels.ndjson");
   writeFileSync(file, `${JSON.stringify(rlOf("run-labels", tuples))}\n`);
 
-  it("counts them, and drops their rows under --on-injection drop, on both engines alike", { timeout: 60_000 }, async () => {
-    const kept = await run("stages", { inputs: [file], view: "rl-steps" });
+  it("counts them, and drops their rows under --on-injection drop, on both executors alike", { timeout: 60_000 }, async () => {
+    const kept = await run("main", { inputs: [file], view: "rl-steps" });
     expect(kept.rows).toHaveLength(4);
     expect(kept.manifest.view?.text_audit.action_type).toEqual({ values: 4, changed: 0, injected: 1, patterns: { system_line: 1 } });
     expect(kept.manifest.view?.text_audit["transcript_window[].role"]).toEqual({ values: 4, changed: 0, injected: 1, patterns: { role_tag: 1 } });
-    const parallel = await run("parallel", { inputs: [file], view: "rl-steps", onInjection: "drop" });
-    const stages = await run("stages", { inputs: [file], view: "rl-steps", onInjection: "drop" });
-    expect(parallel.rows).toEqual(stages.rows);
-    expect(parallel.manifest.view).toEqual(stages.manifest.view);
-    expect(stages.rows.map((r) => Number(r.step_index))).toEqual([0, 2]);
-    expect(stages.manifest.view?.steps_dropped).toEqual({ injection: 2 });
+    const threads = await run("threads", { inputs: [file], view: "rl-steps", onInjection: "drop" });
+    const main = await run("main", { inputs: [file], view: "rl-steps", onInjection: "drop" });
+    expect(threads.rows).toEqual(main.rows);
+    expect(threads.manifest.view).toEqual(main.manifest.view);
+    expect(main.rows.map((r) => Number(r.step_index))).toEqual([0, 2]);
+    expect(main.manifest.view?.steps_dropped).toEqual({ injection: 2 });
   });
 });

@@ -11,7 +11,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 // On the parallel engine, a step whose window texts the walk's byte check clears all at once is written from
 // the record's own messages and counted in one go; a window with one text the check flags anywhere (first,
 // middle, last) is checked message by message; the walk's byte ranges are reused from line to line. Rows and
-// the `view` manifest (text audit, drops) must be the stages engine's whatever the mix, for windows of 0 to 4
+// the `view` manifest (text audit, drops) must be the same on both executors whatever the mix, for windows of 0 to 4
 // messages and records of many steps followed by records of few (src/views/each-rl-step.ts, utf8-range.ts). A
 // window may hold two flagged texts: the second is checked too, a cleared text between or after them stays bytes.
 const CLEAR = ["the ferry waits at the north gate", "naïve café — 日本語 🙂", "seal, rope and lantern; nothing else", "a \"quoted\" word\nand a\ttab"];
@@ -21,9 +21,9 @@ const FLAGGED = ['"<|im_end|> and on"', '"\\u003c|im_start|\\u003e hi"', '"ring 
 
 const root = tempDir("evalshard-rl-cleared-");
 
-async function run(engine: "parallel" | "stages", file: string, options: Partial<ConvertOptions>): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
+async function run(engine: "threads" | "main", file: string, options: Partial<ConvertOptions>): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
   const out = join(root, `${engine}-${Object.keys(options).join("-") || "default"}`);
-  const { manifest } = await convert({ inputs: [file], ...options, out, view: "rl-steps", engine, ...(engine === "parallel" ? { workers: 2 } : {}) });
+  const { manifest } = await convert({ inputs: [file], ...options, out, view: "rl-steps", workers: engine === "threads" ? 2 : 0 });
   const rows: Record<string, unknown>[] = [];
   for (const f of readdirSync(join(out, "data")).filter((f) => f.endsWith(".parquet")).sort()) {
     const bytes = readFileSync(join(out, "data", f));
@@ -72,23 +72,23 @@ function input(): { file: string; windowTexts: number } {
 describe("rl-steps on the parallel engine, windows cleared all at once or checked text by text", () => {
   const { file, windowTexts } = input();
 
-  it("gives the stages' rows and view manifest for every position of a flagged text", { timeout: 60_000 }, async () => {
+  it("gives the same rows on both executors: and view manifest for every position of a flagged text", { timeout: 60_000 }, async () => {
     for (const options of [{}, { onInjection: "drop" as const }]) {
-      const parallel = await run("parallel", file, options);
-      const stages = await run("stages", file, options);
-      expect(parallel.manifest.output.engine).toBe("parallel");
-      expect(parallel.rows).toEqual(stages.rows);
-      expect(parallel.manifest.view).toEqual(stages.manifest.view);
-      const windows = parallel.rows.map((r) => r.transcript_window as { content: string }[]);
+      const threads = await run("threads", file, options);
+      const main = await run("main", file, options);
+      expect(threads.manifest.output.engine).toBe("parallel");
+      expect(threads.rows).toEqual(main.rows);
+      expect(threads.manifest.view).toEqual(main.manifest.view);
+      const windows = threads.rows.map((r) => r.transcript_window as { content: string }[]);
       const texts = windows.flat().map((m) => m.content);
       // The checks ran on the flagged texts wherever they sat: nothing the sanitizer removes is left.
       expect(texts.some((t) => t.includes("<|im_end|>") || t.includes("<|im_start|>") || t.includes("\u0007") || t.includes("\u200b") || t.includes("\u202e"))).toBe(false);
       expect(texts).toContain("ring the  bell");
       expect(windows.some((w) => w.length === 0)).toBe(true);
-      const audit = parallel.manifest.view?.text_audit["transcript_window[].content"];
+      const audit = threads.manifest.view?.text_audit["transcript_window[].content"];
       expect(audit?.changed).toBeGreaterThan(0);
       if ("onInjection" in options) {
-        expect(parallel.manifest.view?.steps_dropped?.injection).toBeGreaterThan(0);
+        expect(threads.manifest.view?.steps_dropped?.injection).toBeGreaterThan(0);
         expect(audit?.injected).toBe(0);
       } else {
         // Every window text of every step is counted, the cleared ones too.

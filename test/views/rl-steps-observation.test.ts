@@ -9,7 +9,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 
 // rl-steps' `observation` column holds JSON.stringify of the observation. The parallel engine's workers write the
 // input's bytes instead when they are already that text (src/views/is-stringify-form.ts): every spelling below
-// must still give, on both engines, exactly JSON.stringify(JSON.parse(spelling)).
+// must still give, on both executors, exactly JSON.stringify(JSON.parse(spelling)).
 const SPELLINGS = [
   '{"turn":1,"in_combat":false}',
   '{ "turn": 1, "in_combat": false }',
@@ -26,9 +26,9 @@ const SPELLINGS = [
 
 const root = tempDir("evalshard-rl-obs-");
 
-async function observations(engine: "parallel" | "stages", input: string): Promise<unknown[]> {
+async function observations(engine: "threads" | "main", input: string): Promise<unknown[]> {
   const out = join(root, engine);
-  await convert({ inputs: [input], out, view: "rl-steps", engine, ...(engine === "parallel" ? { workers: 2 } : {}) });
+  await convert({ inputs: [input], out, view: "rl-steps", workers: engine === "threads" ? 2 : 0 });
   const rows: Record<string, unknown>[] = [];
   for (const f of readdirSync(join(out, "data")).filter((f) => f.endsWith(".parquet")).sort()) {
     const bytes = readFileSync(join(out, "data", f));
@@ -39,7 +39,7 @@ async function observations(engine: "parallel" | "stages", input: string): Promi
 }
 
 describe("rl-steps' observation column", () => {
-  it("holds JSON.stringify of the observation however the input spells it, on both engines", async () => {
+  it("holds JSON.stringify of the observation however the input spells it, on both executors", async () => {
     const [line] = readFileSync(`${FIXTURES}records/views-rl.ndjson`, "utf8").split("\n");
     const record = JSON.parse(line as string) as { tuples: { index: number; state: { observation: unknown } }[] };
     const step = JSON.stringify(record.tuples[0]);
@@ -53,7 +53,7 @@ describe("rl-steps' observation column", () => {
     const input = join(root, "rl.ndjson");
     writeFileSync(input, `${lines.join("\n")}\n`);
     const expected = SPELLINGS.map((s) => JSON.stringify(JSON.parse(s)));
-    expect(await observations("parallel", input)).toEqual(expected);
-    expect(await observations("stages", input)).toEqual(expected);
+    expect(await observations("threads", input)).toEqual(expected);
+    expect(await observations("main", input)).toEqual(expected);
   });
 });

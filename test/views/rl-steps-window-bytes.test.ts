@@ -9,8 +9,8 @@ import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // The parallel engine hands rl-steps its window texts and action contents as the walk's bytes and writes them as they are when a
-// byte check clears them (src/views/each-rl-step.ts); every other text is decoded and checked as the stages
-// check it. Rows and the text audit must be the same on both engines whatever the texts hold: escapes, control
+// byte check clears them (src/views/each-rl-step.ts); every other text is decoded and checked as the library
+// check it. Rows and the text audit must be the same on both executors whatever the texts hold: escapes, control
 // tokens (built-in and the user's own, which the byte check does not know), injection patterns, characters
 // the sanitizer removes, non-ASCII; and windows that repeat messages step to step (the check's reuse).
 const TEXTS = [
@@ -36,9 +36,9 @@ const root = tempDir("evalshard-rl-window-");
 const tokens = join(root, "tokens.txt");
 writeFileSync(tokens, "ZZTOK\n");
 
-async function run(engine: "parallel" | "stages", options: Omit<ConvertOptions, "out">): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
+async function run(engine: "threads" | "main", options: Omit<ConvertOptions, "out">): Promise<{ rows: Record<string, unknown>[]; manifest: Manifest }> {
   const out = join(root, `${engine}-${Object.keys(options).join("-")}`);
-  const { manifest } = await convert({ ...options, out, view: "rl-steps", engine, ...(engine === "parallel" ? { workers: 2 } : {}) });
+  const { manifest } = await convert({ ...options, out, view: "rl-steps", workers: engine === "threads" ? 2 : 0 });
   const rows: Record<string, unknown>[] = [];
   for (const f of readdirSync(join(out, "data")).filter((f) => f.endsWith(".parquet")).sort()) {
     const bytes = readFileSync(join(out, "data", f));
@@ -75,23 +75,23 @@ const contents = (rows: readonly Record<string, unknown>[]): string[] =>
 describe("rl-steps' window texts on the parallel engine, written from the walk's bytes", () => {
   const file = input();
 
-  it("gives the stages' rows and text audit, with the built-in tokens, the user's own, and injection drops", { timeout: 60_000 }, async () => {
+  it("gives the same rows on both executors: and text audit, with the built-in tokens, the user's own, and injection drops", { timeout: 60_000 }, async () => {
     for (const options of [{}, { controlTokens: tokens }, { onInjection: "drop" as const }, { controlTokens: tokens, onInjection: "drop" as const }]) {
-      const parallel = await run("parallel", { inputs: [file], ...options });
-      const stages = await run("stages", { inputs: [file], ...options });
-      expect(parallel.rows).toEqual(stages.rows);
-      expect(parallel.manifest.view).toEqual(stages.manifest.view);
-      expect(parallel.rows.length).toBeGreaterThan(0);
-      const texts = contents(parallel.rows);
+      const threads = await run("threads", { inputs: [file], ...options });
+      const main = await run("main", { inputs: [file], ...options });
+      expect(threads.rows).toEqual(main.rows);
+      expect(threads.manifest.view).toEqual(main.manifest.view);
+      expect(threads.rows.length).toBeGreaterThan(0);
+      const texts = contents(threads.rows);
       // The sanitizer ran where it must: no built-in token, no removed character, and the user's token only without the file.
       expect(texts.some((t) => t.includes("<|im_start|>") || t.includes("\u200b") || t.includes("\u0007"))).toBe(false);
       expect(texts.some((t) => t.includes("ZZTOK"))).toBe(!("controlTokens" in options));
       expect(texts).toContain("café ABC");
       expect(texts).toContain("naïve café — 日本語 🙂 and 👨‍👩‍👧");
-      const audit = parallel.manifest.view?.text_audit["transcript_window[].content"];
+      const audit = threads.manifest.view?.text_audit["transcript_window[].content"];
       expect(audit?.changed).toBeGreaterThan(0);
-      expect(parallel.manifest.view?.text_audit.action_content?.changed).toBeGreaterThan(0);
-      if ("onInjection" in options) expect(parallel.manifest.view?.steps_dropped?.injection).toBeGreaterThan(0);
+      expect(threads.manifest.view?.text_audit.action_content?.changed).toBeGreaterThan(0);
+      if ("onInjection" in options) expect(threads.manifest.view?.steps_dropped?.injection).toBeGreaterThan(0);
       else expect(audit?.injected).toBeGreaterThan(0);
     }
   });

@@ -74,7 +74,7 @@ describe("--tokenizer (CLI)", () => {
 
   it("a template that fails on a row is exit 2 naming the row; nothing is published", async () => {
     const dir = out();
-    const r = await spawnCli(["convert", RL, "--out", dir, "--view", "trl-prompt-completion", "--tokenizer", gemmaLike(), "--system-prompt", "You negotiate.", "--engine", "stages"]);
+    const r = await spawnCli(["convert", RL, "--out", dir, "--view", "trl-prompt-completion", "--tokenizer", gemmaLike(), "--system-prompt", "You negotiate."]);
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/The chat template failed on a row of the trl-prompt-completion view \(run "run-a", seat_index 0, step_index \d+\): System role not supported/);
     expect(existsSync(join(dir, "manifest.json"))).toBe(false);

@@ -12,7 +12,7 @@ import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoPairs, demoTrajectory } from "./helpers/view-records.js";
 
-// Issue 34's exactness proof: rows rendered and counted by evalshard (CLI, both engines) against transformers'
+// Issue 34's exactness proof: rows rendered and counted by evalshard (CLI, both executors) against transformers'
 // apply_chat_template and the tokenizers library, on TRL's shipped templates and a tokenizer trained here.
 const CHECK = fileURLToPath(new URL("../python/token_check.py", import.meta.url));
 const ready = existsSync(PYTHON);
@@ -94,7 +94,7 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
   }, 600_000);
 
   for (const family of FAMILIES) {
-    it(`${family}: byte-identical rendered text, equal counts, and view.tokens from both engines`, async () => {
+    it(`${family}: byte-identical rendered text, equal counts, and view.tokens from both executors`, async () => {
       const tokenizer = join(tokDir, family, "tokenizer.json");
       const rows = renderedRows.get(family) ?? [];
       expect(rows.length).toBeGreaterThan(50);
@@ -113,15 +113,15 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
       if (family === "deepseekv3") expect(fits).toHaveLength(0);
       else expect(mismatched).toBe(0);
       const counts = fits.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
-      const stages = await convert([...inputs, "--out", join(root, `pc-${family}`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--engine", "stages"]);
+      const stages = await convert([...inputs, "--out", join(root, `pc-${family}`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--workers", "0"]);
       expect(stages.view.rows_out).toBe(fits.length);
       expect(stages.view.steps_dropped?.template_boundary_mismatch).toBe(mismatched === 0 ? undefined : mismatched);
       if (counts.length === 0) return;
       expect(stages.view.tokens).toMatchObject(statsOf(counts));
-      // The budget: rows over it dropped (never cut), the same on the parallel engine's workers.
+      // The budget: rows over it dropped (never cut), the same on worker threads.
       const budget = statsOf(counts).p50 as number;
       const over = counts.filter((n) => n > budget).length;
-      const parallel = await convert([...inputs, "--out", join(root, `pc-${family}-b`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--max-tokens", String(budget), "--engine", "parallel"]);
+      const parallel = await convert([...inputs, "--out", join(root, `pc-${family}-b`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--max-tokens", String(budget), "--workers", "2"]);
       expect(parallel.output.engine).toBe("parallel");
       expect(parallel.view.rows_out).toBe(fits.length - over);
       expect(parallel.view.steps_dropped?.over_token_budget).toBe(over);
@@ -160,9 +160,8 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
     expect(fits.length).toBeLessThan(rows.length);
     expect(fits.length).toBeGreaterThan(0);
     const counts = fits.map((r) => Math.max(...r.fulls.map((f) => f.tokens)));
-    for (const engine of ["stages", "parallel"]) {
-      const m = await convert([...inputs, "--out", join(root, `space-${engine}`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--chat-template", template, "--engine", engine]);
-      expect(m.output.engine).toBe(engine);
+    for (const workers of ["0", "2"]) {
+      const m = await convert([...inputs, "--out", join(root, `space-${workers}`), "--view", "trl-prompt-completion", "--tokenizer", tokenizer, "--chat-template", template, "--workers", workers]);
       expect(m.view.rows_out).toBe(fits.length);
       expect(m.view.steps_dropped?.template_boundary_mismatch).toBe(rows.length - fits.length);
       if (counts.length > 0) expect(m.view.tokens).toMatchObject(statsOf(counts));
@@ -171,7 +170,7 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
 
   // The episode views: a seat's whole conversation (its last assistant turn the completion, as the budget reads
   // it) and the prompts of online RL (counted with the generation prompt, as the trainer feeds them).
-  it("trl-messages (qwen2_5) and trl-prompt-only (llama3) count as transformers does, on both engines", async () => {
+  it("trl-messages (qwen2_5) and trl-prompt-only (llama3) count as transformers does, on both executors", async () => {
     for (const [view, family] of EPISODE_VIEWS) {
       const tokenizer = join(tokDir, family, "tokenizer.json");
       const rows = renderedRows.get(`${view}-${family}`) ?? [];
@@ -179,9 +178,8 @@ describePython("--tokenizer counts exactly as transformers' apply_chat_template 
       const fits = rows.filter((r) => r.fulls.every((f) => f.text.startsWith(r.prompt_text) && f.ids_prefix));
       const counts = fits.map((r) => (r.fulls.length === 0 ? r.prompt_tokens : Math.max(...r.fulls.map((f) => f.tokens))));
       expect(counts.length).toBeGreaterThan(5);
-      for (const engine of ["stages", "parallel"]) {
-        const m = await convert([rl, "--out", join(root, `${view}-${family}-${engine}`), "--view", view, "--tokenizer", tokenizer, "--engine", engine]);
-        expect(m.output.engine).toBe(engine);
+      for (const workers of ["0", "2"]) {
+        const m = await convert([rl, "--out", join(root, `${view}-${family}-${workers}`), "--view", view, "--tokenizer", tokenizer, "--workers", workers]);
         expect(m.view.rows_out).toBe(fits.length);
         expect(m.view.tokens).toMatchObject(statsOf(counts));
       }

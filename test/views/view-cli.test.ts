@@ -15,12 +15,11 @@ let n = 0;
 const out = () => join(root, `o${n++}`);
 
 describe("convert --view (CLI)", () => {
-  it("writes the view's rows with --engine auto, the manifest's view section and the card's", async () => {
+  it("writes the view's rows, the manifest's view section and the card's", async () => {
     const dir = out();
     const r = await spawnCli(["convert", RL, "--out", dir, "--view", "trl-kto", "--kto-label", "return-to-go", "--system-prompt", "You negotiate.", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     const manifest = JSON.parse(r.stdout) as { output: { engine: string }; view: { rows_out: number; system_prompt: boolean; trainer: string } };
-    // An RL view without context runs on the parallel engine's workers.
     expect(manifest.output.engine).toBe("parallel");
     expect(manifest.view).toMatchObject({ rows_out: 7, system_prompt: true, trainer: "KTOTrainer" });
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/`trl-kto` view[\s\S]*KTOTrainer/);

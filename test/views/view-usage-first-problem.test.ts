@@ -15,7 +15,6 @@ let n = 0;
 const cases: [string, string[], RegExp][] = [
   ["RL input: the format, first", [RL], /reads dpo records, but the inputs hold rl records/],
   ["DPO input, detected: the context", [DPO], /give the RL export with --context/],
-  ["DPO input, detected, stages engine: the context", [DPO, "--engine", "stages"], /give the RL export with --context/],
   ["DPO input, forced: the context", [DPO, "--format", "dpo"], /give the RL export with --context/],
 ];
 

@@ -1,6 +1,6 @@
 import { DatasetSink } from "../../dataset/dataset-sink.js";
 import type { RunSources } from "../../engines/engine.js";
-import { chooseEngine } from "../../engines/choose-engine.js";
+import { parallelEngine } from "../../engines/parallel/index.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { openOutput } from "../../output/open-output.js";
@@ -64,21 +64,13 @@ export interface NightlyOptions {
   readonly commit?: "last";
   /** The engine's worker threads (`--workers`; 0, the default: main's thread alone). Not the pipeline's: the dataset is the same. */
   readonly workers?: number;
-  /** `--engine`; default auto (see NIGHT_ENGINE). */
-  readonly engine?: RunPlan["engine"]["choice"];
 }
 
-/**
- * A night's default engine: as convert's, the first that does not refuse (the units, on main's thread unless
- * `--workers N`). At 100k runs they peak lower on an SFT night (358 against the stages' 385 MB) and within 10%
- * on an RL night (552 against 501 MB), both within README's figures (docs/decisions.md, "A night runs on the
- * units by default").
- */
-const NIGHT_ENGINE = "auto";
+/** A night waits on the service more than on parsing, and threads cost it memory (README, `--workers`). */
 const NIGHT_WORKERS = 0;
 
 /**
- * One night of a pipeline: fetch (or read) the complete current export, run it through the engine (`chooseEngine`),
+ * One night of a pipeline: fetch (or read) the complete current export, run it through the engine,
  * and make the dataset equal to it, rewriting only the shards whose records changed (a `DatasetSink` of buckets).
  * The output is locked for the whole job, so a second job on it fails at once and changes nothing; a crash
  * at any point leaves the last committed dataset, which the next night continues from.
@@ -97,7 +89,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
   const environment = spec.source.kind === "http" && given.budget === undefined ? { ...given, budget: nightBudget(spec.source, given) } : given;
   // The plan first: a bad option must fail before anything is created.
   const planned = planOfSpec(spec);
-  const plan: RunPlan = { ...planned, engine: { choice: options.engine ?? NIGHT_ENGINE, workers: options.workers ?? NIGHT_WORKERS } };
+  const plan: RunPlan = { ...planned, engine: { workers: options.workers ?? NIGHT_WORKERS } };
   // A pull scores RL and DPO rows from the cards it fetches, so only DPO's seat rules, which no score answers,
   // are left to judge before the first request.
   if (spec.source.kind === "http") checkSeatRules(plan.selection, spec.source.format);
@@ -152,7 +144,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // Issue 34: the rows' token counts kept with the dataset, so rows that did not change are not tokenized again.
     const tokenCache = plan.view?.tokenizer === undefined ? null : new TokenCache(await readText(sink.storage, TOKEN_CACHE_FILE));
     const viewed = tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } };
-    const run = await chooseEngine(viewed, sources).run(viewed, sources, sink);
+    const run = await parallelEngine.run(viewed, sources, sink);
     const counts = run.tally.counts();
     const undecided = book?.undecided ?? 0;
     if (spec.source.kind === "http" && spec.source.require_suites && undecided > 0) {

@@ -47,13 +47,13 @@ interface Suite {
   scenario_version_hashes: string[];
 }
 
-async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number; view?: string; engine?: "stages" | "parallel" | "auto" } = {}) {
+async function pull(emu: RunningEmulator | { url: string; ownerToken: string; apiKeys: RunningEmulator["apiKeys"] }, format: "sft" | "rl" | "dpo", o: { extra?: string; out?: string; key?: boolean; budget?: number; view?: string; workers?: number } = {}) {
   const out = o.out ?? join(root, `o${n++}`);
   const env: Record<string, string> = { EVAL_BASE_URL: emu.url, EVAL_OWNER_TOKEN: emu.ownerToken, ...(o.key === false ? {} : { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string }) };
   const budget = o.budget === undefined ? "" : `  retry_budget: ${o.budget}\n`;
   const view = o.view === undefined ? "" : `, view: ${o.view}`;
   const text = `version: 1\nname: d\nsource:\n  kind: http\n  base_url: \${EVAL_BASE_URL}\n  format: ${format}\n${budget}${o.extra ?? ""}select: {seats: all}\noutput: {dir: "${out}", to: jsonl, compression: none${view}}\n`;
-  const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } }, o.engine === undefined ? {} : { engine: o.engine });
+  const result = await runNightly(parsePipeline(text, "d.yaml", env), { env, clock: fastClock(), retry: { maxAttempts: 4, baseDelayMs: 1 } }, o.workers === undefined ? {} : { workers: o.workers });
   return { ...result, out, rows: rowsOf(out) };
 }
 
@@ -210,13 +210,13 @@ describe("decontamination of a pull against the service's benchmark suites (issu
     expect(third.manifest.night.removed).toBe(0);
   });
 
-  it("a night runs the rule on either engine: the stages by default, the units under --engine parallel, the same rows", async () => {
+  it("a night runs the rule on either executor: main's thread by default, worker threads under --workers 2, the same rows", async () => {
     const emu = await emulator({ seed: 35, runs: 60, benchmarkRuns: true });
-    const units = await pull(emu, "sft", { engine: "parallel" });
-    expect(units.manifest.dropped.benchmark_scenario).toBeGreaterThan(0);
-    const stages = await pull(emu, "sft");
-    expect(units.rows).toEqual(stages.rows);
-    expect(units.manifest.dropped).toEqual(stages.manifest.dropped);
+    const threads = await pull(emu, "sft", { workers: 2 });
+    expect(threads.manifest.dropped.benchmark_scenario).toBeGreaterThan(0);
+    const main = await pull(emu, "sft");
+    expect(threads.rows).toEqual(main.rows);
+    expect(threads.manifest.dropped).toEqual(main.manifest.dropped);
   });
 
   it("without EVAL_API_KEY an owner pull cannot decide: a warning, or with require_suites a usage error", async () => {

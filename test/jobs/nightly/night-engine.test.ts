@@ -4,7 +4,7 @@ import { tempDir } from "../../helpers/temp-dir.js";
 import { spawnCli } from "../../helpers/spawn-cli.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
 
-// Issue 33: a night goes through chooseEngine: the units by default, as convert; the stages when asked.
+// Issue 33: a night runs on the one engine, main's thread by default, worker threads under --workers N.
 const root = tempDir("evalshard-night-engine-");
 
 /** The engine the night's `converted` log line names (stderr, one JSON line per phase off a terminal). */
@@ -18,18 +18,18 @@ function engineOf(stderr: string): unknown {
 }
 
 describe("a night's engine", () => {
-  it("is the units by default and the stages under --engine stages, publishing the same dataset; a no-op rerun runs none", { timeout: 120_000 }, async () => {
+  it("runs on main's thread by default and on worker threads under --workers 2, publishing the same dataset; a no-op rerun runs none", { timeout: 120_000 }, async () => {
     const emu = await emulator({ seed: 33, runs: 60 });
     const pipeline = join(PIPELINES, "nightly-rl.yaml");
     const byDefault = join(root, "default");
     const first = await spawnCli(["run", pipeline], envFor(emu, byDefault));
     expect(first.status, first.stderr).toBe(0);
     expect(engineOf(first.stderr)).toBe("parallel");
-    const stages = join(root, "stages");
-    const asked = await spawnCli(["run", pipeline, "--engine", "stages"], envFor(emu, stages));
+    const threads = join(root, "threads");
+    const asked = await spawnCli(["run", pipeline, "--workers", "2"], envFor(emu, threads));
     expect(asked.status, asked.stderr).toBe(0);
-    expect(engineOf(asked.stderr)).toBe("stages");
-    expect(datasetOf(join(stages, "nightly-rl"))).toEqual(datasetOf(join(byDefault, "nightly-rl")));
+    expect(engineOf(asked.stderr)).toBe("parallel");
+    expect(datasetOf(join(threads, "nightly-rl"))).toEqual(datasetOf(join(byDefault, "nightly-rl")));
 
     const rerun = await spawnCli(["run", pipeline], envFor(emu, byDefault));
     expect(rerun.status, rerun.stderr).toBe(0);

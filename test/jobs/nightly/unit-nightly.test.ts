@@ -7,20 +7,18 @@ import { FIXTURES } from "../../helpers/flow.js";
 import { datasetOf, emulator, envFor, PIPELINES } from "./support.js";
 import { wordTokenizer } from "./word-tokenizer.js";
 
-// Issue 33: a night runs on the unit engine (both executors) and publishes, byte for byte, what the stages
-// engine publishes: the same bucket shards, ledger and manifest (but the pull's hedges, which follow timing).
+// Issue 33: a night runs on the one engine in both executors and publishes, byte for byte, the same: the same
+// bucket shards, ledger and manifest (but the pull's hedges, which follow timing).
 const root = tempDir("evalshard-unit-nightly-");
 
 /**
- * The executors compared: `--engine parallel` fails the night rather than fall back to the stages. Each case
- * compares the stages with one of the two executors, in turn; both run where a unit's work may leave main's
- * thread (the tokenizer's counts, export files spanning units). test/engines/engines-agree.test.ts holds the two
- * executors to the same output on every engine path.
+ * The executors compared: main's thread alone and two worker threads, where a unit's work may leave main's
+ * thread (the tokenizer's counts, export files spanning units). test/engines/executors-agree.test.ts holds the
+ * two to the same output on every engine path.
  */
 const EXECUTORS: Record<string, readonly string[]> = {
-  stages: ["--engine", "stages"],
-  "workers-0": ["--engine", "parallel", "--workers", "0"],
-  "workers-2": ["--engine", "parallel", "--workers", "2"],
+  "workers-0": ["--workers", "0"],
+  "workers-2": ["--workers", "2"],
 };
 const EVERY = Object.keys(EXECUTORS);
 
@@ -32,7 +30,7 @@ function comparable(dir: string): unknown {
   return pull == null ? rest : { ...rest, pull: { ...pull, hedges: null } };
 }
 
-/** Runs `pipeline` into OUT/<executor> for each executor, then checks every dataset against the stages'. */
+/** Runs `pipeline` into OUT/<executor> for each executor, then checks every dataset against the first's. */
 async function nightOnEach(pipeline: string, env: (out: string) => Record<string, string>, out: string, executors: readonly string[]): Promise<void> {
   for (const name of executors) {
     const r = await spawnCli(["run", pipeline, "--json", ...(EXECUTORS[name] ?? [])], env(join(out, name)));
@@ -47,7 +45,7 @@ async function nightOnEach(pipeline: string, env: (out: string) => Record<string
 
 /**
  * A shipped pipeline writing into `${EVALSHARD_OUT}/night`, with `edit` applied to its text. The second night
- * deletes the first's snapshot at once: the engines are compared here, not the snapshot grace.
+ * deletes the first's snapshot at once: the executors are compared here, not the snapshot grace.
  */
 function pipelineFile(name: string, edit: (text: string) => string = (t) => t): string {
   const text = edit(readFileSync(join(PIPELINES, `${name}.yaml`), "utf8"))
@@ -59,31 +57,31 @@ function pipelineFile(name: string, edit: (text: string) => string = (t) => t): 
 }
 
 describe("a night on the unit engine", () => {
-  it("publishes the stages engine's bucket shards, ledger and manifest: SFT over two nights, on worker threads", { timeout: 240_000 }, async () => {
+  it("publishes the same bucket shards, ledger and manifest on either executor: SFT over two nights", { timeout: 240_000 }, async () => {
     const emu = await emulator({ seed: 31, runs: 160 });
     const out = join(root, "sft");
     const file = pipelineFile("nightly-sft");
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-2"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
     // The next day: some runs rescored, some new; each dataset is rewritten incrementally from its own last night.
     await emu.advance();
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-2"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
   });
 
   it("RL split three ways as JSON Lines, and DPO: the same bytes", { timeout: 240_000 }, async () => {
     const emu = await emulator({ seed: 32, runs: 120 });
     const split = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: gzip").replace(/ {2}buckets: 16\n/, "  buckets: 4\n  split:\n    train: 0.6\n    validation: 0.2\n    test: 0.2\n"));
-    await nightOnEach(split, (dir) => envFor(emu, dir), join(root, "rl"), ["stages", "workers-2"]);
-    await nightOnEach(pipelineFile("nightly-dpo"), (dir) => envFor(emu, dir), join(root, "dpo"), ["stages", "workers-0"]);
+    await nightOnEach(split, (dir) => envFor(emu, dir), join(root, "rl"), EVERY);
+    await nightOnEach(pipelineFile("nightly-dpo"), (dir) => envFor(emu, dir), join(root, "dpo"), EVERY);
   });
 
-  it("a view's rows in buckets (keyed by record and row): RL as trl-prompt-completion (main's thread), and as openai-sft JSON Lines (worker threads)", { timeout: 240_000 }, async () => {
+  it("a view's rows in buckets (keyed by record and row): RL as trl-prompt-completion, and as openai-sft JSON Lines", { timeout: 240_000 }, async () => {
     const emu = await emulator({ seed: 33, runs: 100 });
     const view = (name: string) => (t: string) => t.replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: ${name}\n`);
-    await nightOnEach(pipelineFile("nightly-rl", view("trl-prompt-completion")), (dir) => envFor(emu, dir), join(root, "rl-view"), ["stages", "workers-0"]);
-    await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), ["stages", "workers-2"]);
+    await nightOnEach(pipelineFile("nightly-rl", view("trl-prompt-completion")), (dir) => envFor(emu, dir), join(root, "rl-view"), EVERY);
+    await nightOnEach(pipelineFile("nightly-rl", (t) => view("openai-sft")(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none")), (dir) => envFor(emu, dir), join(root, "openai-view"), EVERY);
   });
 
-  it("decontaminated against the released suites (SFT by its own hash, RL by its runs'), and a suite released the next night retracts its rows: SFT on worker threads, RL on main's thread", { timeout: 300_000 }, async () => {
+  it("decontaminated against the released suites (SFT by its own hash, RL by its runs'), and a suite released the next night retracts its rows: SFT and RL", { timeout: 300_000 }, async () => {
     // At seed 36 fewer runs (140) leave no kept record on a scenario the late suite pins.
     const emu = await emulator({ seed: 36, runs: 180, benchmarkRuns: true });
     const env = (dir: string) => envFor(emu, dir, { EVAL_API_KEY: emu.apiKeys[0]?.api_key as string });
@@ -93,43 +91,43 @@ describe("a night on the unit engine", () => {
       const { decontamination } = JSON.parse(readFileSync(join(root, name, name === "suites-sft" ? "workers-2" : "workers-0", "night", "manifest.json"), "utf8")) as { decontamination: { suites: { suite_key: string; records_dropped: number }[] } };
       return decontamination.suites.find((s) => s.suite_key === suite)?.records_dropped ?? 0;
     };
-    await nightOnEach(sft, env, join(root, "suites-sft"), ["stages", "workers-2"]);
-    await nightOnEach(rl, env, join(root, "suites-rl"), ["stages", "workers-0"]);
+    await nightOnEach(sft, env, join(root, "suites-sft"), EVERY);
+    await nightOnEach(rl, env, join(root, "suites-rl"), EVERY);
     expect(dropped("suites-sft", "negotiation-core")).toBeGreaterThan(0);
     expect(dropped("suites-rl", "negotiation-core")).toBeGreaterThan(0);
     await emu.advance();
-    await nightOnEach(sft, env, join(root, "suites-sft"), ["stages", "workers-2"]);
-    await nightOnEach(rl, env, join(root, "suites-rl"), ["stages", "workers-0"]);
+    await nightOnEach(sft, env, join(root, "suites-sft"), EVERY);
+    await nightOnEach(rl, env, join(root, "suites-rl"), EVERY);
     expect(dropped("suites-sft", "late-release")).toBeGreaterThan(0);
     expect(dropped("suites-rl", "late-release")).toBeGreaterThan(0);
   });
 
-  it("a DPO view joined against the pull's RL records (trl-preference), over two nights, on main's thread", { timeout: 300_000 }, async () => {
+  it("a DPO view joined against the pull's RL records (trl-preference), over two nights", { timeout: 300_000 }, async () => {
     const emu = await emulator({ seed: 37, runs: 120 });
     const file = pipelineFile("nightly-dpo", (t) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-preference\n"));
     const out = join(root, "dpo-view");
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-0"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
     await emu.advance();
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-0"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
     const manifest = JSON.parse(readFileSync(join(out, "workers-0", "night", "manifest.json"), "utf8")) as { view: { name: string }; records_out: number };
     expect(manifest.view.name).toBe("trl-preference");
     expect(manifest.records_out).toBeGreaterThan(0);
   });
 
-  it("a view's records quarantined for injection once they won dedup (--on-injection quarantine), over two nights, on worker threads", { timeout: 300_000 }, async () => {
+  it("a view's records quarantined for injection once they won dedup (--on-injection quarantine), over two nights", { timeout: 300_000 }, async () => {
     const emu = await emulator({ seed: 38, runs: 160 });
     const quarantining = (t: string) => t.replace(/ {2}buckets: 16\n/, "  buckets: 4\n  view: trl-prompt-completion\n  view_options: {on_injection: quarantine}\n").replace(/max_quarantined: [\d.]+/, "max_quarantined: 1");
     const file = pipelineFile("nightly-rl", (t) => quarantining(t).replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none"));
     const out = join(root, "quarantine");
     const entries = () => (JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { quarantine: { entries: number } | null }).quarantine?.entries ?? 0;
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-2"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
     expect(entries()).toBeGreaterThan(0);
     await emu.advance();
-    await nightOnEach(file, (dir) => envFor(emu, dir), out, ["stages", "workers-2"]);
+    await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
     expect(entries()).toBeGreaterThan(0);
   });
 
-  it("a nightly view's token counts kept with the dataset (--tokenizer, and records quarantined for injection, whose rows count too): each night's cached rows and kept counts are the stages'; both executors", { timeout: 300_000 }, async () => {
+  it("a nightly view's token counts kept with the dataset (--tokenizer, and records quarantined for injection, whose rows count too): each night's cached rows and kept counts the same on both executors", { timeout: 300_000 }, async () => {
     const emu = await emulator({ seed: 39, runs: 120 });
     const tok = wordTokenizer(join(root, "tok"));
     const file = pipelineFile("nightly-rl", (t) => t.replace("to: parquet", "to: jsonl").replace("compression: zstd", "compression: none").replace(/ {2}buckets: 16\n/, `  buckets: 4\n  view: trl-prompt-completion\n  view_options: {tokenizer: ${tok}, on_injection: quarantine}\n`).replace(/max_quarantined: [\d.]+/, "max_quarantined: 1"));
@@ -137,13 +135,13 @@ describe("a night on the unit engine", () => {
     const kept = (name: string) => readFileSync(join(out, name, "night", "_cache", "token-counts.txt"), "utf8");
     const tokens = () => (JSON.parse(readFileSync(join(out, "workers-2", "night", "manifest.json"), "utf8")) as { view: { tokens: { rows: number; cached: number } } }).view.tokens;
     await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
-    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    expect(kept("workers-2")).toBe(kept("workers-0"));
     // The first night finds the texts it repeats; the next, also those it kept.
     const first = tokens().cached;
     expect(first).toBeGreaterThan(0);
     await emu.advance();
     await nightOnEach(file, (dir) => envFor(emu, dir), out, EVERY);
-    for (const name of ["workers-0", "workers-2"]) expect(kept(name), name).toBe(kept("stages"));
+    expect(kept("workers-2")).toBe(kept("workers-0"));
     expect(tokens().cached).toBeGreaterThan(first);
     expect(tokens().cached).toBeLessThan(tokens().rows);
   });

@@ -25,7 +25,7 @@ const STEP_VIEW_READS = [
  * them into the skeleton, which the view then reads instead of the record JSON.parse and zod would give (a
  * string in a list, or a JSON-typed value, is in a skeleton only when named; a JSON-typed value is there as
  * its text's bytes, which only `rl-steps`' writer reads). The fast path's business, as
- * `RECORD_READS`; test/engines/engines-agree.test.ts fails when a path the view reads is missing. The DPO
+ * `RECORD_READS`; test/engines/executors-agree.test.ts fails when a path the view reads is missing. The DPO
  * views, which need context, do not run there.
  */
 export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> = {

@@ -18,6 +18,7 @@ import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { errorOf } from "./unit-failure.js";
 import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -201,7 +202,7 @@ interface Unit {
   /** Shard of each segment, once decided. */
   shards: number[] | null;
   /** A split run: the split (shard set) of each segment, once decided. */
-  splits: Uint16Array | null;
+  splits: Uint32Array | null;
   /** The shared slot the encoded row groups come back in, once decided (-1: none, they come copied). */
   out: number;
   groups: readonly EncodedRowGroup[] | null;
@@ -371,7 +372,7 @@ class Pass {
 
   #receive(message: FromWorker): void {
     try {
-      if (message.type === "failed") throw Object.assign(new Error(message.message), { stack: message.stack });
+      if (message.type === "failed") throw errorOf(message);
       const unit = this.#units.get(message.unit);
       if (unit === undefined) return; // another pass's unit
       if (message.type === "outcomes") {
@@ -401,7 +402,7 @@ class Pass {
       this.#nextDecide++;
     }
     for (let unit = this.#units.get(this.#nextWrite); unit?.groups != null; unit = this.#units.get(this.#nextWrite)) {
-      const { groups, shards, splits, out, lines } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint16Array | null; out: number; lines: LineOutcome[] | null };
+      const { groups, shards, splits, out, lines } = unit as { groups: readonly EncodedRowGroup[]; shards: number[]; splits: Uint32Array | null; out: number; lines: LineOutcome[] | null };
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
@@ -458,7 +459,7 @@ class Pass {
     if (injected.length > 0) bad.sort((a, b) => a.batch - b.batch || a.item.provenance.line - b.item.provenance.line);
     for (const { item } of bad) this.#quarantine(this.decider.tally, item);
     if (counter !== null) countSplitRows(valid, kept, counter);
-    const splits = counter === null ? null : Uint16Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
+    const splits = counter === null ? null : Uint32Array.from(segmentsOf.flatMap((segments, set) => segments.map(() => set)));
     const segments = segmentsOf.flat();
     const shards = shardsOf.flat();
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;

@@ -44,7 +44,3 @@ export function takeWorkers(count: number): Worker[] {
   return taken;
 }
 
-/** Stops the prestarted workers no run took: another engine runs, and their code loading only takes its cores. */
-export function releaseWorkers(): void {
-  takeWorkers(0);
-}

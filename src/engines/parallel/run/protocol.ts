@@ -99,7 +99,7 @@ export interface DecideMessage {
    * A split run: the split (its index in the plan's order) of each segment. Segments come a split at a time,
    * in the plan's order, each split's rows in their order; null: one split.
    */
-  readonly segmentSplits: Uint16Array | null;
+  readonly segmentSplits: Uint32Array | null;
   /** The shared output slot for the encoded row groups, or -1 (none free): then they come back copied. */
   readonly out: number;
 }
@@ -193,7 +193,7 @@ export interface BatchSplits {
   /** The groups (`scenario.campaign_id` or `run_id`) of the batch's LINE_ROW lines, each once, in order of first row. */
   readonly groups: readonly string[];
   /** Each group's split: its index in the plan's order. */
-  readonly splitOf: Uint16Array;
+  readonly splitOf: Uint32Array;
   /** Each LINE_ROW line's group: its index in `groups`. */
   readonly rowGroups: Uint32Array;
 }
@@ -246,6 +246,8 @@ export interface FailedMessage {
   readonly type: "failed";
   readonly message: string;
   readonly stack: string | undefined;
+  /** The failure was a ConfigError (the user's input or options), which main throws as one. */
+  readonly config: boolean;
 }
 
 export type FromWorker = OutcomesMessage | EncodedMessage | FailedMessage;

@@ -4,6 +4,7 @@ import { topKeysOf, WinningCopies } from "../../../stages/select-top-k.js";
 import type { RankedSeat } from "../../../stages/select-top-k.js";
 import { cutBatches } from "./cut-batches.js";
 import type { RankedMessage, RankMessage } from "./protocol.js";
+import { errorOf } from "./unit-failure.js";
 import type { FromUnits } from "./unit-host.js";
 import type { SharedSlots } from "./shared-slots.js";
 import type { UnitThread } from "./unit-thread.js";
@@ -47,7 +48,7 @@ export async function rankInParallel(options: RankOptions): Promise<string[]> {
     }
   };
   const listener = (message: FromUnits): void => {
-    if (message.type === "failed") failure ??= Object.assign(new Error(message.message), { stack: message.stack });
+    if (message.type === "failed") failure ??= errorOf(message);
     else if (message.type === "ranked") {
       const slot = sent.get(message.batch);
       sent.delete(message.batch);

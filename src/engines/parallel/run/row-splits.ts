@@ -67,7 +67,7 @@ export class RowSplits {
   /** The batch's groups for main; the next batch starts afresh. */
   batchDone(): BatchSplits {
     const groups = [...this.#groups.keys()];
-    const splitOf = Uint16Array.from(groups, (key) => this.#splitOf.get(key) as number);
+    const splitOf = Uint32Array.from(groups, (key) => this.#splitOf.get(key) as number);
     const done = { groups, splitOf, rowGroups: Uint32Array.from(this.#rowGroups) };
     this.#groups = new Map();
     this.#rowGroups = [];

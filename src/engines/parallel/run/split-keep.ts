@@ -6,7 +6,7 @@ export interface SplitBatch {
   readonly rowCounts: Uint32Array | null;
   readonly splits: BatchSplits | null;
   /** Each row record's split (its index), as {@link recordSplits} gives it. */
-  readonly sets: Uint16Array;
+  readonly sets: Uint32Array;
 }
 
 /**
@@ -14,8 +14,8 @@ export interface SplitBatch {
  * Main's row loop reads a record's shard set from this in either run, so a split run runs the same loop as
  * a plain one, and it is no larger to compile (docs/decisions.md "hot code shape", compile size).
  */
-export function recordSplits(splits: BatchSplits | null, rows: number): Uint16Array {
-  const sets = new Uint16Array(rows);
+export function recordSplits(splits: BatchSplits | null, rows: number): Uint32Array {
+  const sets = new Uint32Array(rows);
   if (splits === null) return sets;
   const { rowGroups, splitOf } = splits;
   for (let at = 0; at < rows; at++) sets[at] = splitOf[rowGroups[at] as number] as number;

@@ -257,7 +257,7 @@ export class UnitConverter {
    * from its first rows, which are then dropped (the rest moved to the front), all in place. A split run's
    * unit holds a row group per split; the segments come a split at a time (`segmentSplits` says whose).
    */
-  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null, segmentSplits: Uint16Array | null = null): EncodedUnit {
+  decide(unit: number, keep: Uint8Array, segments: readonly number[], out: Uint8Array | null = null, records: Uint8Array | null = null, segmentSplits: Uint32Array | null = null): EncodedUnit {
     const view = this.#view === null ? null : this.#view.settle(unit, records ?? new Uint8Array(0));
     const builders = this.#units.get(unit);
     if (builders === undefined) {

@@ -1,4 +1,5 @@
-import type { EncodedMessage, FailedMessage, FromWorker, RankedMessage, ToWorker, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, RankedMessage, ToWorker, WorkerStart } from "./protocol.js";
+import { failedMessage } from "./unit-failure.js";
 import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
 import { UnitRanker } from "./unit-ranker.js";
@@ -78,8 +79,7 @@ export class UnitHost {
   }
 
   #fail(error: unknown): void {
-    const reply: FailedMessage = { type: "failed", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };
-    this.post(reply);
+    this.post(failedMessage(error));
     this.failed(error);
   }
 }

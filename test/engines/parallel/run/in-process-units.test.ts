@@ -14,7 +14,7 @@ const root = tempDir();
 function convertWithoutThreads(workers: string, extra: readonly string[] = []) {
   const out = join(root, `out-${workers}-${extra.length}`);
   const inputs = ["sft-valid", "sft-duplicates", "sft-bad-lines"].map((n) => `${FIXTURES}records/${n}.ndjson`);
-  const r = spawnSync(process.execPath, ["--import", NO_THREADS, BIN, "convert", ...inputs, "--out", out, "--engine", "parallel", "--workers", workers, "--publish-anyway", ...extra], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--import", NO_THREADS, BIN, "convert", ...inputs, "--out", out, "--workers", workers, "--publish-anyway", ...extra], { encoding: "utf8" });
   return { ...r, out };
 }
 
@@ -26,7 +26,7 @@ describe("--workers 0: the parallel engine without worker threads", () => {
     const manifest = JSON.parse(readFileSync(join(r.out, "manifest.json"), "utf8")) as { output: { engine: string }; records_out: number; shards: { sha256: string }[] };
     expect(manifest.output.engine).toBe("parallel");
     expect(manifest.records_out).toBeGreaterThan(0);
-    const threaded = spawnSync(process.execPath, [BIN, "convert", ...["sft-valid", "sft-duplicates", "sft-bad-lines"].map((n) => `${FIXTURES}records/${n}.ndjson`), "--out", join(root, "threaded"), "--engine", "parallel", "--workers", "2", "--publish-anyway"], { encoding: "utf8" });
+    const threaded = spawnSync(process.execPath, [BIN, "convert", ...["sft-valid", "sft-duplicates", "sft-bad-lines"].map((n) => `${FIXTURES}records/${n}.ndjson`), "--out", join(root, "threaded"), "--workers", "2", "--publish-anyway"], { encoding: "utf8" });
     expect(threaded.stdout).toMatch(/wrote 1 shard/);
     const other = JSON.parse(readFileSync(join(root, "threaded", "manifest.json"), "utf8")) as typeof manifest;
     expect(manifest.shards).toEqual(other.shards);

@@ -10,19 +10,18 @@ const BIN = new URL("../../../../dist/cli/main.js", import.meta.url).pathname;
 const WATCH = new URL("../../../helpers/zod-watch.mjs", import.meta.url).pathname;
 const root = tempDir();
 
-const convert = (engine: string, out: string) =>
-  spawnSync(process.execPath, ["--import", WATCH, BIN, "convert", `${FIXTURES}records/sft-valid.ndjson`, `${FIXTURES}records/sft-duplicates.ndjson`, "--out", join(root, out), "--engine", engine, "--seats", "all"], { encoding: "utf8" });
+const cli = (...args: string[]) => spawnSync(process.execPath, ["--import", WATCH, BIN, ...args], { encoding: "utf8" });
 
 describe("the parallel engine's main thread", () => {
   it("converts without loading zod", () => {
-    const r = convert("parallel", "parallel");
+    const r = cli("convert", `${FIXTURES}records/sft-valid.ndjson`, `${FIXTURES}records/sft-duplicates.ndjson`, "--out", join(root, "out"), "--seats", "all");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/records in 9, out 6/);
     expect(r.stderr).not.toMatch(/zod was loaded/);
   });
 
-  it("(the watch sees zod when the stages engine loads it)", () => {
-    const r = convert("stages", "stages");
+  it("(the watch sees zod when a command loads it: schema builds the JSON Schema from it)", () => {
+    const r = cli("schema", "--format", "sft");
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/zod was loaded/);
   });

@@ -19,7 +19,7 @@ describe("parallel engine: no ArrayBuffer is ever detached", () => {
     const input = join(root, "in.ndjson");
     writeFileSync(input, `${records.repeat(Math.ceil((12 << 20) / records.length))}${"x".repeat(9 << 20)}\n${records.repeat(Math.ceil((12 << 20) / records.length))}`);
     const out = join(root, `out-${workers}`);
-    const r = spawnSync(process.execPath, ["--trace-protector-invalidation", BIN, "convert", input, "--out", out, "--engine", "parallel", "--workers", workers, "--no-filter-participation-gated"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--trace-protector-invalidation", BIN, "convert", input, "--out", out, "--workers", workers, "--no-filter-participation-gated"], { encoding: "utf8" });
     expect(withoutLogLines(r.stderr)).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/quarantined: .*1/);

@@ -39,9 +39,9 @@ describe("a worker's text scan of plain outputs", () => {
     });
     const file = join(root, "escaped.ndjson");
     writeFileSync(file, `${lines.join("\n")}\n`);
-    const { manifest } = await convert({ inputs: [file], out: join(root, "parallel"), engine: "auto" });
+    const { manifest } = await convert({ inputs: [file], out: join(root, "parallel"), workers: 2 });
     expect(manifest.output.engine).toBe("parallel");
-    const { manifest: stages } = await convert({ inputs: [file], out: join(root, "stages"), engine: "stages" });
+    const { manifest: stages } = await convert({ inputs: [file], out: join(root, "stages"), workers: 0 });
     expect(manifest.text_audit).toEqual(stages.text_audit);
     const steps = stages.text_audit?.["trace_steps"];
     // Per record: the action's type and text, two notes; the repeated key's last member on a tenth of them.
@@ -64,10 +64,10 @@ describe("a worker's text scan of plain outputs", () => {
     const file = join(root, "dedup-split.ndjson");
     writeFileSync(file, `${withCopies.join("\n")}\n`);
     const options = { inputs: [file], shardRows: 7, seats: "all" as const, split: { train: 0.5, validation: 0.25, test: 0.25 }, splitBy: "run" as const };
-    const { manifest } = await convert({ ...options, out: join(root, "dedup-split-parallel"), engine: "auto" });
+    const { manifest } = await convert({ ...options, out: join(root, "dedup-split-parallel"), workers: 2 });
     expect(manifest.output.engine).toBe("parallel");
     expect(manifest.dropped.duplicate).toBeGreaterThan(40);
-    const { manifest: stages } = await convert({ ...options, out: join(root, "dedup-split-stages"), engine: "stages" });
+    const { manifest: stages } = await convert({ ...options, out: join(root, "dedup-split-stages"), workers: 0 });
     expect(manifest.text_audit).toEqual(stages.text_audit);
     expect(stages.text_audit?.["trace_steps"]?.values).toBe(records.length * 4);
     expect(stages.text_audit?.["trace_steps"]?.injected).toBeGreaterThan(10);

@@ -1,0 +1,12 @@
+import { ConfigError } from "../../../core/errors.js";
+import type { FailedMessage } from "./protocol.js";
+
+/** What a unit's thread sends when it fails: a ConfigError (a template failing on a row) stays one across threads. */
+export function failedMessage(error: unknown): FailedMessage {
+  return { type: "failed", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined, config: error instanceof ConfigError };
+}
+
+/** The error main throws for a unit's failure: a usage error (exit 2) where the unit's was one. */
+export function errorOf(message: FailedMessage): Error {
+  return Object.assign(message.config ? new ConfigError(message.message) : new Error(message.message), { stack: message.stack });
+}
