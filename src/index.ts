@@ -34,8 +34,6 @@ export { GateBook } from "./formats/gate-book.js";
 
 // Stages
 export { validate } from "./stages/validate.js";
-export { DedupIndex } from "./stages/dedup-index.js";
-export { dedup } from "./stages/dedup.js";
 export { filter } from "./stages/filter.js";
 export { strip } from "./engines/strip.js";
 export { redaction, REDACTION_MARKER } from "./stages/strip.js";

@@ -1,4 +1,4 @@
-import type { KeyedRows, RecordShards, RowOrigin, SettledInput } from "../engines/engine.js";
+import type { KeyedRows, RowOrigin, SettledInput } from "../engines/engine.js";
 import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
@@ -8,9 +8,6 @@ import type { EncodedShards } from "../output/encoded-shards.js";
 import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import { ShardFiles } from "../output/shard-files.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
-import type { ShardLimits } from "../output/shard-rotation.js";
-import { ShardedWriter } from "../output/sharded-writer.js";
-import { SplitShards } from "../output/split-shards.js";
 import type { Lock, PublishHook, Staging, Storage } from "../output/storage.js";
 import { writeText } from "../output/write-text.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
@@ -113,26 +110,6 @@ export class DatasetSink {
   get night(): SnapshotResult {
     if (this.#night === null) throw new Error("Internal error: the snapshot is not built yet");
     return this.#night;
-  }
-
-  /**
-   * Shards fed one record at a time (the stages engine): rotated at `limits`, a set per split with `--split`;
-   * or, buckets, rows keyed by origin (the limits do not apply).
-   * @internal
-   */
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input?: SettledInput): RecordShards {
-    const { buckets } = this;
-    if (buckets !== null) {
-      if (input === undefined) throw new Error("Internal error: keyed records before the run settled");
-      this.options.onSettled?.(input);
-      return {
-        write: (record, _inputBytes, origin) => buckets.add({ key: rowKey(origin), version: origin.version, record, ...splitOf(origin) }),
-        finish: () => this.#build(input, format, columns),
-        abort: () => Promise.resolve(),
-      };
-    }
-    const writerOf = (split: string) => new ShardedWriter({ dir: this.staging, format, columns, split, ...limits });
-    return input?.splits === undefined ? writerOf(this.#split) : new SplitShards(input.splits, writerOf);
   }
 
   /** Parquet shards fed encoded row groups; the caller rotates with `ShardRotation`. */

@@ -7,7 +7,6 @@ import type { GateBook } from "../formats/gate-book.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
 import type { RowGroupShardSets } from "../output/row-group-shard-sets.js";
-import type { ShardLimits } from "../output/shard-rotation.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
 import type { Field } from "../schema/column-type.js";
@@ -55,14 +54,6 @@ export interface RunSources {
   readonly viewContext?: () => { readonly path: string; readonly name: string } | null;
 }
 
-/** Kept records, one at a time, into rotating shards (the dataset sink's `ShardedWriter`, or its `SplitShards`). */
-export interface RecordShards {
-  /** `inputBytes`: what rotation measures; `origin`: for sinks that key rows, others ignore it. */
-  write(record: Readonly<Record<string, unknown>>, inputBytes: number, origin: RowOrigin): Promise<void>;
-  finish(): Promise<ShardInfo[]>;
-  abort(): Promise<void>;
-}
-
 /** Where quarantined lines go (the dataset sink's `QuarantineWriter`, or validate's first-bad list). */
 export interface QuarantineSink {
   readonly path: string;
@@ -71,14 +62,6 @@ export interface QuarantineSink {
   readonly written?: WrittenFile | null;
   write(item: Quarantined): Promise<void>;
   close(): Promise<void>;
-}
-
-/** What the stages engine writes into: shards fed records, and the quarantine. */
-export interface RecordSink {
-  /** A local directory for the run's temporary files (a view's context inputs are spooled there). */
-  readonly scratch: string;
-  records(format: ShardFormat, columns: readonly Field[], limits: ShardLimits, input: SettledInput): RecordShards;
-  quarantine(format: string): QuarantineSink;
 }
 
 /** Kept rows as the JSON lines a keyed sink stores (`stringifyExact` of the record), each with its origin. */
@@ -107,9 +90,6 @@ export interface RowSink {
   quarantine(format: string): QuarantineSink;
 }
 
-/** A sink either engine can write into: the `DatasetSink`. */
-export type EngineSink = RecordSink & RowSink;
-
 /** What an engine settled and wrote: the job's manifest and card are made of it. */
 export interface EngineRun {
   readonly engine: EngineName;
@@ -136,7 +116,7 @@ export interface EngineRun {
  * The engine: reads the sources once or twice, validates, dedups, filters and strips, and writes kept rows
  * and quarantined lines into the sink, on main's thread (`--workers 0`) or across worker threads.
  */
-export interface Engine<Sink = EngineSink> {
+export interface Engine<Sink = RowSink> {
   readonly name: EngineName;
   /** Before the sources are open: start now what takes long to start (worker threads). */
   prepare(plan: RunPlan): void;

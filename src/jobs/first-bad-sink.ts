@@ -1,12 +1,12 @@
 import type { Quarantined } from "../core/flow.js";
-import type { KeyedRows, QuarantineSink, RecordShards, RecordSink, RowSink } from "../engines/engine.js";
+import type { KeyedRows, QuarantineSink, RowSink } from "../engines/engine.js";
 import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 
 /**
- * A sink that writes nothing (validate): it drops kept rows, of either engine, and keeps the first `limit`
+ * A sink that writes nothing (validate): it drops kept rows and keeps the first `limit`
  * quarantined lines. The units, told it discards, encode no row; its shard sets are none and never fed.
  */
-export class FirstBadSink implements RecordSink, RowSink {
+export class FirstBadSink implements RowSink {
   readonly firstBad: Quarantined[] = [];
   readonly discards = true;
 
@@ -14,10 +14,6 @@ export class FirstBadSink implements RecordSink, RowSink {
     private readonly limit: number,
     readonly scratch: string,
   ) {}
-
-  records(): RecordShards {
-    return { write: async () => undefined, finish: async () => [], abort: async () => undefined };
-  }
 
   rowGroupSets(): RowGroupShardSets {
     return new RowGroupShardSets([], null);

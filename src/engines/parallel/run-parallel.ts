@@ -19,7 +19,7 @@ import { workerConfigOf } from "./run/worker-config-of.js";
 import { KeyedLineSets } from "./run/keyed-line-sets.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
 import { TextAudit } from "../../views/text-audit.js";
-import { textAuditPaths } from "../../views/record-text-audit.js";
+import { textAuditPaths } from "../../views/text-audit-paths.js";
 
 /** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
 export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowSink): Promise<EngineRun> {

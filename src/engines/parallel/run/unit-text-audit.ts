@@ -25,7 +25,7 @@ interface ScannedLeaf {
 }
 
 /**
- * A worker's side of a plain run's text scan (issue 18; src/views/record-text-audit.ts is the stages'): the
+ * A worker's side of a plain run's text scan (issue 18; its paths: src/views/text-audit-paths.ts): the
  * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
  * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
  * value as its text): a pass over those bytes (the wasm module's, `fast/wasm-audit.ts`; `mayMatterUtf8`

@@ -1,21 +1,31 @@
 import { describe, expect, it } from "vitest";
 import type { Flow } from "../../src/core/flow.js";
-import { dedup } from "../../src/stages/dedup.js";
-import { DedupIndex } from "../../src/stages/dedup-index.js";
-import { validate } from "../../src/stages/validate.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
-import { collect, fixtureLines, from, outcomes } from "../helpers/flow.js";
-import type { TextLine } from "../../src/sources/line-source.js";
+import { planPipeline, runPipeline } from "../../src/library/stream-pipeline.js";
+import type { LineSource, TextLine } from "../../src/sources/line-source.js";
+import { collect, fixtureLines, outcomes } from "../helpers/flow.js";
 
-async function dedupLines(lines: TextLine[]) {
-  const index = await DedupIndex.build(validate()(from(lines)));
-  const out = await collect(dedup(index)(validate()(from(lines))));
-  return out as Flow<ValidRecord>[];
+/** A caller's lines, in the order given: the stream spools them for the units. */
+function linesSource(lines: readonly TextLine[]): LineSource {
+  return {
+    name: "lines",
+    async *lines() {
+      yield* lines;
+    },
+    info: () => Promise.resolve({ path: "lines", bytes: lines.reduce((n, l) => n + l.bytes + 1, 0), sha256: "" }),
+  };
 }
 
-const version = (f: Flow<ValidRecord>) => (f.kind === "kept" ? f.value.record.scorecard_version : null);
+/** Dedup's decisions, through the library's stream (every seat kept, so that only dedup drops). */
+async function dedupLines(lines: readonly TextLine[]): Promise<Flow<ValidRecord>[]> {
+  const sources = [linesSource(lines)];
+  const plan = await planPipeline(sources);
+  return (await collect(runPipeline(sources, plan, { selection: { seats: "all" } }))) as Flow<ValidRecord>[];
+}
 
-describe("dedup", () => {
+const version = (f: Flow<ValidRecord>) => (f.kind === "kept" ? f.value.record["scorecard_version"] : null);
+
+describe("dedup, through the library's stream", () => {
   it("drops a second identical copy as duplicate and a lower scorecard version as superseded", async () => {
     const out = await dedupLines(fixtureLines("records/sft-duplicates.ndjson"));
     expect(outcomes(out)).toEqual(["kept:run-050", "dropped:duplicate", "dropped:superseded", "kept:run-051", "dropped:superseded", "kept:run-050"]);
