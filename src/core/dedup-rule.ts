@@ -1,5 +1,5 @@
 /**
- * Dedup's rule, which both engines run (the stages' `DedupIndex` and `dedup`, the units' `DedupDecider`): a
+ * Dedup's rule, which the units' `DedupDecider` runs (src/engines/parallel/run/dedup-decider.ts): a
  * key's winner is its record of the highest scorecard version, the first read among equals. A record of
  * `version` read after the winner (of `winnerVersion`) takes the key from it only with a higher version.
  */

@@ -8,7 +8,7 @@ import { inScratch, SCRATCH_AT } from "./scan-module.js";
  *
  * The hash is written once, in the scan module (src/engines/parallel/wasm/digest.ts, which says why this
  * hash): a worker's batch is hashed where it lies in the module's memory (`lineDigestOf`), any other line in
- * the thread's scratch instance. One definition for both engines, so they agree.
+ * the thread's scratch instance. One definition, so a line's digest is the same wherever it is taken.
  */
 export function lineDigest(bytes: Uint8Array, start = 0, end = bytes.length): number {
   return digestOf(inScratch(bytes, start, end).lineHash(SCRATCH_AT, SCRATCH_AT + end - start), end - start);

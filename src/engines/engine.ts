@@ -20,12 +20,12 @@ import type { SettledInput } from "../output/settled-input.js";
 import type { WrittenFile } from "../output/storage.js";
 import type { DatasetStats } from "../stats/dataset-stats.js";
 
-// Declared beside the sinks that read them (output/ imports nothing of engines/); every engine and sink names them from here.
+// Declared beside the sinks that read them (output/ imports nothing of engines/); the engine and every sink name them from here.
 export type { RowOrigin, SettledInput };
 
 /**
- * The engine's name in the manifest (`output.engine`): one value since the stages engine went (issue 33);
- * a manifest of an earlier version may say "stages".
+ * The engine's name in the manifest (`output.engine`): this version's one engine; a manifest an earlier
+ * version wrote may say "stages".
  */
 export type EngineName = "parallel";
 

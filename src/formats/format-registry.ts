@@ -59,7 +59,7 @@ export class FormatRegistry {
 
   /**
    * The format whose version field the object carries, at its current version: a dataset has the current
-   * version's columns in either engine, and {@link judgeOf} reads records of its other versions; null when the
+   * version's columns, and {@link judgeOf} reads records of its other versions; null when the
    * object carries no version field.
    */
   detect(value: object): Format | null {

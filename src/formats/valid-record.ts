@@ -12,7 +12,7 @@ export interface ValidRecord<R extends object = Record<string, unknown>> {
   readonly facts: RecordFacts;
   /** Position among the valid records of the run's inputs, in read order; stable across reads. */
   readonly ordinal: number;
-  /** Length of the input line in bytes: what shard rotation measures, the same in every engine. */
+  /** Length of the input line in bytes: what shard rotation measures. */
   readonly bytes: number;
   /** `lineDigest` of the input line's bytes: how dedup tells a `conflicting_duplicate` from a `duplicate`. */
   readonly digest: number;

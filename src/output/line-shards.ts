@@ -5,7 +5,7 @@ import type { ShardFiles } from "./shard-files.js";
 
 /**
  * JSON Lines shards fed lines encoded elsewhere (the parallel engine's units: a "row group" of lines, no
- * column chunks), in the format the stages engine writes them (`format`, its whole-file compression too).
+ * column chunks), in the plan's JSONL shard format (`format`, its whole-file compression too).
  */
 export function lineShards(shards: ShardFiles, format: ShardFormat, columns: readonly Field[]): EncodedShards {
   return new EncodedShards(shards, async (file) => {

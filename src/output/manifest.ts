@@ -53,7 +53,7 @@ export interface Manifest extends ManifestBase, PublishFacts {
     readonly layout: "huggingface";
     /** "train"; a split dataset's split names (`--split`), in order. */
     readonly split: string | readonly string[];
-    /** Which engine wrote it: "parallel" (worker threads, one read) or "stages" (the library's stages). */
+    /** Which engine wrote it: "parallel", this version's one engine (an earlier version's may say "stages"). */
     readonly engine: string;
   };
   readonly options: {
@@ -82,7 +82,7 @@ export interface Manifest extends ManifestBase, PublishFacts {
     readonly max_quarantined: number;
     readonly accept_later_minor: boolean;
   };
-  /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern (stages engine). */
+  /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
   /** A training view's run: what the view made of the kept records. */
   readonly view?: ViewManifest;

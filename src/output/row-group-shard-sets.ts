@@ -5,7 +5,7 @@ import type { ShardInfo } from "./shard-format.js";
 /**
  * The parallel engine's shards: one {@link EncodedShards} per split (`--split`, each named in the Hugging
  * Face layout, `data/validation-00000-of-00001.parquet`, and each shard saying its split), or the one set
- * of a run that does not split. The row groups' twin of `SplitShards`: every split gets a shard, an empty one
+ * of a run that does not split. Every split gets a shard, an empty one
  * if no row fell in it, so a reader always finds every split the card names.
  */
 export class RowGroupShardSets {

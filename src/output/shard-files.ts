@@ -10,7 +10,7 @@ export interface ClosedShard {
 }
 
 /**
- * The shard files of one split under `data/`, for both engines: each is created under a hidden name
+ * The shard files of one split under `data/`: each is created under a hidden name
  * (`data/.train-00000.parquet.partial`), which no reader's `train-*` or `*.parquet` pattern matches, and
  * gets its published name in the Hugging Face layout (`data/train-00000-of-00003.parquet`) once the total
  * is known.

@@ -12,7 +12,7 @@ export interface ShardLimits {
 }
 
 /**
- * The rotation rule, for both engines: a row goes into the current shard unless that shard already holds
+ * The rotation rule, for every shard set (the engine's main thread, `ShardedWriter`): a row goes into the current shard unless that shard already holds
  * a row and this one would take it past a limit; then it starts the next shard.
  */
 export class ShardRotation {

@@ -19,7 +19,8 @@ export interface ShardedWriterOptions extends ShardLimits {
 }
 
 /**
- * Writes records (the stages engine) into rotating shards under `data/`, rotated by {@link ShardRotation}
+ * Writes a library caller's records (a public writer: the engine writes encoded row groups, `EncodedShards`)
+ * into rotating shards under `data/`, rotated by {@link ShardRotation}
  * and named by `ShardFiles`: hidden until `finish()`, then `data/train-00000-of-00003.parquet`.
  */
 export class ShardedWriter {

@@ -2,8 +2,8 @@ import { isUtf8 } from "node:buffer";
 
 /**
  * Where line `bytes[start, end)`, decoded as `text`, stops being UTF-8 (offset in the line), or undefined when
- * it is UTF-8. Looked into only where decoding made a U+FFFD: well-formed text rarely holds one. Both engines
- * mark their lines with it, so they quarantine the same lines as `invalid_utf8`.
+ * it is UTF-8. Looked into only where decoding made a U+FFFD: well-formed text rarely holds one. The slow path
+ * and the line splitter mark their lines with it, so they quarantine the same lines as `invalid_utf8`.
  */
 export function invalidUtf8At(bytes: Uint8Array, start: number, end: number, text: string): number | undefined {
   return text.includes("\uFFFD") && !isUtf8(bytes.subarray(start, end)) ? firstInvalidUtf8(bytes, start, end) : undefined;

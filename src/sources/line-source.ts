@@ -46,8 +46,8 @@ export interface LineSource {
   readonly name: string;
   lines(options?: ReadOptions): AsyncIterable<SourceLine>;
   /**
-   * The decompressed bytes, not split into lines. Sources that have it can feed the parallel engine,
-   * which splits lines in its workers; others go through the stages a line at a time. A chunk may be
+   * The decompressed bytes, not split into lines. Sources that have it feed the engine, which splits
+   * lines in its units; a source without it is spooled once into bytes (spooled-lines.ts). A chunk may be
    * valid only until the next one is asked for (its memory is reused): copy what must be kept.
    *
    * `memory`, when given, offers where to read the next chunk (asked before each read; null: nowhere): a

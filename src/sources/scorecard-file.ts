@@ -3,7 +3,7 @@ import { ConfigError, IoError } from "../core/errors.js";
 
 /**
  * The JSON values of a scorecards file, each with where it was: one JSON document, or NDJSON (blank lines
- * skipped). Their meaning is the stages' business (`readScorecards`); a line that is not JSON is a
+ * skipped). Their meaning is `readScorecards`' business (src/stages/read-scorecards.ts); a line that is not JSON is a
  * ConfigError naming it: the file is not a scorecards file.
  */
 export async function readJsonValues(path: string): Promise<[unknown, string][]> {

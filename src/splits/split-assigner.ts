@@ -33,7 +33,7 @@ export interface SplitManifest {
 /**
  * Gives each row its split (its record's group's: a view row inherits its record's) and counts rows and
  * groups per split. Groups repeat (every seat and step of a run), so each group's split is hashed once.
- * The stages engine calls {@link assign}; the parallel engine's workers find a record's group and split
+ * {@link assign} takes a whole record; the engine's workers find a record's group and split
  * ({@link keyOf}, {@link splitOfGroup}) and its main thread counts the rows it keeps ({@link count}).
  */
 export class SplitAssigner {

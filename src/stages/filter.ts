@@ -29,7 +29,7 @@ const tests: Record<FilterRule, (f: RecordFacts, gate: GateOf) => DropReason | n
   // Only a per-seat trace has steps to learn from.
   no_trace: (f) => (f.reconstruction !== null && f.reconstruction !== "per_seat_trace" ? "no_trace" : null),
   no_pairs: (f) => (f.usablePairs === 0 ? "no_pairs" : null),
-  // One rule for every command and engine (src/formats/gate-book.ts); an unreadable stamp drops too.
+  // One rule for every command (src/formats/gate-book.ts); an unreadable stamp drops too.
   participation_gated: (f, gate) => gateReason(gate(f)),
 };
 

@@ -25,7 +25,7 @@ export class WinningCopies<T> {
 
 /**
  * The keys among the `k` best of their scenario (`campaign_id`) by composite, highest first; equal
- * composites by key in code-unit order, so the choice is the same on every run, machine and engine.
+ * composites by key in code-unit order, so the choice is the same on every run, machine and worker count.
  */
 export function topKeysOf(seats: Iterable<RankedSeat>, k: number): Set<string> {
   const byScenario = new Map<string, RankedSeat[]>();

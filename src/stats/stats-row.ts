@@ -17,8 +17,8 @@ export interface StatsRow {
 }
 
 /**
- * The one function both engines call on a kept record: `read` is the record (the stages') or the parallel
- * engine's skeleton; `score` is what selection reads (`scoreOf`: SFT's own, RL and DPO from `--scorecards`).
+ * The one function every kept record's stats go through: `read` is the record (the slow path's) or the
+ * walk's skeleton; `score` is what selection reads (`scoreOf`: SFT's own, RL and DPO from `--scorecards`).
  * A plain SFT unit of the parallel engine reads its rows' scores and trait means back from the row group
  * instead (engines/parallel/run/shredded-scores.ts: the skeleton does not build them).
  */

@@ -73,7 +73,7 @@ export class TokenCache {
 
   /**
    * Main's: a unit's entries of the records main kept, in their order, looked up and stored as if those rows
-   * were judged here (so the next file's entries come in the stages engine's order); returns how many of them
+   * were judged here (so the next file's entries come in the records' read order); returns how many of them
    * this cache already held, the run's `view.tokens.cached` share.
    */
   absorb(entries: readonly (readonly [string, number])[]): number {

@@ -10,7 +10,7 @@ const UNSURE = 2;
  * (its column then holds the bytes `JSON.stringify` would give); when not, it parses and stringifies.
  * The rules (no whitespace, numbers spelled as JS spells them, escapes only as JSON.stringify writes them, no
  * key twice nor starting with a digit nor written with escapes) have one home, the scan module
- * (src/engines/parallel/wasm/json-form.ts), which both engines call; what it leaves to JS (a number other
+ * (src/engines/parallel/wasm/json-form.ts), which every caller runs; what it leaves to JS (a number other
  * than a short integer: JS decides how it spells a double; nesting past its areas) the definition answers.
  * `utf8`: the bytes are known to be valid UTF-8 (a walk's, whose line was checked), so not checked again.
  */

@@ -112,7 +112,7 @@ export function rlStepsWriter(plan: ColumnPlan): (record: RlStepsRecord, env: Vi
 }
 
 /**
- * A top-level nullable JSON value as its JSON text: a parsed value (the stages' record, the slow path's) is
+ * A top-level nullable JSON value as its JSON text: a parsed value (the slow path's record) is
  * stringified; the fast walk's skeleton holds the value's bytes instead, written as they are when they are
  * already `JSON.stringify`'s text (`env.jsonForm` or `isStringifyForm` says), else parsed and stringified: the
  * column's bytes are the same either way.

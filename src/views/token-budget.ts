@@ -10,7 +10,7 @@ import { ViewResultBuilder } from "./view-result.js";
 type Rows = (record: unknown, env: ViewEnv) => ViewResult<Record<string, unknown>>;
 
 /**
- * The view's rows under `env.tokens`, the one rule both engines run: each row's prompt is rendered with the
+ * The view's rows under `env.tokens`, the one rule every executor runs: each row's prompt is rendered with the
  * generation prompt and each prompt plus completion without it, by the model's chat template as
  * transformers' `apply_chat_template` renders them. A row whose rendered prompt (its text, then its token ids)
  * is not a prefix of a rendered prompt plus completion is dropped (`template_boundary_mismatch`: the template

@@ -40,7 +40,7 @@ const RULES: readonly Rule[] = [
   // rows() reads the writer's rows back (views/written-rows.ts); a view file holding both a rows() method and
   // a write is a second implementation.
   { rule: "view rows", marks: VIEW_ROWS, homes: ["views/prompt-completion-writer.ts", "views/rl-steps-writer.ts"], apart: true },
-  { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts", "output/split-shards.ts"] },
+  { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts"] },
   // Convert's and a night's: the one that opens a dataset's quarantine in its staging.
   { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },
 ];

@@ -28,7 +28,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
   const scores = sources.scores?.();
   // A selection the format cannot answer is a usage error before any worker starts.
   checkSelection(plan.selection, { format: format.name, scores });
-  // A split (issue 19): the workers find each row's group and split as the stages engine does; main counts them
+  // A split (issue 19): the workers find each row's group and split (SplitAssigner's rule); main counts them
   // and gives each split its own shards. Made once here: a split the format cannot have (DPO by run) is
   // refused before any worker starts.
   const { split: request } = plan;
@@ -56,7 +56,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
   // A nightly's buckets: the units encode each row's keyed line, and the sink cuts its buckets (no size limit).
   const keyed = plan.shards.rotation.kind === "buckets" ? await keyedRowsOf(plan, sink, columns) : null;
   const limits = keyed === null ? sizeRotation(plan) : { maxRows: Infinity, maxBytes: Infinity };
-  // JSON Lines: the units encode each row's line; the shards are the stages' JSONL format.
+  // JSON Lines: the units encode each row's line; main writes them as JSON Lines shards.
   const { to, compression } = plan.shards;
   const lines = keyed === null && to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
   const shardSets = () => {
@@ -95,7 +95,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
       }
       const { tokens_cached: cached } = unit.counts;
       view.tally.merge(cached === undefined ? unit.counts : { ...unit.counts, tokens_cached: cached + hits });
-      // A tokenized view's lengths: the unit's kept records', as the stages engine counts them row by row.
+      // A tokenized view's lengths: the unit's kept records', counted row by row.
       for (const [length, rows] of unit.counts.tokens ?? []) stats.addTokens(length, rows);
       view.audit.mergeSummary(unit.audit);
     }
@@ -107,7 +107,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
   }
 }
 
-/** A nightly's keyed rows, in the shard format the plan names (the stages engine's `shardFormatFor`). */
+/** A nightly's keyed rows, in the shard format the plan names (`shardFormatFor`, src/sinks). */
 async function keyedRowsOf(plan: RunPlan, sink: RowSink, columns: readonly Field[]): Promise<{ rows: KeyedRows; format: ShardFormat }> {
   // Loaded here: a plain run writes its own encoded shards.
   const format = (await import("../../sinks/shard-format-for.js")).shardFormatFor(plan.shards.to, plan.shards.compression);

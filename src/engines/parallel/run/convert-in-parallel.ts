@@ -101,8 +101,8 @@ export interface ParallelResult {
 /**
  * The whole convert pipeline (validate, dedup, filter, strip, Parquet) over worker threads, reading the
  * inputs once (and once before, to rank seats, with `--top-k-per-scenario`). Main reads and batches lines, decides dedup in read order and writes shards; workers parse,
- * validate, filter, strip, shred and encode. Output equals the stages' (same rows in the same order, same
- * counts, same shard boundaries).
+ * validate, filter, strip, shred and encode. Output is the same on main's thread and across any number of workers (same rows in the same
+ * order, same counts, same shard boundaries).
  */
 export async function convertInParallel(options: ParallelOptions): Promise<ParallelResult> {
   const count = Math.max(1, options.workers);
@@ -504,8 +504,8 @@ class Pass {
 
   /**
    * Which of a unit's rows stay, and the shard segments they fall in (the sink's rotation rule). A plain
-   * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes as the
-   * stages engine shares them, and `kept` says which records stay (a view's counts count those). A split
+   * run's records give one row each; a view's give `rowCounts` rows, which share their line's bytes for
+   * rotation, and `kept` says which records stay (a view's counts count those). A split
    * run's rows go to their split's shards, each split rotating on its own: segments and shards per shard set
    * (split), and `keep` split by split, each split's rows from `starts[split]` on (split 0's rows, then split
    * 1's...: the worker holds a row group per split, and takes its part of `keep` for each). A plain run is a
@@ -553,7 +553,7 @@ class Pass {
         const end = first + count;
         next[set] = end;
         const index = rowRecord++;
-        // Pairs are counted for the rows written, as the stages count them (prune follows dedup there).
+        // Pairs are counted for the rows written: a copy that lost dedup counts none.
         const prunedRow = droppedPairs[pruned]?.row === at ? (droppedPairs[pruned++] as PrunedRow) : null;
         const injection = injected[injections]?.row === at ? (injected[injections++] as InjectedAt) : null;
         // Once a written row has lost, this pass only learns the winners for the next one.
@@ -642,7 +642,7 @@ function sumOf(counts: Uint32Array): number {
   return n;
 }
 
-/** The rule's counts of the records that won dedup (`stays` not 0), as the stages count them after their dedup. */
+/** The rule's counts of the records that won dedup (`stays` not 0): a losing copy's suites count nothing. */
 function countSuites(suites: SuiteBook, valid: readonly ValidBatch[], stays: Uint8Array): void {
   let first = 0;
   for (const { suiteFacts, rules } of valid) {

@@ -6,8 +6,8 @@ import type { RecordFacts } from "../../../formats/format.js";
 import { tabularRow } from "../../../sinks/tabular-row.js";
 
 /**
- * A JSON Lines run's extra column: each row's line, as the stages' JSONL shards write it (`tabularRow`, then
- * `stringifyExact`). The unit's row group keeps the dataset's columns too: the text audit reads them.
+ * A JSON Lines run's extra column: each row's line, as a JSONL shard writes it (src/sinks/jsonl-format.ts:
+ * `tabularRow`, then `stringifyExact`). The unit's row group keeps the dataset's columns too: the text audit reads them.
  * No column of a format can be named so.
  */
 export const LINE_FIELD: Field = { name: "\u0000line", type: { kind: "string" }, nullable: false };

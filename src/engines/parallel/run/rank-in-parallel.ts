@@ -24,7 +24,7 @@ export interface RankOptions {
 /**
  * `--top-k-per-scenario`'s first read on the parallel engine: the workers parse every line and report each
  * valid record (`UnitRanker`); main notes each key's winning copy in read order and ranks the copies that
- * compete, as the stages engine's first read does (src/stages/select-top-k.ts, one code for both). Returns
+ * compete (src/stages/select-top-k.ts: `WinningCopies`, `topKeysOf`). Returns
  * the top keys. A second read of the inputs: ranking needs every seat of a scenario before deciding one.
  */
 export async function rankInParallel(options: RankOptions): Promise<string[]> {

@@ -5,8 +5,8 @@ import type { BatchSplits } from "./protocol.js";
 
 /**
  * A worker's side of a split run (`--split`): each kept record's group, read from its skeleton (the group's
- * paths are among the rules' reads), and its split, hashed once per group (src/splits, the stages engine's
- * rule). Main gets a batch's groups and their splits (it counts them, rotates each split's shards, and
+ * paths are among the rules' reads), and its split, hashed once per group (src/splits,
+ * `SplitAssigner`'s rule). Main gets a batch's groups and their splits (it counts them, rotates each split's shards, and
  * sends its decisions on a unit's rows split by split); the worker keeps each split's rows in a row group of
  * their own.
  */

@@ -70,7 +70,7 @@ const PRIME_AFTER = 16;
 
 /**
  * A worker's half of the parallel engine, without the thread: turns batches of lines into rows of a
- * unit's row group (fast parser first, the stages' own validate/strip rules for whatever it declines),
+ * unit's row group (fast parser first, the slow path's validate and strip for whatever it declines),
  * reports each line's outcome, and encodes a unit once main has decided which rows stay.
  */
 export class UnitConverter {
@@ -140,7 +140,7 @@ export class UnitConverter {
     this.#parser = lineParserOf(config.schema, config.columns, [...reads, ...viewReads], config.view === null ? [] : VIEW_BYTE_READS[config.view.name], routeBy);
     // JSON Lines: every line takes the slow path, whose record gives the row its line (see json-lines.ts); a
     // view's rows give their lines themselves, built from the walk's record unless the view reads bytes from
-    // it (a line is the rows' values as the stages engine's record gives them; so under quarantine, whose rows
+    // it (a line is the rows' values as the parsed record gives them; so under quarantine, whose rows
     // are built before they are written). The slow path's records too
     // for a view whose reads the walk does not know (the DPO views).
     this.plan = config.lines ? columnPlan([...config.columns, LINE_FIELD]) : this.#parser.plan;
@@ -413,7 +413,7 @@ export class UnitConverter {
     return this.#decided(g, builder, facts, plain ? null : () => skeleton, skeleton as Record<string, unknown>, true);
   }
 
-  /** The stages' rules, which also explain failures; loaded on the first line that needs them. */
+  /** The slow path (zod's validate, the policy's strip), which also explains failures; loaded on the first line that needs them. */
   async #slowLine(g: Gathered, bytes: Buffer, start: number, end: number): Promise<LineOutcome> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
     const item = this.#slow.validate(bytes, start, end);
@@ -455,7 +455,7 @@ export class UnitConverter {
       if (into !== builder) builder.moveLastRowTo(into);
       outcome = { kind: LINE_ROW, facts, rows: 1 };
     } else if (this.#view !== null && g !== null) {
-      // A record quarantined whole is the stages' record as JSON: one the walk built goes the slow path for it.
+      // A record quarantined whole is the parsed record as JSON: one the walk built goes the slow path for it.
       const written = this.#view.write(g.unit, record(), into, walked, this.#config.keyed === true ? facts : null);
       if (written === null) return null;
       outcome = written.injected === null ? { kind: LINE_ROW, facts, rows: written.rows } : { kind: LINE_ROW, facts, rows: 0, injected: written.injected };

@@ -24,7 +24,7 @@ const NO_LEAVES: readonly LeafWriter[] = [];
 
 /**
  * A worker's half of `--top-k-per-scenario`'s first read: parses a batch's lines as the converter does (the
- * fast parser, the stages' validate for what it declines) and reports each valid record's key, scorecard
+ * fast parser, zod's validate for what it declines) and reports each valid record's key, scorecard
  * version and, when it competes (every other filter and selection rule keeps it, and it has a composite),
  * its scenario and composite. Nothing is kept or encoded; main ranks (see `rankInParallel`).
  */
@@ -46,10 +46,10 @@ export class UnitRanker {
     const hash = config.suites === null || config.format !== "sft" ? [] : ["manifest.scenario_version_hash"];
     this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format], ...hash]);
     const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
-    // A pinned seat does not compete: the stages rank after the rule too (counting nothing in that read).
+    // A pinned seat does not compete: the rank follows the filter's rule (this read counts nothing).
     const suites = config.suites === null ? {} : { suites: SuiteBook.of(config.suites, false) };
     const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...suites });
-    // The stages rank over the seats every other rule keeps (src/engines/stages/pipeline.ts): the same rules here.
+    // A seat competes only when every other rule keeps it: the converter's rules, top k left out.
     const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });
     const score: ScoreOf = scoreOf(config.format, scores);
     this.#keep = (facts, read) => {
@@ -83,7 +83,7 @@ export class UnitRanker {
       const { start, end } = line;
       const skeleton = utf8 || isUtf8(bytes.subarray(start, end)) ? this.#parser.parse(bytes, start, end, NO_LEAVES) : null;
       if (skeleton !== null) {
-        // A fault is a quarantine, which the stages' first read does not note either.
+        // A fault is a quarantine, which the converter's read notes, not this one.
         if (this.#rules.check(skeleton as never) === null) note(this.#rules.facts(skeleton as never), skeleton);
         continue;
       }
@@ -93,7 +93,7 @@ export class UnitRanker {
     return { type: "ranked", batch, keys, versions: Float64Array.from(versions), campaigns, composites: Float64Array.from(composites) };
   }
 
-  /** The stages' validate, for a line the fast parser declined: the record and its facts, or null when not valid. */
+  /** Zod's validate (src/stages/validate.ts), for a line the fast parser declined: the record and its facts, or null when not valid. */
   async #validate(bytes: Buffer, start: number, end: number): Promise<{ facts: RecordFacts; record: Readonly<Record<string, unknown>> } | null> {
     this.#slow ??= (await import("./slow-path.js")).slowPath(this.#config);
     const item = this.#slow.validate(bytes, start, end);

@@ -1,6 +1,6 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
-// The line digest's hash (src/core/line-digest.ts: both engines call this one definition), over a line in
+// The line digest's hash (src/core/line-digest.ts: every digest is this one definition), over a line in
 // this module's memory: xxHash32's round over eight 32-bit lanes (32 bytes a step), then its tail and
 // avalanche steps. Eight lanes as two vectors of four, so each step is two independent chains: about twice
 // the speed of zlib's CRC-32 it replaced (docs/decisions.md).
