@@ -33,8 +33,8 @@ export interface SplitManifest {
 /**
  * Gives each row its split (its record's group's: a view row inherits its record's) and counts rows and
  * groups per split. Groups repeat (every seat and step of a run), so each group's split is hashed once.
- * {@link assign} takes a whole record; the engine's workers find a record's group and split
- * ({@link keyOf}, {@link splitOfGroup}) and its main thread counts the rows it keeps ({@link count}).
+ * The engine's workers find a record's group and split ({@link keyOf}, {@link splitOfGroup}) and its main
+ * thread counts the rows it keeps ({@link countAt}).
  */
 export class SplitAssigner {
   readonly names: readonly string[];
@@ -57,14 +57,6 @@ export class SplitAssigner {
     this.#groups = new Float64Array(this.names.length);
   }
 
-  /** The split of `rows` rows made of `record` (an export record as validated), counted. */
-  assign(record: Readonly<Record<string, unknown>>, rows = 1): string {
-    const key = this.keyOf(record);
-    const split = this.splitOfGroup(key);
-    this.count(key, split, rows);
-    return split;
-  }
-
   /** The split of group `key`, hashed once. */
   splitOfGroup(key: string): string {
     let split = this.#of.get(key);
@@ -75,14 +67,9 @@ export class SplitAssigner {
     return split;
   }
 
-  /** Counts `rows` rows of group `key` written into `split`. */
-  count(key: string, split: string, rows: number): void {
-    this.countAt(key, this.names.indexOf(split), rows);
-  }
-
   /**
-   * {@link count} with the split given by its index in {@link names} (the parallel engine's main thread:
-   * its workers name splits so; an index keeps its loop a small compile).
+   * Counts `rows` rows of group `key` written into the split at index `split` of {@link names} (the engine's
+   * main thread: its workers name splits so).
    */
   countAt(key: string, split: number, rows: number): void {
     // A record whose view made no rows puts nothing in its split, and neither does its group on its own.

@@ -1,3 +1,5 @@
+import { beatsWinner } from "../core/dedup-rule.js";
+
 /** A seat that competes for its scenario's top k: its record key, scenario and composite. */
 export interface RankedSeat {
   readonly key: string;
@@ -14,7 +16,7 @@ export class WinningCopies<T> {
 
   note(key: string, version: number, value: () => T): void {
     const held = this.#best.get(key);
-    if (held !== undefined && held.version >= version) return;
+    if (held !== undefined && !beatsWinner(version, held.version)) return;
     this.#best.set(key, { version, value: value() });
   }
 

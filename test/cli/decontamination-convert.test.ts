@@ -81,7 +81,7 @@ describe("convert --suites FILE (issue 35)", () => {
     expect(rows(out).filter((row) => pinned.has(row.run_id))).toEqual([]);
   });
 
-  it("the unit engine, in both executors, drops, counts and writes what the stages engine does, with --top-k-per-scenario too", { timeout: 240_000 }, async () => {
+  it("the engine, in both executors, drops, counts and writes the same, with --top-k-per-scenario too", { timeout: 240_000 }, async () => {
     // A second copy of each record: only the copy that wins dedup counts for its suites.
     writeFileSync(join(root, "sft-again.ndjson"), readFileSync(join(root, "sft.ndjson")));
     // A seat of a pinned scenario's campaign played on another (unpinned) version, scoring lowest: it is its

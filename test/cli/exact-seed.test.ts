@@ -11,7 +11,7 @@ import { parsePipeline, runNightly } from "../../src/index.js";
 
 // Issue 20: a seed above 2^53 was quarantined as "Too big" (JSON.parse rounds it; zod's .int() refuses it), yet
 // the spec gives `seed` no range. Seeds are kept exactly within int64, the INT64 column's range (docs/decisions.md),
-// in both engines, in Parquet and in JSONL; one outside int64 is quarantined as `schema`, saying so.
+// in both executors, in Parquet and in JSONL; one outside int64 is quarantined as `schema`, saying so.
 const root = tempDir("evalshard-exact-seed-");
 const SEEDS = ["9007199254740993", "9223372036854775807", "-9223372036854775808", "12345678901234567890123", "17"];
 /** An SFT line whose seed is the literal `seed` (JSON.stringify would round it). */
@@ -20,7 +20,7 @@ const lines = SEEDS.map((s, i) => lineWithSeed(i, s));
 const seedOf = (row: Record<string, unknown>) => String((row.scenario as { seed: unknown }).seed);
 
 describe("scenario.seed beyond 2^53", { timeout: 120_000 }, () => {
-  it("Parquet: kept exactly in both engines (INT64); outside int64 quarantined as schema", async () => {
+  it("Parquet: kept exactly in both executors (INT64); outside int64 quarantined as schema", async () => {
     const o = await convertBothCli(lines);
     expect(o.rows.map(seedOf)).toEqual(["9007199254740993", "9223372036854775807", "-9223372036854775808", "17"]);
     expect(o.manifest.quarantined).toEqual({ schema: 1 });

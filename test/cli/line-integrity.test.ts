@@ -5,7 +5,7 @@ import { sftRecord } from "../helpers/records.js";
 const line = (r: object) => JSON.stringify(r);
 
 describe("invalid UTF-8 is quarantined as invalid_utf8, never decoded to U+FFFD silently", { timeout: 60_000 }, () => {
-  it("in both engines, with the byte where the line stops being UTF-8", async () => {
+  it("in both executors, with the byte where the line stops being UTF-8", async () => {
     const valid = line(sftRecord({ run_id: "good" }));
     const text = line(sftRecord({ run_id: "bad-utf8", coaching: { weak_traits: [], guidance: "caf\u00e9 MARK" } }));
     const at = Buffer.byteLength(text.slice(0, text.indexOf("MARK")));
@@ -23,7 +23,7 @@ describe("invalid UTF-8 is quarantined as invalid_utf8, never decoded to U+FFFD 
 });
 
 describe("__proto__ and other special keys are data, kept like any key", { timeout: 60_000 }, () => {
-  it("in scores.per_trait, in both engines, written as plain or escaped JSON", async () => {
+  it("in scores.per_trait, in both executors, written as plain or escaped JSON", async () => {
     const traits = { mean: 0.5, variance: 0, evidence: ["e"] };
     const per_trait = { honesty: traits, __proto__: { ...traits, mean: 0.1 }, constructor: traits, toString: traits, "0": traits };
     const record = sftRecord({ run_id: "special", scores: { ...(sftRecord().scores as NonNullable<ReturnType<typeof sftRecord>["scores"]>), per_trait: {} } });

@@ -4,13 +4,13 @@ import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
 import { convertBothCli } from "../helpers/convert-both-cli.js";
 import { dpoRecord, rlRecord, rlTuple, sftRecord } from "../helpers/records.js";
 
-// Each semantic rule of docs/rules.md through the CLI, in both engines: the same lines quarantined for the
+// Each semantic rule of docs/rules.md through the CLI, in both executors: the same lines quarantined for the
 // same reason, the same pairs dropped, the same rows written.
 // Every seat: the RL fixture's seat is an `aic` one, which the default `--seats agent` drops (issue 19).
 const both = (lines: readonly (string | Buffer)[], args: readonly string[] = []) => convertBothCli(lines, ["--seats", "all", ...args]);
 const line = (r: object) => JSON.stringify(r);
 
-/** One valid line, then `bad`: the bad line is quarantined for `reason` in both engines, the valid one kept. */
+/** One valid line, then `bad`: the bad line is quarantined for `reason` in both executors, the valid one kept. */
 async function expectQuarantined(valid: object, bad: object, reason: string, detail: RegExp): Promise<void> {
   const o = await both([line(valid), line(bad)]);
   expect(o.manifest.records_out).toBe(1);
@@ -83,7 +83,7 @@ describe("DPO 1.0 (spec 4.10, 7: a tie is 409)", { timeout: 60_000 }, () => {
   });
 });
 
-describe("records faulted at random are quarantined alike by both engines (property)", { timeout: 240_000 }, () => {
+describe("records faulted at random are quarantined alike by both executors (property)", { timeout: 240_000 }, () => {
   it("SFT, RL and DPO", async () => {
     const breakers: [fc.Arbitrary<unknown>, (r: Record<string, unknown>, k: number) => void][] = [
       [

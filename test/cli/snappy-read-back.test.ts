@@ -10,7 +10,7 @@ import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // `--compression snappy` is encoded by evalshard's own writer (snappyjs per page): pyarrow, DuckDB and polars
-// (the project venv) must read exactly the rows the zstd output of the same input holds, on both engines.
+// (the project venv) must read exactly the rows the zstd output of the same input holds, on both executors.
 // The corpus has short and repetitive values, random text, and steps longer than snappy's 64 KiB block, over
 // several shards and row groups.
 const root = tempDir("evalshard-snappy-");

@@ -45,7 +45,7 @@ async function sameLines(options: Omit<ConvertOptions, "out">): Promise<Manifest
   return main.manifest;
 }
 
-describe("JSON Lines: the parallel engine writes the stages engine's bytes", () => {
+describe("JSON Lines: main's thread and worker threads write the same bytes", () => {
   it("on every SFT fixture together: bad lines, duplicates, filters, gating, stream errors, long lines", async () => {
     const m = await sameLines({
       inputs: ["sft-valid", "sft-bad-lines", "sft-duplicates", "sft-filters", "sft-stream-errors", "sft-unknown-fields", "sft-lone-surrogate", "sft-long-line"].map(records),
@@ -78,7 +78,7 @@ describe("JSON Lines: the parallel engine writes the stages engine's bytes", () 
   });
 });
 
-describe("JSON Lines: a training view's rows on the parallel engine are the stages engine's bytes", () => {
+describe("JSON Lines: a training view's rows are the same bytes on main's thread and worker threads", () => {
   const RL_VIEWS = records("views-rl");
 
   it("openai-sft, and every RL view written --to jsonl, with their view sections", { timeout: 240_000 }, async () => {

@@ -10,7 +10,7 @@ import type { ConvertOptions } from "../../src/plan/options.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-// Issue 39: one gating rule for convert (both engines) and validate. A seat is gated by its own card's
+// Issue 39: one gating rule for convert (both executors) and validate. A seat is gated by its own card's
 // stamp (`true` or an object); absent, null and false pass; anything else, or a card whose key cannot be
 // read, drops the seat as unreadable_gating. Cards faulty elsewhere (no partial_credit) still gate.
 const root = tempDir("evalshard-gating-");

@@ -6,7 +6,7 @@ import type { ConvertOptions } from "../../src/index.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-// Issue 19's selection through the library's convert, on both engines where each runs. The fixtures are
+// Issue 19's selection through the library's convert, on both executors where each runs. The fixtures are
 // made by fixtures/records/make.mjs: sft-selection holds seven seats of two campaigns (one an `aic` seat,
 // one with a safety trait among its per-trait scores), rl-selection five RL seats scored by
 // scorecards-selection.

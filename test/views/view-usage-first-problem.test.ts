@@ -6,7 +6,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 
 // A usage error names the real problem first: a DPO view given RL records is told the input is RL, not asked
 // for a --context it could not use; a DPO view given DPO records without --context is asked for it, with the
-// format detected or forced, on either engine.
+// format detected or forced, on either executor.
 const RL = `${FIXTURES}records/views-rl.ndjson`;
 const DPO = `${FIXTURES}records/views-dpo.ndjson`;
 const root = tempDir("evalshard-view-usage-");
