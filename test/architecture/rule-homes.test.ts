@@ -27,7 +27,8 @@ const RULES: readonly Rule[] = [
   // A walk in JS beside the module's would be a walker or a skipper over a line's bytes (the tier issue 33 removed).
   { rule: "schema walk", marks: /export function walk\(|class \w*(LineWalker|ScalarWalker|JsonSkipper|ByteCursor)\b/, homes: ["engines/parallel/wasm/walk.ts"] },
   { rule: "untrusted-text strip", marks: /\bfunction (apply|applyRule)\(/, homes: ["engines/parallel/fast/apply-policy.ts", "stages/strip.ts"] },
-  { rule: "text-audit prefilter", marks: /0x202a/i, homes: ["engines/parallel/run/may-matter-utf8.ts", "engines/parallel/wasm/audit.ts", "views/text-prefilter.ts"] },
+  // A prefilter's copy would hold what it looks for: a removed range, the stems after `g`, the role words.
+  { rule: "text-audit prefilter", marks: /0x202a|0x726f6e|\bnor\b[^\n]*\bard\b|\bard\b[^\n]*\bnor\b|system[", ]+override[", ]+prompt/i, homes: ["engines/parallel/wasm/audit.ts"] },
   { rule: "view rows", marks: /^\s*write: \w+,$/m, homes: ["views/rl-steps.ts", "views/trl-prompt-completion.ts"] },
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts", "output/split-shards.ts"] },
   { rule: "dataset sink", marks: /class (DatasetSink|SnapshotSink)\b/, homes: ["dataset/snapshot-sink.ts", "output/dataset-sink.ts"] },
