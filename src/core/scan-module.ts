@@ -13,8 +13,9 @@ let compiled: object | undefined;
 
 /**
  * The compiled scan module (src/engines/parallel/wasm/index.ts), once per thread. Its home is core/ because
- * both engines run rules it holds (the line digest, the JSON.stringify-form check, the text-audit prefilter); scripts/build-wasm.mjs writes it into
- * dist/engines/parallel/wasm/, and from TypeScript sources (tests) the build's copy next to `src/` is read.
+ * both engines run rules it holds (the line digest, the JSON.stringify-form check, the text-audit prefilter);
+ * scripts/build-wasm.mjs writes it into dist/engines/parallel/wasm/, and from TypeScript sources (tests) the
+ * build's copy next to `src/` is read.
  */
 export function scanModule(): object {
   if (compiled !== undefined) return compiled;

@@ -19,7 +19,7 @@ export class WasmAudit {
   /** Where the values the last call took end, in the caller's bytes: as far as whole values fitted the module. */
   stop = 0;
 
-  /** Whether this thread has scan memory (else the caller copies each value into the scratch instance). */
+  /** Whether this thread has scan memory (else the caller tests each value alone). */
   ready(): boolean {
     return WASM_SCAN.walk.scratchBytes > SLACK;
   }

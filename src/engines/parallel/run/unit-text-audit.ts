@@ -26,8 +26,8 @@ interface ScannedLeaf {
  * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
  * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
  * value as its text): the text-audit prefilter over those bytes (the wasm module's, `fast/wasm-audit.ts`)
- * clears most texts without making a string; only the rest are decoded and scanned by the regexes. What the policy dropped has no column; what it redacted holds the redaction, as the
- * stripped record does.
+ * clears most texts without making a string; only the rest are decoded and scanned by the regexes. What the
+ * policy dropped has no column; what it redacted holds the redaction, as the stripped record does.
  */
 export class UnitTextAudit {
   readonly #paths: readonly string[];
