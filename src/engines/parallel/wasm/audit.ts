@@ -41,7 +41,6 @@ store<u8>(KINDS + 0xe2, LEAD);
 store<u8>(KINDS + 0xef, LEAD);
 store<u8>(KINDS + 0xf3, LEAD);
 
-
 /**
  * Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between), as the injection
  * patterns name them; in memory as a count, then each word's length and bytes.
@@ -64,7 +63,7 @@ function writeRoleWords(): void {
   store<u8>(ROLE_WORDS, count);
 }
 
-// A JSON value's open objects and their keys, as unit-text-audit.ts keeps them; past these, the value is left to JSON.parse.
+// A JSON value's open objects and their keys, to tell a key twice; past these (or on a key twice), the caller parses the value.
 const MAX_DEPTH: u32 = 256;
 const MAX_KEYS: u32 = 1024;
 const OBJECTS: usize = memory.data(MAX_DEPTH * 4);
