@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -42,8 +43,7 @@ export const SCRATCH_AT = 1 << 16;
 const PAGE = 1 << 16;
 /** Bytes kept past what is copied: the module's 16-byte steps read a few past a text, deciding nothing by them. */
 const SLACK = 32;
-let scratch: { readonly bytes: Uint8Array; readonly at: Uint8Array; readonly rules: ScratchRules } | undefined;
-const encoder = new TextEncoder();
+let scratch: { readonly bytes: Buffer; readonly rules: ScratchRules } | undefined;
 
 /**
  * Bytes `[start, end)` copied to {@link SCRATCH_AT} in this thread's scratch instance of the scan module, for
@@ -62,7 +62,8 @@ export function inScratch(bytes: Uint8Array, start: number, end: number): Scratc
  * every UTF-8 output.
  */
 export function textInScratch(text: string): number {
-  return encoder.encodeInto(text, scratchOf(3 * text.length).at).written;
+  // Buffer#write rather than TextEncoder#encodeInto, which makes a result object each call (docs/decisions.md).
+  return scratchOf(3 * text.length).bytes.write(text, SCRATCH_AT);
 }
 
 /** The rules of this thread's scratch instance, for bytes {@link textInScratch} put there. */
@@ -75,8 +76,7 @@ function scratchOf(length: number): NonNullable<typeof scratch> {
   if (scratch === undefined || SCRATCH_AT + length + SLACK > scratch.bytes.length) {
     const pages = Math.max(2 * Math.ceil((SCRATCH_AT + length + SLACK) / PAGE), 4);
     const memory = new WASM.Memory({ initial: pages, maximum: pages });
-    const bytes = new Uint8Array(memory.buffer);
-    scratch = { bytes, at: bytes.subarray(SCRATCH_AT), rules: new WASM.Instance(scanModule(), { env: { memory } }).exports as ScratchRules };
+    scratch = { bytes: Buffer.from(memory.buffer), rules: new WASM.Instance(scanModule(), { env: { memory } }).exports as ScratchRules };
   }
   return scratch;
 }
