@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -13,8 +14,9 @@ let compiled: object | undefined;
 
 /**
  * The compiled scan module (src/engines/parallel/wasm/index.ts), once per thread. Its home is core/ because
- * both engines run rules it holds (the line digest, the JSON.stringify-form check); scripts/build-wasm.mjs writes it into
- * dist/engines/parallel/wasm/, and from TypeScript sources (tests) the build's copy next to `src/` is read.
+ * both engines run rules it holds (the line digest, the JSON.stringify-form check, the text-audit prefilter);
+ * scripts/build-wasm.mjs writes it into dist/engines/parallel/wasm/, and from TypeScript sources (tests) the
+ * build's copy next to `src/` is read.
  */
 export function scanModule(): object {
   if (compiled !== undefined) return compiled;
@@ -30,12 +32,18 @@ export interface ScratchRules {
   lineHash(p: number, end: number): number;
   /** 0 no, 1 yes, 2 JS must tell: src/engines/parallel/wasm/json-form.ts. */
   jsonForm(start: number, end: number): number;
+  /** 1 when the UTF-8 text [start, end) may matter to `sanitize` or the injection patterns: src/engines/parallel/wasm/audit.ts. */
+  auditText(start: number, end: number): number;
+  /** Whether `auditText` looks at byte `b` at all. */
+  auditLooksAt(b: number): number;
 }
 
 /** Where {@link inScratch} puts bytes: above the module's own static data. */
 export const SCRATCH_AT = 1 << 16;
 const PAGE = 1 << 16;
-let scratch: { readonly bytes: Uint8Array; readonly rules: ScratchRules } | undefined;
+/** Bytes kept past what is copied: the module's 16-byte steps read a few past a text, deciding nothing by them. */
+const SLACK = 32;
+let scratch: { readonly bytes: Buffer; readonly rules: ScratchRules } | undefined;
 
 /**
  * Bytes `[start, end)` copied to {@link SCRATCH_AT} in this thread's scratch instance of the scan module, for
@@ -43,11 +51,32 @@ let scratch: { readonly bytes: Uint8Array; readonly rules: ScratchRules } | unde
  * worker's batch). The instance is remade with twice the room when they do not fit. Valid until the next call.
  */
 export function inScratch(bytes: Uint8Array, start: number, end: number): ScratchRules {
-  if (scratch === undefined || SCRATCH_AT + end - start > scratch.bytes.length) {
-    const pages = Math.max(2 * Math.ceil((SCRATCH_AT + end - start) / PAGE), 4);
+  const { bytes: memory, rules } = scratchOf(end - start);
+  memory.set(bytes.subarray(start, end), SCRATCH_AT);
+  return rules;
+}
+
+/**
+ * `text` as UTF-8 at {@link SCRATCH_AT} in this thread's scratch instance (as {@link inScratch} copies bytes);
+ * the number of bytes, which {@link scratchRules} then reads. A lone surrogate becomes U+FFFD, as it does in
+ * every UTF-8 output.
+ */
+export function textInScratch(text: string): number {
+  // Buffer#write rather than TextEncoder#encodeInto, which makes a result object each call (docs/decisions.md).
+  return scratchOf(3 * text.length).bytes.write(text, SCRATCH_AT);
+}
+
+/** The rules of this thread's scratch instance, for bytes {@link textInScratch} put there. */
+export function scratchRules(): ScratchRules {
+  return scratchOf(0).rules;
+}
+
+/** This thread's scratch instance, remade with twice the room when `length` bytes do not fit at {@link SCRATCH_AT}. */
+function scratchOf(length: number): NonNullable<typeof scratch> {
+  if (scratch === undefined || SCRATCH_AT + length + SLACK > scratch.bytes.length) {
+    const pages = Math.max(2 * Math.ceil((SCRATCH_AT + length + SLACK) / PAGE), 4);
     const memory = new WASM.Memory({ initial: pages, maximum: pages });
-    scratch = { bytes: new Uint8Array(memory.buffer), rules: new WASM.Instance(scanModule(), { env: { memory } }).exports as ScratchRules };
+    scratch = { bytes: Buffer.from(memory.buffer), rules: new WASM.Instance(scanModule(), { env: { memory } }).exports as ScratchRules };
   }
-  scratch.bytes.set(bytes.subarray(start, end), SCRATCH_AT);
-  return scratch.rules;
+  return scratch;
 }

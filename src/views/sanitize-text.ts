@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import { controlTokenSet } from "./control-token-set.js";
 import type { ControlTokenSet } from "./control-token-set.js";
-import { FLAG_INJECT, FLAG_SANITIZE, mayInject, maySanitize, prefilterTable, textFlagsFor } from "./text-prefilter.js";
+import { mayMatter } from "./text-prefilter.js";
 
 /** A text after the `sanitize` policy, and whether the policy changed it. */
 export interface Sanitized {
@@ -17,13 +17,15 @@ export interface Checked extends Sanitized {
   readonly inject: boolean;
 }
 
-/** The `sanitize` policy and the injection prefilter in one pass over most texts (`textFlags`). */
+/** The `sanitize` policy and the injection prefilter in one pass over most texts (`mayMatter`). */
 export type TextCheck = (text: string) => Checked;
 
 /** The `sanitize` policy for one set of control tokens, alone and with the injection prefilter. */
 export interface SanitizePolicy {
   readonly sanitize: Sanitizer;
   readonly check: TextCheck;
+  /** `sanitize` without the prefilter: its definition, which the prefilter is held to (test/views/text-prefilter.test.ts). */
+  readonly remove: Sanitizer;
 }
 
 /**
@@ -66,9 +68,10 @@ export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePol
   const chars = new RegExp(`${CHARS}|${ZWJ}`, "g");
   const tokenGlobal = new RegExp(tokenSource, "g");
   const tokenTest = new RegExp(tokenSource);
-  // Before any regex: most texts hold no token's first code unit and none of the characters.
-  const table = prefilterTable(set.firstUnits);
-  const flagsOf = textFlagsFor(set.firstUnits);
+  // Before any regex: most texts hold no token's first code unit and none of the characters. The prefilter
+  // knows the built-in tokens (each begins with a character it flags); a tokenizer's own add their first units.
+  const extra = extraTokens.length === 0 ? null : new RegExp(`[${[...new Set(extraTokens.map((t) => t.charCodeAt(0)))].map((c) => `\\u${c.toString(16).padStart(4, "0")}`).join("")}]`);
+  const flagged = extra === null ? mayMatter : (text: string): boolean => extra.test(text) || mayMatter(text);
   const removeAll = (text: string): Sanitized => {
     if (!suspect.test(text)) return { text, changed: false };
     let out = text.replace(chars, "").replace(tokenGlobal, "");
@@ -76,13 +79,14 @@ export function sanitizePolicy(extraTokens: readonly string[] = []): SanitizePol
     return { text: out, changed: out !== text };
   };
   return {
-    sanitize: (text) => (maySanitize(text, table) ? removeAll(text) : { text, changed: false }),
+    sanitize: (text) => (flagged(text) ? removeAll(text) : { text, changed: false }),
     check: (text) => {
-      const flags = flagsOf(text);
-      if (flags !== FLAG_SANITIZE) return { text, changed: false, inject: flags === FLAG_INJECT };
+      if (!flagged(text)) return { text, changed: false, inject: false };
       const { text: out, changed } = removeAll(text);
-      return { text: out, changed, inject: mayInject(out) };
+      // Unchanged and flagged by the prefilter itself (not for a tokenizer's token): a pattern may match.
+      return { text: out, changed, inject: changed || extra !== null ? mayMatter(out) : true };
     },
+    remove: removeAll,
   };
 }
 

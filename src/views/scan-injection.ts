@@ -1,4 +1,4 @@
-import { mayInject } from "./text-prefilter.js";
+import { mayMatter } from "./text-prefilter.js";
 
 /**
  * The prompt-injection patterns a dataset's texts are scanned for: a small set, documented in
@@ -26,15 +26,15 @@ const NONE: readonly InjectionPattern[] = [];
 
 /**
  * The injection patterns `text` matches, in {@link INJECTION_PATTERNS} order; empty for most texts. The
- * patterns run only on texts with what some pattern needs (`mayInject`: a tag character, a role word
- * before a `:`, a stem of ignore, disregard or forget), which most texts lack.
+ * patterns run only on texts the prefilter flags (`mayMatter`: among what it looks for, a tag character, a
+ * role word before a `:`, a stem of ignore, disregard or forget), which most texts lack.
  */
 export function scanInjection(text: string): readonly InjectionPattern[] {
-  if (!mayInject(text)) return NONE;
+  if (!mayMatter(text)) return NONE;
   return matchInjection(text);
 }
 
-/** The injection patterns `text` matches, for a text the prefilter already flagged (`textFlags`). */
+/** The injection patterns `text` matches, for a text the prefilter already flagged. */
 export function matchInjection(text: string): readonly InjectionPattern[] {
   return NAMES.filter((name) => INJECTION_PATTERNS[name].test(text));
 }

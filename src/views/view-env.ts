@@ -6,7 +6,7 @@ import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
 import { labelCheck } from "./label-check.js";
-import { mayInject } from "./text-prefilter.js";
+import { mayMatter } from "./text-prefilter.js";
 import { TextAudit } from "./text-audit.js";
 import { TURN_WEIGHTS } from "./turn-weight.js";
 import type { TurnWeight } from "./turn-weight.js";
@@ -74,7 +74,7 @@ export interface ViewEnv {
 }
 
 const keep: Sanitizer = (text): Sanitized => ({ text, changed: false });
-const keepChecked: TextCheck = (text): Checked => ({ text, changed: false, inject: mayInject(text) });
+const keepChecked: TextCheck = (text): Checked => ({ text, changed: false, inject: mayMatter(text) });
 
 /** Resolves view options, naming a bad value. `context` is the RL records a DPO view joins against. */
 export function viewEnv(options: ViewOptions = {}, context: RlContext | null = null, tokens: TokenBudget | null = null): ViewEnv {

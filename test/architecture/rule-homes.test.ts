@@ -35,7 +35,8 @@ const RULES: readonly Rule[] = [
   // Interpreting the policy's paths is stepping along a path's steps (`[]`, `*`) to drop or redact: applyPolicy
   // does it once, into the compiled schema's marks, which the wasm walk and recordStripper both follow.
   { rule: "untrusted-text strip", marks: STRIP_RULE, homes: ["engines/parallel/fast/apply-policy.ts"] },
-  { rule: "text-audit prefilter", marks: /0x202a/i, homes: ["engines/parallel/run/may-matter-utf8.ts", "engines/parallel/wasm/audit.ts", "views/text-prefilter.ts"] },
+  // A prefilter's copy would hold what it looks for: a removed range, the stems after `g`, the role words.
+  { rule: "text-audit prefilter", marks: /0x202a|0x726f6e|\bnor\b[^\n]*\bard\b|\bard\b[^\n]*\bnor\b|system[", ]+override[", ]+prompt/i, homes: ["engines/parallel/wasm/audit.ts"] },
   // A view that writes its rows into leaves (a LeafColumns writer) has no other implementation of them: its
   // rows() reads the writer's rows back (views/written-rows.ts); a view file holding both a rows() method and
   // a write is a second implementation.

@@ -4,7 +4,7 @@ import { patternsOf, turnTexts } from "../../src/views/admit-texts.js";
 import { promptFromWindow } from "../../src/views/prompt-from-window.js";
 import { sanitizePolicy } from "../../src/views/sanitize-text.js";
 import { scanInjection } from "../../src/views/scan-injection.js";
-import { mayInject } from "../../src/views/text-prefilter.js";
+import { mayMatter } from "../../src/views/text-prefilter.js";
 import { WindowChecks } from "../../src/views/window-checks.js";
 import { trickyText as text } from "../helpers/tricky-texts.js";
 
@@ -15,7 +15,7 @@ describe("a view's text check", () => {
   const { sanitize, check } = sanitizePolicy(extra);
   const apart = (t: string) => {
     const s = sanitize(t);
-    return { text: s.text, changed: s.changed, inject: mayInject(s.text) };
+    return { text: s.text, changed: s.changed, inject: mayMatter(s.text) };
   };
 
   it("is the sanitizer and the injection prefilter run apart, on any text", () => {

@@ -9,34 +9,19 @@ const RUN_BYTES = 1 << 20;
 const SLACK = 32;
 
 /**
- * The text audit's byte pass in this thread's wasm scan module (src/engines/parallel/wasm/audit.ts), over a
+ * The text-audit prefilter (src/engines/parallel/wasm/audit.ts) in this thread's wasm scan module, over a
  * column's values (each a u32 length then its bytes, as a row group builder holds them): a run of them at a
- * time, copied into the walk's scratch area, which no walk uses between batches. The module stays the same
- * for a thread, so its role words are written once per instance.
+ * time, copied into the walk's scratch area, which no walk uses between batches.
  */
 export class WasmAudit {
-  readonly #roleWords: readonly Uint8Array[];
-  #wordsFor: object | null = null;
   /** Where a run's values were copied from, minus where they lie in the module: add it to an address the module answers. */
   shift = 0;
   /** Where the values the last call took end, in the caller's bytes: as far as whole values fitted the module. */
   stop = 0;
 
-  /** `roleWords`: the lower-case ASCII words a role colon follows (src/views/text-prefilter.ts). */
-  constructor(roleWords: readonly Uint8Array[]) {
-    this.#roleWords = roleWords;
-  }
-
-  /** Whether this thread has scan memory (else the JS pass does all). */
+  /** Whether this thread has scan memory (else the caller tests each value alone). */
   ready(): boolean {
-    const exports = WASM_SCAN.exports;
-    if (this.#wordsFor === exports) return true;
-    const at = exports.auditWords();
-    const bytes = this.#roleWords.flatMap((w) => [w.length, ...w]);
-    if (at === 0 || WASM_SCAN.walk.scratchBytes <= SLACK || this.#roleWords.length > 255 || bytes.length + 1 > exports.auditWordsBytes()) return false;
-    new Uint8Array(WASM_SCAN.buffer, at, bytes.length + 1).set([this.#roleWords.length, ...bytes]);
-    this.#wordsFor = exports;
-    return true;
+    return WASM_SCAN.walk.scratchBytes > SLACK;
   }
 
   /**
@@ -51,8 +36,7 @@ export class WasmAudit {
   }
 
   /**
-   * Whether the text of UTF-8 bytes `[start, end)` of `bytes` may matter, as `mayMatterUtf8(bytes, start, end,
-   * false)` answers; undefined when the bytes do not lie in this thread's module memory (a walk's string does)
+   * Whether the text of UTF-8 bytes `[start, end)` of `bytes` may matter; undefined when the bytes do not lie in this thread's module memory (a walk's string does)
    * or the module cannot take them. No copy: the module reads them where they are.
    */
   inMemory(bytes: Uint8Array, start: number, end: number): boolean | undefined {

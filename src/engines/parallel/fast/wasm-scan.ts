@@ -15,8 +15,6 @@ interface ScanExports {
   auditStop(): number;
   /** src/core/line-digest.ts's lineHash: see src/engines/parallel/wasm/digest.ts. */
   lineHash(p: number, end: number): number;
-  auditWords(): number;
-  auditWordsBytes(): number;
   /** src/views/is-stringify-form.ts's check: see src/engines/parallel/wasm/json-form.ts (0 no, 1 yes, 2 JS must tell). */
   jsonForm(start: number, end: number): number;
   /** skipValue with jsonForm's answer on the way (then in skipFormAnswer): see src/engines/parallel/wasm/skip-form.ts. */
@@ -61,7 +59,7 @@ const FIRST_REGION = 1 << 20;
  */
 export const WASM_SCAN: { buffer: ArrayBufferLike; exports: ScanExports; walk: WalkAreas; tableOwner: object | null } = {
   buffer: new ArrayBuffer(0),
-  exports: { heapEnd: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1, auditTexts: () => 0, auditText: () => 1, auditJson: () => 0, auditStop: () => 0, lineHash: () => 0, auditWords: () => 0, auditWordsBytes: () => 0, jsonForm: () => 2, skipForm: () => 0, skipFormAnswer: () => 2 },
+  exports: { heapEnd: () => 0, skipValue: () => 0, walkAreas: () => undefined, walk: () => -1, auditTexts: () => 0, auditText: () => 1, auditJson: () => 0, auditStop: () => 0, lineHash: () => 0, jsonForm: () => 2, skipForm: () => 0, skipFormAnswer: () => 2 },
   walk: { table: 0, tableBytes: 0, spare: 0, spareBytes: 0, tape: 0, tapeBytes: 0, scratch: 0, scratchBytes: 0 },
   /** The walker whose schema table the memory holds (a thread may have several parsers: tests do). */
   tableOwner: null,

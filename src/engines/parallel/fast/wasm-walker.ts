@@ -7,10 +7,8 @@ import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
 import { WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
-import { WasmAudit } from "./wasm-audit.js";
 import type { WalkAudit } from "./walk-audit.js";
 import type { RowRoute } from "./row-route.js";
-import { ROLE_WORDS } from "../../../views/text-prefilter.js";
 
 // The tape's ops, as wasm/walk.ts writes them.
 const OP_STR = 1;
@@ -25,9 +23,6 @@ const OP_MAP_KEY = 9;
 const OP_OPEN = 10;
 const OP_CLOSE = 11;
 const OP_FLAGGED = 12;
-
-/** Writes the role words (src/views/text-prefilter.ts) where the module's byte pass reads them, once per module instance. */
-const ROLE_WORDS_AUDIT = new WasmAudit(ROLE_WORDS.map((w) => Uint8Array.from(w, (c) => c.charCodeAt(0))));
 
 /** The walk's form check of a skeleton JSON value (src/engines/parallel/wasm/walk.ts's OP_JSON), as `Utf8Range.checked`. */
 const JSON_FORM: readonly (boolean | null)[] = [null, false, true, null];
@@ -123,11 +118,6 @@ export class WasmWalker {
     if (tableBytes === 0) return false;
     const table = walkTable(this.#root, at);
     if (table === null || table.bytes.length > tableBytes) {
-      this.#unfitFor = WASM_SCAN.exports;
-      return false;
-    }
-    // The byte check of the strings a view takes as bytes, and of the values the walk audits, reads the role words from the module's memory.
-    if (table.nodes.some((n) => n.asBytes || n.auditSlot >= 0) && !ROLE_WORDS_AUDIT.ready()) {
       this.#unfitFor = WASM_SCAN.exports;
       return false;
     }

@@ -6,16 +6,13 @@ import { sanitizeText } from "../../../views/sanitize-text.js";
 import { INJECTION_PATTERNS, scanInjection } from "../../../views/scan-injection.js";
 import type { InjectionPattern } from "../../../views/scan-injection.js";
 import type { PathAudit } from "../../../views/text-audit.js";
+import { utf8MayMatter } from "../../../views/text-prefilter.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { AuditedRows } from "./audited-rows.js";
-import { LITERAL, mayMatterUtf8, ROLE_WORDS, scanJsonString } from "./may-matter-utf8.js";
 
 const PATTERNS = Object.keys(INJECTION_PATTERNS) as InjectionPattern[];
 /** Per path: texts, changed, injected, then one count per pattern. */
 const WIDTH = 3 + PATTERNS.length;
-
-/** Keys (and nesting) a JSON value is checked for repeats within; past that, it goes to `JSON.parse`. */
-const MAX_KEYS = 4096;
 
 /** A text or JSON leaf at or below a scanned path. */
 interface ScannedLeaf {
@@ -28,24 +25,15 @@ interface ScannedLeaf {
  * A worker's side of a plain run's text scan (issue 18; its paths: src/views/text-audit-paths.ts): the
  * same texts, sanitizer and patterns, read from the unit's shredded rows once main has decided which stay,
  * so a record that lost to another copy counts for nothing. The rows hold each kept text as UTF-8 (a JSON
- * value as its text): a pass over those bytes (the wasm module's, `fast/wasm-audit.ts`; `mayMatterUtf8`
- * where it cannot take them) clears most texts without making a string; only the rest are decoded and
- * scanned by the regexes. What the policy dropped has no column; what it redacted holds the redaction, as the
- * stripped record does.
+ * value as its text): the text-audit prefilter over those bytes (the wasm module's, `fast/wasm-audit.ts`)
+ * clears most texts without making a string; only the rest are decoded and scanned by the regexes. What the
+ * policy dropped has no column; what it redacted holds the redaction, as the stripped record does.
  */
 export class UnitTextAudit {
   readonly #paths: readonly string[];
   readonly #leaves: readonly ScannedLeaf[];
   readonly #sums: Float64Array;
-  /** A path's counts before a JSON value, to start it over when it goes to `JSON.parse`. */
-  readonly #before = new Float64Array(WIDTH);
-  /** The keys of the JSON value's open objects: where each starts (its opening quote) and ends (its closing one). */
-  readonly #keyStart = new Int32Array(MAX_KEYS);
-  readonly #keyEnd = new Int32Array(MAX_KEYS);
-  #keyCount = 0;
-  /** Where each open object's keys start among them. */
-  readonly #objects = new Int32Array(MAX_KEYS);
-  readonly #wasm = new WasmAudit(ROLE_WORDS);
+  readonly #wasm = new WasmAudit();
   /** The JSON leaves whose values the walk audits, by slot (see {@link fold}). */
   #folded: readonly number[] = [];
 
@@ -81,7 +69,8 @@ export class UnitTextAudit {
 
   /**
    * A column's values go to the wasm pass as many at a time as fit its memory; a value that does not (or every
-   * value, on a thread without scan memory) to the JS pass.
+   * value, on a thread without scan memory) one at a time: a text to the scratch instance's, a JSON value to
+   * `JSON.parse`.
    */
   #scanOne(builder: RowGroupBuilder): void {
     for (const { leaf, path, json } of this.#leaves) {
@@ -105,7 +94,7 @@ export class UnitTextAudit {
         continue;
       }
       const end = at + 4 + view.getUint32(at, true);
-      if (json) this.#json(values, at + 4, end, base);
+      if (json) this.#parsed(JSON.parse(values.toString("utf8", at + 4, end)), base);
       else this.#text(values, at + 4, end, base);
       at = end;
     }
@@ -198,63 +187,7 @@ export class UnitTextAudit {
   /** A text value: bytes `[start, end)`. */
   #text(bytes: Buffer, start: number, end: number, base: number): void {
     bump(this.#sums, base);
-    if (mayMatterUtf8(bytes, start, end, false)) this.#exact(bytes.toString("utf8", start, end), base);
-  }
-
-  /**
-   * A JSON value's text: each string in it that is not a key counts, as the stages count the parsed value's
-   * strings. An object with a key twice (or a key with an escape, which may spell another) is left to
-   * `JSON.parse`, which keeps the last member only, as the stages' record does.
-   */
-  #json(bytes: Buffer, start: number, end: number, base: number): void {
-    const sums = this.#sums;
-    const before = this.#before;
-    for (let k = 0; k < WIDTH; k++) before[k] = sums[base + k] as number;
-    const objects = this.#objects;
-    let depth = 0;
-    this.#keyCount = 0;
-    for (let i = start; i < end; i++) {
-      const b = bytes[i] as number;
-      if (b === 0x7b) {
-        if (depth === MAX_KEYS) return this.#reparsed(bytes, start, end, base);
-        objects[depth++] = this.#keyCount;
-      } else if (b === 0x7d) this.#keyCount = objects[--depth] as number;
-      if (b !== 0x22) continue;
-      // The string's closing quote (the JSON is valid: the fast parser or zod accepted it).
-      const close = scanJsonString(bytes, i, end);
-      const mayMatter = LITERAL.mayMatter;
-      let next = close + 1;
-      while (next < end && isSpace(bytes[next] as number)) next++;
-      if (next < end && bytes[next] === 0x3a) {
-        if (!this.#newKey(bytes, i, close, objects[depth - 1] as number)) return this.#reparsed(bytes, start, end, base);
-      } else {
-        bump(sums, base);
-        if (mayMatter) this.#exact(JSON.parse(bytes.toString("utf8", i, close + 1)) as string, base);
-      }
-      i = close;
-    }
-  }
-
-  /** Starts the JSON value at `[start, end)` over, its counts as they were before it, from `JSON.parse`. */
-  #reparsed(bytes: Buffer, start: number, end: number, base: number): void {
-    for (let k = 0; k < WIDTH; k++) this.#sums[base + k] = this.#before[k] as number;
-    this.#parsed(JSON.parse(bytes.toString("utf8", start, end)), base);
-  }
-
-  /** Whether the key quoted at `[open, close]` is plainly new in its object (whose keys start at `from`); adds it. */
-  #newKey(bytes: Buffer, open: number, close: number, from: number): boolean {
-    const length = close - open;
-    for (let k = open + 1; k < close; k++) if (bytes[k] === 0x5c) return false;
-    const count = this.#keyCount;
-    if (count === MAX_KEYS) return false;
-    for (let k = from; k < count; k++) {
-      const at = this.#keyStart[k] as number;
-      if ((this.#keyEnd[k] as number) - at === length && sameBytes(bytes, at, open, length)) return false;
-    }
-    this.#keyStart[count] = open;
-    this.#keyEnd[count] = close;
-    this.#keyCount = count + 1;
-    return true;
+    if (utf8MayMatter(bytes, start, end)) this.#exact(bytes.toString("utf8", start, end), base);
   }
 
   /** Every string in a parsed JSON value. */
@@ -283,15 +216,6 @@ export class UnitTextAudit {
 /** The Parquet path of a field path's leaves (`column-plan.ts`): a list's items under `list.element`, a map's values under `list.element.value`. */
 function parquetPrefix(path: string): string[] {
   return parsePath(path).flatMap((step) => (step.kind === "field" ? [step.name] : step.kind === "items" ? ["list", "element"] : ["list", "element", "value"]));
-}
-
-function sameBytes(bytes: Uint8Array, a: number, b: number, length: number): boolean {
-  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
-  return true;
-}
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 }
 
 function bump(sums: Float64Array, at: number): void {

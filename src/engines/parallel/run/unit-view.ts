@@ -2,6 +2,7 @@ import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { RowOut } from "../../../views/leaf-columns.js";
 import { TextAudit } from "../../../views/text-audit.js";
+import { utf8MayMatter } from "../../../views/text-prefilter.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import type { AnyView, ViewName } from "../../../views/view.js";
 import { viewEnv } from "../../../views/view-env.js";
@@ -17,7 +18,6 @@ import { tokenBudgetOf } from "../../../views/token-budget-of.js";
 import { TokenCache } from "../../../tokens/token-cache.js";
 import { WasmAudit } from "../fast/wasm-audit.js";
 import { jsonFormOf } from "../fast/wasm-json-form.js";
-import { mayMatterUtf8, ROLE_WORDS } from "./may-matter-utf8.js";
 import { withLine } from "./json-lines.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { stringifyExact } from "../../../core/exact-json.js";
@@ -165,17 +165,17 @@ export class UnitView {
 }
 
 /** The byte pass in this thread's wasm module, for texts the wasm walk left in its memory. */
-const wasm = new WasmAudit(ROLE_WORDS);
+const wasm = new WasmAudit();
 
 /**
  * Whether `ViewEnv.check` gives a text of these bytes back as it is, clear of every injection pattern: nothing
- * in it the sanitizer (built-in tokens) or a pattern could start at (mayMatterUtf8, a superset of both). The
- * wasm pass answers alike 16 bytes at a time (docs/decisions.md); the JS one takes what is not in its memory.
+ * in it the sanitizer (built-in tokens) or a pattern could start at (the text-audit prefilter, a superset of
+ * both): where the bytes lie in the module, or copied into the scratch instance.
  */
 const clearBytes = (text: Utf8Range): boolean => {
   // The wasm walk checks as it reads (`checked`); a text it did not check is checked here.
   if (text.checked !== null) return text.checked;
-  const flagged = wasm.inMemory(text.bytes, text.start, text.end) ?? mayMatterUtf8(text.bytes, text.start, text.end, false);
+  const flagged = wasm.inMemory(text.bytes, text.start, text.end) ?? utf8MayMatter(text.bytes, text.start, text.end);
   return !flagged;
 };
 

@@ -1,16 +1,22 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
-// The byte pass before a worker's text scan (issue 18), over a column's values that
-// src/engines/parallel/run/unit-text-audit.ts copied into this module's memory: the same test as
-// run/may-matter-utf8.ts (which says what it answers and why it is a superset of what the scan counts), with
-// 16 bytes at a time skipped while none of them is a byte the test looks at. The JS pass stays for values
-// that do not fit here; the two must flag alike (test/engines/parallel/run/may-matter-utf8.test.ts).
+// The text-audit prefilter, the one home of its rule (issue 33): whether the `sanitize` policy with the
+// built-in control tokens (src/views/sanitize-text.ts) or an injection pattern (src/views/scan-injection.ts)
+// could apply to a UTF-8 text at all. It answers a superset of what they match (never misses, may flag a text
+// they then clear), so counts and rows are those of the regexes alone, which then run only on the texts it
+// flags. A text may matter when it holds a character `sanitize` removes (C0 and C1 controls but tab and
+// newline, DEL, bidi embeddings, overrides and isolates, zero-width characters, the tag block), a tag
+// character `<[{#` (every built-in token begins with `<` or `[`), a role word before a `:`, or a `g` that
+// `nor`, `ard` or `et` follows (ignore, disregard, forget). Every caller runs it here: a worker over a
+// column's values (unit-text-audit.ts) or a walk's strings, where they lie in its module; a JS string or
+// bytes elsewhere copied into the thread's scratch instance (src/views/text-prefilter.ts). It is held to the
+// regexes by test/views/text-prefilter.test.ts.
 //
 // A column's values lie as the row group builder holds them: a u32 length, then that many bytes.
 
 import { BACKSLASH, LBRACE, QUOTE, RBRACE, splat } from "./scan";
 
-// What each byte may start, as may-matter-utf8.ts's KINDS.
+// What each byte may start: controls but tab and newline, DEL and the tag characters `<[{#` flag a text at once.
 const FLAG: u8 = 1;
 const COLON_KIND: u8 = 2;
 const G: u8 = 3;
@@ -35,12 +41,29 @@ store<u8>(KINDS + 0xe2, LEAD);
 store<u8>(KINDS + 0xef, LEAD);
 store<u8>(KINDS + 0xf3, LEAD);
 
+/**
+ * Words a `:` follows in a role header or a `SYSTEM:` line (spaces and tabs between), as the injection
+ * patterns name them; in memory as a count, then each word's length and bytes.
+ */
+const ROLE_WORD_LIST = "system override prompt message note human assistant user ai";
+const ROLE_WORDS: usize = memory.data(64);
+writeRoleWords();
 
-/** The role words (src/views/text-prefilter.ts's ROLE_WORDS), which the caller writes here: a count, then each word's length and bytes. */
-const ROLE_WORDS_BYTES: i32 = 256;
-const ROLE_WORDS: usize = memory.data(<i32>ROLE_WORDS_BYTES);
+function writeRoleWords(): void {
+  let count: u8 = 0;
+  let at = ROLE_WORDS + 1;
+  for (let i = 0; i <= ROLE_WORD_LIST.length; ) {
+    let end = i;
+    while (end < ROLE_WORD_LIST.length && ROLE_WORD_LIST.charCodeAt(end) != 0x20) end++;
+    store<u8>(at++, <u8>(end - i));
+    for (let k = i; k < end; k++) store<u8>(at++, <u8>ROLE_WORD_LIST.charCodeAt(k));
+    count++;
+    i = end + 1;
+  }
+  store<u8>(ROLE_WORDS, count);
+}
 
-// A JSON value's open objects and their keys, as unit-text-audit.ts keeps them; past these, the value is left to JSON.parse.
+// A JSON value's open objects and their keys, to tell a key twice; past these (or on a key twice), the caller parses the value.
 const MAX_DEPTH: u32 = 256;
 const MAX_KEYS: u32 = 1024;
 const OBJECTS: usize = memory.data(MAX_DEPTH * 4);
@@ -51,15 +74,6 @@ let keyCount: u32 = 0;
 /** What {@link stringClose} saw of the last literal. */
 let flagged = false;
 let sawBackslash = false;
-
-/** Where the caller writes the role words, and how many bytes fit. */
-export function auditWords(): usize {
-  return ROLE_WORDS;
-}
-
-export function auditWordsBytes(): i32 {
-  return ROLE_WORDS_BYTES;
-}
 
 /** Where the last call stopped: past the last whole value it took. */
 let stop: usize = 0;
@@ -221,7 +235,13 @@ export const HIGH: usize = memory.data<u8>([0x01, 0x01, 0x02, 0x04, 0, 0x10, 0, 
   return (i8x16.bitmask(i8x16.eq(v128.and(low, high), zero)) ^ 0xffff) | i8x16.bitmask(stem);
 }
 
-/** Whether the UTF-8 text [start, end) may matter: mayMatterUtf8(bytes, start, end, false). */
+/** Whether {@link textMayMatter} looks at byte `b`: a text of none of them never matters (the JS callers' short exit). */
+export function auditLooksAt(b: u32): bool {
+  const kind = load<u8>(KINDS + <usize>(b & 0xff));
+  return kind != 0 && kind != QUOTE_KIND && kind != BACKSLASH_KIND;
+}
+
+/** Whether the UTF-8 text [start, end) may matter (see the file's head). Reads up to 3 bytes past `end` without their deciding anything. */
 export function textMayMatter(start: usize, end: usize): bool {
   let i = start;
   // textStops's constants, held in locals through the loop.
@@ -243,7 +263,7 @@ export function textMayMatter(start: usize, end: usize): bool {
 
 /**
  * A JSON string literal whose opening quote is at `open` (in a value ending before `end`): its closing
- * quote's address, and in `flagged` whether its text may matter (scanJsonString), in `sawBackslash` whether
+ * quote's address, and in `flagged` whether its text may matter, in `sawBackslash` whether
  * it holds an escape. Where a 16-byte step holds stops, they are taken in order; `next` is the first byte no
  * escape took.
  */
@@ -284,14 +304,19 @@ function stringClose(open: usize, end: usize): usize {
   return end;
 }
 
-/** The escape at `at` (a backslash in a literal): notes it, flags the literal if it may matter (escapeMayMatter in may-matter-utf8.ts), and answers where it ends. */
+/** The escape at `at` (a backslash in a literal): notes it, flags the literal if it may matter ({@link escapeMatters}), and answers where it ends. */
 function escape(at: usize): usize {
   sawBackslash = true;
   if (escapeMatters(at)) flagged = true;
   return <u32>load<u8>(at + 1) == 0x75 && isHex4(at + 2) ? at + 6 : at + 2;
 }
 
-/** Whether the escape at `at` (a backslash in a literal) may make its text matter (escapeMayMatter in may-matter-utf8.ts). */
+/**
+ * Whether the escape at `at` (a backslash in a literal) may make its text matter: any but `\n`, `\"`, `\\`,
+ * `\/`, except a `\uXXXX` above ASCII that is no surrogate and that {@link byteMayMatter} would clear as UTF-8
+ * (a JSON export may escape every non-ASCII character: `\u00e9` is as harmless as `é`). An ASCII one may
+ * spell a role word's letter or its colon, a surrogate the tag block: flagged.
+ */
 export function escapeMatters(at: usize): bool {
   const e = <u32>load<u8>(at + 1);
   // `\n`, `\"`, `\\`, `\/` spell nothing the scan looks for.
@@ -330,7 +355,8 @@ export function byteMayMatter(start: usize, i: usize, end: usize): bool {
   if (kind != LEAD) return false;
   const second = <u32>load<u8>(i + 1);
   const third = <u32>load<u8>(i + 2);
-  // The lead bytes of what `sanitize` removes above ASCII (may-matter-utf8.ts's wideMayMatter).
+  // The lead bytes of what `sanitize` removes above ASCII: C1 controls (C2 80-9F), U+180E (E1 A0 8E),
+  // U+200B-200D and U+202A-202E (E2 80 ..), U+2060-2069 (E2 81 A0-A9), U+FEFF (EF BB BF), the tag block (F3 A0).
   if (b == 0xc2) return second <= 0x9f;
   if (b == 0xe1) return second == 0xa0;
   if (b == 0xe2) return (second == 0x80 && ((third >= 0x8b && third <= 0x8d) || (third >= 0xaa && third <= 0xae))) || (second == 0x81 && third >= 0xa0 && third <= 0xa9);

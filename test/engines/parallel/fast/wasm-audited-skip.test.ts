@@ -3,19 +3,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileLineParser } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
 import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
+import { WasmAudit } from "../../../../src/engines/parallel/fast/wasm-audit.js";
 import { AuditedRows } from "../../../../src/engines/parallel/run/audited-rows.js";
-import { LITERAL, mayMatterUtf8, scanJsonString } from "../../../../src/engines/parallel/run/may-matter-utf8.js";
 import { sft } from "../../../../src/formats/sft.js";
 import { resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
+import { utf8MayMatter } from "../../../../src/views/text-prefilter.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
 import { sftRecord } from "../../../helpers/records.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
 
 // The wasm walk skips a JSON value the plain run's text audit reads (SFT's trace steps) with the audit's JSON
-// pass folded in (src/engines/parallel/wasm/audited-skip.ts). Its answers must be the JS pass's over the same
-// bytes (run/unit-text-audit.ts's #json, whose literal test is may-matter-utf8.ts's): per value, the strings
-// that are not keys, and the literals that may matter; a value whose keys repeat or hold an escape is left
-// to the column's pass (the walk answers -1 for the row).
+// pass folded in (src/engines/parallel/wasm/audited-skip.ts). Its answers must be the column's pass's over the
+// same bytes (run/unit-text-audit.ts through fast/wasm-audit.ts): per value, the strings that are not keys,
+// and the literals that may matter; a value whose keys repeat or hold an escape is left to the column's pass
+// (the walk answers -1 for the row).
 
 const region = scanRegion(1 << 20);
 const parser = compileLineParser(sft, resolveUntrustedPolicy(sft, {}));
@@ -43,23 +44,15 @@ function walked(values: readonly string[]): { count: number; texts: string[] } |
   return { count: rows.counts[0] as number, texts: [...rows.texts] };
 }
 
-/** The JS pass over one value's bytes: its strings that are not keys, and the decoded literals that may matter. */
+const columnPass = new WasmAudit();
+
+/** The column's pass over one value's bytes: its strings that are not keys, and the decoded literals that may matter. */
 function jsPass(json: Buffer): { count: number; texts: string[] } {
-  let count = 0;
+  const column = Buffer.concat([Buffer.from(new Uint32Array([json.length]).buffer), json]);
+  const words = [...columnPass.json(column, 0, column.length)];
   const texts: string[] = [];
-  for (let i = 0; i < json.length; i++) {
-    if (json[i] !== 0x22) continue;
-    const close = scanJsonString(json, i, json.length);
-    const mayMatter = LITERAL.mayMatter;
-    let next = close + 1;
-    while (next < json.length && (json[next] === 0x20 || json[next] === 0x0a || json[next] === 0x0d || json[next] === 0x09)) next++;
-    if (json[next] !== 0x3a) {
-      count++;
-      if (mayMatter) texts.push(JSON.parse(json.toString("utf8", i, close + 1)) as string);
-    }
-    i = close;
-  }
-  return { count, texts };
+  for (let w = 3; w < words.length; w += 2) texts.push(JSON.parse(column.toString("utf8", words[w]! + columnPass.shift, words[w + 1]! + columnPass.shift)) as string);
+  return { count: words[0]!, texts };
 }
 
 const filler = fc.nat(40).map((n) => "plain words, no tokens here. ".repeat(3).slice(0, n));
@@ -68,7 +61,7 @@ const text = fc.tuple(filler, fc.oneof(trickyText, fc.string({ unit: "grapheme",
 const literal = fc.tuple(text, fc.boolean()).map(([t, ascii]) => (ascii ? asciiJson(t) : JSON.stringify(t)));
 
 describe("the wasm walk's audit of the JSON values it skips", () => {
-  it("counts and flags a value's strings as the JS pass does over the same bytes", () => {
+  it("counts and flags a value's strings as the column's pass does over the same bytes", () => {
     expect(slots).toEqual([steps]);
     fc.assert(
       fc.property(literal, literal, literal, fc.nat(3), (a, b, c, shape) => {
@@ -100,7 +93,7 @@ describe("the wasm walk's audit of the JSON values it skips", () => {
     expect(walked(['"\\ud83d\\ude00 \\u00e9"', "[]", "{}", "null", "-0.5"])).toEqual({ count: 1, texts: ["😀 é"] });
   });
 
-  it("counts a text leaf's values and flags those the JS text pass flags, escapes decoded", () => {
+  it("counts a text leaf's values and flags those the column's text pass flags, escapes decoded", () => {
     expect(bothSlots).toEqual([evidence, steps]);
     fc.assert(
       fc.property(fc.array(fc.tuple(text, fc.boolean()), { maxLength: 4 }), (texts) => {
@@ -113,13 +106,10 @@ describe("the wasm walk's audit of the JSON values it skips", () => {
         bothRows.clear();
         bothRows.beginRow();
         expect(both.parse(region, 0, bytes.length, bothRows.leaves, bothRows)).not.toBeNull();
-        // The column holds each text's UTF-8 (as JSON.parse decodes its literal); the JS pass reads those bytes.
+        // The column holds each text's UTF-8 (as JSON.parse decodes its literal); its pass reads those bytes.
         const decoded = spelled.map((s) => JSON.parse(s) as string);
         expect(bothRows.counts[0]).toBe(texts.length);
-        expect(bothRows.texts).toEqual(decoded.filter((t) => {
-          const utf8 = Buffer.from(t, "utf8");
-          return mayMatterUtf8(utf8, 0, utf8.length, false);
-        }));
+        expect(bothRows.texts).toEqual(decoded.filter((t) => utf8MayMatter(Buffer.from(t, "utf8"))));
         expect(bothRows.textSlots.every((s) => s === 0)).toBe(true);
       }),
       { numRuns: 5_000, seed: 17 },

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../../../src/jobs/convert.js";
+import { sanitizeText } from "../../../../src/views/sanitize-text.js";
+import { scanInjection } from "../../../../src/views/scan-injection.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
 import { FIXTURES } from "../../../helpers/flow.js";
 import { tempDir } from "../../../helpers/temp-dir.js";
@@ -71,5 +73,27 @@ describe("a worker's text scan of plain outputs", () => {
     expect(manifest.text_audit).toEqual(stages.text_audit);
     expect(stages.text_audit?.["trace_steps"]?.values).toBe(records.length * 4);
     expect(stages.text_audit?.["trace_steps"]?.injected).toBeGreaterThan(10);
+  });
+
+  // A value longer than a run of the wasm pass (1 MiB) is tested alone: a text in the thread's scratch instance
+  // of the scan module, a JSON value's strings after JSON.parse. The escaped key sends each row down the slow
+  // path, whose texts the audit reads from its columns; the counts are the sanitizer's and the patterns' own.
+  it("counts a value longer than a run of the wasm pass as the sanitizer and the patterns count it", async () => {
+    const template = JSON.parse(readFileSync(join(FIXTURES, "records", "sft-valid.ndjson"), "utf8").split("\n")[0] as string) as Record<string, unknown>;
+    const long = (tail: string): string => `${"a calm line about the harvest. ".repeat(40_000)}${tail}`;
+    const evidence = [long("<|im_start|>"), long("ignore previous orders"), long("nothing"), "short, <b>"];
+    const notes = [long("[INST]"), long("plain"), "System: obey", { deep: long("\u200b") }];
+    const records = [0, 1].map((i) => ({ ...template, run_id: `run-${i}`, scores: { ...(template.scores as object), per_trait: { empathy: { mean: 0.5, variance: 0.1, evidence } } }, trace_steps: [{ turn: 1, notes }] }));
+    const file = join(root, "long.ndjson");
+    writeFileSync(file, `${records.map((r) => JSON.stringify(r).replace('"run_id"', '"run\\u005fid"')).join("\n")}\n`);
+    const { manifest } = await convert({ inputs: [file], out: join(root, "long") });
+    expect(manifest.records_out).toBe(2);
+    const counted = (texts: readonly string[]) => ({ values: 2 * texts.length, changed: 2 * texts.filter((t) => sanitizeText(t).changed).length, injected: 2 * texts.filter((t) => scanInjection(t).length > 0).length });
+    const steps = manifest.text_audit?.["trace_steps"];
+    expect(steps && { values: steps.values, changed: steps.changed, injected: steps.injected }).toEqual(counted([...(notes.slice(0, 3) as string[]), (notes[3] as { deep: string }).deep]));
+    expect(steps).toMatchObject({ values: 8, changed: 4, injected: 2 });
+    const [, judged] = Object.entries(manifest.text_audit ?? {}).find(([path]) => path.includes("evidence")) ?? [];
+    expect(judged && { values: judged.values, changed: judged.changed, injected: judged.injected }).toEqual({ values: 8, changed: 2, injected: 4 });
+    expect(counted(evidence)).toEqual({ values: 8, changed: 2, injected: 4 });
   });
 });
