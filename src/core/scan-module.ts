@@ -14,7 +14,7 @@ let compiled: object | undefined;
 
 /**
  * The compiled scan module (src/engines/parallel/wasm/index.ts), once per thread. Its home is core/ because
- * both engines run rules it holds (the line digest, the JSON.stringify-form check, the text-audit prefilter);
+ * main's thread and the workers alike run rules it holds (the line digest, the JSON.stringify-form check, the text-audit prefilter);
  * scripts/build-wasm.mjs writes it into dist/engines/parallel/wasm/, and from TypeScript sources (tests) the
  * build's copy next to `src/` is read.
  */
@@ -47,7 +47,7 @@ let scratch: { readonly bytes: Buffer; readonly rules: ScratchRules } | undefine
 
 /**
  * Bytes `[start, end)` copied to {@link SCRATCH_AT} in this thread's scratch instance of the scan module, for
- * a rule whose home is the module to run on bytes that lie elsewhere (the stages engine's, a line outside a
+ * a rule whose home is the module to run on bytes that lie elsewhere (a JS string's bytes, a line outside a
  * worker's batch). The instance is remade with twice the room when they do not fit. Valid until the next call.
  */
 export function inScratch(bytes: Uint8Array, start: number, end: number): ScratchRules {

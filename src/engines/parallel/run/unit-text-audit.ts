@@ -202,7 +202,7 @@ export class UnitTextAudit {
     }
   }
 
-  /** A text the byte pass could not clear: what the stages' scan answers for it. */
+  /** A text the byte pass could not clear: what the sanitizer and the injection patterns answer for it. */
   #exact(text: string, base: number): void {
     const sums = this.#sums;
     if (sanitizeText(text).changed) bump(sums, base + 1);

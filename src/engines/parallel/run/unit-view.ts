@@ -69,11 +69,10 @@ interface RecordCounts {
 }
 
 /**
- * A worker's side of a training view (src/views, the same row builders the stages engine runs): a record
+ * A worker's side of a training view (src/views: the view's own row builders): a record
  * in, its rows written into the unit's row group (by the view's `write` where it has one, else its `rows`
  * shredded). The view's counts (rows, steps or pairs left out, the text audit) are held per record
- * until main has decided dedup, since a record that loses to another copy must count for nothing, as in
- * the stages engine where the view runs after dedup.
+ * until main has decided dedup, since a record that loses to another copy must count for nothing.
  */
 export class UnitView {
   readonly #write: (record: unknown, env: ViewEnv, out: RowOut, keyedBy: RecordFacts | null) => ViewWritten;
@@ -97,7 +96,7 @@ export class UnitView {
     this.#view = view;
     this.#quarantine = setup.quarantine;
     this.#cache = budget?.cache ?? null;
-    // A budget judges built rows (viewRows, as the stages engine does), as a quarantine does: the direct writer
+    // A budget judges built rows (viewRows), as a quarantine does: the direct writer
     // is for the unbudgeted view, and writes no lines.
     const write = budget === null && !lines && !setup.quarantine ? (view.write?.(plan) as ((record: unknown, env: ViewEnv, out: RowOut) => ViewWritten) | undefined) : undefined;
     const rows = viewRows(view);
