@@ -18,7 +18,7 @@ import { cutBatches } from "./cut-batches.js";
 import type { TooLongBatch } from "./cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
-import { errorOf } from "./unit-failure.js";
+import { errorFromThread, errorOf } from "./unit-failure.js";
 import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -265,7 +265,7 @@ class Pass {
     const listener = (message: FromUnits) => {
       if (message.type !== "ranked") this.#receive(message);
     };
-    const onError = (error: Error) => this.#fail(error);
+    const onError = (error: Error) => this.#fail(errorFromThread(error));
     for (const w of this.workers) {
       w.on("message", listener);
       w.on("error", onError);

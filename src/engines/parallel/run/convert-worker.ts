@@ -1,5 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import { UnitHost } from "./unit-host.js";
+import { rethrown } from "./unit-failure.js";
 import type { ToUnits } from "./unit-host.js";
 
 // The thread entry of the engine's worker threads: the units' side (UnitHost) on this thread's port.
@@ -8,7 +9,7 @@ if (port === null) throw new Error("convert-worker.js runs only as a worker thre
 const host = new UnitHost(
   (message) => port.postMessage(message),
   (error) => {
-    throw error;
+    throw rethrown(error);
   },
 );
 port.on("message", (message: ToUnits) => host.receive(message));

@@ -4,7 +4,7 @@ import { topKeysOf, WinningCopies } from "../../../stages/select-top-k.js";
 import type { RankedSeat } from "../../../stages/select-top-k.js";
 import { cutBatches } from "./cut-batches.js";
 import type { RankedMessage, RankMessage } from "./protocol.js";
-import { errorOf } from "./unit-failure.js";
+import { errorFromThread, errorOf } from "./unit-failure.js";
 import type { FromUnits } from "./unit-host.js";
 import type { SharedSlots } from "./shared-slots.js";
 import type { UnitThread } from "./unit-thread.js";
@@ -59,7 +59,7 @@ export async function rankInParallel(options: RankOptions): Promise<string[]> {
     wake?.();
   };
   const onError = (error: Error): void => {
-    failure ??= error;
+    failure ??= errorFromThread(error);
     wake?.();
   };
   const until = async (ready: () => boolean): Promise<void> => {

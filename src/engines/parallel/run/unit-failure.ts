@@ -10,3 +10,19 @@ export function failedMessage(error: unknown): FailedMessage {
 export function errorOf(message: FailedMessage): Error {
   return Object.assign(message.config ? new ConfigError(message.message) : new Error(message.message), { stack: message.stack });
 }
+
+/**
+ * The error a worker thread rethrows to die. Its 'error' event may reach main before the failed message, and
+ * crosses as a plain Error keeping its own properties: a ConfigError is marked so that main still sees one.
+ */
+export function rethrown(error: unknown): unknown {
+  return error instanceof ConfigError ? Object.assign(error, { usageError: true }) : error;
+}
+
+/** A worker's 'error' event's error, a ConfigError again where the worker marked one ({@link rethrown}). */
+export function errorFromThread(error: Error): Error {
+  if (!("usageError" in error) || error.usageError !== true) return error;
+  const config = new ConfigError(error.message);
+  if (error.stack !== undefined) config.stack = error.stack;
+  return config;
+}
