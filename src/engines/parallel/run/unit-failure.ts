@@ -22,7 +22,5 @@ export function rethrown(error: unknown): unknown {
 /** A worker's 'error' event's error, a ConfigError again where the worker marked one ({@link rethrown}). */
 export function errorFromThread(error: Error): Error {
   if (!("usageError" in error) || error.usageError !== true) return error;
-  const config = new ConfigError(error.message);
-  if (error.stack !== undefined) config.stack = error.stack;
-  return config;
+  return errorOf({ type: "failed", message: error.message, stack: error.stack, config: true });
 }
