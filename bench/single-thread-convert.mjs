@@ -22,7 +22,7 @@ const [{ UnitConverter }, { compileParserSchema }, { formatByName }, { outputCol
   load("formats/index.js"),
   load("stages/untrusted-policy.js"),
   load("views/record-text-audit.js"),
-  load("stages/select.js"),
+  load("stages/select-plan.js"),
 ]);
 const name = args.format;
 const file = args.file ?? fileURLToPath(new URL(`./data/${name}-200.ndjson`, import.meta.url));

@@ -43,7 +43,7 @@ export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy
 export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
-// From their own files, not output/index.js: its types name S3's, and the AWS SDK is an optional peer dependency,
+// From their own files: S3Storage's types name the SDK's, and the AWS SDK is an optional peer dependency,
 // so a project without it must still type-check against ours (test/package-pack.test.ts).
 export { LocalStorage } from "./output/local-storage.js";
 // Object storage over any ObjectStore (another cloud is one adapter class); S3Storage stays out, it names the SDK's types.
@@ -114,7 +114,7 @@ export type { LineSource, SourceLine, TextLine, OversizedLine, ReadOptions, Inpu
 export type { FilterOptions } from "./stages/filter.js";
 export type { ValidateOptions } from "./stages/validate.js";
 export type { UntrustedPolicy, UntrustedRule, UntrustedAction } from "./stages/untrusted-policy.js";
-export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./sinks/shard-writer.js";
+export type { ShardWriter, ShardFormat, ShardInfo, ShardTarget } from "./output/shard-format.js";
 export type { Storage, Staging, Files, FileWriter, WrittenFile, StoredFile, Lock, Fence, PublishHook } from "./output/storage.js";
 export type { ObjectStore, ObjectHead, ObjectEntry, ObjectUpload } from "./output/object-store.js";
 export type { ObjectStorageOptions } from "./output/object-storage.js";

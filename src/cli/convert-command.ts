@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { parallelEngine } from "../engines/parallel/index.js";
+import { prestartWorkers } from "../engines/parallel/index.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { describeDecision } from "../output/publish-guard.js";
@@ -24,7 +24,7 @@ export function convertCommand(): Command {
       const plan = resolvePlan("convert", options);
       refuseBinaryOnTerminal(plan);
       // Only the CLI prepares: the parallel engine's workers then start with flags a library caller may not want.
-      parallelEngine.prepare(plan);
+      prestartWorkers(plan.engine.workers);
       // Loaded when run, so other commands (and --help) start without it.
       const { convert } = await import("../jobs/convert.js");
       // Progress only where it cannot mix with the rows: with --out -, stderr may carry the manifest alone.

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { parallelEngine } from "../engines/parallel/index.js";
+import { prestartWorkers } from "../engines/parallel/index.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import { exitOfDecision } from "./exit-codes.js";
@@ -16,7 +16,7 @@ export function validateCommand(): Command {
       const { json, ...given } = optionsFromFlags(args.at(-1) as Command, "validate");
       const options = given as unknown as ValidateOptions & { inputs: readonly string[] };
       // As convert: only the CLI prestarts the units' workers.
-      parallelEngine.prepare(resolvePlan("validate", options));
+      prestartWorkers(resolvePlan("validate", options).engine.workers);
       const { validateInputs } = await import("../jobs/validate.js");
       const result = await validateInputs(options);
       printWarnings(result.warnings);

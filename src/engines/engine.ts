@@ -8,7 +8,6 @@ import type { ShardInfo } from "../output/shard-format.js";
 import type { ShardFormat } from "../output/shard-format.js";
 import type { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
-import type { RunPlan } from "../plan/run-plan.js";
 import type { Field } from "../schema/column-type.js";
 import type { LineSource } from "../sources/line-source.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
@@ -110,15 +109,4 @@ export interface EngineRun {
   readonly split?: SplitManifest;
   /** A training view's run: the manifest's `view` section and the card's paragraph. */
   readonly view?: { readonly manifest: ViewManifest; readonly card: { readonly name: string; readonly lines: readonly string[] } };
-}
-
-/**
- * The engine: reads the sources once or twice, validates, dedups, filters and strips, and writes kept rows
- * and quarantined lines into the sink, on main's thread (`--workers 0`) or across worker threads.
- */
-export interface Engine<Sink = RowSink> {
-  readonly name: EngineName;
-  /** Before the sources are open: start now what takes long to start (worker threads). */
-  prepare(plan: RunPlan): void;
-  run(plan: RunPlan, sources: RunSources, sink: Sink): Promise<EngineRun>;
 }

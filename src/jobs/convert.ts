@@ -1,5 +1,5 @@
 import { splitSkewWarnings } from "../splits/split-skew-warnings.js";
-import { parallelEngine } from "../engines/parallel/index.js";
+import { runEngine } from "../engines/parallel/index.js";
 import type { EngineRun } from "../engines/engine.js";
 import { sizeRotation } from "../engines/size-rotation.js";
 import { datasetCard } from "../output/dataset-card.js";
@@ -46,7 +46,7 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
   try {
     const sources = await openSources(plan, sink.scratch);
     hooks.onPhase?.({ phase: "opened", inputs: sources.lines.length });
-    const run = await parallelEngine.run(plan, sources, sink);
+    const run = await runEngine(plan, sources, sink);
     const undecided = sources.decontamination?.book.undecided ?? 0;
     if (plan.requireSuites && undecided > 0) {
       throw new ConfigError(`--require-suites: ${undecided} record(s) carry no scenario_version_hash and their runs are not in --run-manifests, so they cannot be checked against the benchmark suites`);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Counts } from "../core/tally.js";
 import { decidePublish, type PublishDecision } from "../output/publish-guard.js";
-import { parallelEngine } from "../engines/parallel/index.js";
+import { runEngine } from "../engines/parallel/index.js";
 import type { ValidateOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { ViewManifest } from "../views/view-manifest.js";
@@ -38,7 +38,7 @@ export async function validateInputs(options: ValidateInputsOptions): Promise<Va
   try {
     const sources = await openSources(plan, spoolDir);
     const sink = new FirstBadSink(plan.firstBad, spoolDir);
-    const run = await parallelEngine.run(plan, sources, sink);
+    const run = await runEngine(plan, sources, sink);
     const counts = run.tally.counts();
     // convert's own verdict, without --publish-anyway: validate says whether the data would pass.
     const decision = decidePublish({ ...plan.guards, publishAnyway: false }, { ...counts, quarantined_share: run.tally.quarantinedShare() });

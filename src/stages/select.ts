@@ -1,14 +1,10 @@
 import { ConfigError } from "../core/errors.js";
-import { decide } from "../core/flow.js";
 import type { Decision } from "../core/flow.js";
 import type { FormatName, RecordFacts } from "../formats/format.js";
 import type { ScoreBook } from "../formats/scorecard-book.js";
 import { ownScoreOf } from "../formats/seat-score.js";
 import type { SeatScore } from "../formats/seat-score.js";
-import type { ValidRecord } from "../formats/valid-record.js";
 import type { SelectionPlan } from "./select-plan.js";
-
-export { SELECT_DEFAULTS } from "./select-plan.js";
 
 /** What a selection rule is given besides the plan. */
 export interface SelectContext {
@@ -100,10 +96,3 @@ export function selectRule(selection: SelectionPlan, context: SelectContext): Se
 
 /** A selection rule: a record's facts, and its score asked for only when a threshold needs it. */
 export type SelectRule = (facts: RecordFacts, score: () => SeatScore | null | undefined) => Decision;
-
-/** The selection as a stage over valid records. */
-export function select(selection: SelectionPlan, context: SelectContext) {
-  const rule = selectRule(selection, context);
-  const score = scoreOf(context.format, context.scores);
-  return decide<ValidRecord>((value): Decision => rule(value.facts, () => score(value.facts, value.record)));
-}

@@ -15,8 +15,6 @@ import { quarantine } from "./quarantine-item.js";
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
-export { QUARANTINE_RAW_CHARS, quarantine } from "./quarantine-item.js";
-
 export interface ValidateOptions {
   /**
    * The dataset's format. Records of any other format are quarantined as `mixed_format`.

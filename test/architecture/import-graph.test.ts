@@ -43,7 +43,7 @@ describe("the import graph of src/", () => {
     ].join("\n");
     expect(specifiersOf(text).sort()).toEqual(["../b.js", "./a.js", "./c.js", "./d.js", "./e.js", "./f.js", "./g.js", "zod"]);
     // In the real sources too: the engine loads its run on first use.
-    expect(graph.get("engines/parallel/parallel-engine.ts")?.has("engines/parallel/run-parallel.ts")).toBe(true);
+    expect(graph.get("engines/parallel/run-engine.ts")?.has("engines/parallel/run-parallel.ts")).toBe(true);
     expect(unresolved).toEqual([]);
     expect(graph.size).toBeGreaterThan(100);
   });

@@ -7,7 +7,7 @@ import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
 import type { SnapshotRecord } from "../../src/dataset/incoming.js";
 import { sft } from "../../src/formats/sft.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
-import type { ShardFormat } from "../../src/sinks/shard-writer.js";
+import type { ShardFormat } from "../../src/output/shard-format.js";
 import { lockOutput } from "../../src/output/lock-output.js";
 import { recoverStaging } from "../../src/output/local-staging.js";
 import { tempDir } from "../helpers/temp-dir.js";

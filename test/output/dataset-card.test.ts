@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { FORMATS } from "../../src/formats/index.js";
 import { hfFeatures } from "../../src/schema/hf-features.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
-import type { ShardInfo } from "../../src/sinks/shard-writer.js";
+import type { ShardInfo } from "../../src/output/shard-format.js";
 
 const shards: ShardInfo[] = [
   { path: "data/train-00000-of-00002.parquet", rows: 10, bytes: 1000, sha256: "a".repeat(64) },

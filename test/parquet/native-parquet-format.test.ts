@@ -6,7 +6,7 @@ import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
 import type { NativeParquetCompression } from "../../src/sinks/native-parquet-format.js";
-import type { ShardFormat } from "../../src/sinks/shard-writer.js";
+import type { ShardFormat } from "../../src/output/shard-format.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { readHyparquet, readNodeDuckdb } from "./helpers/read-back.js";

@@ -9,7 +9,7 @@ import type { Field } from "../../src/schema/column-type.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
 import { nativeParquetFormat } from "../../src/sinks/native-parquet-format.js";
 import { duckdbParquetFormat } from "../helpers/duckdb-parquet-format.js";
-import type { ShardFormat } from "../../src/sinks/shard-writer.js";
+import type { ShardFormat } from "../../src/output/shard-format.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { policyStripper } from "../../src/engines/parallel/index.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";

@@ -9,7 +9,7 @@ import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { duckdbParquetFormat as parquetFormat } from "../helpers/duckdb-parquet-format.js";
-import type { ShardFormat } from "../../src/sinks/shard-writer.js";
+import type { ShardFormat } from "../../src/output/shard-format.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const f = (name: string, type: ColumnType, nullable = true): Field => ({ name, type, nullable });

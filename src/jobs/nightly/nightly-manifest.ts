@@ -1,6 +1,6 @@
 import type { Counts } from "../../core/tally.js";
 import type { InputInfo } from "../../sources/line-source.js";
-import type { ShardInfo } from "../../sinks/shard-writer.js";
+import type { ShardInfo } from "../../output/shard-format.js";
 import type { PullReport } from "../../pull/index.js";
 import type { ViewManifest } from "../../views/view-manifest.js";
 import type { PathAudit } from "../../views/text-audit.js";

@@ -1,6 +1,6 @@
 import { DatasetSink } from "../../dataset/dataset-sink.js";
 import type { RunSources } from "../../engines/engine.js";
-import { parallelEngine } from "../../engines/parallel/index.js";
+import { runEngine } from "../../engines/parallel/index.js";
 import type { RunPlan } from "../../plan/run-plan.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { openOutput } from "../../output/open-output.js";
@@ -144,7 +144,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
     // Issue 34: the rows' token counts kept with the dataset, so rows that did not change are not tokenized again.
     const tokenCache = plan.view?.tokenizer === undefined ? null : new TokenCache(await readText(sink.storage, TOKEN_CACHE_FILE));
     const viewed = tokenCache === null || plan.view === undefined ? plan : { ...plan, view: { ...plan.view, tokenCache } };
-    const run = await parallelEngine.run(viewed, sources, sink);
+    const run = await runEngine(viewed, sources, sink);
     const counts = run.tally.counts();
     const undecided = book?.undecided ?? 0;
     if (spec.source.kind === "http" && spec.source.require_suites && undecided > 0) {

@@ -5,7 +5,7 @@ import type { WorkerConfig } from "../../../../src/engines/parallel/run/protocol
 import { UnitConverter } from "../../../../src/engines/parallel/run/unit-converter.js";
 import { formatByName } from "../../../../src/formats/index.js";
 import { filterSettings } from "../../../../src/stages/filter.js";
-import { SELECT_DEFAULTS } from "../../../../src/stages/select.js";
+import { SELECT_DEFAULTS } from "../../../../src/stages/select-plan.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
 
 // Main sends a worker, per unit, which rows to keep and how many rows each shard segment takes. The two must
