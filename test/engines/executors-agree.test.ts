@@ -8,6 +8,7 @@ import { convert } from "../../src/jobs/convert.js";
 import type { ConvertOptions } from "../../src/plan/options.js";
 import type { Manifest } from "../../src/output/manifest.js";
 import { dpoArb, rlArb, sftArb } from "../helpers/arbitraries.js";
+import { gzipOneRowShards } from "../helpers/convert-cases.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { largeSftCorpus } from "../helpers/large-sft-corpus.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -129,14 +130,7 @@ describe("the two executors publish the same", () => {
   });
 
   it("with later minors accepted, untrusted text kept or redacted, filters off, one row per shard, gzip", async () => {
-    await bothExecutors({
-      inputs: [records("sft-valid"), records("sft-later-minor"), records("sft-filters")],
-      acceptLaterMinor: true,
-      untrusted: { "coaching.guidance": "redact", transcript: "keep" },
-      filters: { flagged: false },
-      shardRows: 1,
-      compression: "gzip",
-    });
+    await bothExecutors(gzipOneRowShards());
   });
 
   it("when a higher scorecard version arrives after its lower copy was written (a second pass)", async () => {

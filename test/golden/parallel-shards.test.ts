@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/index.js";
 import type { ConvertOptions } from "../../src/index.js";
+import { gzipOneRowShards } from "../helpers/convert-cases.js";
 import { FIXTURES } from "../helpers/flow.js";
 import { largeSftCorpus } from "../helpers/large-sft-corpus.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -26,15 +27,7 @@ const CASES: Record<string, () => Omit<ConvertOptions, "out">> = {
   }),
   rl: () => ({ inputs: [records("rl-valid"), records("rl-invalid-trajectory")] }),
   dpo: () => ({ inputs: [records("dpo-valid"), records("dpo-invalid-pair")] }),
-  "sft-gzip-one-row-shards": () => ({
-    inputs: [records("sft-valid"), records("sft-later-minor"), records("sft-filters")],
-    acceptLaterMinor: true,
-    untrusted: { "coaching.guidance": "redact", transcript: "keep" },
-    filters: { flagged: false },
-    shardRows: 1,
-    compression: "gzip",
-    seats: "all",
-  }),
+  "sft-gzip-one-row-shards": () => ({ ...gzipOneRowShards(), seats: "all" }),
   "sft-40MiB": () => ({ inputs: [largeSftCorpus(root)], shardRows: 9_000, seats: "all" }),
 };
 

@@ -216,9 +216,13 @@ export interface PrunedRow {
  * A unit's kept rows as encoded row groups, one per shard segment. Their bytes lie back to back at the
  * start of the decision's output slot, or (`bytes`, when the slot was -1 or too small) come copied.
  */
-export interface EncodedMessage {
+export interface EncodedMessage extends EncodedUnit {
   readonly type: "encoded";
   readonly unit: number;
+}
+
+/** What a unit's decision encodes (`UnitConverter.decide`), sent back as an {@link EncodedMessage}. */
+export interface EncodedUnit {
   readonly groups: readonly RowGroupMetadata[];
   readonly bytes: Uint8Array | null;
   /** A view's run: what the unit's kept records gave the view. */

@@ -24,7 +24,7 @@ import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { EncodedUnit, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -32,30 +32,16 @@ import { PackedKeysWriter } from "./packed-keys.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
-import type { UnitView, UnitViewCounts } from "./unit-view.js";
+import type { UnitView } from "./unit-view.js";
 import { RowSplits } from "./row-splits.js";
 import { SplitRoute } from "./split-route.js";
 import { GROUP_KEY_PATH } from "../../../splits/split-by.js";
 import { UnitTextAudit } from "./unit-text-audit.js";
 import { AuditedRows } from "./audited-rows.js";
 import { encodeLines, LINE_FIELD, withLine } from "./json-lines.js";
-import type { PathAudit } from "../../../views/text-audit.js";
-import type { StatsPartial } from "../../../stats/dataset-stats.js";
 import { statsRowOf } from "../../../stats/stats-row.js";
 import { UnitStats } from "./unit-stats.js";
 import { ShreddedScores } from "./shredded-scores.js";
-
-/** A unit's row groups: their metadata, and their bytes back to back (null: in the output slot given). */
-export interface EncodedUnit {
-  readonly groups: RowGroupMetadata[];
-  readonly bytes: Uint8Array | null;
-  /** A view's run: what the unit's kept records gave the view. */
-  readonly view: UnitViewCounts | null;
-  /** A plain run: the text scan of the unit's kept records. */
-  readonly audit: Readonly<Record<string, PathAudit>> | null;
-  /** The dataset's statistics of the unit's kept rows (issue 36). */
-  readonly stats: StatsPartial;
-}
 
 const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 /** What the statistics read of a record whose scores come from its row group instead. */

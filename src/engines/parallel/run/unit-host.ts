@@ -66,8 +66,8 @@ export class UnitHost {
       const layout = slot === undefined || outcomes.columns === null ? null : writeOutcomeColumns(outcomes.columns, slot);
       this.post(layout === null ? outcomes : { ...outcomes, columns: null, layout });
     } else {
-      const { groups, bytes, view, audit, stats } = converter.decide(message.unit, message.keep, message.segments, this.#outSlots[message.out] ?? null, message.records, message.segmentSplits);
-      const reply: EncodedMessage = { type: "encoded", unit: message.unit, groups, bytes, view, audit, stats };
+      const encoded = converter.decide(message.unit, message.keep, message.segments, this.#outSlots[message.out] ?? null, message.records, message.segmentSplits);
+      const reply: EncodedMessage = { type: "encoded", unit: message.unit, ...encoded };
       // Copied, not transferred: see protocol.ts.
       this.post(reply);
     }

@@ -1,28 +1,13 @@
-import type { SuitesData } from "../../../formats/suite-book.js";
-import type { FormatName } from "../../../formats/format.js";
-import type { SchemaNode } from "../fast/schema-node.js";
 import type { RunPlan } from "../../../plan/run-plan.js";
-import type { Field } from "../../../schema/column-type.js";
 import type { WorkerConfig } from "./protocol.js";
 import type { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { GateBook } from "../../../formats/gate-book.js";
-import type { ViewSetup } from "./unit-view.js";
 
-/** What main settled from the inputs before the workers start: the format, the gating, the columns. */
-export interface SettledRun {
-  readonly format: FormatName;
+/** What main settled from the inputs before the workers start (as WorkerConfig holds it), and the gating and scores. */
+export type SettledRun = Pick<WorkerConfig, "format" | "columns" | "schema" | "view" | "textAudit" | "rankSchema" | "suites" | "discard"> & {
   readonly gates: GateBook | undefined;
   readonly scores: ScoreBook | undefined;
-  readonly columns: readonly Field[];
-  readonly schema: SchemaNode;
-  readonly view: ViewSetup | null;
-  readonly textAudit: readonly string[] | null;
-  /** `--top-k-per-scenario`: the parser's schema bound to no columns, for the ranking read. */
-  readonly rankSchema: SchemaNode | null;
-  readonly suites: SuitesData | null;
-  /** The sink writes no dataset (validate's): the units encode nothing. */
-  readonly discard?: boolean;
-}
+};
 
 /** The workers' config: the plan's options, and what main settled. */
 export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
