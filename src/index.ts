@@ -36,7 +36,7 @@ export { GateBook } from "./formats/gate-book.js";
 export { validate } from "./stages/validate.js";
 export { filter } from "./stages/filter.js";
 export { strip } from "./engines/strip.js";
-export { redaction, REDACTION_MARKER } from "./stages/strip.js";
+export { redaction, REDACTION_MARKER } from "./stages/redaction.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
 // Shard formats, and the output layer: storage, the dataset sink, staging and lock of the local storage

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { strip } from "../../src/engines/strip.js";
-import { REDACTION_MARKER } from "../../src/stages/strip.js";
+import { REDACTION_MARKER } from "../../src/stages/redaction.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../src/stages/untrusted-policy.js";
 import { validate } from "../../src/stages/validate.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";

@@ -1,4 +1,4 @@
-import { redaction } from "../../../stages/strip.js";
+import { redaction } from "../../../stages/redaction.js";
 import { LIST, MAP, STRUCT } from "./schema-node.js";
 import type { SchemaNode } from "./schema-node.js";
 

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
-import { redaction } from "../../../stages/strip.js";
+import { redaction } from "../../../stages/redaction.js";
 import { Utf8Ranges } from "../../../views/utf8-range.js";
 import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
