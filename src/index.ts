@@ -40,8 +40,7 @@ export { redaction, REDACTION_MARKER } from "./stages/redaction.js";
 export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy.js";
 
 // Shard formats, and the output layer: storage, the dataset sink, staging and lock of the local storage
-export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
-export { parquetFormat } from "./sinks/parquet-format.js";
+export { nativeParquetFormat, parquetFormat } from "./sinks/native-parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
 // From their own files: S3Storage's types name the SDK's, and the AWS SDK is an optional peer dependency,
 // so a project without it must still type-check against ours (test/package-pack.test.ts).
@@ -163,7 +162,7 @@ export type { LockOptions } from "./output/lock-output.js";
 export type { LocalStorageOptions } from "./output/local-storage.js";
 export type { NativeParquetCompression } from "./sinks/native-parquet-format.js";
 export type { OnInjection } from "./views/view-records.js";
-export type { ParquetOptions } from "./sinks/parquet-format.js";
+export type { ParquetOptions } from "./sinks/native-parquet-format.js";
 export type { PathStep } from "./schema/field-path.js";
 export type { PullFormat } from "./pull/routes.js";
 export type { AnsweredExports } from "./pull/export-answers.js";

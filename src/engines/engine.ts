@@ -22,12 +22,6 @@ import type { DatasetStats } from "../stats/dataset-stats.js";
 // Declared beside the sinks that read them (output/ imports nothing of engines/); the engine and every sink name them from here.
 export type { RowOrigin, SettledInput };
 
-/**
- * The engine's name in the manifest (`output.engine`): this version's one engine; a manifest an earlier
- * version wrote may say "stages".
- */
-export type EngineName = "parallel";
-
 /** A run's inputs: the lines, and the runs the scorecards gate out. */
 export interface RunSources {
   readonly lines: readonly LineSource[];
@@ -91,7 +85,8 @@ export interface RowSink {
 
 /** What an engine settled and wrote: the job's manifest and card are made of it. */
 export interface EngineRun {
-  readonly engine: EngineName;
+  /** The engine's name in the manifest (`output.engine`): this version's one engine. */
+  readonly engine: "parallel";
   readonly format: FormatBasics;
   readonly policy: UntrustedPolicy;
   /** The dataset's columns: the format's, less what the policy drops. */

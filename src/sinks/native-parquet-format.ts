@@ -26,12 +26,21 @@ export interface NativeParquetOptions {
   readonly rowGroupBytes?: number;
 }
 
+/** Options of {@link parquetFormat}. */
+export type ParquetOptions = NativeParquetOptions;
+
+/**
+ * {@link nativeParquetFormat}, by the name it had when DuckDB wrote these shards (DuckDB no longer ships:
+ * docs/decisions.md).
+ */
+export const parquetFormat: (options: ParquetOptions) => ShardFormat = nativeParquetFormat;
+
 const COMPRESSIONS: readonly NativeParquetCompression[] = ["zstd", "gzip", "snappy", "none"];
 
 /**
  * Parquet shards written by evalshard's own encoder: each record is shredded into column buffers, a row
  * group is encoded every `rowGroupRows` rows (or `rowGroupBytes`) and appended to the file, and `close()`
- * writes the footer. Same contract as `parquetFormat`, with no staging file and no engine.
+ * writes the footer.
  */
 export function nativeParquetFormat(options: NativeParquetOptions): ShardFormat {
   if (!COMPRESSIONS.includes(options.compression)) {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { parquetFormat } from "../../src/sinks/native-parquet-format.js";
 import type { SnapshotRecord } from "../../src/dataset/incoming.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { iterate, jsonlOptions, jsonlRows, leftovers, rec, tree } from "./snapshot-fixtures.js";

@@ -5,7 +5,7 @@ import { DuplicateKeyError } from "../../src/dataset/incoming.js";
 import { writeSnapshot } from "../../src/dataset/write-snapshot.js";
 import { ConfigError, LockedError } from "../../src/core/errors.js";
 import { rl } from "../../src/formats/rl.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { parquetFormat } from "../../src/sinks/native-parquet-format.js";
 import { readParquetRows } from "../helpers/read-parquet.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { COLUMNS, iterate, jsonlOptions, jsonlRows, leftovers, rec, snapshot, tree } from "./snapshot-fixtures.js";

@@ -221,7 +221,7 @@ function compileSinks(): string {
     `import { lockOutput } from "./output/lock-output.js";
 import { openStaging } from "./output/local-staging.js";
 import { ShardedWriter } from "./output/sharded-writer.js";
-import { parquetFormat } from "./sinks/parquet-format.js";
+import { parquetFormat } from "./sinks/native-parquet-format.js";
 const out = process.argv[2];
 await lockOutput(out);
 const staging = await openStaging(out);

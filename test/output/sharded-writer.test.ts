@@ -7,7 +7,7 @@ import { ConfigError, IoError } from "../../src/core/errors.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { parquetFormat } from "../../src/sinks/native-parquet-format.js";
 import { fileWriterOf } from "../../src/output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../../src/output/shard-format.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Field } from "../../src/schema/column-type.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { parquetFormat } from "../../src/sinks/native-parquet-format.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { EVERY_KIND, columnsArb, recordArb } from "./helpers/column-arbitraries.js";
 import { compareSchemas, readHyparquet, readNodeDuckdb, readPython, runPython } from "./helpers/read-back.js";

@@ -9,7 +9,7 @@ import type { ColumnType, Field } from "../../src/schema/column-type.js";
 import { parsePath, pruneColumns } from "../../src/schema/field-path.js";
 import { sqlString } from "../../src/schema/duckdb-type.js";
 import { datasetCard } from "../../src/output/dataset-card.js";
-import { parquetFormat } from "../../src/sinks/parquet-format.js";
+import { parquetFormat } from "../../src/sinks/native-parquet-format.js";
 import type { ShardInfo } from "../../src/output/shard-format.js";
 import { ShardedWriter } from "../../src/output/sharded-writer.js";
 import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
