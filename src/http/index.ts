@@ -8,7 +8,7 @@
 export { createServiceClient } from "./service-client.js";
 export { completeNdjson } from "./complete-ndjson.js";
 export { credentialsFromEnv, TOKEN_ENV } from "./credentials.js";
-export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelay, retryReasonOf, mayRetry } from "./retry-policy.js";
+export { resolveRetryPolicy, retryDelay, retryReasonOf, mayRetry } from "./retry-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
 export { parseErrorBody } from "./error-body.js";
 export { limitConcurrency } from "./limit-concurrency.js";
@@ -27,16 +27,13 @@ export {
   StreamCutError,
   RetryBudgetError,
 } from "./http-errors.js";
-export { RetryBudget, DEFAULT_RETRY_BUDGET_MS } from "./retry-budget.js";
+export { RetryBudget } from "./retry-budget.js";
 
-export type { ServiceClient, ExportClient, ServiceClientOptions, RequestOptions } from "./service-client.js";
-export type { CompleteNdjsonOptions } from "./complete-ndjson.js";
-export type { AuthMode, Credentials } from "./credentials.js";
-export type { RetryPolicy, ResolvedRetryPolicy, RetryReason, FailedAttempt } from "./retry-policy.js";
-export type { ErrorBody } from "./error-body.js";
-export type { ConcurrencyLimit } from "./limit-concurrency.js";
+export type { ServiceClient, ExportClient, ServiceClientOptions } from "./service-client.js";
+export type { AuthMode } from "./credentials.js";
+export type { RetryPolicy } from "./retry-policy.js";
 export type { Clock } from "./clock.js";
-export type { ClientEvent, RetryEvent, HedgeEvent, StreamCutEvent } from "./client-event.js";
-export type { ConflictReason, HttpErrorInit, NetworkFailure } from "./http-errors.js";
+export type { ClientEvent } from "./client-event.js";
+export type { ConflictReason } from "./http-errors.js";
 export type { Query } from "./request-url.js";
 export type { BodyDigest } from "./body-digest.js";
