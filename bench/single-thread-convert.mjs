@@ -21,7 +21,7 @@ const [{ UnitConverter }, { compileParserSchema }, { formatByName }, { outputCol
   load("engines/parallel/fast/compile-line-parser.js"),
   load("formats/index.js"),
   load("stages/untrusted-policy.js"),
-  load("views/record-text-audit.js"),
+  load("views/text-audit-paths.js"),
   load("stages/select-plan.js"),
 ]);
 const name = args.format;

@@ -32,7 +32,7 @@ const [{ UnitConverter }, { loadFormatInfo }, { outputColumns, resolveUntrustedP
   load("engines/parallel/run/unit-converter.js"),
   load("engines/parallel/fast/load-format-info.js"),
   load("stages/untrusted-policy.js"),
-  load("views/record-text-audit.js"),
+  load("views/text-audit-paths.js"),
   load("stages/select-plan.js"),
   load("engines/parallel/fast/parser-schema-for.js"),
   load("views/views.js"),
