@@ -5,7 +5,7 @@ import { isRecord } from "./list-runs.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, RunScore, ScoreCache, ScoredRun, ScoreTable } from "./score-table.js";
-import { ScoreSlots } from "./score-slots.js";
+import { ScoreColumns } from "./score-columns.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
@@ -48,7 +48,7 @@ export async function scoresOf<T>(
 ): Promise<void> {
   // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
   // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
-  const slots = new ScoreSlots(runs.length);
+  const slots = new ScoreColumns(runs.length);
   await asCompleted(
     runs,
     async (run): Promise<ScoredRun> => {
@@ -73,7 +73,7 @@ export async function scoresOf<T>(
       // names no version is not cached.
       return { ...score, cards: book === null ? undefined : cards, cachedVersion: bodyVersion(body, pin) };
     },
-    (scored, _run, index) => slots.set(index, scored),
+    (scored, _run, index) => slots.set(index, { ...scored, version: scored.cachedVersion }),
     // Wide: a score is small, and many requests may be waiting out retries at once.
     WIDE_IN_FLIGHT,
     ready,
@@ -81,23 +81,14 @@ export async function scoresOf<T>(
   // Cached in list order, not completion order: one world's cache is always the same table.
   for (let index = 0; index < runs.length; index++) {
     const run = runs[index] as T;
-    const scored = slots.get(index);
-    if (scored.cachedVersion !== undefined) out.set(idOf(run), entryOf(scored, scored.cachedVersion));
-    if (book !== null) book.add(idOf(run), scored.cards ?? []);
-    take(scored, run);
+    const slot = slots.get(index);
+    if (slot === undefined) throw new Error(`no score at ${index}`);
+    const { version, ...score } = slot;
+    // The cache entry a score leaves for the next pull: what it says, at the version it describes.
+    if (version !== undefined) out.set(idOf(run), { ...score, version });
+    if (book !== null) book.add(idOf(run), score.cards ?? []);
+    take({ ...score, cachedVersion: version }, run);
   }
-}
-
-/** The cache entry a score leaves for the next pull: what it says, at the version it describes. */
-function entryOf(score: ScoredRun, version: number): CachedScore {
-  return {
-    version,
-    gates: score.gates,
-    ...(score.composite === undefined ? {} : { composite: score.composite }),
-    ...(score.seats === undefined ? {} : { seats: score.seats }),
-    ...(score.hash === undefined ? {} : { hash: score.hash }),
-    ...(score.cards === undefined ? {} : { cards: score.cards }),
-  };
 }
 
 /**
