@@ -10,7 +10,7 @@ import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
 import { scorecardSchema } from "../formats/scorecard.js";
-import { seatScoreOf } from "../formats/seat-score.js";
+import { cardSeatScore, seatScoreOf } from "../formats/seat-score.js";
 import type { RunCard } from "./card-store.js";
 import type { PulledBook } from "./pulled-book.js";
 
@@ -117,7 +117,8 @@ export function scoreOf(body: unknown, runId: string): RunScore {
   }
   const cards = cardsOf(body);
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
-  const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
+  // Each seat's composite as selection reads a card's (seat-score.ts), whether or not the card is valid.
+  const seatMeans = (agentCards.length > 0 ? agentCards : cards).flatMap((c) => seatScoreOf(isRecord(c.traits) ? c.traits.per_trait : undefined, undefined).composite ?? []);
   const manifest = isRecord(body) && isRecord(body.manifest) ? body.manifest : undefined;
   const snapshots = manifest !== undefined && Array.isArray(manifest.seat_snapshots) ? manifest.seat_snapshots : undefined;
   // The run document's scenario hash (spec 2.4, owner routes): how RL and DPO runs are decontaminated.
@@ -129,10 +130,8 @@ export function scoreOf(body: unknown, runId: string): RunScore {
 function validCard(card: Record<string, unknown>): RunCard[] {
   const parsed = scorecardSchema.safeParse(card);
   if (!parsed.success) return [];
-  const c = parsed.data;
-  const score = seatScoreOf(c.traits.per_trait, c.outcomes);
-  const names = Object.keys(c.traits.per_trait);
-  return [{ agentKeyId: c.agent_key_id, composite: score.composite, objectiveRate: score.objectiveRate, traits: { names, means: Float64Array.from(names, (n) => c.traits.per_trait[n]?.mean ?? Number.NaN) } }];
+  const { composite, objectiveRate, traits } = cardSeatScore(parsed.data);
+  return [{ agentKeyId: parsed.data.agent_key_id, composite, objectiveRate, traits }];
 }
 
 /**
@@ -164,12 +163,6 @@ function maxVersion(values: readonly unknown[]): number | undefined {
 
 function cardsOf(body: unknown): Record<string, unknown>[] {
   return isRecord(body) && Array.isArray(body.scorecards) ? body.scorecards.filter(isRecord) : [];
-}
-
-function traitMean(card: Record<string, unknown>): number | undefined {
-  const perTrait = isRecord(card.traits) && isRecord(card.traits.per_trait) ? card.traits.per_trait : {};
-  const means = Object.values(perTrait).map((t) => (isRecord(t) && typeof t.mean === "number" && Number.isFinite(t.mean) ? t.mean : undefined));
-  return mean(means.filter((m): m is number => m !== undefined));
 }
 
 function mean(values: readonly number[]): number | undefined {
