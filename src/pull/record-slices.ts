@@ -25,13 +25,10 @@ export function recordEntries(text: string, field = "records"): { text: string; 
     const key = JSON.parse(text.slice(i, keyEnd)) as string;
     i = skipSpace(text, keyEnd) + 1; // past ':'
     i = skipSpace(text, i);
-    const valueEnd = skipValue(text, i, UNBOUNDED);
-    // A repeated key: JSON.parse keeps the last one, so do we. A second pass over the array: the
-    // backslash search starts again from its start.
-    if (key === field) {
-      scanFrom(text, i);
-      slices = elements(text, i);
-    }
+    // A repeated key: JSON.parse keeps the last one, so do we.
+    let valueEnd: number;
+    if (key === field) [slices, valueEnd] = elements(text, i);
+    else valueEnd = skipValue(text, i, UNBOUNDED);
     i = skipSpace(text, valueEnd);
     if (text[i] === ",") i++;
   }
@@ -39,13 +36,13 @@ export function recordEntries(text: string, field = "records"): { text: string; 
   return slices.map((slice, i) => ({ text: slice, value: expected[i] as unknown }));
 }
 
-/** The raw elements of the array starting at `start` (a `[`). */
-function elements(text: string, start: number): string[] {
+/** The raw elements of the array starting at `start` (a `[`), and the index just past it. */
+function elements(text: string, start: number): [string[], number] {
   const out: string[] = [];
   let i = start + 1;
   for (;;) {
     i = skipSpace(text, i);
-    if (text[i] === "]") return out;
+    if (text[i] === "]") return [out, i + 1];
     const end = skipValue(text, i, UNBOUNDED);
     out.push(text.slice(i, end));
     i = skipSpace(text, end);
