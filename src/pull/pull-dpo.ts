@@ -1,6 +1,7 @@
 import { BadRequestError, ConflictError } from "../http/index.js";
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
-import { isRecord, type ListedRun } from "./list-runs.js";
+import { isRecord } from "../core/is-record.js";
+import type { ListedRun } from "./list-runs.js";
 import { inScenarioPartition, type Partition } from "./partition.js";
 import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
 import { getRawRecords } from "./raw-records.js";

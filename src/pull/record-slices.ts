@@ -1,3 +1,4 @@
+import { isRecord } from "../core/is-record.js";
 import { endOfString, scanFrom, skipSpace, skipValue, UNBOUNDED } from "./json-skip.js";
 
 /**
@@ -12,7 +13,7 @@ export function recordSlices(text: string, field = "records"): string[] {
 /** {@link recordSlices} with each element's value as JSON.parse gave it, so no caller parses an element twice. */
 export function recordEntries(text: string, field = "records"): { text: string; value: unknown }[] {
   const parsed: unknown = JSON.parse(text);
-  const expected = isObject(parsed) ? parsed[field] : undefined;
+  const expected = isRecord(parsed) ? parsed[field] : undefined;
   if (!Array.isArray(expected)) throw new SyntaxError(`Expected a JSON object with a "${field}" array`);
   let slices: string[] = [];
   // JSON.parse has vouched for the text: the scan meets no control character and nothing it declines.
@@ -48,8 +49,4 @@ function elements(text: string, start: number): [string[], number] {
     i = skipSpace(text, end);
     if (text[i] === ",") i++;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import type { ExportClient } from "../http/index.js";
 import { asCompleted } from "./as-completed.js";
 import { WIDE_IN_FLIGHT } from "./in-order.js";
-import { isRecord } from "./list-runs.js";
+import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, RunScore, ScoreCache, ScoredRun, ScoreTable } from "./score-table.js";
