@@ -1,7 +1,7 @@
 import { IdIndex } from "../core/id-index.js";
 import type { SeatGate } from "../formats/gate-book.js";
 import type { RunCard } from "./card-store.js";
-import { ScoreColumns, type ColumnScore, type SlotScore } from "./score-columns.js";
+import { RunScores, type ColumnScore, type SlotScore } from "./run-scores.js";
 
 /**
  * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
@@ -48,14 +48,14 @@ export interface ScoredRun extends RunScore {
 
 /**
  * A score cache (run id to {@link CachedScore}) as a ReadonlyMap whose entries live off the JS heap: ids in
- * an {@link IdIndex}, scores in {@link ScoreColumns}. A 100,000-run world's cache, read in and written out by
+ * an {@link IdIndex}, scores in {@link RunScores}. A 100,000-run world's cache, read in and written out by
  * every night, was two Maps of 100,000 strings and objects. Entries iterate in the order first set, as a
  * Map's do; an entry is never removed, so every id the index holds has an entry. `get` makes a new object
  * each call.
  */
 export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   readonly #ids = new IdIndex();
-  readonly #scores = new ScoreColumns();
+  readonly #scores = new RunScores();
 
   get size(): number {
     return this.#ids.size;

@@ -5,7 +5,7 @@ import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, RunScore, ScoreCache, ScoredRun, ScoreTable } from "./score-table.js";
-import { ScoreColumns } from "./score-columns.js";
+import { RunScores } from "./run-scores.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
@@ -48,7 +48,7 @@ export async function scoresOf<T>(
 ): Promise<void> {
   // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
   // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
-  const slots = new ScoreColumns(runs.length);
+  const slots = new RunScores(runs.length);
   await asCompleted(
     runs,
     async (run): Promise<ScoredRun> => {

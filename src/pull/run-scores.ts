@@ -34,7 +34,7 @@ const NO_GATES: readonly SeatGate[] = [];
  * object per run (issue 21; docs/decisions.md, "Nightly pull memory: per-run state off the heap"). The few
  * runs with a card that is not open keep their gates in a Map; scenario hashes are interned (a world has few).
  */
-export class ScoreColumns {
+export class RunScores {
   #flags: Uint8Array;
   /** NaN where the version is unknown. */
   #versions: Float64Array;
