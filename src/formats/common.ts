@@ -40,5 +40,3 @@ export function isLaterMinor(candidate: unknown, version: string): boolean {
   const [major, minor] = version.split(".").map(Number);
   return m !== null && Number(m[1]) === major && Number(m[2]) >= (minor ?? 0);
 }
-
-export { seatRecordFacts } from "./record-rules.js";

@@ -1,19 +1,12 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { parsePath, typeAt } from "../schema/field-path.js";
-import type { PairDropReason } from "../core/reasons.js";
-import type { Format, FormatName, RecordFacts, SemanticFault } from "./format.js";
+import type { Format, FormatName } from "./format.js";
+import type { FormatRules } from "./record-rules.js";
 import { VERSION_FIELDS } from "./format.js";
 
 /** The record schema of one format version: its version field as the literal version, then its fields. */
 export type RecordSchema<N extends FormatName, V extends string, F extends z.ZodRawShape> = z.ZodObject<{ [K in (typeof VERSION_FIELDS)[N]]: z.ZodLiteral<V> } & F>;
-
-/** What the stages need of a format version beyond its schema. */
-export interface FormatRules<R> {
-  facts(record: R): RecordFacts;
-  check(record: R): SemanticFault | null;
-  prune?(record: R): Partial<Record<PairDropReason, number>> | null;
-}
 
 /** One format version, as its author states it: everything else a {@link Format} holds is derived. */
 export interface FormatDefinition<N extends FormatName, V extends string, F extends z.ZodRawShape, U extends string = string> {

@@ -10,15 +10,18 @@ import { checkSftRecord } from "./sft-rules.js";
  * them on every record without loading zod (whose import alone costs ~0.1 s per thread). What they read is
  * listed on the fast path's side (`fast/record-reads.ts`): change both together.
  */
-export interface RecordRules {
-  facts(record: never): RecordFacts;
-  check(record: never): SemanticFault | null;
+export interface FormatRules<R> {
+  facts(record: R): RecordFacts;
+  check(record: R): SemanticFault | null;
   /**
    * Removes the parts of a record that passed `check` which teach nothing (DPO pairs), in place; returns how
    * many went, by reason, or null when none did. Formats without such parts have none.
    */
-  prune?(record: never): Partial<Record<PairDropReason, number>> | null;
+  prune?(record: R): Partial<Record<PairDropReason, number>> | null;
 }
+
+/** A format's rules as the engine calls them, whatever its record type. */
+export type RecordRules = FormatRules<never>;
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {

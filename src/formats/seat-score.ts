@@ -1,4 +1,5 @@
-import type { SeatTraits } from "./trait-table.js";
+import type { Scorecard } from "./scorecard.js";
+import { seatTraitsOf, type SeatTraits } from "./trait-table.js";
 
 /**
  * What selection and gating read of one seat's scores, from a scorecard (RL, DPO) or from an SFT record's
@@ -39,6 +40,11 @@ export function seatScoreOf(perTrait: unknown, outcomes: unknown): SeatScore {
     composite: means.length === 0 ? null : means.reduce((s, m) => s + m, 0) / means.length,
     objectiveRate: total === 0 ? 0 : met / total,
   };
+}
+
+/** A valid scorecard's seat score with its per-trait means: a pull's cards and a scorecards file's, read alike. */
+export function cardSeatScore(card: Scorecard): SeatScore & { readonly traits: SeatTraits } {
+  return { ...seatScoreOf(card.traits.per_trait, card.outcomes), traits: seatTraitsOf(card.traits.per_trait) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { suiteLabel, type SuitePin } from "./suite-book.js";
+import { isRecord } from "../core/is-record.js";
 
 /** A `GET /api/agent/suites` answer (or a saved copy of one) read against spec 2.10. */
 export type SuitesAnswer =
@@ -28,11 +29,11 @@ export function suitesAnswerOfBytes(bytes: string | Buffer): SuitesAnswer {
 /** {@link suitesAnswerOfBytes} of a body already parsed; `sha256`: of its bytes, hex. */
 export function readSuitesAnswer(body: unknown, sha256: string): SuitesAnswer {
   const fail = (fault: string): SuitesAnswer => ({ ok: false, fault, sha256 });
-  if (!isObject(body) || !Array.isArray(body.suites)) return fail("the answer has no `suites` list");
+  if (!isRecord(body) || !Array.isArray(body.suites)) return fail("the answer has no `suites` list");
   const suites: SuitePin[] = [];
   for (const [i, suite] of (body.suites as unknown[]).entries()) {
     const where = `suites[${i}]`;
-    if (!isObject(suite)) return fail(`${where} is not an object`);
+    if (!isRecord(suite)) return fail(`${where} is not an object`);
     for (const field of STRINGS) if (typeof suite[field] !== "string") return fail(`${where}.${field} is not a string`);
     if (suite.suite_key === "") return fail(`${where}.suite_key is empty`);
     for (const field of LISTS) {
@@ -70,8 +71,4 @@ export function pickSuites(suites: readonly SuitePin[], asked: string): { readon
 /** Whether `--suites` is `all`, `none`, or a list of `KEY@VERSION` names. */
 export function isSuitesChoice(value: string): boolean {
   return value === "all" || value === "none" || value.split(",").every((name) => /^[^@,\s]+@\d+$/.test(name.trim()));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

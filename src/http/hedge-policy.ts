@@ -1,3 +1,5 @@
+import { releaseOnce } from "./release-once.js";
+
 /** Recent attempt times kept per kind of wait: enough for a stable 90th percentile, little to sort. */
 const WINDOW = 256;
 /** No hedge until this many answers were timed: the first requests tell us what "slow" is. */
@@ -61,11 +63,6 @@ export class HedgePolicy {
     if (this.inFlight >= this.extraSlots || this.tokens < 1) return null;
     this.tokens -= 1;
     this.inFlight++;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.inFlight--;
-    };
+    return releaseOnce(() => this.inFlight--);
   }
 }

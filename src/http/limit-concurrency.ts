@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { releaseOnce } from "./release-once.js";
 
 /** A counting semaphore in the style of p-limit, with slots that can outlive a single promise. */
 export interface ConcurrencyLimit {
@@ -26,17 +27,13 @@ export function limitConcurrency(concurrency: number): ConcurrencyLimit {
   let active = 0;
   const waiting: (() => void)[] = [];
 
-  const slot = (): (() => void) => {
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
+  const slot = (): (() => void) =>
+    releaseOnce(() => {
       const next = waiting.shift();
       // Hand the slot straight to the next waiter, so a late arrival cannot jump the queue.
       if (next === undefined) active--;
       else next();
-    };
-  };
+    });
 
   const acquire = (): Promise<() => void> => {
     if (active < concurrency) {

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { systemClock, type Clock } from "./clock.js";
+import { releaseOnce } from "./release-once.js";
 
 /** Longer than any one wait (a stall is cut at the attempt's total limit, an hour by default). */
 const FORGET_AFTER_MS = 2 * 3_600_000;
@@ -76,13 +77,10 @@ export class RetryBudget {
   private hold(enter: () => void, leave: () => void): () => void {
     enter();
     this.settle();
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
+    return releaseOnce(() => {
       leave();
       this.settle();
-    };
+    });
   }
 
   /** Opens or closes the span in which requests wait with none in flight. */

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { ConfigError, IoError, SuitesError } from "../core/errors.js";
 import { SuiteBook, type SuitePin } from "../formats/suite-book.js";
 import { suitesAnswerOfBytes } from "../formats/suites-answer.js";
+import { isRecord } from "../core/is-record.js";
 
 /** convert's decontamination (issue 35): the suites of a saved answer, its sha256, and the rule over them. */
 export interface SuitesInputs {
@@ -37,10 +38,10 @@ function runHashes(bytes: Buffer, path: string): Map<string, string> {
   }
   const hashes = new Map<string, string>();
   for (const [i, value] of values.entries()) {
-    const v = isObject(value) ? value : {};
-    const card = Array.isArray(v.scorecards) && isObject(v.scorecards[0]) ? v.scorecards[0] : {};
+    const v = isRecord(value) ? value : {};
+    const card = Array.isArray(v.scorecards) && isRecord(v.scorecards[0]) ? v.scorecards[0] : {};
     const runId = typeof v.run_id === "string" ? v.run_id : card.run_id;
-    const hash = isObject(v.manifest) ? v.manifest.scenario_version_hash : v.scenario_version_hash;
+    const hash = isRecord(v.manifest) ? v.manifest.scenario_version_hash : v.scenario_version_hash;
     if (typeof runId !== "string" || runId === "" || typeof hash !== "string" || hash === "") {
       throw new ConfigError(`--run-manifests ${JSON.stringify(path)}, entry ${i + 1}: expected a run_id and a manifest.scenario_version_hash`);
     }
@@ -55,8 +56,4 @@ async function readBytes(path: string): Promise<Buffer> {
   } catch (error) {
     throw new IoError(`Cannot read ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, path, { cause: error });
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

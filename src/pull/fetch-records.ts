@@ -1,7 +1,7 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ExportClient } from "../http/index.js";
 import { asCompleted } from "./as-completed.js";
 import { WIDE_IN_FLIGHT } from "./in-order.js";
-import { isRecord } from "./list-runs.js";
+import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";
 import { recordFacts } from "./record-facts.js";
@@ -169,12 +169,9 @@ export async function fetchRecords(
   await asCompleted(missing, (run) => fetchOne(ctx, runs.runId(run)), async (entries, run, at) => {
     if (entries === null) return ready?.(run, false);
     for (const { text: line, value } of entries) {
-      const key = recordKey(value);
-      if (key === undefined || !isRecord(value)) {
-        others.push({ at, line });
-        continue;
-      }
-      await visitOnce(visitOf(run, line, { key, seat: (value.seat as Record<string, unknown>).seat_index as number, runId: value.run_id as string, version: versionField(value), value }));
+      const k = keyedValue(value);
+      if (k === undefined) others.push({ at, line });
+      else await visitOnce(visitOf(run, line, k));
     }
     ready?.(run, true);
   }, WIDE_IN_FLIGHT);
@@ -203,37 +200,28 @@ async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text
   }
 }
 
-/** `<run_id>#<seat_index>` of a record; undefined for anything else. */
-export function recordKey(value: unknown): string | undefined {
-  if (!isRecord(value) || typeof value.run_id !== "string" || !isRecord(value.seat)) return undefined;
-  const seat = value.seat.seat_index;
-  return typeof seat === "number" ? `${value.run_id}#${seat}` : undefined;
-}
-
 /**
  * Keys a line by {@link recordFacts}, or by JSON.parse for what that declines. The run id is parsed apart
  * (never a slice of the line), so a key that outlives its line does not keep the line's text alive.
  */
 function keyLine(line: string): Keyed | undefined {
   const facts = recordFacts(line);
-  if (facts !== undefined) {
-    const { runId, seatIndex, version } = facts;
-    if (runId === undefined || seatIndex === undefined) return undefined;
-    return { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
-  }
-  const value = tryParse(line);
-  if (recordKey(value) === undefined || !isRecord(value)) return undefined;
-  const runId = value.run_id as string;
-  const seat = (value.seat as Record<string, unknown>).seat_index as number;
-  return { key: `${runId}#${seat}`, seat, runId, version: versionField(value), value };
+  if (facts === undefined) return keyedValue(tryParse(line));
+  const { runId, seatIndex, version } = facts;
+  return runId === undefined || seatIndex === undefined ? undefined : { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
+}
+
+/** A parsed record keyed by `<run_id>#<seat_index>`; undefined for anything else. */
+function keyedValue(value: unknown): Keyed | undefined {
+  if (!isRecord(value) || typeof value.run_id !== "string" || !isRecord(value.seat)) return undefined;
+  const seat = value.seat.seat_index;
+  if (typeof seat !== "number") return undefined;
+  const version = typeof value.scorecard_version === "number" ? value.scorecard_version : undefined;
+  return { key: `${value.run_id}#${seat}`, seat, runId: value.run_id, version, value };
 }
 
 function visitOf(run: number, line: string, k: Keyed): RecordVisit {
   return { run, key: k.key, seat: k.seat, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
-}
-
-function versionField(record: Readonly<Record<string, unknown>>): number | undefined {
-  return typeof record.scorecard_version === "number" ? record.scorecard_version : undefined;
 }
 
 function tryParse(line: string): unknown {

@@ -1,6 +1,7 @@
 import { ForbiddenError, NetworkError, type ExportClient } from "../http/index.js";
 import type { PullTally } from "./pull-report.js";
 import { RunTable } from "./run-table.js";
+import { isRecord } from "../core/is-record.js";
 
 export type { ListedRun } from "./run-table.js";
 
@@ -61,8 +62,4 @@ async function batchRunLists(client: ExportClient, tally: PullTally): Promise<{ 
 function shapeError(where: string, expected: string): NetworkError {
   const path = where.replace(/^GET /, "");
   return new NetworkError(`${where} answered an unexpected body: expected ${expected}`, "GET", path, 1, "cut");
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

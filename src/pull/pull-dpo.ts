@@ -1,10 +1,11 @@
 import { BadRequestError, ConflictError } from "../http/index.js";
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
-import { isRecord, type ListedRun } from "./list-runs.js";
+import { isRecord } from "../core/is-record.js";
+import type { ListedRun } from "./list-runs.js";
 import { inScenarioPartition, type Partition } from "./partition.js";
 import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from "./dpo-pairs.js";
 import { getRawRecords } from "./raw-records.js";
-import { deferUnscored } from "./defer-unscored.js";
+import { noteShare } from "./note-share.js";
 import type { RunTable } from "./run-table.js";
 import { noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
 import type { SuiteBook } from "../formats/suite-book.js";
@@ -78,11 +79,8 @@ export async function* pullDpo(
       return campaign === undefined ? !run.scored : inScenarioPartition(campaign, partition);
     });
   }
-  tally.r.runsInPartition = share.length;
-  deferUnscored(listed, numbersOf(share), tally);
+  noteShare(listed, numbersOf(share), tally);
   const scored = share.filter((run) => run.scored);
-  tally.r.runsScored = scored.length;
-  tally.emit({ type: "listed", runs: tally.r.runsListed, inPartition: share.length, scored: scored.length });
 
   const scores = new Map<string, RunScore>();
   await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => versions.get(run.runId), scoring, tally, (score, run) => void scores.set(run.runId, score));

@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { ExportClient } from "../http/index.js";
 import type { DpoOptions } from "./dpo-pairs.js";
-import { deferUnscored } from "./defer-unscored.js";
+import { noteShare } from "./note-share.js";
 import type { FetchRecordsContext } from "./fetch-records.js";
 import { listRuns } from "./list-runs.js";
 import { inPartition, inScenarioPartition, type Partition } from "./partition.js";
@@ -77,10 +77,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
       if (scenario === undefined) throw new ConfigError(`\`partition_by: scenario\` needs run summaries that name their scenario; run ${JSON.stringify(runId)} names none (agent keys' summaries never do)`);
       return inScenarioPartition(scenario, partition);
     });
-    tally.r.runsInPartition = share.length;
-    tally.r.runsScored = share.filter((run) => listed.scored(run)).length;
-    deferUnscored(listed, share, tally);
-    tally.emit({ type: "listed", runs: listed.size, inPartition: share.length, scored: tally.r.runsScored });
+    noteShare(listed, share, tally);
     yield* pullRecords(ctx, listed, share, found, scoring, plan.spoolDir);
   }
 

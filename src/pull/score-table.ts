@@ -1,7 +1,7 @@
-import { grown } from "../core/grown.js";
 import { IdIndex } from "../core/id-index.js";
 import type { SeatGate } from "../formats/gate-book.js";
-import { CardRanges, type RunCard } from "./card-store.js";
+import type { RunCard } from "./card-store.js";
+import { RunScores, type ColumnScore, type SlotScore } from "./run-scores.js";
 
 /**
  * A run's score at one scorecard version. A version is immutable (rescoring makes a new one), so an
@@ -46,50 +46,24 @@ export interface ScoredRun extends RunScore {
   readonly cachedVersion: number | undefined;
 }
 
-const HAS_COMPOSITE = 2;
-const NO_GATES: readonly SeatGate[] = [];
-
 /**
  * A score cache (run id to {@link CachedScore}) as a ReadonlyMap whose entries live off the JS heap: ids in
- * an {@link IdIndex}, version, flags and composite in typed arrays, each seat's card in a CardStore. A 100,000-run world's cache, read in
- * and written out by every night, was two Maps of 100,000 strings and objects (docs/decisions.md, "Nightly
- * pull memory: per-run state off the heap"). The few runs with a card that is not open keep their gates in a Map. Entries iterate in the order first set, as a Map's do; an
- * entry is never removed, so every id the index holds has an entry. `get` makes a new object each call.
+ * an {@link IdIndex}, scores in {@link RunScores}. A 100,000-run world's cache, read in and written out by
+ * every night, was two Maps of 100,000 strings and objects. Entries iterate in the order first set, as a
+ * Map's do; an entry is never removed, so every id the index holds has an entry. `get` makes a new object
+ * each call.
  */
 export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   readonly #ids = new IdIndex();
-  #versions = new Float64Array(1024);
-  #composites = new Float64Array(1024);
-  #flags = new Uint8Array(1024);
-  readonly #gates = new Map<number, readonly SeatGate[]>();
-  /** Seats + 1; 0 where unknown. */
-  #seats = new Uint32Array(1024);
-  /** Scenario hash number + 1 in `#hashes` (a world has few scenarios); 0 where unknown. */
-  #hashOf = new Uint32Array(1024);
-  readonly #hashes = new HashNumbers();
-  readonly #cards = new CardRanges();
+  readonly #scores = new RunScores();
 
   get size(): number {
     return this.#ids.size;
   }
 
-  set(runId: string, score: CachedScore): this {
-    const index = this.#ids.add(runId);
-    if (index >= this.#flags.length) {
-      this.#versions = grown(this.#versions, index + 1);
-      this.#composites = grown(this.#composites, index + 1);
-      this.#flags = grown(this.#flags, index + 1);
-      this.#seats = grown(this.#seats, index + 1);
-      this.#hashOf = grown(this.#hashOf, index + 1);
-    }
-    this.#versions[index] = score.version;
-    this.#composites[index] = score.composite ?? 0;
-    this.#flags[index] = score.composite === undefined ? 0 : HAS_COMPOSITE;
-    if (score.gates.length > 0) this.#gates.set(index, score.gates);
-    else this.#gates.delete(index);
-    this.#seats[index] = score.seats === undefined ? 0 : score.seats + 1;
-    this.#hashOf[index] = this.#hashes.number(score.hash);
-    this.#cards.set(index, score.cards);
+  /** Sets a run's entry: a score at the version it describes. */
+  set(runId: string, score: ColumnScore & { readonly version: number }): this {
+    this.#scores.set(this.#ids.add(runId), score);
     return this;
   }
 
@@ -123,32 +97,8 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   }
 
   #at(index: number): CachedScore {
-    const flags = this.#flags[index] as number;
-    const seats = (this.#seats[index] as number) - 1;
-    const hash = this.#hashes.hash(this.#hashOf[index] as number);
-    const cards = this.#cards.get(index);
-    const base = { version: this.#versions[index] as number, gates: this.#gates.get(index) ?? NO_GATES, ...(seats < 0 ? {} : { seats }), ...(hash === undefined ? {} : { hash }), ...(cards === undefined ? {} : { cards }) };
-    return (flags & HAS_COMPOSITE) === 0 ? base : { ...base, composite: this.#composites[index] as number };
-  }
-}
-
-/** Distinct scenario hashes numbered from 1 (0: none), so per-run tables hold a number, not a string. */
-export class HashNumbers {
-  readonly #list: string[] = [];
-  readonly #numbers = new Map<string, number>();
-
-  number(hash: string | undefined): number {
-    if (hash === undefined) return 0;
-    let n = this.#numbers.get(hash);
-    if (n === undefined) {
-      this.#list.push(hash);
-      n = this.#list.length;
-      this.#numbers.set(hash, n);
-    }
-    return n;
-  }
-
-  hash(n: number): string | undefined {
-    return n === 0 ? undefined : this.#list[n - 1];
+    // Every entry was set with its version (a CachedScore's is never unknown).
+    const { version, composite, ...score } = this.#scores.get(index) as SlotScore;
+    return { version: version as number, ...score, ...(composite === undefined ? {} : { composite }) };
   }
 }

@@ -1,16 +1,16 @@
 import type { ExportClient } from "../http/index.js";
 import { asCompleted } from "./as-completed.js";
 import { WIDE_IN_FLIGHT } from "./in-order.js";
-import { isRecord } from "./list-runs.js";
+import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
 import type { CachedScore, RunScore, ScoreCache, ScoredRun, ScoreTable } from "./score-table.js";
-import { ScoreSlots } from "./score-slots.js";
+import { RunScores } from "./run-scores.js";
 import { cardGate } from "../formats/card-gate.js";
 import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
 import { scorecardSchema } from "../formats/scorecard.js";
-import { seatScoreOf } from "../formats/seat-score.js";
+import { cardSeatScore, seatScoreOf } from "../formats/seat-score.js";
 import type { RunCard } from "./card-store.js";
 import type { PulledBook } from "./pulled-book.js";
 
@@ -48,7 +48,7 @@ export async function scoresOf<T>(
 ): Promise<void> {
   // As they complete (issue 40): in list order, one request deep in its retries kept anything past the
   // next WIDE_IN_FLIGHT runs from starting. Scores are parked by position and taken in list order below.
-  const slots = new ScoreSlots(runs.length);
+  const slots = new RunScores(runs.length);
   await asCompleted(
     runs,
     async (run): Promise<ScoredRun> => {
@@ -73,7 +73,7 @@ export async function scoresOf<T>(
       // names no version is not cached.
       return { ...score, cards: book === null ? undefined : cards, cachedVersion: bodyVersion(body, pin) };
     },
-    (scored, _run, index) => slots.set(index, scored),
+    (scored, _run, index) => slots.set(index, { ...scored, version: scored.cachedVersion }),
     // Wide: a score is small, and many requests may be waiting out retries at once.
     WIDE_IN_FLIGHT,
     ready,
@@ -81,23 +81,14 @@ export async function scoresOf<T>(
   // Cached in list order, not completion order: one world's cache is always the same table.
   for (let index = 0; index < runs.length; index++) {
     const run = runs[index] as T;
-    const scored = slots.get(index);
-    if (scored.cachedVersion !== undefined) out.set(idOf(run), entryOf(scored, scored.cachedVersion));
-    if (book !== null) book.add(idOf(run), scored.cards ?? []);
-    take(scored, run);
+    const slot = slots.get(index);
+    if (slot === undefined) throw new Error(`no score at ${index}`);
+    const { version, ...score } = slot;
+    // The cache entry a score leaves for the next pull: what it says, at the version it describes.
+    if (version !== undefined) out.set(idOf(run), { ...score, version });
+    if (book !== null) book.add(idOf(run), score.cards ?? []);
+    take({ ...score, cachedVersion: version }, run);
   }
-}
-
-/** The cache entry a score leaves for the next pull: what it says, at the version it describes. */
-function entryOf(score: ScoredRun, version: number): CachedScore {
-  return {
-    version,
-    gates: score.gates,
-    ...(score.composite === undefined ? {} : { composite: score.composite }),
-    ...(score.seats === undefined ? {} : { seats: score.seats }),
-    ...(score.hash === undefined ? {} : { hash: score.hash }),
-    ...(score.cards === undefined ? {} : { cards: score.cards }),
-  };
 }
 
 /**
@@ -126,7 +117,8 @@ export function scoreOf(body: unknown, runId: string): RunScore {
   }
   const cards = cardsOf(body);
   const agentCards = cards.filter((c) => typeof c.agent_key_id === "string" && c.agent_key_id !== "");
-  const seatMeans = (agentCards.length > 0 ? agentCards : cards).map(traitMean).filter((m): m is number => m !== undefined);
+  // Each seat's composite as selection reads a card's (seat-score.ts), whether or not the card is valid.
+  const seatMeans = (agentCards.length > 0 ? agentCards : cards).flatMap((c) => seatScoreOf(isRecord(c.traits) ? c.traits.per_trait : undefined, undefined).composite ?? []);
   const manifest = isRecord(body) && isRecord(body.manifest) ? body.manifest : undefined;
   const snapshots = manifest !== undefined && Array.isArray(manifest.seat_snapshots) ? manifest.seat_snapshots : undefined;
   // The run document's scenario hash (spec 2.4, owner routes): how RL and DPO runs are decontaminated.
@@ -138,10 +130,8 @@ export function scoreOf(body: unknown, runId: string): RunScore {
 function validCard(card: Record<string, unknown>): RunCard[] {
   const parsed = scorecardSchema.safeParse(card);
   if (!parsed.success) return [];
-  const c = parsed.data;
-  const score = seatScoreOf(c.traits.per_trait, c.outcomes);
-  const names = Object.keys(c.traits.per_trait);
-  return [{ agentKeyId: c.agent_key_id, composite: score.composite, objectiveRate: score.objectiveRate, traits: { names, means: Float64Array.from(names, (n) => c.traits.per_trait[n]?.mean ?? Number.NaN) } }];
+  const { composite, objectiveRate, traits } = cardSeatScore(parsed.data);
+  return [{ agentKeyId: parsed.data.agent_key_id, composite, objectiveRate, traits }];
 }
 
 /**
@@ -173,12 +163,6 @@ function maxVersion(values: readonly unknown[]): number | undefined {
 
 function cardsOf(body: unknown): Record<string, unknown>[] {
   return isRecord(body) && Array.isArray(body.scorecards) ? body.scorecards.filter(isRecord) : [];
-}
-
-function traitMean(card: Record<string, unknown>): number | undefined {
-  const perTrait = isRecord(card.traits) && isRecord(card.traits.per_trait) ? card.traits.per_trait : {};
-  const means = Object.values(perTrait).map((t) => (isRecord(t) && typeof t.mean === "number" && Number.isFinite(t.mean) ? t.mean : undefined));
-  return mean(means.filter((m): m is number => m !== undefined));
 }
 
 function mean(values: readonly number[]): number | undefined {

@@ -3,9 +3,8 @@ import type { ScoreBook } from "../formats/scorecard-book.js";
 import { ScoreBookWriter } from "../formats/score-book-writer.js";
 import { cardGate } from "../formats/card-gate.js";
 import { GateBook } from "../formats/gate-book.js";
-import { seatTraitsOf } from "../formats/trait-table.js";
 import type { GateEntry } from "../formats/gate-book.js";
-import { seatScoreOf } from "../formats/seat-score.js";
+import { cardSeatScore } from "../formats/seat-score.js";
 import { readJsonValues } from "../sources/scorecard-file.js";
 import { describeIssues } from "./describe-issues.js";
 
@@ -73,8 +72,8 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
       return;
     }
     const c = parsed.data;
-    const score = seatScoreOf(c.traits.per_trait, c.outcomes);
-    book.add([c.run_id, c.agent_key_id, version, score.composite, score.objectiveRate], seatTraitsOf(c.traits.per_trait));
+    const score = cardSeatScore(c);
+    book.add([c.run_id, c.agent_key_id, version, score.composite, score.objectiveRate], score.traits);
   };
   const collect = (value: unknown, where: string): void => {
     if (Array.isArray(value)) {

@@ -16,6 +16,11 @@ describe("recordSlices: the raw text of each record", () => {
     expect(recordSlices(text)).toEqual([a, b]);
     expect(JSON.parse(`[${recordSlices(text).join(",")}]`)).toEqual(JSON.parse(text).records);
   });
+  it("a record nested past the key scan's 64 levels is still sliced (the body's text is JSON.parse's to judge)", () => {
+    const deep = `${'{"a":['.repeat(100)}1${"]}".repeat(100)}`;
+    const b = '{"run_id":"r\\u0041"}';
+    expect(recordSlices(`{"records":[${deep},${b}]}`)).toEqual([deep, b]);
+  });
   it("empty arrays and a missing field", () => {
     expect(recordSlices('{"records":[]}')).toEqual([]);
     expect(() => recordSlices('{"other":[]}')).toThrow(SyntaxError);
