@@ -107,7 +107,6 @@ export class StagedSnapshot {
   async build(shape: SnapshotShape): Promise<SnapshotResult> {
     const { storage, staging, incoming, buckets, split } = this;
     const old = this.old === null ? null : { state: this.old, ledger: await readLedgerOf(storage, this.old) };
-    const options = shape;
     const config = configOf(shape, buckets, split);
     const splits = splitNames(split);
     // A slot is a split's bucket (see StagedEntry.bucket).
@@ -139,7 +138,7 @@ export class StagedSnapshot {
     const rewritten: number[] = [];
     for (let bucket = 0; bucket < buckets * splits.length; bucket++) {
       const entries = byBucket.get(bucket);
-      const path = shardPath(bucket % buckets, buckets, options.shardFormat.extension, splitOfSlot(bucket));
+      const path = shardPath(bucket % buckets, buckets, shape.shardFormat.extension, splitOfSlot(bucket));
       const before = oldShards.get(path);
       if (entries === undefined) {
         if (before !== undefined) rewritten.push(bucket);
@@ -168,8 +167,8 @@ export class StagedSnapshot {
           path: step.path,
           staged: incoming.file(step.bucket),
           entries: step.entries.map(([, e]) => e),
-          format: options.shardFormat,
-          columns: options.columns,
+          format: shape.shardFormat,
+          columns: shape.columns,
         });
       }
       const splitName = splitOfSlot(step.bucket);
@@ -235,12 +234,8 @@ function configKey(c: Config): unknown[] {
   return [c.format.version, c.shard_format.description, c.shard_format.extension, c.columns_sha256];
 }
 
+/** The stored settings a snapshot must keep; the bucket count was checked when it opened. */
 function checkConfig(stored: DatasetState, config: Config): void {
-  if (stored.buckets !== config.buckets) {
-    throw new ConfigError(
-      `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
-    );
-  }
   if (JSON.stringify(stored.split ?? null) !== JSON.stringify(config.split ?? null)) {
     throw new ConfigError(
       `The dataset was written with split ${splitText(stored.split)}, got split ${splitText(config.split)}: rows would move between splits; keep the split or write into a new output directory`,

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readDataset } from "../../../src/dataset/index.js";
+import { readDataset } from "../../../src/dataset/ledger.js";
 import { runNightly } from "../../../src/jobs/nightly/run-nightly.js";
 import type { NightlyResult } from "../../../src/jobs/nightly/run-nightly.js";
 import { S3Storage } from "../../../src/output/s3-storage.js";
