@@ -164,12 +164,18 @@ export class DatasetSink {
     };
   }
 
-  /** Buckets: a library caller's record (`writeSnapshot`), its key its own. */
+  /**
+   * Buckets: a library caller's record (`writeSnapshot`), its key its own.
+   * @internal
+   */
   add(record: SnapshotRecord): Promise<void> {
     return this.#snapshot.add(record);
   }
 
-  /** Buckets: stages the shards whose records changed, the ledger and the state, once every row is in. */
+  /**
+   * Buckets: stages the shards whose records changed, the ledger and the state, once every row is in.
+   * @internal
+   */
   async build(shape: SnapshotShape): Promise<SnapshotResult> {
     this.#night = await this.#snapshot.build(shape);
     return this.#night;

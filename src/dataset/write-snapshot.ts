@@ -1,12 +1,9 @@
-import type { Format } from "../formats/format.js";
 import { LocalStorage } from "../output/local-storage.js";
 import type { PublishHook, Storage } from "../output/storage.js";
-import type { Field } from "../schema/column-type.js";
-import type { ShardFormat } from "../output/shard-format.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
 import { checkExtraName, DatasetSink } from "./dataset-sink.js";
 import type { SnapshotRecord } from "./incoming.js";
-import type { SnapshotResult } from "./staged-snapshot.js";
+import type { SnapshotResult, SnapshotShape } from "./staged-snapshot.js";
 
 export type { SnapshotResult } from "./staged-snapshot.js";
 
@@ -16,16 +13,11 @@ export type ExtraFiles =
   | ((result: SnapshotResult) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /** Options of {@link writeSnapshot}. */
-export interface SnapshotOptions {
+export interface SnapshotOptions extends SnapshotShape {
   /** The dataset's local directory; or see `storage`. */
   readonly outDir: string;
   /** Where the dataset is, when not the local directory `outDir`. */
   readonly storage?: Storage;
-  readonly format: Format;
-  /** The (pruned) output columns. */
-  readonly columns: readonly Field[];
-  /** `parquetFormat(...)` or `jsonlFormat(...)`; the caller disposes it. */
-  readonly shardFormat: ShardFormat;
   /**
    * Fixed number of shards, stored in the state. Default: the stored count, or 16 for a new dataset.
    * A count other than the stored one is a `ConfigError`.

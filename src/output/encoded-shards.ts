@@ -1,5 +1,6 @@
 import type { EncodedRowGroup } from "../parquet/encode-row-group.js";
-import type { ShardInfo } from "./shard-format.js";
+import type { Field } from "../schema/column-type.js";
+import type { ShardFormat, ShardInfo, ShardWriter } from "./shard-format.js";
 import type { ClosedShard, ShardFiles } from "./shard-files.js";
 import type { FileWriter, WrittenFile } from "./storage.js";
 
@@ -27,6 +28,21 @@ export class EncodedShards<T = EncodedRowGroup> {
     private readonly shards: ShardFiles,
     private readonly open: (file: FileWriter) => Promise<EncodedShard<T>>,
   ) {}
+
+  /** Shards of a shard format (`format.open`), each handed what it is fed by `append`: encoded lines, or records. */
+  static ofFormat<T>(shards: ShardFiles, format: ShardFormat, columns: readonly Field[], append: (shard: ShardWriter, item: T) => Promise<void>): EncodedShards<T> {
+    return new EncodedShards(shards, async (file) => {
+      const shard = await format.open(file, columns);
+      return {
+        append: (item) => append(shard, item),
+        get rows() {
+          return shard.rows;
+        },
+        close: () => shard.close(),
+        abort: () => shard.abort(),
+      };
+    });
+  }
 
   /** Appends a group to shard `shard` (a shard index that only grows), closing the one before it. */
   async append(shard: number, group: T): Promise<void> {

@@ -34,17 +34,8 @@ export class ShardedWriter {
     this.#rotation = new ShardRotation(options);
     const files = typeof options.dir === "string" ? new LocalFiles(options.dir) : options.dir;
     const { format, columns } = options;
-    this.#shards = new EncodedShards(new ShardFiles(files, options.split ?? "train", format.extension), async (file) => {
-      const shard = await format.open(file, columns);
-      return {
-        append: ({ record, json }) => shard.write(record, json),
-        get rows() {
-          return shard.rows;
-        },
-        close: () => shard.close(),
-        abort: () => shard.abort(),
-      };
-    });
+    const shards = new ShardFiles(files, options.split ?? "train", format.extension);
+    this.#shards = EncodedShards.ofFormat(shards, format, columns, (shard, row: Row) => shard.write(row.record, row.json));
     this.#where = `${files.location}/data`;
   }
 
