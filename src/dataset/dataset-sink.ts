@@ -2,9 +2,9 @@ import type { KeyedRows, RowOrigin, SettledInput } from "../engines/engine.js";
 import { ConfigError } from "../core/errors.js";
 import { redactJson } from "../core/secrets.js";
 import { sealedManifestText } from "../output/manifest-seal.js";
+import { pruneRejected, REJECTED_DIR } from "../output/publish-guard.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
-import { rejectStaging } from "../output/reject-staging.js";
 import { RowGroupShards } from "../output/row-group-shards.js";
 import { lineShards } from "../output/line-shards.js";
 import type { EncodedShards } from "../output/encoded-shards.js";
@@ -229,7 +229,13 @@ export class DatasetSink {
     for (const [path] of last) names.add(path);
     let where = this.storage.location;
     if (decision === undefined || decision.published) await this.staging.publish([...names]);
-    else where = await rejectStaging(this.storage, this.staging, [...names], decision.rejected_to);
+    else {
+      // A refused attempt is kept under `_rejected/<name>/`, and the oldest ones pruned.
+      const name = decision.rejected_to?.slice(REJECTED_DIR.length + 1).replace(/\/$/, "") ?? "";
+      if (name === "" || name.includes("/")) throw new Error(`Internal error: a refused attempt needs a ${REJECTED_DIR}/<name>/ folder, got ${JSON.stringify(decision.rejected_to)}`);
+      where = await this.staging.reject([...names], name);
+      await pruneRejected(this.storage);
+    }
     this.#done = true;
     await this.lock.release();
     return where;
