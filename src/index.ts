@@ -127,6 +127,7 @@ export type { ServiceClient, ExportClient, ServiceClientOptions, RetryPolicy, Cl
 export type { HttpSource, HttpSourceOptions, PullReport, PullEvent, Partition, PartitionBy } from "./pull/index.js";
 export type { SnapshotOptions, SnapshotResult } from "./dataset/write-snapshot.js";
 export type { SnapshotRecord } from "./dataset/incoming.js";
+export type { SnapshotShape } from "./dataset/staged-snapshot.js";
 export type { NightlyOptions, NightlyResult } from "./jobs/nightly/run-nightly.js";
 export type { CommitManifest, CommitOptions, CommitResult } from "./jobs/nightly/commit-night.js";
 export type { NightlyManifest } from "./jobs/nightly/nightly-manifest.js";

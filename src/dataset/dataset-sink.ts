@@ -1,5 +1,8 @@
 import type { KeyedRows, RowOrigin, SettledInput } from "../engines/engine.js";
-import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../output/locked-staging.js";
+import { ConfigError } from "../core/errors.js";
+import { redactJson } from "../core/secrets.js";
+import { sealedManifestText } from "../output/manifest-seal.js";
+import { pruneRejected, REJECTED_DIR } from "../output/publish-guard.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
 import { RowGroupShards } from "../output/row-group-shards.js";
@@ -7,7 +10,7 @@ import { lineShards } from "../output/line-shards.js";
 import type { EncodedShards } from "../output/encoded-shards.js";
 import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import { ShardFiles } from "../output/shard-files.js";
-import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
+import type { ShardFormat } from "../output/shard-format.js";
 import type { Lock, PublishHook, Staging, Storage } from "../output/storage.js";
 import { writeText } from "../output/write-text.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
@@ -15,9 +18,9 @@ import type { Field } from "../schema/column-type.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
 import { STATE_DIR } from "./ledger.js";
 import type { DatasetState } from "./ledger.js";
+import type { SnapshotRecord } from "./incoming.js";
 import { StagedSnapshot } from "./staged-snapshot.js";
-import type { SnapshotResult } from "./staged-snapshot.js";
-import { checkExtraName } from "./write-snapshot.js";
+import type { SnapshotResult, SnapshotShape } from "./staged-snapshot.js";
 
 /** Options of {@link DatasetSink.open}. */
 export interface DatasetSinkOptions {
@@ -27,6 +30,11 @@ export interface DatasetSinkOptions {
    * whose shards rotate by size.
    */
   readonly buckets?: BucketLayout;
+  /**
+   * False: no `_quarantine/` is published, for rows judged before they reached the sink (a partitioned
+   * night's commit, `writeSnapshot`'s records).
+   */
+  readonly quarantine?: false;
   /** Split name in size-rotated shard file names. Default "train". */
   readonly split?: string;
   /** Test hook, passed to the storage's publish. */
@@ -45,10 +53,10 @@ export interface BucketLayout {
 
 /** What a dataset publishes besides its shards and quarantine. */
 export interface DatasetFiles {
-  /** README.md: the dataset card. */
-  readonly card: string;
-  /** manifest.json, written last. */
-  readonly manifest: object;
+  /** README.md: the dataset card. Absent only for `writeSnapshot`, whose caller may give its own in `extra`. */
+  readonly card?: string;
+  /** manifest.json, sealed, written last. Absent only for `writeSnapshot`, like the card. */
+  readonly manifest?: object;
   /** Other small files by path (e.g. `_cache/scorecards.ndjson`); their top-level names are published. */
   readonly extra?: Readonly<Record<string, string>>;
   /** Buckets only: small files kept with the state (by name in `_state/`), made from the state being published. */
@@ -75,12 +83,19 @@ export class DatasetSink {
   ) {}
 
   /** Locks `storage`, opens a staging in it (finishing or discarding what a crashed run left) and, for buckets, reads the current dataset. */
-  static open(storage: Storage, options: DatasetSinkOptions = {}): Promise<DatasetSink> {
-    return openLockedStaging(storage, options.onStep, async ({ lock, staging }) => {
+  static async open(storage: Storage, options: DatasetSinkOptions = {}): Promise<DatasetSink> {
+    const lock = await storage.lock();
+    let staging: Staging | undefined;
+    try {
+      staging = await storage.stage(options.onStep === undefined ? {} : { onStep: options.onStep });
       const { buckets } = options;
       const snapshot = buckets === undefined ? null : await StagedSnapshot.open(storage, staging, buckets.count, buckets.split);
       return new DatasetSink(storage, staging, lock, snapshot, options);
-    });
+    } catch (error) {
+      await staging?.abort();
+      await lock.release();
+      throw error;
+    }
   }
 
   /** A local directory for the run's temporary files (spooled input). */
@@ -138,21 +153,37 @@ export class DatasetSink {
    * @internal
    */
   keyedRows(format: ShardFormat, columns: readonly Field[]): KeyedRows {
-    const { buckets } = this;
-    if (buckets === null) throw new Error("Internal error: keyed rows for a dataset of shards rotated by size");
+    const buckets = this.#snapshot;
     return {
       add: (line, origin) => buckets.addLine({ key: rowKey(origin), version: origin.version, line, ...splitOf(origin) }),
-      finish: (input) => {
+      finish: async (input) => {
         this.options.onSettled?.(input);
-        return this.#build(input, format, columns);
+        return (await this.build({ format: input.format, columns, shardFormat: format })).shards;
       },
       restart: () => buckets.restart(),
     };
   }
 
-  async #build(input: SettledInput, format: ShardFormat, columns: readonly Field[]): Promise<ShardInfo[]> {
-    this.#night = await (this.buckets as StagedSnapshot).build({ format: input.format, columns, shardFormat: format });
-    return this.#night.shards;
+  /**
+   * Buckets: a library caller's record (`writeSnapshot`), its key its own.
+   * @internal
+   */
+  add(record: SnapshotRecord): Promise<void> {
+    return this.#snapshot.add(record);
+  }
+
+  /**
+   * Buckets: stages the shards whose records changed, the ledger and the state, once every row is in.
+   * @internal
+   */
+  async build(shape: SnapshotShape): Promise<SnapshotResult> {
+    this.#night = await this.#snapshot.build(shape);
+    return this.#night;
+  }
+
+  get #snapshot(): StagedSnapshot {
+    if (this.buckets === null) throw new Error("Internal error: keyed rows for a dataset of shards rotated by size");
+    return this.buckets;
   }
 
   get #split(): string {
@@ -174,7 +205,7 @@ export class DatasetSink {
       await this.abort();
       return this.storage.location;
     }
-    const names = new Set(["_quarantine/"]);
+    const names = new Set(["data/", ...(this.buckets === null ? [] : [STATE_DIR]), ...(this.options.quarantine === false ? [] : ["_quarantine/"])]);
     for (const [path, text] of Object.entries(files.extra ?? {})) {
       const top = path.split("/")[0] as string;
       checkExtraName(top);
@@ -189,9 +220,24 @@ export class DatasetSink {
         await writeText(this.staging, `${STATE_DIR}/${name}`, text);
       }
     }
-    const data = this.buckets === null ? ["data"] : ["data/", STATE_DIR];
-    const where = await publishLockedStaging(this, files, [...data, ...names], decision);
+    const last: [string, string][] = [];
+    if (files.card !== undefined) last.push(["README.md", files.card]);
+    if (files.manifest !== undefined) last.push(["manifest.json", sealedManifestText(redactJson(files.manifest))]);
+    // Written together: the publish still moves the manifest last, and no reader sees either before it.
+    const written = await Promise.allSettled(last.map(([path, text]) => writeText(this.staging, path, text)));
+    for (const result of written) if (result.status === "rejected") throw result.reason;
+    for (const [path] of last) names.add(path);
+    let where = this.storage.location;
+    if (decision === undefined || decision.published) await this.staging.publish([...names]);
+    else {
+      // A refused attempt is kept under `_rejected/<name>/`, and the oldest ones pruned.
+      const name = decision.rejected_to?.slice(REJECTED_DIR.length + 1).replace(/\/$/, "") ?? "";
+      if (name === "" || name.includes("/")) throw new Error(`Internal error: a refused attempt needs a ${REJECTED_DIR}/<name>/ folder, got ${JSON.stringify(decision.rejected_to)}`);
+      where = await this.staging.reject([...names], name);
+      await pruneRejected(this.storage);
+    }
     this.#done = true;
+    await this.lock.release();
     return where;
   }
 
@@ -199,7 +245,18 @@ export class DatasetSink {
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
-    await abortLockedStaging(this);
+    try {
+      await this.staging.abort();
+    } finally {
+      await this.lock.release();
+    }
+  }
+}
+
+/** A top-level name next to `data/` and the state; throws otherwise. */
+export function checkExtraName(name: string): void {
+  if (name === "data" || name === STATE_DIR || name.startsWith(".") || /[/\\]/.test(name) || name === "") {
+    throw new ConfigError(`Cannot publish the extra file ${JSON.stringify(name)}: expected a top-level file name other than data and ${STATE_DIR}`);
   }
 }
 

@@ -59,7 +59,7 @@ export interface DatasetState {
 export async function readDataset(from: string | Files): Promise<{ state: DatasetState; ledger: Map<string, LedgerEntry> } | null> {
   const files = LocalFiles.of(from);
   const state = await readDatasetState(files);
-  return state === null ? null : { state, ledger: await readLedger(files, state) };
+  return state === null ? null : { state, ledger: await readLedgerOf(files, state) };
 }
 
 /**
@@ -74,11 +74,6 @@ export async function readDatasetState(from: string | Files): Promise<DatasetSta
   const state = parseState(text, `${files.location}/${STATE_FILE}`);
   await eachLedgerLine(files, state, () => {});
   return state;
-}
-
-/** The ledger {@link readDatasetState} returned the state of (verified again as it is read). */
-export function readLedgerOf(from: string | Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
-  return readLedger(LocalFiles.of(from), state);
 }
 
 function parseState(text: string, path: string): DatasetState {
@@ -103,7 +98,9 @@ function parseState(text: string, path: string): DatasetState {
   return value as DatasetState;
 }
 
-async function readLedger(files: Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
+/** The ledger {@link readDatasetState} returned the state of (verified again as it is read). */
+export async function readLedgerOf(from: string | Files, state: DatasetState): Promise<Map<string, LedgerEntry>> {
+  const files = LocalFiles.of(from);
   const ledger = new Map<string, LedgerEntry>();
   await eachLedgerLine(files, state, (line) => {
     const entry = JSON.parse(line) as LedgerEntry;

@@ -15,6 +15,9 @@ import { LEDGER_VERSION, readDatasetState, readLedgerOf, writeLedger, writeState
 import type { BucketState, DatasetState, LedgerEntry } from "./ledger.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
 
+/** The records' spool in the staging's scratch: a file per bucket. */
+const INCOMING = "_incoming";
+
 /** What the shards of a snapshot are made as: a change to any of it makes every existing shard stale. */
 export interface SnapshotShape {
   readonly format: Pick<FormatBasics, "name" | "version">;
@@ -59,13 +62,7 @@ export class StagedSnapshot {
     private readonly split: SplitRequest | undefined,
   ) {}
 
-  /**
-   * `buckets`: the fixed number of shards, stored in the state; default the stored count, or 16 for a new
-   * dataset. A count other than the stored one is a {@link ConfigError}. `split`: a split dataset
-   * (`--split`): every record names its split, and each split has `buckets` shards of its own
-   * (`data/test-00003-of-00016.parquet`). Stored in the state: a night with another split (or none, against
-   * a split dataset) is a {@link ConfigError}, since rows would move between splits.
-   */
+  /** `buckets` and `split` as `SnapshotOptions` (write-snapshot.ts) says: both stored in the state, and fixed. */
   static async open(storage: Storage, staging: Staging, buckets?: number, split?: SplitRequest): Promise<StagedSnapshot> {
     if (buckets !== undefined) checkBuckets(buckets);
     const old = await readDatasetState(storage);
@@ -73,7 +70,7 @@ export class StagedSnapshot {
     if (old !== null && old.buckets !== count) {
       throw new ConfigError(`The dataset was written with buckets=${old.buckets}, got buckets=${count}: keep ${old.buckets} or write into a new output directory`);
     }
-    const incoming = await IncomingBuckets.create(join(staging.scratch, "_incoming"), count, splitNames(split).length);
+    const incoming = await IncomingBuckets.create(join(staging.scratch, INCOMING), count, splitNames(split).length);
     return new StagedSnapshot(storage, staging, old, incoming, count, split);
   }
 
@@ -90,24 +87,32 @@ export class StagedSnapshot {
   }
 
   add(record: SnapshotRecord): Promise<void> {
-    return this.incoming.add(record, splitIndex(splitNames(this.split), record, this.split !== undefined));
+    return this.incoming.add(record, this.#splitIndex(record));
   }
 
   addLine(line: SnapshotLine): Promise<void> {
-    return this.incoming.addLine(line, splitIndex(splitNames(this.split), line, this.split !== undefined));
+    return this.incoming.addLine(line, this.#splitIndex(line));
+  }
+
+  /** The index of the record's split among the split names; 0 in a dataset without splits. */
+  #splitIndex(record: Pick<SnapshotRecord, "key" | "split">): number {
+    if (this.split === undefined) return 0;
+    const splits = splitNames(this.split);
+    const index = record.split === undefined ? -1 : splits.indexOf(record.split);
+    if (index < 0) throw new TypeError(`Expected the record of ${record.key} to name its split, one of ${splits.join(", ")}, got ${JSON.stringify(record.split)}`);
+    return index;
   }
 
   /** Forgets every record added so far (a read that starts over). */
   async restart(): Promise<void> {
-    await rm(join(this.staging.scratch, "_incoming"), { recursive: true, force: true });
-    this.incoming = await IncomingBuckets.create(join(this.staging.scratch, "_incoming"), this.buckets, splitNames(this.split).length);
+    await rm(join(this.staging.scratch, INCOMING), { recursive: true, force: true });
+    this.incoming = await IncomingBuckets.create(join(this.staging.scratch, INCOMING), this.buckets, splitNames(this.split).length);
   }
 
   /** Stages the new dataset; writes nothing there beyond the incoming files (in scratch) when nothing changed. */
   async build(shape: SnapshotShape): Promise<SnapshotResult> {
     const { storage, staging, incoming, buckets, split } = this;
     const old = this.old === null ? null : { state: this.old, ledger: await readLedgerOf(storage, this.old) };
-    const options = shape;
     const config = configOf(shape, buckets, split);
     const splits = splitNames(split);
     // A slot is a split's bucket (see StagedEntry.bucket).
@@ -139,7 +144,7 @@ export class StagedSnapshot {
     const rewritten: number[] = [];
     for (let bucket = 0; bucket < buckets * splits.length; bucket++) {
       const entries = byBucket.get(bucket);
-      const path = shardPath(bucket % buckets, buckets, options.shardFormat.extension, splitOfSlot(bucket));
+      const path = shardPath(bucket % buckets, buckets, shape.shardFormat.extension, splitOfSlot(bucket));
       const before = oldShards.get(path);
       if (entries === undefined) {
         if (before !== undefined) rewritten.push(bucket);
@@ -168,15 +173,15 @@ export class StagedSnapshot {
           path: step.path,
           staged: incoming.file(step.bucket),
           entries: step.entries.map(([, e]) => e),
-          format: options.shardFormat,
-          columns: options.columns,
+          format: shape.shardFormat,
+          columns: shape.columns,
         });
       }
       const splitName = splitOfSlot(step.bucket);
       const at = { bucket: step.bucket % buckets, path: info.path, rows: info.rows, bytes: info.bytes, sha256: info.sha256, set_hash: step.setHash };
       states.push(splitName === undefined ? at : { split: splitName, ...at });
     }
-    await rm(join(staging.scratch, "_incoming"), { recursive: true, force: true });
+    await rm(join(staging.scratch, INCOMING), { recursive: true, force: true });
 
     const ledger = function* (): Generator<LedgerEntry> {
       for (const key of keys) {
@@ -218,14 +223,6 @@ function shardInfo({ split, path, rows, bytes, sha256 }: BucketState): ShardInfo
   return split === undefined ? { path, rows, bytes, sha256 } : { path, rows, bytes, sha256, split };
 }
 
-/** The index of the record's split among `splits`; 0 in a dataset without splits. */
-function splitIndex(splits: readonly string[], record: Pick<SnapshotRecord, "key" | "split">, split: boolean): number {
-  if (!split) return 0;
-  const index = record.split === undefined ? -1 : splits.indexOf(record.split);
-  if (index < 0) throw new TypeError(`Expected the record of ${record.key} to name its split, one of ${splits.join(", ")}, got ${JSON.stringify(record.split)}`);
-  return index;
-}
-
 function splitText(split: SplitRequest | undefined): string {
   return split === undefined ? "none" : `${Object.entries(split.fractions).map(([n, f]) => `${n}=${f}`).join(",")} by ${split.by} with seed ${JSON.stringify(split.seed)}`;
 }
@@ -235,12 +232,8 @@ function configKey(c: Config): unknown[] {
   return [c.format.version, c.shard_format.description, c.shard_format.extension, c.columns_sha256];
 }
 
+/** The stored settings a snapshot must keep; the bucket count was checked when it opened. */
 function checkConfig(stored: DatasetState, config: Config): void {
-  if (stored.buckets !== config.buckets) {
-    throw new ConfigError(
-      `The dataset was written with buckets=${stored.buckets}, got buckets=${config.buckets}: keep ${stored.buckets} or write into a new output directory`,
-    );
-  }
   if (JSON.stringify(stored.split ?? null) !== JSON.stringify(config.split ?? null)) {
     throw new ConfigError(
       `The dataset was written with split ${splitText(stored.split)}, got split ${splitText(config.split)}: rows would move between splits; keep the split or write into a new output directory`,

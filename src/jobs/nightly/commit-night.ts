@@ -2,7 +2,7 @@ import { ConfigError, PartsMissingError } from "../../core/errors.js";
 import { quarantinedShare } from "../../core/tally.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { datasetCard } from "../../output/dataset-card.js";
-import { abortLockedStaging, openLockedStaging, publishLockedStaging } from "../../output/locked-staging.js";
+import { DatasetSink } from "../../dataset/dataset-sink.js";
 import { decidePublish, guardLimitsOf, type PublishDecision } from "../../output/publish-guard.js";
 import { publishedRows, rowsOf } from "../../output/published-rows.js";
 import { storageFor } from "../../output/storage-for.js";
@@ -82,18 +82,19 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
   if (!Number.isSafeInteger(options.parts) || options.parts < 1) throw new ConfigError(`Expected --parts to be a whole number from 1 up, got ${JSON.stringify(options.parts)}`);
   const storage = await storageFor(out, { snapshots: true, ...(options.keepSnapshots === undefined ? {} : { keepSnapshots: options.keepSnapshots }) });
   const parts = await readParts(storage, out, options);
-  return openLockedStaging(storage, undefined, async (locked) => {
+  const sink = await DatasetSink.open(storage, { quarantine: false });
+  try {
     // Read holding the lock: the night the guards compare this one with.
     const rowsBefore = await publishedRows(storage);
     const before = await readText(storage, "manifest.json");
     const previous = new Map((before === null ? [] : (JSON.parse(before) as CommitManifest).shards).map((s) => [shardPath(s.path).dataset, s.sha256]));
     const shards: ShardInfo[] = [];
     for (const part of parts) {
-      for (const shard of part.manifest.shards) shards.push(await carryShard(part, shard, locked.staging, previous));
+      for (const shard of part.manifest.shards) shards.push(await carryShard(part, shard, sink.staging, previous));
     }
     const same = previous.size === shards.length && shards.every((s) => previous.get(s.path) === s.sha256);
     const first = parts[0] as Part;
-    const base = locked.staging.base ?? "";
+    const { base } = sink;
     const split = mergeSplits(parts.map((p) => p.manifest.split));
     // The night's counts; a manifest section the parts each hold (e.g. statistics) merges here, beside them.
     const counts = mergeCounts(parts.map((p) => p.manifest));
@@ -104,7 +105,7 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
     const manifest: CommitManifest = {
       evalshard_version: EVALSHARD_VERSION,
       pipeline: first.manifest.pipeline,
-      snapshot: same || !decision.published ? null : (locked.staging.number ?? null),
+      snapshot: same || !decision.published ? null : sink.number,
       night_label: options.night,
       committed_at: new Date().toISOString(),
       partition: { count: options.parts, by: first.staged.by },
@@ -119,14 +120,13 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
       shards: shards.map((s) => ({ ...s, path: `${base}${s.path}` })),
       publish: same ? { ...decision, rejected_to: null } : decision,
     };
-    if (same) {
-      await abortLockedStaging(locked);
-      return { manifest, changed: false, outDir: out, decision: manifest.publish };
-    }
+    if (same) return { manifest, changed: false, outDir: out, decision: manifest.publish };
     const card = datasetCard({ format: first.card.format, columns: first.card.columns, shards, base, ...(first.card.view === undefined ? {} : { view: first.card.view }), ...(split === undefined ? {} : { split }) });
-    await publishLockedStaging({ storage, ...locked }, { card, manifest }, ["data/"], decision);
+    await sink.publish({ card, manifest }, decision);
     return { manifest, changed: decision.published, outDir: out, decision };
-  });
+  } finally {
+    await sink.abort();
+  }
 }
 
 /** Every part's staged record, dataset and card; throws naming the parts that did not stage this night. */

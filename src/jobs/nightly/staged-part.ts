@@ -7,9 +7,6 @@ import type { Files } from "../../output/storage.js";
 import { readText, writeText } from "../../output/write-text.js";
 import { PARTS_DIR } from "../../output/evalshard-own.js";
 
-export { PARTS_DIR };
-
-
 /** A part's own incremental dataset, under {@link PARTS_DIR}: its lock, ledger and shards between nights. */
 export function partDirName(index: number, count: number): string {
   return `part-${index}-of-${count}`;
