@@ -6,5 +6,5 @@ export { policyStripper } from "./fast/policy-stripper.js";
 export type { RecordStripper } from "./fast/record-stripper.js";
 // The library's stream (src/library/stream-pipeline.ts): the units on main's thread, a unit at a time.
 export { streamUnits } from "./stream-units.js";
-export type { LineOutcome, StreamedUnit, UnitStreamRequest } from "./stream-units.js";
+export type { KeptLine, LineOutcome, StreamedUnit } from "./stream-units.js";
 export { detectInputFormat } from "./detect-input-format.js";
