@@ -7,7 +7,6 @@ import { formatByName } from "../formats/index.js";
 import type { RecordOf, StrippedRecordOf } from "../formats/stripped.js";
 import type { Flow } from "../core/flow.js";
 import { parseExact } from "../core/exact-json.js";
-import type { Provenance } from "../core/provenance.js";
 import type { Field } from "../schema/column-type.js";
 import type { LineSource, SourceLine } from "../sources/line-source.js";
 import { concatLines } from "../sources/concat-lines.js";
@@ -48,8 +47,9 @@ export async function planPipeline<F extends Format<z.ZodType, string> = Format>
  * input order, with the decisions and counts of a `convert` of the same inputs. Kept records are typed by the
  * plan's format: `StrippedSftRecord` for `{format: sft}` (the record as the dataset holds it), or `SftRecord`
  * whole with `strip: false` (the input line as it was). The units read the inputs twice (the first read learns
- * which copy of each key wins); with `strip: false` the stream reads them once more for the whole records. It
- * runs as fast as it is consumed, and stops when its consumer leaves.
+ * which copy of each key wins); the stream reads them once more only for `strip: false`'s whole records, or
+ * the provenance of a source with lines only. It runs as fast as it is consumed, and stops when its consumer
+ * leaves.
  */
 export function runPipeline<F extends Format<z.ZodType, string>>(
   sources: readonly LineSource[],
@@ -62,8 +62,9 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
   const rows = options.strip !== false;
   // The units split bytes: a source with lines only is spooled to a file first.
   const spool = sources.every((s) => s.bytes !== undefined) ? null : await mkdtemp(join(tmpdir(), "evalshard-stream-"));
-  // strip: false, the inputs' own lines beside the units: each kept line's whole record.
-  const lines = rows ? null : concatLines(sources, read)[Symbol.asyncIterator]();
+  // The inputs' own lines beside the units, read only where the units' are not the caller's: with strip: false,
+  // each kept line's whole record; from a spooled source, each line's provenance as its source gave it.
+  const lines = rows && spool === null ? null : concatLines(sources, read)[Symbol.asyncIterator]();
   try {
     const units = streamUnits(runPlanOf(plan, options), {
       lines: spool === null ? sources : sources.map((s) => withSpooledBytes(s, spool, read)),
@@ -75,18 +76,21 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
     for await (const unit of units) {
       let row = 0;
       for (const item of unit.lines) {
-        const text = lines === null ? null : await textOf(lines, item.provenance);
+        const line = lines === null ? null : await nextLine(lines);
+        const provenance = line?.provenance ?? item.provenance;
         if (item.kind === "quarantined" || item.kind === "stream_error") {
-          yield item;
+          // A caller's lines may name their source otherwise than the source does: the line numbers must agree.
+          if (provenance.line !== item.provenance.line) throw new Error(`Internal error: the units' line ${item.provenance.line} is the stream's ${provenance.line}`);
+          yield { ...item, provenance };
           continue;
         }
         const at = ordinal++;
         if (item.kind === "dropped") {
-          yield item;
+          yield { ...item, provenance };
           continue;
         }
-        const record = parseExact(text ?? (unit.rows[row++] as string)) as Record<string, unknown>;
-        yield { kind: "kept", provenance: item.provenance, value: { format: plan.format, record, facts: plan.format.facts(record), ordinal: at, ...item.value } };
+        const record = parseExact(rows ? (unit.rows[row++] as string) : textOf(line as SourceLine)) as Record<string, unknown>;
+        yield { kind: "kept", provenance, value: { format: plan.format, record, facts: plan.format.facts(record), ordinal: at, ...item.value } };
       }
     }
     if (lines !== null && (await lines.next()).done !== true) throw new Error("Internal error: the units decided fewer lines than the inputs hold");
@@ -110,12 +114,13 @@ function runPlanOf(plan: PipelinePlan, options: PipelineOptions): RunPlan {
   return { ...run, format: plan.forced ? { forced: plan.format.name as FormatName } : { detect: true }, selection: { ...SELECT_DEFAULTS, ...options.selection } };
 }
 
-/** The next of the inputs' lines, which is the one at `provenance`, as text. */
-async function textOf(lines: AsyncIterator<SourceLine>, provenance: Provenance): Promise<string> {
+async function nextLine(lines: AsyncIterator<SourceLine>): Promise<SourceLine> {
   const next = await lines.next();
   if (next.done === true) throw new Error("Internal error: the units decided more lines than the inputs hold");
-  const line = next.value;
-  if (line.provenance.line !== provenance.line) throw new Error(`Internal error: the units' line ${provenance.line} is the stream's ${line.provenance.line}`);
+  return next.value;
+}
+
+function textOf(line: SourceLine): string {
   if (line.kind !== "line") throw new Error(`Internal error: an oversized line (${line.provenance.source}:${line.provenance.line}) was kept`);
   return line.text;
 }

@@ -4,8 +4,6 @@ import type { KeyedRows, QuarantineSink, RowSink, RunSources } from "../engine.j
 import { runParallel } from "./run-parallel.js";
 import type { LineOutcome } from "./run/written-unit.js";
 
-export type { KeptLine, LineOutcome } from "./run/written-unit.js";
-
 /** A unit of the stream: its non-blank lines' outcomes in input order, and each kept line's record as JSON (stripped and pruned as a dataset holds it). */
 export interface StreamedUnit {
   readonly lines: readonly LineOutcome[];

@@ -107,13 +107,15 @@ export interface ParallelResult {
  */
 export async function convertInParallel(options: ParallelOptions): Promise<ParallelResult> {
   const count = Math.max(1, options.workers);
+  // Main's own thread walks a batch only while main waits: a batch read ahead there is only memory.
+  const unwalked = options.workers === 0 ? 1 : UNWALKED_PER_WORKER * count;
   // Enough for the batches not yet walked, the one being filled and the next it starts (see #read).
-  const slots = new SharedSlots(UNWALKED_PER_WORKER * count + 3, SLOT_BYTES);
+  const slots = new SharedSlots(unwalked + 3, SLOT_BYTES);
   // One per unit decided and not yet written: at most two per worker are in flight.
   const outSlots = new SharedSlots(2 * count + 2, SLOT_BYTES);
   // One per batch of the units in flight (two per worker, ~3 batches each), until the unit is decided.
   const outcomeSlots = new SharedSlots(6 * count + 4, OUTCOME_SLOT_BYTES);
-  const pools: Pools = { slots, outSlots, outcomeSlots };
+  const pools: Pools = { slots, outSlots, outcomeSlots, unwalked };
   const workers: UnitThread[] = options.workers === 0 ? [new InProcessUnits()] : takeWorkers(count);
   try {
     const start = (config: WorkerConfig): void => {
@@ -132,7 +134,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
       // then the threads start over with the top keys and convert as ever.
       start(worker);
-      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
+      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: unwalked, k });
       worker = { ...worker, topKeys };
     }
     // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
@@ -178,6 +180,8 @@ interface Pools {
   readonly slots: SharedSlots;
   readonly outSlots: SharedSlots;
   readonly outcomeSlots: SharedSlots;
+  /** Batches sent to the units and not yet walked, at most. */
+  readonly unwalked: number;
 }
 
 interface Batch {
@@ -246,7 +250,7 @@ class Pass {
   constructor(
     private readonly options: ParallelOptions,
     private readonly workers: readonly UnitThread[],
-    pools: Pools,
+    private readonly pools: Pools,
     private readonly decider: DedupDecider,
     private readonly writeQuarantine: boolean,
     firstUnit: number,
@@ -328,7 +332,7 @@ class Pass {
           unit.pending++;
           const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null, outcomes: outcomeSlot };
           unit.worker.postMessage(message);
-          await this.#until(() => this.#unwalked() < UNWALKED_PER_WORKER * this.workers.length);
+          await this.#until(() => this.#unwalked() < this.pools.unwalked);
         }
         batchId++;
         if (last) {
