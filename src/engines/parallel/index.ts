@@ -6,7 +6,6 @@ export { prestartWorkers } from "./run/prestart-workers.js";
 // The untrusted-text strip of a record, from the policy's marks on the compiled schema (the units' rule).
 export { policyStripper } from "./fast/policy-stripper.js";
 export type { RecordStripper } from "./fast/record-stripper.js";
-// The library's stream (src/library/stream-pipeline.ts): the units on main's thread, a unit at a time.
+// The library's stream (src/library/stream-pipeline.ts): a plan run on main's thread, a unit at a time.
 export { streamUnits } from "./stream-units.js";
-export type { LineOutcome, StreamedUnit, UnitStreamRequest } from "./stream-units.js";
 export { detectInputFormat } from "./detect-input-format.js";

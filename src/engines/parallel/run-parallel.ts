@@ -16,13 +16,17 @@ import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { recordStripper } from "./fast/record-stripper.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
 import { workerConfigOf } from "./run/worker-config-of.js";
+import type { UnitFollower } from "./run/written-unit.js";
 import { KeyedLineSets } from "./run/keyed-line-sets.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
 import { TextAudit } from "../../views/text-audit.js";
 import { textAuditPaths } from "../../views/text-audit-paths.js";
 
-/** The parallel engine's run: settles the format, policy and columns in main, then converts on the workers. */
-export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowSink): Promise<EngineRun> {
+/**
+ * The parallel engine's run: settles the format, policy and columns in main, then converts on the workers.
+ * `follow`: each unit's lines once its rows are in the sink (the library's stream), which scans no texts.
+ */
+export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowSink, follow?: UnitFollower): Promise<EngineRun> {
   const read = { maxLineBytes: plan.guards.maxLineBytes };
   const format = await loadFormatInfo("forced" in plan.format ? formatName(plan.format.forced) : await detectInputFormat(sources.lines, read));
   const scores = sources.scores?.();
@@ -71,13 +75,14 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
       shards: shardSets,
       splits,
       plan: layout,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData, discard }),
+      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null && follow === undefined ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData, discard }),
       workers: plan.engine.workers,
       read,
       shardRows: limits.maxRows,
       shardBytes: limits.maxBytes,
       quarantine,
       suites,
+      ...(follow === undefined ? {} : { follow }),
     });
     const shards = keyed === null ? written : await keyed.rows.finish({ format, keys, ...input });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, stats, ...(split === null ? {} : { split }) };

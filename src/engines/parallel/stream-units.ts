@@ -1,40 +1,8 @@
-import type { FormatName } from "../../formats/format.js";
-import type { GateBy } from "../../formats/card-gate.js";
-import type { GateBook } from "../../formats/gate-book.js";
-import type { ScoreBook } from "../../formats/scorecard-book.js";
-import type { SuiteBook } from "../../formats/suite-book.js";
-import type { FilterRule } from "../../core/reasons.js";
-import type { LineSource } from "../../sources/line-source.js";
-import type { SelectionPlan } from "../../stages/select-plan.js";
-import { checkSelection } from "../../stages/select.js";
-import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
-import { columnPlan } from "../../parquet/column-plan.js";
-import { loadFormatInfo } from "./fast/load-format-info.js";
-import { parserSchemaFor } from "./fast/parser-schema-for.js";
-import { convertInParallel } from "./run/convert-in-parallel.js";
-import { readKeyedLines } from "./run/json-lines.js";
-import type { LineOutcome, WrittenUnit } from "./run/written-unit.js";
-
-export type { LineOutcome } from "./run/written-unit.js";
-
-/** What a stream of the units is run with: convert's rule options, settled (every filter and selection field set). */
-export interface UnitStreamRequest {
-  /** Inputs, each with `bytes()`. */
-  readonly sources: readonly LineSource[];
-  readonly format: FormatName;
-  readonly forced: boolean;
-  readonly acceptLaterMinor: boolean;
-  readonly maxLineBytes: number;
-  readonly filters: Readonly<Record<FilterRule, boolean>>;
-  readonly gateBy: GateBy;
-  readonly selection: SelectionPlan;
-  readonly untrusted: Readonly<Record<string, string>>;
-  readonly gates: GateBook | undefined;
-  readonly scores: ScoreBook | undefined;
-  readonly suites: SuiteBook | undefined;
-  /** false: the units encode no rows (a caller that wants whole records reads its own lines). */
-  readonly rows: boolean;
-}
+import { tmpdir } from "node:os";
+import type { RunPlan } from "../../plan/run-plan.js";
+import type { KeyedRows, QuarantineSink, RowSink, RunSources } from "../engine.js";
+import { runParallel } from "./run-parallel.js";
+import type { LineOutcome } from "./run/written-unit.js";
 
 /** A unit of the stream: its non-blank lines' outcomes in input order, and each kept line's record as JSON (stripped and pruned as a dataset holds it). */
 export interface StreamedUnit {
@@ -46,68 +14,39 @@ export interface StreamedUnit {
 class StreamLeft extends Error {}
 
 /**
- * The units engine on main's thread (`--workers 0`) over the inputs, a unit at a time in input order: the same
- * stages, decisions and counts as a convert, each unit handed over once its caller has taken the one before
- * (a slow caller holds the run back; the run ends when the caller leaves).
+ * A plan's run handed over a unit at a time, in input order: the same stages, decisions and counts as a
+ * convert, each unit handed over once its caller has taken the one before (a slow caller holds the run back;
+ * the run ends when the caller leaves). The plan's rotation is a nightly's buckets, so that the units encode
+ * each kept row as a keyed sink stores it; `rows` false: they encode none.
  */
-export async function* streamUnits(request: UnitStreamRequest): AsyncGenerator<StreamedUnit> {
-  const format = await loadFormatInfo(request.format);
-  checkSelection(request.selection, { format: format.name, scores: request.scores });
-  const policy = resolveUntrustedPolicy(format, request.untrusted);
-  const columns = outputColumns(format, policy);
-  const suites = request.suites ?? null;
-  if (suites !== null && suites.data === null) throw new Error("Internal error: suites the units cannot be given");
+export async function* streamUnits(plan: RunPlan, sources: RunSources, rows: boolean): AsyncGenerator<StreamedUnit> {
   const queue: StreamedUnit[] = [];
+  // The rows of the unit being written, until its lines follow them.
+  let written: string[] = [];
   let left = false;
   let finished = false;
   let failure: unknown = null;
   // Set by whoever waits: the caller for a unit, the run for the caller to take one.
   const wake: { reader: (() => void) | null; run: (() => void) | null } = { reader: null, run: null };
-  const follow = async (unit: WrittenUnit): Promise<void> => {
+  const follow = async (lines: readonly LineOutcome[]): Promise<void> => {
     if (left) throw new StreamLeft();
-    queue.push({ lines: unit.lines, rows: request.rows ? rowsOf(unit) : [] });
+    queue.push({ lines, rows: written });
+    written = [];
     wake.reader?.();
     while (queue.length > 0 && !left) await new Promise<void>((resolve) => (wake.run = resolve));
     if (left) throw new StreamLeft();
   };
-  const discard = { write: () => Promise.resolve(), close: () => Promise.resolve(), path: "", entries: 0 };
-  const run = convertInParallel({
-    sources: request.sources,
-    shards: () => ({ append: () => Promise.resolve(), finish: () => Promise.resolve([]), abort: () => Promise.resolve() }),
-    splits: null,
-    plan: columnPlan(columns),
-    worker: {
-      format: format.name,
-      forced: request.forced,
-      acceptLaterMinor: request.acceptLaterMinor,
-      filters: request.filters,
-      selection: request.selection,
-      gateBy: request.gateBy,
-      gates: request.gates?.entries ?? null,
-      scores: request.scores?.data ?? null,
-      codec: "none",
-      // Keyed lines: each row is its record as a dataset's snapshot stores it, not a tabular row.
-      lines: request.rows,
-      keyed: request.rows,
-      maxLineBytes: request.maxLineBytes,
-      columns,
-      schema: parserSchemaFor(format, policy),
-      view: null,
-      textAudit: null,
-      split: null,
-      topKeys: null,
-      rankSchema: request.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null),
-      suites: suites?.data ?? null,
-      ...(request.rows ? {} : { discard: true }),
-    },
-    workers: 0,
-    read: { maxLineBytes: request.maxLineBytes },
-    shardRows: Infinity,
-    shardBytes: Infinity,
-    quarantine: discard,
-    suites,
-    follow,
-  }).then(
+  const keyed: KeyedRows = {
+    add: (line) => Promise.resolve(void written.push(line)),
+    finish: () => Promise.resolve([]),
+    restart: () => Promise.resolve(void (written = [])),
+  };
+  const discard: QuarantineSink = { write: () => Promise.resolve(), close: () => Promise.resolve(), path: "", entries: 0 };
+  const unused = (): never => {
+    throw new Error("Internal error: the stream's plan cuts buckets");
+  };
+  const sink: RowSink = { scratch: tmpdir(), discards: !rows, rowGroupSets: unused, lineSets: unused, keyedRows: () => keyed, quarantine: () => discard };
+  const run = runParallel(plan, sources, sink, follow).then(
     () => undefined,
     (error: unknown) => {
       failure = error;
@@ -134,11 +73,4 @@ export async function* streamUnits(request: UnitStreamRequest): AsyncGenerator<S
     wake.run?.();
     await run;
   }
-}
-
-/** The records of a unit's keyed lines (`keyedLine`), in order. */
-function rowsOf({ groups }: WrittenUnit): string[] {
-  const rows: string[] = [];
-  for (const group of groups) for (const { line } of readKeyedLines(group.bytes)) rows.push(line);
-  return rows;
 }

@@ -1,4 +1,5 @@
 import type { Quarantined, StreamError } from "../../../core/flow.js";
+import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
@@ -76,7 +77,7 @@ export interface ParallelOptions {
   readonly quarantine: QuarantineSink;
   /** `--suites`: the decontamination rule whose counts the manifest reads; the workers were given its data. */
   readonly suites: SuiteBook | null;
-  /** Each written unit's lines and rows, in order (the library's stream); the run then reads its inputs twice. */
+  /** Each written unit's lines, in order (the library's stream); the run then reads its inputs twice. */
   readonly follow?: UnitFollower;
 }
 
@@ -106,13 +107,15 @@ export interface ParallelResult {
  */
 export async function convertInParallel(options: ParallelOptions): Promise<ParallelResult> {
   const count = Math.max(1, options.workers);
+  // Main's own thread walks a batch only while main waits: a batch read ahead there is only memory.
+  const unwalked = options.workers === 0 ? 1 : UNWALKED_PER_WORKER * count;
   // Enough for the batches not yet walked, the one being filled and the next it starts (see #read).
-  const slots = new SharedSlots(UNWALKED_PER_WORKER * count + 3, SLOT_BYTES);
+  const slots = new SharedSlots(unwalked + 3, SLOT_BYTES);
   // One per unit decided and not yet written: at most two per worker are in flight.
   const outSlots = new SharedSlots(2 * count + 2, SLOT_BYTES);
   // One per batch of the units in flight (two per worker, ~3 batches each), until the unit is decided.
   const outcomeSlots = new SharedSlots(6 * count + 4, OUTCOME_SLOT_BYTES);
-  const pools: Pools = { slots, outSlots, outcomeSlots };
+  const pools: Pools = { slots, outSlots, outcomeSlots, unwalked };
   const workers: UnitThread[] = options.workers === 0 ? [new InProcessUnits()] : takeWorkers(count);
   try {
     const start = (config: WorkerConfig): void => {
@@ -131,7 +134,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
       // then the threads start over with the top keys and convert as ever.
       start(worker);
-      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: UNWALKED_PER_WORKER * count, k });
+      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: unwalked, k });
       worker = { ...worker, topKeys };
     }
     // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
@@ -177,6 +180,8 @@ interface Pools {
   readonly slots: SharedSlots;
   readonly outSlots: SharedSlots;
   readonly outcomeSlots: SharedSlots;
+  /** Batches sent to the units and not yet walked, at most. */
+  readonly unwalked: number;
 }
 
 interface Batch {
@@ -245,7 +250,7 @@ class Pass {
   constructor(
     private readonly options: ParallelOptions,
     private readonly workers: readonly UnitThread[],
-    pools: Pools,
+    private readonly pools: Pools,
     private readonly decider: DedupDecider,
     private readonly writeQuarantine: boolean,
     firstUnit: number,
@@ -327,7 +332,7 @@ class Pass {
           unit.pending++;
           const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null, outcomes: outcomeSlot };
           unit.worker.postMessage(message);
-          await this.#until(() => this.#unwalked() < UNWALKED_PER_WORKER * this.workers.length);
+          await this.#until(() => this.#unwalked() < this.pools.unwalked);
         }
         batchId++;
         if (last) {
@@ -406,7 +411,7 @@ class Pass {
       this.#units.delete(this.#nextWrite++);
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
-        if (lines !== null) await this.options.follow?.({ lines, groups });
+        if (lines !== null) await this.options.follow?.(lines);
         if (out !== -1) this.#outSlots.free(out);
         this.#written++;
         this.#wake?.();
@@ -426,7 +431,7 @@ class Pass {
     // The unit's bad lines, by batch: in input order once the records quarantined for injection join them.
     const bad: BadLine[] = [];
     // A followed run's writing pass: its stream errors and valid records' outcomes, for its lines' outcomes.
-    const followed = this.options.follow !== undefined && this.writeQuarantine ? { errors: [] as StreamError[], outcomes: [] as ("kept" | DropReason)[] } : null;
+    const followed = this.options.follow !== undefined && this.writeQuarantine ? { errors: [] as StreamError[], outcomes: [] as ("kept" | DropReason)[], firstLines: [] as Provenance[] } : null;
     for (const [order, batch] of unit.batches.entries()) {
       if (batch.source !== this.#source) {
         this.#source = batch.source;
@@ -443,6 +448,7 @@ class Pass {
       const outcomes = batch.outcomes as OutcomesMessage;
       const { rowBytes } = columns;
       const at = (l: LineAt) => ({ source: name, line: this.#line + l.line, offset: raw.offset + l.offset });
+      followed?.firstLines.push({ source: name, line: this.#line, offset: raw.offset });
       const injected = outcomes.injected.map(({ row, line, offset, ...q }: InjectedRow) => ({ row, batch: order, item: { kind: "quarantined" as const, provenance: at({ line, offset }), ...q } }));
       valid.push({ keys: columns.keys, versions: columns.versions, digests: columns.digests, rules: this.#rulesOf(batch, order, at, bad, followed?.errors ?? null), rowBytes, rowCounts: outcomes.rowCounts, droppedPairs: outcomes.droppedPairs, injected, suiteFacts: outcomes.suiteFacts, splits: outcomes.splits, sets: recordSplits(outcomes.splits, rowBytes.length) });
       this.#line += (batch.outcomes as OutcomesMessage).newlines;
@@ -463,7 +469,7 @@ class Pass {
     const segments = segmentsOf.flat();
     const shards = shardsOf.flat();
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
-    if (followed !== null) unit.lines = lineOutcomes(unit.batches, bad, followed.errors, followed.outcomes);
+    if (followed !== null) unit.lines = lineOutcomes(unit.batches, followed.firstLines, bad, followed.errors, followed.outcomes);
     // The outcome columns are read: their slots are free again.
     for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
@@ -653,21 +659,32 @@ function countSuites(suites: SuiteBook, valid: readonly ValidBatch[], stays: Uin
 
 /**
  * A decided unit's non-blank lines in input order: each batch's lines by their kind, a valid record's from
- * dedup's `outcomes`, a bad line's and a stream error's as counted (`bad` in input order, no view's among them).
+ * dedup's `outcomes` at its line (from its batch's first, in `firstLines` by batch of lines), a bad line's and a
+ * stream error's as counted (`bad` in input order, no view's among them).
  */
-function lineOutcomes(batches: readonly Batch[], bad: readonly BadLine[], errors: readonly StreamError[], outcomes: readonly ("kept" | DropReason)[]): LineOutcome[] {
+function lineOutcomes(batches: readonly Batch[], firstLines: readonly Provenance[], bad: readonly BadLine[], errors: readonly StreamError[], outcomes: readonly ("kept" | DropReason)[]): LineOutcome[] {
   const lines: LineOutcome[] = [];
   let b = 0;
   let e = 0;
   let v = 0;
+  let first = 0;
   for (const batch of batches) {
     if (batch.raw.kind === "too_long") {
       lines.push((bad[b++] as BadLine).item);
       continue;
     }
-    for (const kind of (batch.columns as OutcomeColumns).kinds) {
-      if (kind === LINE_ROW || kind === LINE_FILTERED) lines.push(outcomes[v++] as "kept" | DropReason);
-      else if (kind === LINE_QUARANTINED) lines.push((bad[b++] as BadLine).item);
+    const { source, line, offset } = firstLines[first++] as Provenance;
+    const columns = batch.columns as OutcomeColumns;
+    let valid = 0;
+    let row = 0;
+    for (const kind of columns.kinds) {
+      if (kind === LINE_ROW || kind === LINE_FILTERED) {
+        const provenance = { source, line: line + (columns.lines[valid] as number), offset: offset + (columns.starts[valid] as number) };
+        const bytes = kind === LINE_ROW ? (columns.rowBytes[row++] as number) : 0;
+        const outcome = outcomes[v++] as "kept" | DropReason;
+        lines.push(outcome === "kept" ? { kind: "kept", provenance, value: { bytes, digest: columns.digests[valid] as number } } : { kind: "dropped", provenance, reason: outcome });
+        valid++;
+      } else if (kind === LINE_QUARANTINED) lines.push((bad[b++] as BadLine).item);
       else lines.push(errors[e++] as StreamError);
     }
   }

@@ -12,6 +12,9 @@ export interface OutcomeColumns {
   readonly keys: PackedKeys;
   readonly versions: Float64Array;
   readonly digests: Float64Array;
+  /** Valid lines: their line in the batch (0: its first) and their first byte's offset in it. */
+  readonly lines: Float64Array;
+  readonly starts: Float64Array;
   /** Rows: their input lines' lengths. */
   readonly rowBytes: Float64Array;
 }
@@ -26,14 +29,16 @@ export interface SlotLayout {
 
 const align = (n: number): number => (n + 7) & ~7;
 
-function offsets(layout: SlotLayout): { ends: number; versions: number; digests: number; rowBytes: number; keys: number; kinds: number; total: number } {
+function offsets(layout: SlotLayout): { ends: number; versions: number; digests: number; lines: number; starts: number; rowBytes: number; keys: number; kinds: number; total: number } {
   const versions = 0;
   const digests = versions + 8 * layout.valid;
-  const rowBytes = digests + 8 * layout.valid;
+  const lines = digests + 8 * layout.valid;
+  const starts = lines + 8 * layout.valid;
+  const rowBytes = starts + 8 * layout.valid;
   const ends = rowBytes + 8 * layout.rows;
   const keys = align(ends + 4 * layout.valid);
   const kinds = keys + layout.keyBytes;
-  return { ends, versions, digests, rowBytes, keys, kinds, total: kinds + layout.lines };
+  return { ends, versions, digests, lines, starts, rowBytes, keys, kinds, total: kinds + layout.lines };
 }
 
 /** Copies the columns into `slot`; returns their layout, or null when they do not fit. */
@@ -44,6 +49,8 @@ export function writeOutcomeColumns(columns: OutcomeColumns, slot: Uint8Array): 
   const { buffer, byteOffset } = slot;
   new Float64Array(buffer, byteOffset + at.versions, layout.valid).set(columns.versions);
   new Float64Array(buffer, byteOffset + at.digests, layout.valid).set(columns.digests);
+  new Float64Array(buffer, byteOffset + at.lines, layout.valid).set(columns.lines);
+  new Float64Array(buffer, byteOffset + at.starts, layout.valid).set(columns.starts);
   new Float64Array(buffer, byteOffset + at.rowBytes, layout.rows).set(columns.rowBytes);
   new Uint32Array(buffer, byteOffset + at.ends, layout.valid).set(columns.keys.ends);
   slot.set(columns.keys.bytes, at.keys);
@@ -58,6 +65,8 @@ export function readOutcomeColumns(layout: SlotLayout, slot: Uint8Array): Outcom
   return {
     versions: new Float64Array(buffer, byteOffset + at.versions, layout.valid),
     digests: new Float64Array(buffer, byteOffset + at.digests, layout.valid),
+    lines: new Float64Array(buffer, byteOffset + at.lines, layout.valid),
+    starts: new Float64Array(buffer, byteOffset + at.starts, layout.valid),
     rowBytes: new Float64Array(buffer, byteOffset + at.rowBytes, layout.rows),
     keys: { ends: new Uint32Array(buffer, byteOffset + at.ends, layout.valid), bytes: new Uint8Array(buffer, byteOffset + at.keys, layout.keyBytes) },
     kinds: new Uint8Array(buffer, byteOffset + at.kinds, layout.lines),

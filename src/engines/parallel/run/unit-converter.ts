@@ -175,6 +175,8 @@ export class UnitConverter {
       valid: 0,
       versions: new Float64Array(lines.length),
       digests: new Float64Array(lines.length),
+      lineOf: new Float64Array(lines.length),
+      startOf: new Float64Array(lines.length),
       rowBytes: [],
       rowCounts: [],
       filtered: [],
@@ -190,7 +192,7 @@ export class UnitConverter {
       const { start, end } = lines[i] as WholeLine;
       this.#gather(g, i, await this.#slowLine(g, bytes, start, end));
     }
-    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid) };
+    const columns = { kinds: g.kinds, rowBytes: Float64Array.from(g.rowBytes), keys: this.#keys.done(), versions: g.versions.slice(0, g.valid), digests: g.digests.slice(0, g.valid), lines: g.lineOf.slice(0, g.valid), starts: g.startOf.slice(0, g.valid) };
     const rowCounts = this.#view === null ? null : Uint32Array.from(g.rowCounts);
     const splits = this.#splits === null ? null : this.#splits.batchDone();
     return { type: "outcomes", unit, batch, newlines, columns, layout: null, rowCounts, streamErrors: g.streamErrors, filtered: g.filtered, quarantined: g.quarantined, droppedPairs: g.droppedPairs, injected: g.injected, suiteFacts: g.suiteFacts, splits };
@@ -222,6 +224,8 @@ export class UnitConverter {
       this.#keys.add(outcome.facts.key);
       if (this.#suites !== null && this.#suites.answer(outcome.facts) !== "clear") g.suiteFacts.push({ valid: g.valid, runIds: outcome.facts.runIds, campaignId: outcome.facts.campaignId, ...(outcome.facts.scenarioVersionHash === undefined ? {} : { scenarioVersionHash: outcome.facts.scenarioVersionHash }) });
       g.versions[g.valid] = outcome.facts.scorecardVersion ?? 0;
+      g.lineOf[g.valid] = line;
+      g.startOf[g.valid] = start;
       g.digests[g.valid++] = lineDigestOf(g.bytes, start, end);
       if (outcome.kind === LINE_FILTERED) g.filtered.push(outcome.rule);
       else {
@@ -480,6 +484,9 @@ interface Gathered {
   /** Per valid line, sized to the batch's lines: typed stores (docs/decisions.md "hot code shape", number kinds). */
   readonly versions: Float64Array;
   readonly digests: Float64Array;
+  /** Per valid line: its line and first byte in the batch. */
+  readonly lineOf: Float64Array;
+  readonly startOf: Float64Array;
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];

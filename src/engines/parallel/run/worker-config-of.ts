@@ -32,6 +32,7 @@ export function workerConfigOf(plan: RunPlan, run: SettledRun): WorkerConfig {
     rankSchema: run.rankSchema,
     textAudit: run.textAudit,
     suites: run.suites,
-    ...(run.discard === true ? { discard: true } : {}),
+    // Rows it does not keep need no lines either.
+    ...(run.discard === true ? { lines: false, keyed: false, discard: true } : {}),
   };
 }

@@ -12,10 +12,12 @@ const columnsOf = (lines: readonly { kind: number; key: string; version: number;
     keys: keys.done(),
     versions: Float64Array.from(lines.map((l) => l.version)),
     digests: Float64Array.from(lines.map((l) => l.version / 2)),
+    lines: Float64Array.from(lines.map((_, i) => i)),
+    starts: Float64Array.from(lines.map((_, i) => i * 100)),
     rowBytes: Float64Array.from(lines.flatMap((l) => (l.rowBytes === null ? [] : [l.rowBytes]))),
   };
 };
-const plain = (c: OutcomeColumns) => ({ kinds: [...c.kinds], ends: [...c.keys.ends], keys: [...c.keys.bytes], versions: [...c.versions], digests: [...c.digests], rowBytes: [...c.rowBytes] });
+const plain = (c: OutcomeColumns) => ({ kinds: [...c.kinds], ends: [...c.keys.ends], keys: [...c.keys.bytes], versions: [...c.versions], digests: [...c.digests], lines: [...c.lines], starts: [...c.starts], rowBytes: [...c.rowBytes] });
 
 describe("outcome columns in a shared slot", () => {
   it("read back as written, whatever their lengths (property)", () => {
