@@ -43,7 +43,7 @@ export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy
 export { nativeParquetFormat } from "./sinks/native-parquet-format.js";
 export { parquetFormat } from "./sinks/parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
-// From their own files, not output/index.js: its types name S3's, and the AWS SDK is an optional peer dependency,
+// From their own files, never a file that names S3's types: the AWS SDK is an optional peer dependency,
 // so a project without it must still type-check against ours (test/package-pack.test.ts).
 export { LocalStorage } from "./output/local-storage.js";
 // Object storage over any ObjectStore (another cloud is one adapter class); S3Storage stays out, it names the SDK's types.

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
-import { ConfigError, IoError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
 import { createLocalFile, LocalFiles } from "./local-files.js";
 import type { Fence, PublishHook, Staging } from "./storage.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
 import type { SnapshotGrace } from "./local-snapshots.js";
@@ -101,10 +101,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
  */
 export async function recoverStaging(outDir: string): Promise<Recovery> {
   const recovery: Recovery = { rolledForward: [], discarded: [] };
-  const names: string[] = await readdir(outDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw new IoError(`Cannot list ${outDir}: ${error.message}`, outDir, { cause: error });
-  });
+  const names: string[] = await ioStepOr(outDir, "list", [], () => readdir(outDir));
   for (const name of names.filter((n) => n.startsWith(TMP_PREFIX))) {
     const dir = join(outDir, name);
     const journal = await readJournal(join(dir, JOURNAL));
