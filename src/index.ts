@@ -42,7 +42,7 @@ export { resolveUntrustedPolicy, outputColumns } from "./stages/untrusted-policy
 // Shard formats, and the output layer: storage, the dataset sink, staging and lock of the local storage
 export { nativeParquetFormat, parquetFormat } from "./sinks/native-parquet-format.js";
 export { jsonlFormat } from "./sinks/jsonl-format.js";
-// From their own files: S3Storage's types name the SDK's, and the AWS SDK is an optional peer dependency,
+// From their own files, never a file that names S3's types: the AWS SDK is an optional peer dependency,
 // so a project without it must still type-check against ours (test/package-pack.test.ts).
 export { LocalStorage } from "./output/local-storage.js";
 // Object storage over any ObjectStore (another cloud is one adapter class); S3Storage stays out, it names the SDK's types.

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { IoError } from "../core/errors.js";
 import type { PendingFlushes } from "./pending-flushes.js";
@@ -93,26 +93,6 @@ export class LocalFileWriter implements FileWriter {
     }
   }
 
-  /**
-   * Closes the file as a copy of the finished local file `local`, which is moved onto it: for a program
-   * that writes files itself (DuckDB). The bytes are hashed by reading them back.
-   */
-  async replaceWith(local: string): Promise<WrittenFile> {
-    if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the file is ${this.#state}`, this.path);
-    this.#state = "closed";
-    try {
-      await this.#flushing?.catch(() => undefined);
-      await this.file.close();
-      await rename(local, this.path);
-      const written = await syncAndHash(this.path);
-      this.bytes = written.bytes;
-      return written;
-    } catch (error) {
-      await rm(this.path, { force: true });
-      throw error instanceof IoError ? error : new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
-    }
-  }
-
   async abort(): Promise<void> {
     const wasOpen = this.#state === "open";
     this.#state = "aborted";
@@ -121,25 +101,5 @@ export class LocalFileWriter implements FileWriter {
       await this.file.close().catch(() => undefined);
     }
     await rm(this.path, { force: true });
-  }
-}
-
-/** Flushes a written file to disk and hashes it. */
-async function syncAndHash(path: string): Promise<WrittenFile> {
-  const file = await open(path, "r");
-  try {
-    await file.sync();
-    const hash = createHash("sha256");
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    let bytes = 0;
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-      bytes += bytesRead;
-    }
-    return { bytes, sha256: hash.digest("hex") };
-  } finally {
-    await file.close();
   }
 }

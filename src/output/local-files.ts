@@ -5,7 +5,7 @@ import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 
 /** {@link Files} under a local directory. */
 export class LocalFiles implements Files {
@@ -31,22 +31,15 @@ export class LocalFiles implements Files {
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
     const local = this.at(path);
     // stat, not lstat: a published entry is a link into the current snapshot, and a dangling one is absent.
-    const stat = await fsStat(local).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-      throw new IoError(`Cannot read ${local}: ${error.message}`, local, { cause: error });
-    });
-    if (stat === null) return null;
-    return readStream(local);
+    return (await ioStepOr(local, "read", null, () => fsStat(local))) === null ? null : readStream(local);
   }
 
   async list(prefix: string): Promise<StoredFile[]> {
     const out: StoredFile[] = [];
     const cut = prefix.lastIndexOf("/") + 1;
     const walk = async (dir: string): Promise<void> => {
-      const entries = await readdir(dir === "" ? this.location : this.at(dir), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
-        throw new IoError(`Cannot list ${this.location}/${dir}: ${error.message}`, this.location, { cause: error });
-      });
+      const local = dir === "" ? this.location : this.at(dir);
+      const entries = await ioStepOr(local, "list", [], () => readdir(local, { withFileTypes: true }));
       for (const entry of entries) {
         const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
         // A published top-level entry is a link into the current snapshot: followed (dangling: absent).

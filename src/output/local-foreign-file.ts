@@ -1,7 +1,7 @@
 import { lstat, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { IoError } from "../core/errors.js";
 import { isEvalshardOwn } from "./evalshard-own.js";
+import { ioStepOr } from "./io-step.js";
 import { CURRENT } from "./local-snapshots.js";
 
 /** Folders whose children are judged one by one: evalshard's only while every child is its own. */
@@ -32,8 +32,5 @@ export async function localForeignFile(dir: string): Promise<string | null> {
 
 /** The names in `dir`; null where there is no such directory. */
 async function listed(dir: string): Promise<string[] | null> {
-  return readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-    throw new IoError(`Cannot list ${dir}: ${error.message}`, dir, { cause: error });
-  });
+  return ioStepOr(dir, "list", null, () => readdir(dir));
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 import { exists, syncDir } from "./local-sync.js";
 
 /**
@@ -22,11 +22,8 @@ export interface Journal {
 
 /** The journal in `path`; null when surely absent; throws on a file evalshard did not write. */
 export async function readJournal(path: string): Promise<Journal | null> {
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    // Only a journal that is surely absent lets recovery delete the directory.
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-    throw new IoError(`Cannot read the publish journal ${path}: ${error.message}`, path, { cause: error });
-  });
+  // Only a journal that is surely absent lets recovery delete the directory.
+  const text = await ioStepOr(path, "read the publish journal", null, () => readFile(path, "utf8"));
   if (text === null) return null;
   try {
     const journal = JSON.parse(text) as Journal;

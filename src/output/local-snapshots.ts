@@ -1,7 +1,7 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../core/errors.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import { OLD_PREFIX } from "./local-journal.js";
 import { syncDir, syncFile, syncFolders } from "./local-sync.js";
@@ -27,10 +27,7 @@ const unfenced: Fence = async () => undefined;
 
 /** The current snapshot's id; null for a directory never published in this layout. */
 export async function currentSnapshot(outDir: string): Promise<string | null> {
-  const target = await readlink(join(outDir, CURRENT)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw new IoError(`Cannot read ${join(outDir, CURRENT)}: ${error.message}`, outDir, { cause: error });
-  });
+  const target = await ioStepOr(join(outDir, CURRENT), "read", null, () => readlink(join(outDir, CURRENT)));
   if (target === null) return null;
   if (!target.startsWith(`${SNAPSHOTS_DIR}/`)) throw new IoError(`${join(outDir, CURRENT)} points at ${JSON.stringify(target)}, not a snapshot evalshard wrote; inspect the output directory by hand`, outDir);
   return target.slice(SNAPSHOTS_DIR.length + 1);
@@ -61,7 +58,7 @@ export async function publishSnapshot(outDir: string, stagingDir: string, id: st
   const present: string[] = [];
   for (const name of names) {
     // A listed entry the run did not produce is absent from the staging.
-    if (!(await ioStep(join(folder, name), "move into the snapshot", () => ifThere(rename(join(stagingDir, name), join(folder, name)))))) {
+    if (!(await ioStepOr(join(folder, name), "move into the snapshot", false, () => rename(join(stagingDir, name), join(folder, name)).then(() => true)))) {
       await ownStaging(stagingDir, fence);
       continue;
     }
@@ -115,17 +112,6 @@ async function ownStaging(stagingDir: string, fence: Fence): Promise<void> {
   if ((await stat(stagingDir).catch(() => null))?.isDirectory() === true) return;
   await fence();
   throw new IoError(`The staging directory ${stagingDir} of this job was deleted: nothing of this run was published, and the dataset is as it was`, stagingDir);
-}
-
-/** Whether the step found its source: false where it failed for want of it (ENOENT). */
-async function ifThere(done: Promise<void>): Promise<boolean> {
-  return done.then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return false;
-      throw error;
-    },
-  );
 }
 
 /** A step that creates a name, where something there already (EEXIST) is as good. */

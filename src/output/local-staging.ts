@@ -2,16 +2,16 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
-import { ConfigError, IoError } from "../core/errors.js";
 import { createLocalFile, LocalFiles } from "./local-files.js";
 import type { Fence, PublishHook, Staging } from "./storage.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
 import type { SnapshotGrace } from "./local-snapshots.js";
 import { exists } from "./local-sync.js";
 import { PendingFlushes } from "./pending-flushes.js";
 import { REJECTED_DIR } from "./publish-guard.js";
+import { topLevelEntries } from "./top-level-entries.js";
 
 const TMP_PREFIX = ".evalshard-tmp-";
 
@@ -63,7 +63,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
     // A hard link (a copy where links fail), through the entry's link into the current snapshot.
     reuse: (path) => linkTree(join(outDir, ...path.split("/")), files.at(path)),
     async publish(entries) {
-      const names = checkEntries(entries.map((name) => name.replace(/\/$/, "")));
+      const names = topLevelEntries(entries, "the output directory");
       // A folder entry ("_quarantine/") is published even when empty, as a local reader expects it.
       for (const name of names.filter((n) => entries.includes(`${n}/`))) await ioStep(dir, "create", () => mkdir(join(dir, name), { recursive: true }));
       publishing = true;
@@ -75,7 +75,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
       const target = join(outDir, REJECTED_DIR, name);
       await flushes.settle();
       await ioStep(target, "create the folder for a rejected attempt", () => mkdir(target, { recursive: true }));
-      for (const entry of checkEntries(entries.map((n) => n.replace(/\/$/, "")))) {
+      for (const entry of topLevelEntries(entries, "the output directory")) {
         if (await exists(join(dir, entry))) await ioStep(join(target, entry), "keep the rejected", () => rename(join(dir, entry), join(target, entry)));
       }
       await ioStep(dir, "delete the staging directory", () => rm(dir, { recursive: true, force: true }));
@@ -101,10 +101,7 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
  */
 export async function recoverStaging(outDir: string): Promise<Recovery> {
   const recovery: Recovery = { rolledForward: [], discarded: [] };
-  const names: string[] = await readdir(outDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [];
-    throw new IoError(`Cannot list ${outDir}: ${error.message}`, outDir, { cause: error });
-  });
+  const names: string[] = await ioStepOr(outDir, "list", [], () => readdir(outDir));
   for (const name of names.filter((n) => n.startsWith(TMP_PREFIX))) {
     const dir = join(outDir, name);
     const journal = await readJournal(join(dir, JOURNAL));
@@ -123,13 +120,4 @@ export async function recoverStaging(outDir: string): Promise<Recovery> {
     await ioStep(dir, "delete the replaced output", () => rm(dir, { recursive: true, force: true }));
   }
   return recovery;
-}
-
-function checkEntries(entries: readonly string[]): string[] {
-  for (const name of entries) {
-    if (name === "" || name === "." || name === ".." || /[/\\]/.test(name) || name.startsWith(".evalshard")) {
-      throw new ConfigError(`Cannot publish ${JSON.stringify(name)}: expected the name of a top-level entry of the output directory`);
-    }
-  }
-  return [...new Set(entries)];
 }

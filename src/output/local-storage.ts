@@ -2,8 +2,8 @@ import { LocalFiles } from "./local-files.js";
 import { localForeignFile } from "./local-foreign-file.js";
 import { openStaging } from "./local-staging.js";
 import type { LocalStaging } from "./local-staging.js";
+import type { LeaseLock } from "./lease-lock.js";
 import { takeOutputLock } from "./lock-output.js";
-import type { OutputLock } from "./lock-output.js";
 import type { Fence, Lock, PublishHook, Storage } from "./storage.js";
 import { withStepSignals } from "./with-step-signals.js";
 
@@ -29,7 +29,7 @@ export interface LocalStorageOptions {
  */
 export class LocalStorage extends LocalFiles implements Storage {
   readonly #leaseMs: number | undefined;
-  #held: OutputLock | null = null;
+  #held: LeaseLock | null = null;
 
   constructor(
     location: string,

@@ -1,17 +1,10 @@
 import { lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { IoError } from "../core/errors.js";
-import { ioStep } from "./io-step.js";
+import { ioStep, ioStepOr } from "./io-step.js";
 
 /** Whether `path` exists (a symbolic link counts, even one whose target is gone). */
 export async function exists(path: string): Promise<boolean> {
-  return lstat(path).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return false;
-      throw new IoError(`Cannot inspect ${path}: ${error.message}`, path, { cause: error });
-    },
-  );
+  return ioStepOr(path, "inspect", false, () => lstat(path).then(() => true));
 }
 
 export async function syncFile(path: string): Promise<void> {

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { link, lstat, mkdir, readdir, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { ConfigError, FencedError, IoError, LockedError } from "../core/errors.js";
-import { isGone, ownIdentity } from "./process-identity.js";
-import type { ProcessIdentity } from "./process-identity.js";
+import { ConfigError, IoError } from "../core/errors.js";
+import { takeLease } from "./lease-lock.js";
+import type { HeldLease, LeaseClaim, LeaseLock, LeaseRecord, LeaseSlot } from "./lease-lock.js";
 
 const LOCK = ".evalshard.lock";
 /** How long a lock stays valid without renewal by default; see docs/decisions.md ("the output lock"). */
@@ -12,21 +12,14 @@ export const DEFAULT_LEASE_MS = 30_000;
 /** The holder renews this many times per lease, so a few missed ticks (a busy event loop) do not lose it. */
 const RENEWALS_PER_LEASE = 5;
 
-interface LockContent {
-  readonly pid: number;
+interface LockContent extends LeaseRecord {
   readonly started: string;
-  readonly host: string;
-  readonly token: string;
-  /**
-   * The fencing token: greater than that of the lock it took over, and at least the holder's clock in ms,
-   * so later holders carry larger numbers. Messages name it; ownership is the token's.
-   */
-  readonly fence?: number;
   /** The holder's lease: the lock is stale once its file has not been renewed (touched) for this long. */
   readonly lease_ms?: number;
-  /** Present where /proc tells it: lets a job in the same pid namespace see at once that the holder died. */
-  readonly process?: ProcessIdentity | null;
 }
+
+/** The lock file as found: its content (none when torn or foreign) and its last renewal. */
+type HeldFile = HeldLease & Partial<LockContent> & { readonly mtimeMs: number };
 
 /** Options of {@link lockOutput}. */
 export interface LockOptions {
@@ -34,128 +27,75 @@ export interface LockOptions {
   readonly leaseMs?: number;
 }
 
-/** A held output lock ({@link takeOutputLock}). */
-export interface OutputLock {
-  /** This holder's fencing token (see docs/decisions.md, "fenced publishes"). */
-  readonly fence: number;
-  /**
-   * Renews the lease and confirms this job still holds the lock; throws {@link FencedError} once another
-   * job took it over. Called right before each step that changes what readers see (the switch, a delete).
-   */
-  check(): Promise<void>;
-  /** Releases the lock; rejects with a `LockedError` if it was taken over while this job held it. */
-  release(): Promise<void>;
-}
-
 /**
- * Takes `outDir/.evalshard.lock` (created with O_EXCL) as a lease that this process renews by a timer
- * and a per-run token. A lock is another job's, and throws {@link LockedError} at once, while its holder
- * is known alive (same boot and pid namespace: pid and start time match a live process) or, where that
- * cannot be told (another container, pod or host), while its lease runs. A pid or a hostname alone never
- * decides: both are reused. Returns the release function, which rejects with a `LockedError` if the lock
- * was taken over while this job held it (it had stalled for a whole lease).
+ * Takes `outDir/.evalshard.lock` (created with O_EXCL) as a lease that this process renews by touching
+ * the file, under a per-run token ({@link takeLease}'s rules). A holder known alive keeps it even past its
+ * lease; an empty or torn lock file is one being written, and waited out for a default lease. Returns the
+ * release function, which rejects with a `LockedError` if the lock was taken over while this job held it
+ * (it had stalled for a whole lease).
  */
 export async function lockOutput(outDir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const lock = await takeOutputLock(outDir, options);
   return () => lock.release();
 }
 
-/** {@link lockOutput}, with the fence: the held lock's {@link OutputLock.check} before each switch or delete. */
-export async function takeOutputLock(outDir: string, options: LockOptions = {}): Promise<OutputLock> {
+/** {@link lockOutput}, with the fence: the held lock's `check` before each switch or delete. */
+export async function takeOutputLock(outDir: string, options: LockOptions = {}): Promise<LeaseLock> {
   const leaseMs = options.leaseMs ?? leaseFromEnvironment() ?? DEFAULT_LEASE_MS;
   try {
     await mkdir(outDir, { recursive: true });
   } catch (error) {
     throw new IoError(`Cannot create the output directory ${outDir}: ${(error as Error).message}`, outDir, { cause: error });
   }
+  return takeLease(lockFile(outDir, leaseMs), leaseMs);
+}
+
+function lockFile(outDir: string, leaseMs: number): LeaseSlot<HeldFile> {
   const path = join(outDir, LOCK);
-  const identity = ownIdentity();
-  const token = randomBytes(8).toString("hex");
-  let after = 0;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const mine: LockContent = {
-      pid: process.pid,
-      started: new Date(Date.now() - process.uptime() * 1000).toISOString(),
-      host: hostname(),
-      token,
-      fence: Math.max(Date.now(), after + 1),
-      lease_ms: leaseMs,
-      process: identity,
-    };
-    if (await createLock(path, mine)) {
-      await sweepStrays(outDir);
-      return holdLease(outDir, path, mine, leaseMs);
-    }
-    const held = await readLock(path);
-    const stat = await lstat(path).catch(() => null);
-    if (stat === null) continue; // released meanwhile: try to create it again
-    const refusal = liveHolder(outDir, path, held, Date.now() - stat.mtimeMs, identity);
-    if (refusal !== null) throw new LockedError(refusal);
-    after = Math.max(after, held?.fence ?? 0);
-    await takeOver(path, held, stat.mtimeMs);
-  }
-  throw new LockedError(`Output directory ${outDir}: could not take the lock ${path}, other jobs keep taking it`);
-}
-
-/** Why the lock is another live job's, or null when it is stale. */
-function liveHolder(outDir: string, path: string, held: LockContent | null, ageMs: number, identity: ProcessIdentity | null): string | null {
-  if (held === null) {
-    return ageMs < DEFAULT_LEASE_MS ? `Output directory ${outDir} is being locked by another job right now (${path} is still empty)` : null;
-  }
-  const who = `process ${held.pid}${held.host === hostname() ? "" : ` on host ${held.host}`} (started ${held.started})`;
-  const gone = held.process == null ? undefined : isGone(held.pid, held.process, identity);
-  if (gone === true) return null;
-  if (gone === false) return `Output directory ${outDir} is locked by ${who}, which is running`;
-  const lease = typeof held.lease_ms === "number" && held.lease_ms > 0 ? held.lease_ms : DEFAULT_LEASE_MS;
-  if (ageMs >= lease) return null;
-  return (
-    `Output directory ${outDir} is locked by ${who}: lease renewed ${Math.floor(ageMs / 1000)} s ago, runs out in ${Math.ceil((lease - ageMs) / 1000)} s ` +
-    `unless renewed; if no such job is running, a job started after that takes the lock over`
-  );
-}
-
-/** Renews the lease until released; {@link OutputLock.check} and the release tell whether it was kept throughout. */
-function holdLease(outDir: string, path: string, mine: LockContent, leaseMs: number): OutputLock {
-  let lost: string | null = null;
-  // Once check() threw, the job knows (and says) it lost the lock: its release, on the way out, says nothing more.
-  let told = false;
-  let renewing: Promise<void> = Promise.resolve();
-  const check = (held: LockContent | null) => {
-    if (held?.token !== mine.token) lost ??= held === null ? "removed" : `taken over by process ${held.pid} on host ${held.host}${held.fence === undefined ? "" : ` (fence ${held.fence})`}`;
-  };
-  const renew = async () => {
-    const now = new Date();
-    await utimes(path, now, now).catch(() => undefined);
-    check(await readLock(path));
-  };
-  const timer = setInterval(() => {
-    renewing = (async () => {
-      await renew();
-      if (lost !== null) clearInterval(timer);
-    })();
-  }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
-  timer.unref(); // the lease must never keep a finished process alive
-  const lostLock = (what: string) =>
-    `The lock of ${outDir} was ${lost} while this job held it (fence ${mine.fence}; it had not renewed its ${leaseMs} ms lease in time, e.g. stopped or frozen): ${what}; check it with \`evalshard verify ${outDir}\``;
+  const lostTo = (held: Partial<LockContent> | null) =>
+    `${held?.token === undefined ? "removed" : `taken over by process ${held.pid} on host ${held.host}${held.fence === undefined ? "" : ` (fence ${held.fence})`}`} while this job held it`;
   return {
-    fence: mine.fence ?? 0,
-    async check() {
-      // Renewed first: a job taking the lock over meanwhile sees the fresh time and puts it back (takeOver).
-      await renewing;
-      if (lost === null) await renew();
-      if (lost === null) return;
-      told = true;
-      throw new FencedError(lostLock("this job stops here and leaves the dataset to the job that holds the lock"));
+    owner: outDir,
+    renewalsPerLease: RENEWALS_PER_LEASE,
+    aliveHolds: true,
+    async read() {
+      const content = await readLock(path);
+      const stat = await lstat(path).catch(() => null);
+      if (stat === null) return null;
+      const lease = typeof content?.lease_ms === "number" && content.lease_ms > 0 ? content.lease_ms : DEFAULT_LEASE_MS;
+      return { ...content, mtimeMs: stat.mtimeMs, expiresAt: stat.mtimeMs + lease };
     },
-    async release() {
-      clearInterval(timer);
-      await renewing;
+    async claim(mine, held) {
+      if (held !== null) await takeOver(path, held);
+      if (!(await createLock(path, contentOf(mine, leaseMs)))) return false;
+      await sweepStrays(outDir);
+      return true;
+    },
+    async renew(mine) {
+      const now = new Date();
+      await utimes(path, now, now).catch(() => undefined);
       const held = await readLock(path);
-      if (held?.token === mine.token) await unlink(path).catch(() => undefined);
-      else check(held);
-      if (lost !== null && !told) throw new LockedError(lostLock("another job may have written there meanwhile"));
+      return held?.token === mine.token ? true : lostTo(held);
+    },
+    lostTo,
+    remove: () => unlink(path).catch(() => undefined),
+    refusal(why, held) {
+      if (why === "contended" || held === null) return `Output directory ${outDir}: could not take the lock ${path}, other jobs keep taking it`;
+      if (why === "writing") return `Output directory ${outDir} is being locked by another job right now (${path} is still empty)`;
+      const who = `process ${held.pid}${held.host === hostname() ? "" : ` on host ${held.host}`} (started ${held.started})`;
+      if (why === "running") return `Output directory ${outDir} is locked by ${who}, which is running`;
+      const now = Date.now();
+      return (
+        `Output directory ${outDir} is locked by ${who}: lease renewed ${Math.floor((now - held.mtimeMs) / 1000)} s ago, runs out in ${Math.ceil((held.expiresAt - now) / 1000)} s ` +
+        `unless renewed; if no such job is running, a job started after that takes the lock over`
+      );
     },
   };
+}
+
+function contentOf(mine: LeaseClaim, leaseMs: number): LockContent {
+  const started = new Date(Date.now() - process.uptime() * 1000).toISOString();
+  return { pid: process.pid, started, host: hostname(), token: mine.token, fence: mine.fence, lease_ms: leaseMs, process: mine.identity };
 }
 
 /**
@@ -189,7 +129,7 @@ async function sweepStrays(outDir: string): Promise<void> {
 }
 
 /** Moves a stale lock away; puts it back if its holder renewed it or another job replaced it meanwhile. */
-async function takeOver(path: string, stale: LockContent | null, mtimeMs: number): Promise<void> {
+async function takeOver(path: string, stale: HeldFile): Promise<void> {
   const aside = `${path}.stale-${randomBytes(6).toString("hex")}`;
   try {
     await rename(path, aside);
@@ -198,7 +138,7 @@ async function takeOver(path: string, stale: LockContent | null, mtimeMs: number
   }
   const moved = await readLock(aside);
   const movedStat = await lstat(aside).catch(() => null);
-  if (moved?.token !== stale?.token || movedStat?.mtimeMs !== mtimeMs) await link(aside, path).catch(() => undefined);
+  if (moved?.token !== stale.token || movedStat?.mtimeMs !== stale.mtimeMs) await link(aside, path).catch(() => undefined);
   await unlink(aside).catch(() => undefined);
 }
 

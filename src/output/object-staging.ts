@@ -9,6 +9,7 @@ import { REJECTED_DIR } from "./publish-guard.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import type { Fence, FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
+import { topLevelEntries } from "./top-level-entries.js";
 
 /** What a staging needs from its storage. */
 export interface ObjectStagingContext {
@@ -71,7 +72,7 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
       await files.copy(source.key, path);
     },
     async publish(entries) {
-      const names = checkEntries(entries);
+      const names = topLevelEntries(entries, "the dataset", SNAPSHOTS.slice(0, -1));
       const inEntries = (path: string) => names.includes(path.split("/")[0] as string);
       const staged = await files.list("");
       // The manifest is staged last before a publish: without it, the folder was deleted under this job.
@@ -120,7 +121,7 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
       await step("done");
     },
     async reject(entries, name) {
-      const names = checkEntries(entries);
+      const names = topLevelEntries(entries, "the dataset", SNAPSHOTS.slice(0, -1));
       const to = `${REJECTED_DIR}/${name}/`;
       for (const f of await files.list("")) {
         if (names.includes(f.path.split("/")[0] as string)) await root.copy(files.key(f.path), `${to}${f.path}`);
@@ -139,14 +140,4 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
       await rm(scratch, { recursive: true, force: true });
     },
   };
-}
-
-function checkEntries(entries: readonly string[]): string[] {
-  const names = entries.map((name) => name.replace(/\/$/, ""));
-  for (const name of names) {
-    if (name === "" || name === "." || name === ".." || /[/\\]/.test(name) || name.startsWith(".evalshard") || `${name}/` === SNAPSHOTS) {
-      throw new ConfigError(`Cannot publish ${JSON.stringify(name)}: expected the name of a top-level entry of the dataset`);
-    }
-  }
-  return [...new Set(names)];
 }

@@ -2,8 +2,8 @@ import { ConfigError } from "../core/errors.js";
 import { isEvalshardOwn } from "./evalshard-own.js";
 import { ObjectFiles } from "./object-files.js";
 import { finishSnapshot } from "./object-finish-snapshot.js";
-import { takeLease } from "./object-lease-lock.js";
-import type { LeaseLock } from "./object-lease-lock.js";
+import type { LeaseLock } from "./lease-lock.js";
+import { takeObjectLease } from "./object-lease-lock.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import { openObjectStaging } from "./object-staging.js";
@@ -90,7 +90,7 @@ export class ObjectStorage implements Storage {
   }
 
   async lock(): Promise<Lock> {
-    this.#held = await takeLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
+    this.#held = await takeObjectLease(this.root, this.#options.leaseMs ?? 5 * 60_000);
     return this.#held;
   }
 

@@ -44,6 +44,8 @@ const RULES: readonly Rule[] = [
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts"] },
   // Convert's and a night's: the one that opens a dataset's quarantine in its staging.
   { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },
+  // A lease judged, renewed or fenced anywhere else would be a second lock: it asks whether a holder is gone, or fences.
+  { rule: "lease lock", marks: /import \{[^}]*\bisGone\b|new FencedError\(/, homes: ["output/lease-lock.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

@@ -190,9 +190,8 @@ class ParquetShard implements ShardWriter {
   }
 }
 
-/** Makes `file` hold the finished local file `local`: moved there on the local storage, copied into any other. */
+/** Makes `file` hold the finished local file `local`: copied into it. */
 async function closeWithLocalFile(file: FileWriter, local: string): Promise<WrittenFile> {
-  if (file instanceof LocalFileWriter) return file.replaceWith(local);
   for await (const chunk of createReadStream(local)) await file.write(chunk as Buffer);
   return file.close();
 }
