@@ -1,4 +1,4 @@
-import type { Turn } from "./prompt-from-window.js";
+import type { Turn } from "./turn.js";
 import { matchInjection, scanInjection } from "./scan-injection.js";
 import type { InjectionPattern } from "./scan-injection.js";
 import type { ViewEnv } from "./view-env.js";

@@ -1,6 +1,5 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf } from "./prompt-from-window.js";
 import { usablePairs } from "./usable-pairs.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -28,9 +27,9 @@ export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
     const paths = { prompt: "input.messages[].content", chosen: "preferred_output[].content", rejected: "non_preferred_output[].content" };
     for (const p of usablePairs(record, env, result, paths)) {
       result.rows.push({
-        input: { messages: messagesOf(p.prompt.turns) },
-        preferred_output: messagesOf([p.chosen]),
-        non_preferred_output: messagesOf([p.rejected]),
+        input: { messages: p.prompt },
+        preferred_output: p.chosen,
+        non_preferred_output: p.rejected,
       });
     }
     return result.result();

@@ -2,6 +2,8 @@ import type { ColumnType } from "../schema/column-type.js";
 import { messagesColumn } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
+import { conversationText } from "./training-text.js";
+import { messagesOf } from "./turn.js";
 import { turnWeights } from "./turn-weight.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -29,10 +31,7 @@ export const openAiSftEpisodes: View<"rl", OpenAiSftEpisodeRow> = {
   outputs: ["jsonl"],
   trl: null,
   description: "Each seat's RL episode as an OpenAI chat fine-tuning line: what it saw as user messages, its actions as assistant messages, each weighted 0 or 1.",
-  training: (row) => {
-    const messages = row.messages.map((m) => ({ role: m.role, content: m.content }));
-    return { prompt: messages.slice(0, -1), completions: [messages.slice(-1)] };
-  },
+  training: (row) => conversationText(messagesOf(row.messages)),
   rows(record, env) {
     const result = new ViewResultBuilder<OpenAiSftEpisodeRow>();
     const weight = turnWeights(record, env.turnWeight ?? "all", env.gamma);

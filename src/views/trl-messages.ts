@@ -1,9 +1,10 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
-import { messagesOf } from "./prompt-from-window.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
+import { conversationText } from "./training-text.js";
+import { messagesOf } from "./turn.js";
 
 /** A row of `trl-messages`: TRL's conversational language-modeling type, one seat's episode. */
 export type TrlMessagesRow = { messages: ChatMessage[]; run_id: string; seat_index: number; campaign_id: string };
@@ -23,7 +24,7 @@ export const trlMessages: View<"rl", TrlMessagesRow> = {
   outputs: ["parquet", "jsonl"],
   trl: { type: "language modeling", trainer: "SFTTrainer" },
   description: "Each seat's RL episode as one conversation: what it saw as user turns, its actions as assistant turns (assistant_only_loss trains on its actions).",
-  training: (row) => ({ prompt: row.messages.slice(0, -1), completions: [row.messages.slice(-1)] }),
+  training: (row) => conversationText(row.messages),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlMessagesRow>();
     const episode = episodeOf(record, env, result, "messages[].content");

@@ -1,6 +1,5 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf } from "./prompt-from-window.js";
 import { usablePairs } from "./usable-pairs.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -42,9 +41,9 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
     const paths = { prompt: "prompt[].content", chosen: "chosen[].content", rejected: "rejected[].content" };
     for (const p of usablePairs(record, env, result, paths)) {
       result.rows.push({
-        prompt: messagesOf(p.prompt.turns),
-        chosen: messagesOf([p.chosen]),
-        rejected: messagesOf([p.rejected]),
+        prompt: p.prompt,
+        chosen: p.chosen,
+        rejected: p.rejected,
         run_chosen: record.run_chosen,
         run_rejected: record.run_rejected,
         seat_index: record.seat_index,

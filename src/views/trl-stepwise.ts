@@ -1,10 +1,11 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
-import { MERGE_SEPARATOR, promptFromWindow } from "./prompt-from-window.js";
+import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
-import { returnToGo, stepReward } from "./return-to-go.js";
+import { rewardLabel } from "./reward-label.js";
 import { stepAction } from "./step-action.js";
+import { MERGE_SEPARATOR } from "./turn.js";
 import type { View } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -66,11 +67,11 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
       return result.result();
     }
     if (prompt.trimmed) result.trimmed++;
-    const returns = env.ktoLabel === "return_to_go" ? returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma) : null;
+    const label = rewardLabel(record, env.ktoLabel, env.gamma);
     result.rows.push({
       prompt: prompt.turns.map((t) => t.content).join(MERGE_SEPARATOR),
       completions: steps.map((s) => s.text),
-      labels: steps.map((s) => (returns === null ? s.tuple.reward.scalar_reward : (returns[s.position] as number)) > 0),
+      labels: steps.map((s) => label(s.tuple)),
       run_id: record.run_id,
       seat_index: record.seat.seat_index,
       campaign_id: record.scenario.campaign_id,
@@ -82,8 +83,6 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
 
 interface EpisodeStep {
   readonly tuple: RlTuple;
-  /** The tuple's place in the trajectory, for its return to go. */
-  readonly position: number;
   readonly text: string;
   readonly changed: boolean;
   readonly inject: boolean;
@@ -94,7 +93,7 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
   const checks = new WindowChecks(env.check);
   let prompt: Prompt | null = null;
   const steps: EpisodeStep[] = [];
-  record.tuples.forEach((tuple, position) => {
+  record.tuples.forEach((tuple) => {
     const action = stepAction(tuple, env, result);
     if (action === null) return;
     if (prompt === null) {
@@ -102,7 +101,7 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
       prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
       if (prompt === null) return result.drop("no_prompt");
     }
-    steps.push({ tuple, position, text: action.text, changed: action.changed, inject: action.inject });
+    steps.push({ tuple, text: action.text, changed: action.changed, inject: action.inject });
   });
   return prompt === null || steps.length === 0 ? null : { prompt, steps };
 }
