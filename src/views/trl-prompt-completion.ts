@@ -2,8 +2,8 @@ import type { Field } from "../schema/column-type.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { promptCompletionWriter } from "./prompt-completion-writer.js";
-import { STEP_KEY_COLUMNS } from "./step-keys.js";
-import type { StepKeys } from "./step-keys.js";
+import { STEP_KEY_COLUMNS } from "./row-keys.js";
+import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
 import { writtenRows } from "./written-rows.js";
 

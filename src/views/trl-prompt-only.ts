@@ -1,8 +1,8 @@
 import { actionSteps } from "./action-steps.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { STEP_KEY_COLUMNS, stepKeys } from "./step-keys.js";
-import type { StepKeys } from "./step-keys.js";
+import { STEP_KEY_COLUMNS, stepKeys } from "./row-keys.js";
+import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { messagesOf } from "./turn.js";

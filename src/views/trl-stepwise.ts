@@ -4,6 +4,8 @@ import type { RowText } from "./admit-texts.js";
 import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
 import { rewardLabel } from "./reward-label.js";
+import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
+import type { EpisodeKeys } from "./row-keys.js";
 import { stepAction } from "./step-action.js";
 import { MERGE_SEPARATOR } from "./turn.js";
 import type { View } from "./view.js";
@@ -16,9 +18,7 @@ export type TrlStepwiseRow = {
   prompt: string;
   completions: string[];
   labels: boolean[];
-  run_id: string;
-  seat_index: number;
-  campaign_id: string;
+} & EpisodeKeys & {
   /** The `index` of the step each completion is the action of. */
   step_indices: number[];
 };
@@ -44,9 +44,7 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
     { name: "prompt", type: { kind: "string" }, nullable: false },
     { name: "completions", type: { kind: "list", item: { kind: "string" } }, nullable: false },
     { name: "labels", type: { kind: "list", item: { kind: "bool" } }, nullable: false },
-    { name: "run_id", type: { kind: "string" }, nullable: false },
-    { name: "seat_index", type: { kind: "int64" }, nullable: false },
-    { name: "campaign_id", type: { kind: "string" }, nullable: false },
+    ...EPISODE_KEY_COLUMNS,
     { name: "step_indices", type: { kind: "list", item: { kind: "int64" } }, nullable: false },
   ],
   outputs: ["parquet", "jsonl"],
@@ -72,9 +70,7 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
       prompt: prompt.turns.map((t) => t.content).join(MERGE_SEPARATOR),
       completions: steps.map((s) => s.text),
       labels: steps.map((s) => label(s.tuple)),
-      run_id: record.run_id,
-      seat_index: record.seat.seat_index,
-      campaign_id: record.scenario.campaign_id,
+      ...episodeKeys(record),
       step_indices: steps.map((s) => s.tuple.index),
     });
     return result.result();
