@@ -49,10 +49,7 @@ export function actionSteps<P extends StepPaths>(record: RlRecord, env: ViewEnv,
     }
     const texts = turnTexts(paths.prompt, prompt.turns);
     if (completion !== null && paths.completion !== null) texts.push(...turnTexts(paths.completion, [completion]));
-    if (admitTexts(env, texts) === "injection") {
-      result.drop("injection");
-      continue;
-    }
+    if (!admitTexts(env, result, texts)) continue;
     if (prompt.trimmed) result.trimmed++;
     steps.push({ tuple, prompt, completion });
   }

@@ -71,10 +71,7 @@ export function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuil
     return null;
   }
   const built: EpisodeTurn[] = turns.map((t) => ({ ...mergedTurn(t), tuples: t.tuples }));
-  if (admitTexts(env, turnTexts(path, built)) === "injection") {
-    result.drop("injection");
-    return null;
-  }
+  if (!admitTexts(env, result, turnTexts(path, built))) return null;
   if (env.systemPrompt !== undefined) built.unshift({ role: "system", content: env.systemPrompt, changed: false, tuples: [] });
   return { turns: built };
 }

@@ -60,10 +60,7 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
     }
     const { prompt, steps } = episode;
     const texts: RowText[] = [...turnTexts("prompt", prompt.turns), ...steps.map((s) => ({ path: "completions[]", text: s.text, changed: s.changed, inject: s.inject }))];
-    if (admitTexts(env, texts) === "injection") {
-      result.drop("injection");
-      return result.result();
-    }
+    if (!admitTexts(env, result, texts)) return result.result();
     if (prompt.trimmed) result.trimmed++;
     const label = rewardLabel(record, env.ktoLabel, env.gamma);
     result.rows.push({

@@ -67,10 +67,7 @@ export function usablePairs(record: DpoRecord, env: ViewEnv, result: ViewResultB
     const chosenTurn: Turn = { role: "assistant", content: chosen.text, changed: chosen.changed };
     const rejectedTurn: Turn = { role: "assistant", content: rejected.text, changed: rejected.changed };
     const texts = [...turnTexts(paths.prompt, prompt.turns), ...turnTexts(paths.chosen, [chosenTurn]), ...turnTexts(paths.rejected, [rejectedTurn])];
-    if (admitTexts(env, texts) === "injection") {
-      result.drop("injection");
-      continue;
-    }
+    if (!admitTexts(env, result, texts)) continue;
     if (prompt.trimmed) result.trimmed++;
     pairs.push({ pair, prompt: messagesOf(prompt.turns), chosen: messagesOf([chosenTurn]), rejected: messagesOf([rejectedTurn]) });
   }
