@@ -66,6 +66,6 @@ export async function openViewRun(
     tally,
     audit: env.audit,
     manifest,
-    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize", tokens: manifest().tokens }) }),
+    card: () => ({ name: view.name, lines: viewCard(view, manifest()) }),
   };
 }

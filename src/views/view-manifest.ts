@@ -78,7 +78,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
 }
 
 /** What an episode view left out: one tally, its reasons split into whole episodes and steps without an assistant turn. */
-export function episodesDropped(dropped: ViewCounts["dropped"]): { steps_dropped: ViewCounts["dropped"]; episodes_dropped: ViewCounts["dropped"] } {
+function episodesDropped(dropped: ViewCounts["dropped"]): { steps_dropped: ViewCounts["dropped"]; episodes_dropped: ViewCounts["dropped"] } {
   const entries = Object.entries(dropped) as [ViewDropReason, number][];
   return {
     steps_dropped: Object.fromEntries(entries.filter(([r]) => !EPISODE_REASONS.has(r))),
