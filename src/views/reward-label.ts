@@ -1,11 +1,13 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { returnToGo, stepReward } from "./return-to-go.js";
-import type { KtoLabel } from "./view-env.js";
+
+/** What decides a KTO row's `label`: the step's `scalar_reward > 0` (default), or its return to go `> 0`. */
+export const KTO_LABELS = ["scalar_reward", "return_to_go"] as const;
+export type KtoLabel = (typeof KTO_LABELS)[number];
 
 /**
- * The reward rule over one record that labels a step desirable (`--kto-label`): its `scalar_reward > 0`, or
- * with `return_to_go` its return to go (discounted by `gamma`) `> 0`. `trl-kto`'s labels, `trl-stepwise`'s
- * and the turn weights of `openai-sft --episodes` are this rule.
+ * `rule` (`--kto-label`) over one record: whether a step is desirable, its return to go discounted by `gamma`.
+ * `trl-kto`'s labels, `trl-stepwise`'s and the turn weights of `openai-sft --episodes` are this rule.
  */
 export function rewardLabel(record: RlRecord, rule: KtoLabel, gamma: number): (tuple: RlTuple) => boolean {
   if (rule === "scalar_reward") return (t) => t.reward.scalar_reward > 0;
