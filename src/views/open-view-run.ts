@@ -55,7 +55,7 @@ export async function openViewRun(
   }
   const tally = new ViewTally();
   const manifest = (): ViewManifest =>
-    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens, turnWeight: env.turnWeight });
+    viewManifest({ ...opened, counts: tally.counts(), audit: env.audit.summary(), turnWeight: env.turnWeight });
   return {
     view,
     options: opened.options,
