@@ -85,6 +85,6 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     ...(plan.turnWeight === undefined ? {} : { turnWeight: plan.turnWeight }),
     ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved, plan.tokenCache ?? null));
+  const env = viewEnv(resolved, context, await tokenBudgetOf(resolved, plan.tokenCache ?? null));
   return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }
