@@ -6,6 +6,7 @@ import { conversationText } from "./training-text.js";
 import { messagesOf } from "./turn.js";
 import { turnWeights } from "./turn-weight.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 
 /** A message of an episode's OpenAI line: an assistant message says whether it is trained on. */
@@ -24,11 +25,9 @@ const WEIGHTED_MESSAGES: ColumnType = messagesColumn({ name: "weight", type: { k
  */
 export const openAiSftEpisodes: View<"rl", OpenAiSftEpisodeRow> = {
   name: "openai-sft",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("openai-sft"),
   unit: "episode",
   columns: [{ name: "messages", type: WEIGHTED_MESSAGES, nullable: false }],
-  outputs: ["jsonl"],
   trl: null,
   description: "Each seat's RL episode as an OpenAI chat fine-tuning line: what it saw as user messages, its actions as assistant messages, each weighted 0 or 1.",
   training: (row) => conversationText(messagesOf(row.messages)),

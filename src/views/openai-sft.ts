@@ -2,6 +2,7 @@ import { actionSteps } from "./action-steps.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { conversationText } from "./training-text.js";
 import { messagesOf } from "./turn.js";
@@ -12,11 +13,9 @@ export type OpenAiSftRow = { messages: ChatMessage[] };
 /** One line per RL action step: the prompt's messages, then the action as the assistant's reply. */
 export const openAiSft: View<"rl", OpenAiSftRow> = {
   name: "openai-sft",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("openai-sft"),
   unit: "step",
   columns: [{ name: "messages", type: MESSAGES, nullable: false }],
-  outputs: ["jsonl"],
   trl: null,
   description: "Each RL action step as an OpenAI chat fine-tuning line: the window's messages, then the action as the assistant's reply.",
   training: (row) => conversationText(row.messages),

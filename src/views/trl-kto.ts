@@ -5,6 +5,7 @@ import { rewardLabel } from "./reward-label.js";
 import { STEP_KEY_COLUMNS, stepKeys } from "./row-keys.js";
 import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { messagesOf } from "./turn.js";
 
@@ -17,8 +18,7 @@ export type TrlKtoRow = { prompt: ChatMessage[]; completion: ChatMessage[]; labe
  */
 export const trlKto: View<"rl", TrlKtoRow> = {
   name: "trl-kto",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-kto"),
   unit: "step",
   columns: [
     { name: "prompt", type: MESSAGES, nullable: false },
@@ -26,7 +26,6 @@ export const trlKto: View<"rl", TrlKtoRow> = {
     { name: "label", type: { kind: "bool" }, nullable: false },
     ...STEP_KEY_COLUMNS,
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "unpaired preference", trainer: "KTOTrainer" },
   description: "Each RL action step as a KTO example: prompt, completion and whether the step's reward was positive.",
   training: (row) => ({ prompt: row.prompt, completions: [row.completion] }),

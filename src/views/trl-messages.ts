@@ -4,6 +4,7 @@ import { episodeOf } from "./episode-turns.js";
 import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
 import type { EpisodeKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { conversationText } from "./training-text.js";
 import { messagesOf } from "./turn.js";
@@ -14,11 +15,9 @@ export type TrlMessagesRow = { messages: ChatMessage[] } & EpisodeKeys;
 /** One row per kept seat episode: what the seat saw as user turns, its actions as assistant turns. */
 export const trlMessages: View<"rl", TrlMessagesRow> = {
   name: "trl-messages",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-messages"),
   unit: "episode",
   columns: [{ name: "messages", type: MESSAGES, nullable: false }, ...EPISODE_KEY_COLUMNS],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "language modeling", trainer: "SFTTrainer" },
   description: "Each seat's RL episode as one conversation: what it saw as user turns, its actions as assistant turns (assistant_only_loss trains on its actions).",
   training: (row) => conversationText(row.messages),

@@ -2,6 +2,7 @@ import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { usablePairs } from "./usable-pairs.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 
 /** A row of `trl-preference`: TRL's conversational preference type with an explicit prompt. */
@@ -19,8 +20,7 @@ export type TrlPreferenceRow = {
 /** One row per usable DPO pair: the aligned RL step's window as prompt, the two actions as chosen and rejected. */
 export const trlPreference: View<"dpo", TrlPreferenceRow> = {
   name: "trl-preference",
-  from: "dpo",
-  needsContext: true,
+  ...traitsOf("trl-preference"),
   unit: "pair",
   columns: [
     { name: "prompt", type: MESSAGES, nullable: false },
@@ -32,7 +32,6 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
     { name: "step_index", type: { kind: "int64" }, nullable: false },
     { name: "campaign_id", type: { kind: "string" }, nullable: false },
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "preference", trainer: "DPOTrainer" },
   description: "Each usable DPO pair as a conversational preference example, its prompt joined from the chosen run's RL step.",
   training: (row) => ({ prompt: row.prompt, completions: [row.chosen, row.rejected] }),

@@ -4,6 +4,7 @@ import type { ChatMessage } from "./chat-message.js";
 import { STEP_KEY_COLUMNS, stepKeys } from "./row-keys.js";
 import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { messagesOf } from "./turn.js";
 
@@ -18,11 +19,9 @@ export type TrlPromptOnlyRow = { prompt: ChatMessage[] } & StepKeys;
  */
 export const trlPromptOnly: View<"rl", TrlPromptOnlyRow> = {
   name: "trl-prompt-only",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-prompt-only"),
   unit: "step",
   columns: [{ name: "prompt", type: MESSAGES, nullable: false }, ...STEP_KEY_COLUMNS],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "prompt-only", trainer: "GRPOTrainer" },
   description: "Each RL decision state as a conversational prompt-only example: the transcript window an online trainer generates the reply to.",
   training: (row) => ({ prompt: row.prompt, completions: [] }),

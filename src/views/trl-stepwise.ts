@@ -9,6 +9,7 @@ import type { EpisodeKeys } from "./row-keys.js";
 import { stepAction } from "./step-action.js";
 import { MERGE_SEPARATOR } from "./turn.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -37,8 +38,7 @@ const STEP_SEPARATOR = "\n";
  */
 export const trlStepwise: View<"rl", TrlStepwiseRow> = {
   name: "trl-stepwise",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-stepwise"),
   unit: "episode",
   columns: [
     { name: "prompt", type: { kind: "string" }, nullable: false },
@@ -47,7 +47,6 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
     ...EPISODE_KEY_COLUMNS,
     { name: "step_indices", type: { kind: "list", item: { kind: "int64" } }, nullable: false },
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "stepwise supervision", trainer: "experimental.prm.PRMTrainer", format: "standard" },
   description: "Each RL seat episode as a stepwise-supervision example: the first window as prompt, the agent's actions as completions, each labelled by its step's reward.",
   training: (row) => ({ prompt: [{ role: "user", content: row.prompt }], completions: [[{ role: "assistant", content: row.completions.join(STEP_SEPARATOR) }]] }),
