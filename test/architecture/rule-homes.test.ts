@@ -44,6 +44,12 @@ const RULES: readonly Rule[] = [
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts"] },
   // Convert's and a night's: the one that opens a dataset's quarantine in its staging.
   { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },
+  // A view's step label (trl-kto, trl-stepwise, openai-sft --episodes' weights): the reward's test.
+  { rule: "step label", marks: /\.scalar_reward\s*>\s*0|\.scalar_reward : \(returns\[/, homes: ["views/reward-label.ts"] },
+  // A merged turn is known clear of injection patterns only when every part is.
+  { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
+  { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
+  { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
