@@ -2,7 +2,7 @@ import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
-import { stepAction } from "./step-action.js";
+import { isDecision, stepAction } from "./step-action.js";
 import type { Turn } from "./turn.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
@@ -37,10 +37,7 @@ export function actionSteps<P extends StepPaths>(record: RlRecord, env: ViewEnv,
       const action = stepAction(tuple, env, result);
       if (action === null) continue;
       completion = { role: "assistant", content: action.text, changed: action.changed, inject: action.inject };
-    } else if (tuple.kind !== "action" || tuple.action === null) {
-      result.drop("no_action");
-      continue;
-    }
+    } else if (!isDecision(tuple, result)) continue;
     checks.next();
     const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
     if (prompt === null) {
