@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRole } from "./chat-message.js";
+import type { Checked, Sanitized } from "./sanitize-text.js";
 
 /** A message being built, with whether sanitizing changed any text it holds (for the text audit). */
 export interface Turn extends ChatMessage {
@@ -24,7 +25,7 @@ export interface MergingTurn {
  * A merged turn is known clear of injection patterns only when every part is (the separator holds nothing
  * the prefilter looks for and stops every word it reads across); otherwise its text is scanned whole.
  */
-export function mergeText<T extends MergingTurn>(turns: T[], role: T["role"], said: { readonly text: string; readonly changed: boolean; readonly inject?: boolean | undefined }, extra: Omit<T, keyof MergingTurn>): T {
+export function mergeText<T extends MergingTurn>(turns: T[], role: T["role"], said: Sanitized & Partial<Checked>, extra: Omit<T, keyof MergingTurn>): T {
   const last = turns.at(-1);
   if (last !== undefined && last.role === role) {
     last.parts.push(said.text);
