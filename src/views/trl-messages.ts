@@ -2,7 +2,6 @@ import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
 import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
-import type { EpisodeKeys } from "./row-keys.js";
 import type { View } from "./view.js";
 import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
@@ -10,7 +9,7 @@ import { conversationText } from "./training-text.js";
 import { messagesOf } from "./turn.js";
 
 /** A row of `trl-messages`: TRL's conversational language-modeling type, one seat's episode. */
-export type TrlMessagesRow = { messages: ChatMessage[] } & EpisodeKeys;
+export type TrlMessagesRow = { messages: ChatMessage[]; run_id: string; seat_index: number; campaign_id: string };
 
 /** One row per kept seat episode: what the seat saw as user turns, its actions as assistant turns. */
 export const trlMessages: View<"rl", TrlMessagesRow> = {
