@@ -57,9 +57,7 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
   if (parsed.model === null || typeof parsed.model !== "object" || typeof (parsed.model as { type?: unknown }).type !== "string") {
     throw new ConfigError(`--tokenizer ${JSON.stringify(request.tokenizer)} is not a Hugging Face tokenizer.json: it has no "model" with a "type"`);
   }
-  const controlTokens = Array.isArray(parsed.added_tokens)
-    ? parsed.added_tokens.filter((t): t is { content: string; special: true } => t !== null && typeof t === "object" && t.special === true && typeof t.content === "string").map((t) => t.content)
-    : [];
+  const controlTokens = Array.isArray(parsed.added_tokens) ? addedSpecialTokens(parsed.added_tokens) : [];
   const configPath = join(dirname(request.tokenizer), "tokenizer_config.json");
   const configText = await readFile(configPath, "utf8").catch(() => null);
   const config = configText === null ? {} : parseObject(configText, configPath, "tokenizer_config.json");
@@ -80,6 +78,11 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
   }
   const tokenizer = { kind: "hf" as const, json, digest: { name: request.tokenizer, sha256: sha256(json) }, specialTokens, controlTokens };
   return { tokenizer, template, maxTokens };
+}
+
+/** A tokenizer.json's special tokens: the `content` of each of its `added_tokens` marked `special`. */
+export function addedSpecialTokens(added: readonly unknown[]): string[] {
+  return added.filter((t): t is { content: string } => t !== null && typeof t === "object" && "special" in t && t.special === true && "content" in t && typeof t.content === "string").map((t) => t.content);
 }
 
 /** A tokenizer_config.json's `chat_template`: one string, or named ones of which transformers takes `default`. */

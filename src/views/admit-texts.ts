@@ -1,7 +1,8 @@
-import type { Turn } from "./prompt-from-window.js";
+import type { Turn } from "./turn.js";
 import { matchInjection, scanInjection } from "./scan-injection.js";
 import type { InjectionPattern } from "./scan-injection.js";
 import type { ViewEnv } from "./view-env.js";
+import type { ViewResultBuilder } from "./view-result.js";
 
 /** One text a row is about to carry, at its path in the row (`prompt[].content`). */
 export interface RowText {
@@ -32,16 +33,20 @@ export function countText(env: ViewEnv, t: RowText): void {
 }
 
 /**
- * Scans a row's texts for injection patterns. When any matches and `onInjection` is `drop`, the row goes
- * (`injection`) and nothing is counted; otherwise every text is counted in the audit and the row is kept.
+ * Scans a row's texts for injection patterns. When any matches and `onInjection` is `drop`, the row goes: it
+ * is counted in `result` as `injection`, nothing in the audit, and false is returned; otherwise every text is
+ * counted in the audit and the row is kept.
  */
-export function admitTexts(env: ViewEnv, texts: readonly RowText[]): "keep" | "injection" {
+export function admitTexts(env: ViewEnv, result: ViewResultBuilder<unknown>, texts: readonly RowText[]): boolean {
   if (env.onInjection !== "drop") {
     for (const t of texts) countText(env, t);
-    return "keep";
+    return true;
   }
   const scans = texts.map(patternsOf);
-  if (scans.some((s) => s.length > 0)) return "injection";
+  if (scans.some((s) => s.length > 0)) {
+    result.drop("injection");
+    return false;
+  }
   for (const [i, t] of texts.entries()) env.audit.add(t.path, t.changed, scans[i] as readonly InjectionPattern[]);
-  return "keep";
+  return true;
 }

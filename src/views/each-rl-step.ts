@@ -83,10 +83,7 @@ export function eachRlStep(
       const texts: RowText[] = window === CLEARED ? [] : [...window];
       if (action !== null) texts.push(actionText(action));
       texts.push(...labels.texts);
-      if (admitTexts(env, texts) === "injection") {
-        result.drop("injection");
-        continue;
-      }
+      if (!admitTexts(env, result, texts)) continue;
       if (window === CLEARED) env.audit.addUnchanged(WINDOW_PATH, cleared);
     }
     labels.keep();

@@ -1,11 +1,11 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import type { ChatRole } from "./chat-message.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
-import { MERGE_SEPARATOR } from "./prompt-from-window.js";
-import type { Turn } from "./prompt-from-window.js";
 import type { Checked } from "./sanitize-text.js";
 import { speakerRole } from "./speaker-role.js";
 import { stepAction } from "./step-action.js";
+import { mergedTurn, mergeText } from "./turn.js";
+import type { MergingTurn, Turn } from "./turn.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -25,12 +25,8 @@ interface Said {
   readonly text: string;
 }
 
-interface Building {
-  role: Exclude<ChatRole, "system">;
-  parts: string[];
-  changed: boolean;
-  inject: boolean | undefined;
-  tuples: RlTuple[];
+interface Building extends MergingTurn {
+  readonly tuples: RlTuple[];
 }
 
 /**
@@ -49,15 +45,6 @@ export function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuil
   const checks = new WindowChecks(env.check);
   const said: Said[] = [];
   const turns: Building[] = [];
-  const add = (role: Building["role"], c: Checked, tuple: RlTuple | null): void => {
-    const last = turns.at(-1);
-    if (last !== undefined && last.role === role) {
-      last.parts.push(c.text);
-      last.changed ||= c.changed;
-      last.inject = last.inject === false && c.inject === false ? false : undefined;
-      if (tuple !== null) last.tuples.push(tuple);
-    } else turns.push({ role, parts: [c.text], changed: c.changed, inject: c.inject, tuples: tuple === null ? [] : [tuple] });
-  };
   for (const tuple of record.tuples) {
     checks.next();
     const window: (Said & { checked: Checked })[] = [];
@@ -67,7 +54,7 @@ export function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuil
     }
     for (const m of window.slice(overlap(said, window))) {
       said.push(m);
-      if (m.role === "user") add("user", m.checked, null);
+      if (m.role === "user") mergeText(turns, "user", m.checked, { tuples: [] });
     }
     const action = stepAction(tuple, env, result);
     if (action === null) continue;
@@ -76,21 +63,15 @@ export function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuil
       result.drop("no_prompt");
       continue;
     }
-    add("assistant", action, tuple);
+    mergeText(turns, "assistant", action, { tuples: [] }).tuples.push(tuple);
   }
   while (turns.at(-1)?.role === "user") turns.pop();
   if (!turns.some((t) => t.role === "assistant" && trains(t.tuples))) {
     result.drop("no_turns");
     return null;
   }
-  const built: EpisodeTurn[] = turns.map((t) => {
-    const content = t.parts.length === 1 ? (t.parts[0] as string) : t.parts.join(MERGE_SEPARATOR);
-    return t.inject === undefined ? { role: t.role, content, changed: t.changed, tuples: t.tuples } : { role: t.role, content, changed: t.changed, inject: t.inject, tuples: t.tuples };
-  });
-  if (admitTexts(env, turnTexts(path, built)) === "injection") {
-    result.drop("injection");
-    return null;
-  }
+  const built: EpisodeTurn[] = turns.map((t) => ({ ...mergedTurn(t), tuples: t.tuples }));
+  if (!admitTexts(env, result, turnTexts(path, built))) return null;
   if (env.systemPrompt !== undefined) built.unshift({ role: "system", content: env.systemPrompt, changed: false, tuples: [] });
   return { turns: built };
 }

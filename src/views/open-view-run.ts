@@ -55,7 +55,7 @@ export async function openViewRun(
   }
   const tally = new ViewTally();
   const manifest = (): ViewManifest =>
-    viewManifest({ view, counts: tally.counts(), audit: env.audit.summary(), onInjection: opened.onInjection, systemPrompt: opened.systemPrompt, extraControlTokens: opened.extraControlTokens, context: opened.context, tokens: opened.tokens, turnWeight: env.turnWeight });
+    viewManifest({ ...opened, counts: tally.counts(), audit: env.audit.summary(), turnWeight: env.turnWeight });
   return {
     view,
     options: opened.options,
@@ -66,6 +66,6 @@ export async function openViewRun(
     tally,
     audit: env.audit,
     manifest,
-    card: () => ({ name: view.name, lines: viewCard({ view, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize", tokens: manifest().tokens }) }),
+    card: () => ({ name: view.name, lines: viewCard(view, manifest()) }),
   };
 }

@@ -3,14 +3,12 @@ import type { RlRecord } from "../formats/rl.js";
 import type { ReadOptions } from "../sources/line-source.js";
 import { parseControlTokens } from "./parse-control-tokens.js";
 import { RlContext } from "./rl-context.js";
-import type { AnyView } from "./view.js";
 import { viewEnv } from "./view-env.js";
 import type { ViewEnv, ViewOptions } from "./view-env.js";
-import type { ContextCounts } from "./view-manifest.js";
+import type { ContextCounts, ViewSetup } from "./view-manifest.js";
 import { viewOf } from "./views.js";
 import type { TurnWeight } from "./turn-weight.js";
 import { readTokenSetup } from "../tokens/token-setup.js";
-import type { TokenSetup } from "../tokens/token-setup.js";
 import type { TokenCache } from "../tokens/token-cache.js";
 import { tokenBudgetOf } from "./token-budget-of.js";
 
@@ -37,17 +35,10 @@ export interface ViewRequest {
 }
 
 /** A view ready to run: its environment, and what the manifest says about how it was set up. */
-export interface OpenedView {
-  readonly view: AnyView;
+export interface OpenedView extends ViewSetup {
   readonly env: ViewEnv;
   /** What `env` was resolved from, files read: plain data, so a worker thread can resolve its own env. */
   readonly options: ViewOptions;
-  readonly onInjection: ViewRequest["onInjection"];
-  readonly systemPrompt: boolean;
-  readonly extraControlTokens: number;
-  readonly context: ContextCounts | null;
-  /** What the rows are counted with (`--tokenizer`), for the manifest. */
-  readonly tokens: TokenSetup | null;
 }
 
 /**
@@ -94,6 +85,6 @@ export async function openView(plan: ViewRequest, options: { readonly scratch?: 
     ...(plan.turnWeight === undefined ? {} : { turnWeight: plan.turnWeight }),
     ...(tokens === null ? {} : { tokens }),
   };
-  const env = viewEnv(resolved, context, await tokenBudgetOf(view, resolved, plan.tokenCache ?? null));
+  const env = viewEnv(resolved, context, await tokenBudgetOf(resolved, plan.tokenCache ?? null));
   return { view, env, options: resolved, onInjection: plan.onInjection, systemPrompt: systemPrompt !== undefined, extraControlTokens: controlTokens?.length ?? 0, context: counts, tokens };
 }

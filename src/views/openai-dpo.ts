@@ -1,8 +1,8 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf } from "./prompt-from-window.js";
 import { usablePairs } from "./usable-pairs.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 
 /** A line of `openai-dpo`: the OpenAI preference fine-tuning format, and no other key. */
@@ -11,15 +11,13 @@ export type OpenAiDpoRow = { input: { messages: ChatMessage[] }; preferred_outpu
 /** One line per usable DPO pair, joined as `trl-preference` is. */
 export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
   name: "openai-dpo",
-  from: "dpo",
-  needsContext: true,
+  ...traitsOf("openai-dpo"),
   unit: "pair",
   columns: [
     { name: "input", type: { kind: "struct", fields: [{ name: "messages", type: MESSAGES, nullable: false }] }, nullable: false },
     { name: "preferred_output", type: MESSAGES, nullable: false },
     { name: "non_preferred_output", type: MESSAGES, nullable: false },
   ],
-  outputs: ["jsonl"],
   trl: null,
   description: "Each usable DPO pair as an OpenAI preference fine-tuning line, its prompt joined from the chosen run's RL step.",
   training: (row) => ({ prompt: row.input.messages, completions: [row.preferred_output, row.non_preferred_output] }),
@@ -28,9 +26,9 @@ export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
     const paths = { prompt: "input.messages[].content", chosen: "preferred_output[].content", rejected: "non_preferred_output[].content" };
     for (const p of usablePairs(record, env, result, paths)) {
       result.rows.push({
-        input: { messages: messagesOf(p.prompt.turns) },
-        preferred_output: messagesOf([p.chosen]),
-        non_preferred_output: messagesOf([p.rejected]),
+        input: { messages: p.prompt },
+        preferred_output: p.chosen,
+        non_preferred_output: p.rejected,
       });
     }
     return result.result();

@@ -2,8 +2,11 @@ import type { ColumnType } from "../schema/column-type.js";
 import { messagesColumn } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
+import { conversationText } from "./training-text.js";
+import { messagesOf } from "./turn.js";
 import { turnWeights } from "./turn-weight.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 
 /** A message of an episode's OpenAI line: an assistant message says whether it is trained on. */
@@ -22,17 +25,12 @@ const WEIGHTED_MESSAGES: ColumnType = messagesColumn({ name: "weight", type: { k
  */
 export const openAiSftEpisodes: View<"rl", OpenAiSftEpisodeRow> = {
   name: "openai-sft",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("openai-sft"),
   unit: "episode",
   columns: [{ name: "messages", type: WEIGHTED_MESSAGES, nullable: false }],
-  outputs: ["jsonl"],
   trl: null,
   description: "Each seat's RL episode as an OpenAI chat fine-tuning line: what it saw as user messages, its actions as assistant messages, each weighted 0 or 1.",
-  training: (row) => {
-    const messages = row.messages.map((m) => ({ role: m.role, content: m.content }));
-    return { prompt: messages.slice(0, -1), completions: [messages.slice(-1)] };
-  },
+  training: (row) => conversationText(messagesOf(row.messages)),
   rows(record, env) {
     const result = new ViewResultBuilder<OpenAiSftEpisodeRow>();
     const weight = turnWeights(record, env.turnWeight ?? "all", env.gamma);

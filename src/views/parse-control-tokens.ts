@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { addedSpecialTokens } from "../tokens/token-setup.js";
 
 /**
  * The control tokens of a `--control-tokens` file: a JSON list of strings, a tokenizer's `tokenizer.json`
@@ -16,9 +17,7 @@ export function parseControlTokens(text: string, name: string): string[] {
     }
     if (Array.isArray(value) && value.every((t) => typeof t === "string")) return value;
     const added = (value as { added_tokens?: unknown }).added_tokens;
-    if (Array.isArray(added)) {
-      return added.filter((t): t is { content: string; special: true } => t !== null && typeof t === "object" && t.special === true && typeof t.content === "string").map((t) => t.content);
-    }
+    if (Array.isArray(added)) return addedSpecialTokens(added);
     throw new ConfigError(`${name}: expected a JSON list of strings or a tokenizer.json with added_tokens`);
   }
   return text.split(/\r?\n/).filter((line) => line.trim() !== "");

@@ -4,7 +4,7 @@ import type { LeafWriter } from "../parquet/leaf-writer.js";
 import { actionSteps } from "./action-steps.js";
 import { LeafColumns } from "./leaf-columns.js";
 import type { RowOut } from "./leaf-columns.js";
-import type { Turn } from "./prompt-from-window.js";
+import type { Turn } from "./turn.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
 import type { ViewWritten } from "./view-result.js";

@@ -4,6 +4,7 @@ import { MESSAGES } from "./chat-message.js";
 import type { RlStepsRecord } from "./rl-steps-record.js";
 import { rlStepsWriter } from "./rl-steps-writer.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { writtenRows } from "./written-rows.js";
 
 /** A row of `rl-steps`: one RL tuple, flat, with its return to go. */
@@ -61,11 +62,9 @@ const RL_STEPS_COLUMNS: readonly Field[] = [
  */
 export const rlSteps: View<"rl", RlStepsRow, RlStepsRecord> = {
   name: "rl-steps",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("rl-steps"),
   unit: "step",
   columns: RL_STEPS_COLUMNS,
-  outputs: ["parquet", "jsonl"],
   trl: null,
   description: "Each RL step as a flat row with its reward and return to go, for offline RL and analysis.",
   rows: writtenRows(RL_STEPS_COLUMNS, rlStepsWriter),

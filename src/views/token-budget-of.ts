@@ -2,19 +2,17 @@ import { ConfigError } from "../core/errors.js";
 import { openTokenCounter } from "../tokens/token-counter.js";
 import type { TokenBudget } from "../tokens/token-budget.js";
 import type { TokenCache } from "../tokens/token-cache.js";
-import type { AnyView } from "./view.js";
 import type { ViewOptions } from "./view-env.js";
 
 /**
- * The token budget `options.tokens` sets for `view` (its libraries loaded now), or null when the run counts
- * no tokens. A ConfigError, before any row is built, when the view has no chat text to count (`rl-steps`) or
- * the system prompt alone, as the template renders it, is over the budget: no row could fit. `cache`: the
- * counts a nightly dataset kept, bound here to the setup.
+ * The token budget `options.tokens` sets (its libraries loaded now), or null when the run counts
+ * no tokens. A ConfigError, before any row is built, when the system prompt alone, as the template renders it,
+ * is over the budget: no row could fit (a view with no chat text to count, the plan refuses: `VIEW_TRAITS`).
+ * `cache`: the counts a nightly dataset kept, bound here to the setup.
  */
-export async function tokenBudgetOf(view: AnyView, options: ViewOptions, cache: TokenCache | null = null): Promise<TokenBudget | null> {
+export async function tokenBudgetOf(options: ViewOptions, cache: TokenCache | null = null): Promise<TokenBudget | null> {
   const setup = options.tokens;
   if (setup === undefined) return null;
-  if (view.training === undefined) throw new ConfigError(`--tokenizer counts chat messages, and the view ${view.name} writes none: use it with a chat view`);
   const counter = await openTokenCounter(setup);
   const { maxTokens } = setup;
   if (maxTokens !== null && options.systemPrompt !== undefined) {

@@ -9,3 +9,8 @@ export interface TrainingText {
   readonly prompt: readonly ChatMessage[];
   readonly completions: readonly (readonly ChatMessage[])[];
 }
+
+/** A conversation's training text: the messages before the last as the prompt, the last as the completion. */
+export function conversationText(messages: readonly ChatMessage[]): TrainingText {
+  return { prompt: messages.slice(0, -1), completions: [messages.slice(-1)] };
+}

@@ -1,12 +1,13 @@
 import { actionSteps } from "./action-steps.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf } from "./prompt-from-window.js";
-import { returnToGo, stepReward } from "./return-to-go.js";
-import { STEP_KEY_COLUMNS } from "./step-keys.js";
-import type { StepKeys } from "./step-keys.js";
+import { rewardLabel } from "./reward-label.js";
+import { STEP_KEY_COLUMNS, stepKeys } from "./row-keys.js";
+import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
+import { messagesOf } from "./turn.js";
 
 /** A row of `trl-kto`: TRL's conversational unpaired-preference type. */
 export type TrlKtoRow = { prompt: ChatMessage[]; completion: ChatMessage[]; label: boolean } & StepKeys;
@@ -17,8 +18,7 @@ export type TrlKtoRow = { prompt: ChatMessage[]; completion: ChatMessage[]; labe
  */
 export const trlKto: View<"rl", TrlKtoRow> = {
   name: "trl-kto",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-kto"),
   unit: "step",
   columns: [
     { name: "prompt", type: MESSAGES, nullable: false },
@@ -26,25 +26,19 @@ export const trlKto: View<"rl", TrlKtoRow> = {
     { name: "label", type: { kind: "bool" }, nullable: false },
     ...STEP_KEY_COLUMNS,
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "unpaired preference", trainer: "KTOTrainer" },
   description: "Each RL action step as a KTO example: prompt, completion and whether the step's reward was positive.",
   training: (row) => ({ prompt: row.prompt, completions: [row.completion] }),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlKtoRow>();
     const steps = actionSteps(record, env, result, { prompt: "prompt[].content", completion: "completion[].content" });
-    const returns = env.ktoLabel === "return_to_go" ? returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma) : null;
-    const position = new Map(record.tuples.map((t, i) => [t, i]));
+    const label = rewardLabel(record, env.ktoLabel, env.gamma);
     for (const step of steps) {
-      const value = returns === null ? step.tuple.reward.scalar_reward : (returns[position.get(step.tuple) as number] as number);
       result.rows.push({
         prompt: messagesOf(step.prompt.turns),
         completion: messagesOf([step.completion]),
-        label: value > 0,
-        run_id: record.run_id,
-        seat_index: record.seat.seat_index,
-        step_index: step.tuple.index,
-        campaign_id: record.scenario.campaign_id,
+        label: label(step.tuple),
+        ...stepKeys(record, step.tuple),
       });
     }
     return result.result();

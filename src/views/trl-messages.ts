@@ -1,9 +1,12 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
 import { episodeOf } from "./episode-turns.js";
-import { messagesOf } from "./prompt-from-window.js";
+import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
+import { conversationText } from "./training-text.js";
+import { messagesOf } from "./turn.js";
 
 /** A row of `trl-messages`: TRL's conversational language-modeling type, one seat's episode. */
 export type TrlMessagesRow = { messages: ChatMessage[]; run_id: string; seat_index: number; campaign_id: string };
@@ -11,23 +14,16 @@ export type TrlMessagesRow = { messages: ChatMessage[]; run_id: string; seat_ind
 /** One row per kept seat episode: what the seat saw as user turns, its actions as assistant turns. */
 export const trlMessages: View<"rl", TrlMessagesRow> = {
   name: "trl-messages",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-messages"),
   unit: "episode",
-  columns: [
-    { name: "messages", type: MESSAGES, nullable: false },
-    { name: "run_id", type: { kind: "string" }, nullable: false },
-    { name: "seat_index", type: { kind: "int64" }, nullable: false },
-    { name: "campaign_id", type: { kind: "string" }, nullable: false },
-  ],
-  outputs: ["parquet", "jsonl"],
+  columns: [{ name: "messages", type: MESSAGES, nullable: false }, ...EPISODE_KEY_COLUMNS],
   trl: { type: "language modeling", trainer: "SFTTrainer" },
   description: "Each seat's RL episode as one conversation: what it saw as user turns, its actions as assistant turns (assistant_only_loss trains on its actions).",
-  training: (row) => ({ prompt: row.messages.slice(0, -1), completions: [row.messages.slice(-1)] }),
+  training: (row) => conversationText(row.messages),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlMessagesRow>();
     const episode = episodeOf(record, env, result, "messages[].content");
-    if (episode !== null) result.rows.push({ messages: messagesOf(episode.turns), run_id: record.run_id, seat_index: record.seat.seat_index, campaign_id: record.scenario.campaign_id });
+    if (episode !== null) result.rows.push({ messages: messagesOf(episode.turns), ...episodeKeys(record) });
     return result.result();
   },
 };

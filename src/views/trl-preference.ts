@@ -1,8 +1,8 @@
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf } from "./prompt-from-window.js";
 import { usablePairs } from "./usable-pairs.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
 
 /** A row of `trl-preference`: TRL's conversational preference type with an explicit prompt. */
@@ -20,8 +20,7 @@ export type TrlPreferenceRow = {
 /** One row per usable DPO pair: the aligned RL step's window as prompt, the two actions as chosen and rejected. */
 export const trlPreference: View<"dpo", TrlPreferenceRow> = {
   name: "trl-preference",
-  from: "dpo",
-  needsContext: true,
+  ...traitsOf("trl-preference"),
   unit: "pair",
   columns: [
     { name: "prompt", type: MESSAGES, nullable: false },
@@ -33,7 +32,6 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
     { name: "step_index", type: { kind: "int64" }, nullable: false },
     { name: "campaign_id", type: { kind: "string" }, nullable: false },
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "preference", trainer: "DPOTrainer" },
   description: "Each usable DPO pair as a conversational preference example, its prompt joined from the chosen run's RL step.",
   training: (row) => ({ prompt: row.prompt, completions: [row.chosen, row.rejected] }),
@@ -42,9 +40,9 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
     const paths = { prompt: "prompt[].content", chosen: "chosen[].content", rejected: "rejected[].content" };
     for (const p of usablePairs(record, env, result, paths)) {
       result.rows.push({
-        prompt: messagesOf(p.prompt.turns),
-        chosen: messagesOf([p.chosen]),
-        rejected: messagesOf([p.rejected]),
+        prompt: p.prompt,
+        chosen: p.chosen,
+        rejected: p.rejected,
         run_chosen: record.run_chosen,
         run_rejected: record.run_rejected,
         seat_index: record.seat_index,

@@ -1,12 +1,12 @@
-import { admitTexts, turnTexts } from "./admit-texts.js";
+import { actionSteps } from "./action-steps.js";
 import { MESSAGES } from "./chat-message.js";
 import type { ChatMessage } from "./chat-message.js";
-import { messagesOf, promptFromWindow } from "./prompt-from-window.js";
-import { STEP_KEY_COLUMNS } from "./step-keys.js";
-import type { StepKeys } from "./step-keys.js";
+import { STEP_KEY_COLUMNS, stepKeys } from "./row-keys.js";
+import type { StepKeys } from "./row-keys.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import { ViewResultBuilder } from "./view-result.js";
-import { WindowChecks } from "./window-checks.js";
+import { messagesOf } from "./turn.js";
 
 /** A row of `trl-prompt-only`: TRL's conversational prompt-only type. */
 export type TrlPromptOnlyRow = { prompt: ChatMessage[] } & StepKeys;
@@ -19,39 +19,18 @@ export type TrlPromptOnlyRow = { prompt: ChatMessage[] } & StepKeys;
  */
 export const trlPromptOnly: View<"rl", TrlPromptOnlyRow> = {
   name: "trl-prompt-only",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-prompt-only"),
   unit: "step",
   columns: [{ name: "prompt", type: MESSAGES, nullable: false }, ...STEP_KEY_COLUMNS],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "prompt-only", trainer: "GRPOTrainer" },
   description: "Each RL decision state as a conversational prompt-only example: the transcript window an online trainer generates the reply to.",
   training: (row) => ({ prompt: row.prompt, completions: [] }),
   rows(record, env) {
     const result = new ViewResultBuilder<TrlPromptOnlyRow>();
-    const checks = new WindowChecks(env.check);
-    for (const tuple of record.tuples) {
-      if (tuple.kind !== "action" || tuple.action === null) {
-        result.drop("no_action");
-        continue;
-      }
-      checks.next();
-      const prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
-      if (prompt === null) {
-        result.drop("no_prompt");
-        continue;
-      }
-      if (admitTexts(env, turnTexts("prompt[].content", prompt.turns)) === "injection") {
-        result.drop("injection");
-        continue;
-      }
-      if (prompt.trimmed) result.trimmed++;
+    for (const step of actionSteps(record, env, result, { prompt: "prompt[].content", completion: null })) {
       result.rows.push({
-        prompt: messagesOf(prompt.turns),
-        run_id: record.run_id,
-        seat_index: record.seat.seat_index,
-        step_index: tuple.index,
-        campaign_id: record.scenario.campaign_id,
+        prompt: messagesOf(step.prompt.turns),
+        ...stepKeys(record, step.tuple),
       });
     }
     return result.result();

@@ -1,11 +1,15 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
-import { MERGE_SEPARATOR, promptFromWindow } from "./prompt-from-window.js";
+import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
-import { returnToGo, stepReward } from "./return-to-go.js";
+import { rewardLabel } from "./reward-label.js";
+import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
+import type { EpisodeKeys } from "./row-keys.js";
 import { stepAction } from "./step-action.js";
+import { MERGE_SEPARATOR } from "./turn.js";
 import type { View } from "./view.js";
+import { traitsOf } from "./view-traits.js";
 import type { ViewEnv } from "./view-env.js";
 import { ViewResultBuilder } from "./view-result.js";
 import { WindowChecks } from "./window-checks.js";
@@ -15,9 +19,7 @@ export type TrlStepwiseRow = {
   prompt: string;
   completions: string[];
   labels: boolean[];
-  run_id: string;
-  seat_index: number;
-  campaign_id: string;
+} & EpisodeKeys & {
   /** The `index` of the step each completion is the action of. */
   step_indices: number[];
 };
@@ -36,19 +38,15 @@ const STEP_SEPARATOR = "\n";
  */
 export const trlStepwise: View<"rl", TrlStepwiseRow> = {
   name: "trl-stepwise",
-  from: "rl",
-  needsContext: false,
+  ...traitsOf("trl-stepwise"),
   unit: "episode",
   columns: [
     { name: "prompt", type: { kind: "string" }, nullable: false },
     { name: "completions", type: { kind: "list", item: { kind: "string" } }, nullable: false },
     { name: "labels", type: { kind: "list", item: { kind: "bool" } }, nullable: false },
-    { name: "run_id", type: { kind: "string" }, nullable: false },
-    { name: "seat_index", type: { kind: "int64" }, nullable: false },
-    { name: "campaign_id", type: { kind: "string" }, nullable: false },
+    ...EPISODE_KEY_COLUMNS,
     { name: "step_indices", type: { kind: "list", item: { kind: "int64" } }, nullable: false },
   ],
-  outputs: ["parquet", "jsonl"],
   trl: { type: "stepwise supervision", trainer: "experimental.prm.PRMTrainer", format: "standard" },
   description: "Each RL seat episode as a stepwise-supervision example: the first window as prompt, the agent's actions as completions, each labelled by its step's reward.",
   training: (row) => ({ prompt: [{ role: "user", content: row.prompt }], completions: [[{ role: "assistant", content: row.completions.join(STEP_SEPARATOR) }]] }),
@@ -61,19 +59,14 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
     }
     const { prompt, steps } = episode;
     const texts: RowText[] = [...turnTexts("prompt", prompt.turns), ...steps.map((s) => ({ path: "completions[]", text: s.text, changed: s.changed, inject: s.inject }))];
-    if (admitTexts(env, texts) === "injection") {
-      result.drop("injection");
-      return result.result();
-    }
+    if (!admitTexts(env, result, texts)) return result.result();
     if (prompt.trimmed) result.trimmed++;
-    const returns = env.ktoLabel === "return_to_go" ? returnToGo(record.tuples.map((t) => stepReward(t.reward)), env.gamma) : null;
+    const label = rewardLabel(record, env.ktoLabel, env.gamma);
     result.rows.push({
       prompt: prompt.turns.map((t) => t.content).join(MERGE_SEPARATOR),
       completions: steps.map((s) => s.text),
-      labels: steps.map((s) => (returns === null ? s.tuple.reward.scalar_reward : (returns[s.position] as number)) > 0),
-      run_id: record.run_id,
-      seat_index: record.seat.seat_index,
-      campaign_id: record.scenario.campaign_id,
+      labels: steps.map((s) => label(s.tuple)),
+      ...episodeKeys(record),
       step_indices: steps.map((s) => s.tuple.index),
     });
     return result.result();
@@ -82,8 +75,6 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
 
 interface EpisodeStep {
   readonly tuple: RlTuple;
-  /** The tuple's place in the trajectory, for its return to go. */
-  readonly position: number;
   readonly text: string;
   readonly changed: boolean;
   readonly inject: boolean;
@@ -94,7 +85,7 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
   const checks = new WindowChecks(env.check);
   let prompt: Prompt | null = null;
   const steps: EpisodeStep[] = [];
-  record.tuples.forEach((tuple, position) => {
+  record.tuples.forEach((tuple) => {
     const action = stepAction(tuple, env, result);
     if (action === null) return;
     if (prompt === null) {
@@ -102,7 +93,7 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
       prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
       if (prompt === null) return result.drop("no_prompt");
     }
-    steps.push({ tuple, position, text: action.text, changed: action.changed, inject: action.inject });
+    steps.push({ tuple, text: action.text, changed: action.changed, inject: action.inject });
   });
   return prompt === null || steps.length === 0 ? null : { prompt, steps };
 }

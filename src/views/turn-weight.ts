@@ -1,5 +1,5 @@
 import type { RlRecord, RlTuple } from "../formats/rl.js";
-import { returnToGo, stepReward } from "./return-to-go.js";
+import { rewardLabel } from "./reward-label.js";
 
 /**
  * Which assistant turns of an episode an OpenAI line trains on (`weight` 1): those whose step's
@@ -14,8 +14,6 @@ export type TurnWeight = (typeof TURN_WEIGHTS)[number];
  */
 export function turnWeights(record: RlRecord, rule: TurnWeight, gamma: number): (tuples: readonly RlTuple[]) => 0 | 1 {
   if (rule === "all") return () => 1;
-  const returns = rule === "return_to_go" ? returnToGo(record.tuples.map((t) => stepReward(t.reward)), gamma) : null;
-  const position = returns === null ? null : new Map(record.tuples.map((t, i) => [t, i]));
-  const keep = (t: RlTuple): boolean => (returns === null ? t.reward.scalar_reward : (returns[position?.get(t) as number] as number)) > 0;
+  const keep = rewardLabel(record, rule, gamma);
   return (tuples) => (tuples.every(keep) ? 1 : 0);
 }

@@ -1,17 +1,19 @@
 import type { DpoRecord } from "../formats/dpo.js";
 import { ConfigError } from "../core/errors.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
+import type { ChatMessage } from "./chat-message.js";
 import { promptFromWindow } from "./prompt-from-window.js";
-import type { Prompt, Turn } from "./prompt-from-window.js";
+import { messagesOf } from "./turn.js";
+import type { Turn } from "./turn.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
 
-/** A DPO pair that gives a row: the pair, the prompt of its aligned RL step, and its two sides as replies. */
+/** A DPO pair that gives a row: the pair, the prompt of its aligned RL step, and its two sides as replies, as messages. */
 export interface UsablePair {
   readonly pair: DpoRecord["pairs"][number];
-  readonly prompt: Prompt;
-  readonly chosen: Turn;
-  readonly rejected: Turn;
+  readonly prompt: ChatMessage[];
+  readonly chosen: ChatMessage[];
+  readonly rejected: ChatMessage[];
 }
 
 /** Where the audit counts a pair row's texts. */
@@ -65,12 +67,9 @@ export function usablePairs(record: DpoRecord, env: ViewEnv, result: ViewResultB
     const chosenTurn: Turn = { role: "assistant", content: chosen.text, changed: chosen.changed };
     const rejectedTurn: Turn = { role: "assistant", content: rejected.text, changed: rejected.changed };
     const texts = [...turnTexts(paths.prompt, prompt.turns), ...turnTexts(paths.chosen, [chosenTurn]), ...turnTexts(paths.rejected, [rejectedTurn])];
-    if (admitTexts(env, texts) === "injection") {
-      result.drop("injection");
-      continue;
-    }
+    if (!admitTexts(env, result, texts)) continue;
     if (prompt.trimmed) result.trimmed++;
-    pairs.push({ pair, prompt, chosen: chosenTurn, rejected: rejectedTurn });
+    pairs.push({ pair, prompt: messagesOf(prompt.turns), chosen: messagesOf([chosenTurn]), rejected: messagesOf([rejectedTurn]) });
   }
   return pairs;
 }

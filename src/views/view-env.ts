@@ -6,14 +6,12 @@ import type { Utf8Range } from "./utf8-range.js";
 import { sanitizePolicy, sanitizer } from "./sanitize-text.js";
 import type { Checked, Sanitized, Sanitizer, TextCheck } from "./sanitize-text.js";
 import { labelCheck } from "./label-check.js";
+import { KTO_LABELS } from "./reward-label.js";
+import type { KtoLabel } from "./reward-label.js";
 import { mayMatter } from "./text-prefilter.js";
 import { TextAudit } from "./text-audit.js";
 import { TURN_WEIGHTS } from "./turn-weight.js";
 import type { TurnWeight } from "./turn-weight.js";
-
-/** What decides a KTO row's `label`: the step's `scalar_reward > 0` (default), or its return to go `> 0`. */
-export const KTO_LABELS = ["scalar_reward", "return_to_go"] as const;
-export type KtoLabel = (typeof KTO_LABELS)[number];
 
 /** The options of every view, as a plan carries them. All optional. */
 export interface ViewOptions {

@@ -45,15 +45,20 @@ export interface ViewManifest {
   readonly turn_weight?: TurnWeight;
 }
 
-export interface ViewManifestOptions {
+/** How a view was set up for a run, as its manifest section says. */
+export interface ViewSetup {
   readonly view: AnyView;
-  readonly counts: ViewCounts;
-  readonly audit: Readonly<Record<string, PathAudit>>;
   readonly onInjection: "keep" | "drop" | "quarantine";
   readonly systemPrompt: boolean;
   readonly extraControlTokens: number;
   readonly context: ContextCounts | null;
+  /** What the rows are counted with (`--tokenizer`). */
   readonly tokens: TokenSetup | null;
+}
+
+export interface ViewManifestOptions extends ViewSetup {
+  readonly counts: ViewCounts;
+  readonly audit: Readonly<Record<string, PathAudit>>;
   readonly turnWeight?: TurnWeight | undefined;
 }
 
@@ -78,7 +83,7 @@ export function viewManifest(o: ViewManifestOptions): ViewManifest {
 }
 
 /** What an episode view left out: one tally, its reasons split into whole episodes and steps without an assistant turn. */
-export function episodesDropped(dropped: ViewCounts["dropped"]): { steps_dropped: ViewCounts["dropped"]; episodes_dropped: ViewCounts["dropped"] } {
+function episodesDropped(dropped: ViewCounts["dropped"]): { steps_dropped: ViewCounts["dropped"]; episodes_dropped: ViewCounts["dropped"] } {
   const entries = Object.entries(dropped) as [ViewDropReason, number][];
   return {
     steps_dropped: Object.fromEntries(entries.filter(([r]) => !EPISODE_REASONS.has(r))),

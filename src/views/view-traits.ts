@@ -11,9 +11,10 @@ export interface ViewTraits {
 
 /**
  * The views' traits without their row builders, so resolving a plan (and the parallel engine's start-up)
- * loads no view code. test/views/view-traits.test.ts holds it equal to the views themselves.
+ * loads no view code; each view takes its own from here (`traitsOf`). test/views/view-traits.test.ts holds
+ * `chat` equal to whether the view has `training`.
  */
-export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
+const TRAITS = {
   "trl-prompt-completion": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
   "trl-kto": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
   "trl-preference": { from: "dpo", needsContext: true, outputs: ["parquet", "jsonl"], chat: true },
@@ -23,7 +24,14 @@ export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = {
   "trl-stepwise": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
   "trl-prompt-only": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
   "trl-messages": { from: "rl", needsContext: false, outputs: ["parquet", "jsonl"], chat: true },
-};
+} as const satisfies Readonly<Record<ViewName, ViewTraits>>;
+export const VIEW_TRAITS: Readonly<Record<ViewName, ViewTraits>> = TRAITS;
+
+/** The traits a view object carries: all but `chat`, which its `training` says. */
+export function traitsOf<N extends ViewName>(name: N): Omit<(typeof TRAITS)[N], "chat"> {
+  const { chat: _, ...traits } = TRAITS[name];
+  return traits;
+}
 
 /** The views that read `from`, for messages. */
 export function viewsReading(from: "rl" | "dpo"): string[] {

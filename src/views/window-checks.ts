@@ -8,13 +8,8 @@ import type { Utf8Range } from "./utf8-range.js";
  */
 export class WindowChecks {
   readonly #check: TextCheck;
-  #previous: string[] = [];
-  #previousChecked: Checked[] = [];
-  #current: string[] = [];
-  #currentChecked: Checked[] = [];
-  // Messages given as bytes that were cleared, this step's and the previous one's.
-  #previousBytes: Utf8Range[] = [];
-  #currentBytes: Utf8Range[] = [];
+  #previous = new StepTexts();
+  #current = new StepTexts();
 
   constructor(check: TextCheck) {
     this.#check = check;
@@ -22,19 +17,9 @@ export class WindowChecks {
 
   /** The next step's window begins. */
   next(): void {
-    // Swapped by hand and emptied only when not empty: once per step, and a length store is a builtin call.
-    const texts = this.#previous;
+    const emptied = this.#previous.clear();
     this.#previous = this.#current;
-    this.#current = texts;
-    const checked = this.#previousChecked;
-    this.#previousChecked = this.#currentChecked;
-    this.#currentChecked = checked;
-    const bytes = this.#previousBytes;
-    this.#previousBytes = this.#currentBytes;
-    this.#currentBytes = bytes;
-    if (texts.length !== 0) texts.length = 0;
-    if (checked.length !== 0) checked.length = 0;
-    if (bytes.length !== 0) bytes.length = 0;
+    this.#current = emptied;
   }
 
   /**
@@ -44,11 +29,10 @@ export class WindowChecks {
    */
   clears(bytes: Utf8Range, clear: (bytes: Utf8Range) => boolean): boolean {
     if (bytes.checked !== null) return clear(bytes);
-    const previous = this.#previousBytes;
     let cleared = false;
-    for (const range of previous) if ((cleared = sameBytes(range, bytes))) break;
+    for (const range of this.#previous.bytes) if ((cleared = sameBytes(range, bytes))) break;
     if (!cleared && !clear(bytes)) return false;
-    this.#currentBytes.push(bytes);
+    this.#current.bytes.push(bytes);
     return true;
   }
 
@@ -56,12 +40,26 @@ export class WindowChecks {
   readonly of = (text: string): Checked => {
     let checked: Checked | undefined;
     const previous = this.#previous;
-    for (let i = 0; i < previous.length && checked === undefined; i++) if (previous[i] === text) checked = this.#previousChecked[i];
+    for (let i = 0; i < previous.texts.length && checked === undefined; i++) if (previous.texts[i] === text) checked = previous.checked[i];
     checked ??= this.#check(text);
-    this.#current.push(text);
-    this.#currentChecked.push(checked);
+    this.#current.texts.push(text);
+    this.#current.checked.push(checked);
     return checked;
   };
+}
+
+/** One step's window messages: given as text with their checks, and given as bytes and cleared. */
+class StepTexts {
+  readonly texts: string[] = [];
+  readonly checked: Checked[] = [];
+  readonly bytes: Utf8Range[] = [];
+
+  clear(): this {
+    this.texts.length = 0;
+    this.checked.length = 0;
+    this.bytes.length = 0;
+    return this;
+  }
 }
 
 function sameBytes(a: Utf8Range, b: Utf8Range): boolean {

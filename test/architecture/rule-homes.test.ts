@@ -46,6 +46,12 @@ const RULES: readonly Rule[] = [
   { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },
   // A lease judged, renewed or fenced anywhere else would be a second lock: it asks whether a holder is gone, or fences.
   { rule: "lease lock", marks: /import \{[^}]*\bisGone\b|new FencedError\(/, homes: ["output/lease-lock.ts"] },
+  // A view's step label (trl-kto, trl-stepwise, openai-sft --episodes' weights): the reward's test.
+  { rule: "step label", marks: /\.scalar_reward\s*>\s*0|\.scalar_reward : \(returns\[/, homes: ["views/reward-label.ts"] },
+  // A merged turn is known clear of injection patterns only when every part is.
+  { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
+  { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
+  { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

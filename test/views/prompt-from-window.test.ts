@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_CONTROL_TOKENS } from "../../src/views/control-tokens.js";
-import { messagesOf, promptFromWindow } from "../../src/views/prompt-from-window.js";
+import { promptFromWindow } from "../../src/views/prompt-from-window.js";
+import { messagesOf } from "../../src/views/turn.js";
 import { sanitizeText } from "../../src/views/sanitize-text.js";
 import { speakerRole } from "../../src/views/speaker-role.js";
 import { dm, own } from "./helpers/view-records.js";

@@ -5,6 +5,7 @@ import { FORMATS } from "../../src/formats/index.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
 import { trlKto } from "../../src/views/trl-kto.js";
 import { viewCard } from "../../src/views/view-card.js";
+import { viewManifest } from "../../src/views/view-manifest.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { viewStage } from "../../src/views/view-stage.js";
 import { ViewTally } from "../../src/views/view-tally.js";
@@ -47,7 +48,8 @@ describe("the view's part of the dataset card", () => {
     const env = viewEnv();
     const tally = new ViewTally();
     tally.add(trlKto.rows(RULES_TRAJECTORY, env));
-    const card = viewCard({ view: trlKto, counts: tally.counts(), audit: env.audit.summary(), text: "sanitize" }).join("\n");
+    const manifest = viewManifest({ view: trlKto, counts: tally.counts(), audit: env.audit.summary(), onInjection: "keep", systemPrompt: false, extraControlTokens: 0, context: null, tokens: null });
+    const card = viewCard(trlKto, manifest).join("\n");
     expect(card).toContain("the `trl-kto` view");
     expect(card).toContain("conversational unpaired preference, for `trl.KTOTrainer`");
     expect(card).toContain("Steps left out: `empty_content` 1, `no_action` 2, `no_prompt` 1, `null_content` 1.");

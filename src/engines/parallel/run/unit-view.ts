@@ -89,7 +89,7 @@ export class UnitView {
   static async open(setup: ViewSetup, plan: ColumnPlan, lines: boolean, keyed = false): Promise<UnitView> {
     const view: AnyView = viewOf(setup.name, setup.options);
     const cache = setup.tokenCounts === undefined ? null : new TokenCache(setup.tokenCounts, true);
-    return new UnitView(view, setup, plan, lines || keyed, await tokenBudgetOf(view, setup.options, cache));
+    return new UnitView(view, setup, plan, lines || keyed, await tokenBudgetOf(setup.options, cache));
   }
 
   private constructor(view: AnyView, setup: ViewSetup, plan: ColumnPlan, lines: boolean, budget: TokenBudget | null) {
