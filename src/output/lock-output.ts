@@ -29,7 +29,7 @@ export interface LockOptions {
 
 /**
  * Takes `outDir/.evalshard.lock` (created with O_EXCL) as a lease that this process renews by touching
- * the file, under a per-run token ({@link takeLease}'s rules). A holder known alive keeps it even past its
+ * the file, under a per-run token (the rules of `takeLease`, lease-lock.ts). A holder known alive keeps it even past its
  * lease; an empty or torn lock file is one being written, and waited out for a default lease. Returns the
  * release function, which rejects with a `LockedError` if the lock was taken over while this job held it
  * (it had stalled for a whole lease).

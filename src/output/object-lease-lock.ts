@@ -18,7 +18,7 @@ interface LeaseContent extends LeaseRecord {
 type HeldObject = HeldLease & Partial<LeaseContent> & { readonly etag: string };
 
 /**
- * Takes the single-writer lock of a dataset on object storage: a lease ({@link takeLease}'s rules). The lock
+ * Takes the single-writer lock of a dataset on object storage: a lease (the rules of `takeLease`, lease-lock.ts). The lock
  * object is created with `If-None-Match: *`, so of two jobs racing exactly one gets it (on stores that honour
  * conditional writes; see docs/decisions.md for s3rver); it holds a per-run token and an expiry, renewed every
  * third of the lease with `If-Match` on its ETag. A job that died stops renewing, and once its lease expired
