@@ -16,7 +16,7 @@
 //   Held to that pass by test/engines/parallel/fast/wasm-audited-skip.test.ts.
 // Each answers 0 where skipValue does, and ends where it ends.
 
-import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, QUOTE_KIND, textStops } from "./audit";
+import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, newKey, QUOTE_KIND, textStops } from "./audit";
 import { FORM, formEscapeEnd, keyForm, NOT_FORM, numberForm, UNSURE } from "./json-form";
 import { BACKSLASH, COLON, COMMA, escapeEnd, isDigit, isProto, LBRACE, LBRACKET, MAX_DEPTH, QUOTE, RBRACE, sawEscape, scalarEnd, splat, stringEnd, ws } from "./scan";
 
@@ -26,7 +26,7 @@ const AUDITED: u32 = 2;
 
 /** The nesting stack, one closing byte per open container. */
 const STACK: usize = memory.data(MAX_DEPTH);
-/** Per open container, where its keys start (FORMED: among json-form.ts's, AUDITED: among KEY_START and KEY_END). */
+/** Per open container, where its keys start (FORMED: among json-form.ts's, AUDITED: among audit.ts's). */
 const OBJECTS: usize = memory.data(MAX_DEPTH * 4);
 let keyCount: u32 = 0;
 
@@ -52,9 +52,6 @@ export function skipFormAnswer(): u32 {
 export let auditedCount: i32 = 0;
 /** Set by {@link skipAudited}: how many flagged literals {@link flaggedAt} holds. */
 export let flaggedCount: u32 = 0;
-const MAX_KEYS: u32 = 1024;
-const KEY_START: usize = memory.data(MAX_KEYS * 4);
-const KEY_END: usize = memory.data(MAX_KEYS * 4);
 /** The flagged literals of the last value: pairs of addresses [opening quote, after the closing one). */
 const MAX_FLAGGED: u32 = 256;
 const FLAGGED: usize = memory.data(MAX_FLAGGED * 8);
@@ -159,7 +156,10 @@ let unsureKey = false;
     skippedForm = keyForm(p + 1, close, sawEscape, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount);
     if (skippedForm == FORM) keyCount++;
   }
-  if (kind == AUDITED) unsureKey = sure && !newKey(p, close, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)));
+  if (kind == AUDITED) {
+    unsureKey = sure && !newKey(p, close, sawEscape, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount);
+    if (sure && !unsureKey) keyCount++;
+  }
   p = space(kind, close + 1);
   if (<u32>load<u8>(p) != COLON) return 0;
   return space(kind, p + 1);
@@ -182,26 +182,6 @@ function escapesForm(p: usize, close: usize): bool {
     }
   }
   return true;
-}
-
-/** Whether the key quoted at [open, close] is plainly new in its object (whose keys start at `from`); adds it. */
-function newKey(open: usize, close: usize, from: u32): bool {
-  if (sawEscapeKey(open, close) || keyCount == MAX_KEYS) return false;
-  const length = close - open;
-  for (let k = from; k < keyCount; k++) {
-    const at = <usize>load<u32>(KEY_START + (<usize>k << 2));
-    if (<usize>load<u32>(KEY_END + (<usize>k << 2)) - at == length && memory.compare(at, open, length) == 0) return false;
-  }
-  store<u32>(KEY_START + (<usize>keyCount << 2), <u32>open);
-  store<u32>(KEY_END + (<usize>keyCount << 2), <u32>close);
-  keyCount++;
-  return true;
-}
-
-/** Whether the key literal [open, close] holds a backslash (which may spell another key). */
-@inline function sawEscapeKey(open: usize, close: usize): bool {
-  for (let i = open + 1; i < close; i++) if (<u32>load<u8>(i) == BACKSLASH) return true;
-  return false;
 }
 
 /** Set by {@link auditedStringEnd}: the literal's text may matter. */
