@@ -32,6 +32,9 @@ const RULES: readonly Rule[] = [
   { rule: "output opening", marks: /\.foreignFile\(\)/, homes: ["output/open-output.ts"] },
   // A walk in JS beside the module's would be a walker or a skipper over a line's bytes (the tier issue 33 removed).
   { rule: "schema walk", marks: /export function walk\(|class \w*(LineWalker|ScalarWalker|JsonSkipper|ByteCursor)\b/, homes: ["engines/parallel/wasm/walk.ts"] },
+  // A skip of a JSON value keeps a stack of the closers its open containers wait for (`}` and `]`, two code
+  // points after their openers): the walk's three skips (plain, with the form check, with the audit) are one loop.
+  { rule: "JSON value skip", marks: /\bc \+ 2\b|STACK \+ depth/, homes: ["engines/parallel/wasm/skip.ts"] },
   // Interpreting the policy's paths is stepping along a path's steps (`[]`, `*`) to drop or redact: applyPolicy
   // does it once, into the compiled schema's marks, which the wasm walk and recordStripper both follow.
   { rule: "untrusted-text strip", marks: STRIP_RULE, homes: ["engines/parallel/fast/apply-policy.ts"] },

@@ -17,7 +17,7 @@ interface ScanExports {
   lineHash(p: number, end: number): number;
   /** src/views/is-stringify-form.ts's check: see src/engines/parallel/wasm/json-form.ts (0 no, 1 yes, 2 JS must tell). */
   jsonForm(start: number, end: number): number;
-  /** skipValue with jsonForm's answer on the way (then in skipFormAnswer): see src/engines/parallel/wasm/skip-form.ts. */
+  /** skipValue with jsonForm's answer on the way (then in skipFormAnswer): see src/engines/parallel/wasm/skip.ts. */
   skipForm(p: number, end: number): number;
   skipFormAnswer(): number;
 }

@@ -162,7 +162,8 @@ function jsonValue(start: usize, end: usize, out: usize, outEnd: usize): usize {
       let next = last + 1;
       while (next < end && isSpace(<u32>load<u8>(next))) next++;
       if (next < end && <u32>load<u8>(next) == 0x3a) {
-        if (depth == 0 || !newKey(i, last, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)))) return reparse(record);
+        if (depth == 0 || !newKey(i, last, sawBackslash, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount)) return reparse(record);
+        keyCount++;
       } else {
         count++;
         if (flagged) {
@@ -188,18 +189,21 @@ function reparse(record: usize): usize {
   return record + 12;
 }
 
-/** Whether the key quoted at [open, last] is plainly new in its object (whose keys start at `from`); adds it. */
-function newKey(open: usize, last: usize, from: u32): bool {
-  if (sawBackslash || keyCount == MAX_KEYS) return false;
+/**
+ * Whether the key quoted at [open, last] (`escaped`: it holds a backslash, which may spell another key) is
+ * plainly new in its object, whose keys are [from, count) of the key table; it is then recorded at `count`.
+ * skip.ts's audited skip asks it too.
+ */
+export function newKey(open: usize, last: usize, escaped: bool, from: u32, count: u32): bool {
+  if (escaped || count == MAX_KEYS) return false;
   const length = last - open;
-  for (let k = from; k < keyCount; k++) {
+  for (let k = from; k < count; k++) {
     const at = <usize>load<u32>(KEY_START + (<usize>k << 2));
     // A key's first four bytes (its quote and three more, or its closing quote and what follows) tell most keys apart.
     if (<usize>load<u32>(KEY_END + (<usize>k << 2)) - at == length && (length < 3 || load<u32>(at) == load<u32>(open)) && memory.compare(at, open, length) == 0) return false;
   }
-  store<u32>(KEY_START + (<usize>keyCount << 2), <u32>open);
-  store<u32>(KEY_END + (<usize>keyCount << 2), <u32>last);
-  keyCount++;
+  store<u32>(KEY_START + (<usize>count << 2), <u32>open);
+  store<u32>(KEY_END + (<usize>count << 2), <u32>last);
   return true;
 }
 

@@ -5,7 +5,7 @@
 // whether the text is exactly what JSON.stringify(JSON.parse(text)) gives. Conservative: some texts in that form
 // answer no. A literal's plain run is skipped 16 bytes at a time; what needs JS to tell (a number other than a
 // short integer: JS decides how it spells a double; nesting or keys past the areas below) answers UNSURE, and
-// the caller asks the definition itself. The walk checks a value of any JSON as it skips it (skip-form.ts,
+// the caller asks the definition itself. The walk checks a value of any JSON as it skips it (skip.ts's skipForm,
 // with this file's rules for keys, numbers and escapes); this pass takes the other values: a walk's typed
 // JSON, and ranges the walk did not check.
 

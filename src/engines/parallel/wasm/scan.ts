@@ -1,16 +1,14 @@
 // AssemblyScript (compiled by `asc` in `npm run build`, see scripts/build-wasm.mjs), not TypeScript.
 //
 // The byte scans of the fast path that need no schema, over a line in this module's memory: where a JSON
-// value ends (skipValue), and the token scans the schema walk (walk.ts) is made of. An answer accepts exactly
+// value ends (skip.ts), and the token scans the schema walk (walk.ts) is made of. An answer accepts exactly
 // what `z.json()` accepts after JSON.parse but numbers that may not be finite (whose integer digits and
 // exponent add up past 308): those decline, and the line goes to the slow path as any line the walk declines does.
 // A value is accepted only if it ends by `end`; the caller keeps a 0 after the batch's last line, so a scan
 // that reads on past a line end (a malformed line) stops there at the latest.
 
-/** The deepest a value may nest: a skip declines deeper ones. */
+/** The deepest a value may nest: a skip (skip.ts) declines deeper ones. */
 export const MAX_DEPTH: u32 = 512;
-/** The nesting stack of {@link skipValue}, one closing byte per open container. */
-const STACK: usize = memory.data(MAX_DEPTH);
 
 export const QUOTE: u32 = 0x22;
 export const BACKSLASH: u32 = 0x5c;
@@ -146,16 +144,6 @@ export function isProto(p: usize, close: usize): bool {
   return k == 9;
 }
 
-/** After an object's key and colon (p at the key's quote): where the value starts, or 0. A `__proto__` key declines. */
-function memberValue(p: usize, end: usize): usize {
-  if (load<u8>(p) != QUOTE) return 0;
-  const close = stringEnd(p + 1, end);
-  if (close == 0 || isProto(p + 1, close)) return 0;
-  p = ws(close + 1);
-  if (load<u8>(p) != COLON) return 0;
-  return ws(p + 1);
-}
-
 /** Set by {@link scanNumber}: the number's integer digits plus its positive exponent (see FINITE_DIGITS). */
 export let numberDigits: i32 = 0;
 /**
@@ -242,54 +230,4 @@ function numberEnd(p: usize): usize {
   if (c == 0x66) return load<u32>(p + 1) == 0x65736c61 ? p + 5 : 0; // "alse"
   if (c == 0x6e) return load<u32>(p) == 0x6c6c756e ? p + 4 : 0; // "null"
   return numberEnd(p);
-}
-
-/**
- * The index after the JSON value starting at p (not whitespace), if it ends at or before `end`; else 0.
- * One loop with an explicit stack, so no line can exhaust the call stack.
- */
-export function skipValue(p: usize, end: usize): usize {
-  let depth: u32 = 0;
-  while (true) {
-    let c = <u32>load<u8>(p);
-    if (c == QUOTE) {
-      p = stringEnd(p + 1, end);
-      if (p == 0) return 0;
-      p++;
-    } else if (c == LBRACE || c == LBRACKET) {
-      const close = c + 2; // `}` and `]` follow their openers by two code points
-      p = ws(p + 1);
-      if (<u32>load<u8>(p) == close) p++;
-      else {
-        if (depth == MAX_DEPTH) return 0;
-        store<u8>(STACK + depth++, <u8>close);
-        if (close == RBRACE) {
-          p = memberValue(p, end);
-          if (p == 0) return 0;
-        }
-        continue;
-      }
-    } else {
-      p = scalarEnd(c, p);
-      if (p == 0) return 0;
-    }
-    // After a value: close what ends here, then move on to the next value.
-    while (true) {
-      if (depth == 0) return p <= end ? p : 0;
-      p = ws(p);
-      c = load<u8>(p);
-      const top = <u32>load<u8>(STACK + depth - 1);
-      if (c == COMMA) {
-        p = ws(p + 1);
-        if (top == RBRACE) {
-          p = memberValue(p, end);
-          if (p == 0) return 0;
-        }
-        break;
-      }
-      if (c != top) return 0;
-      depth--;
-      p++;
-    }
-  }
 }

@@ -9,10 +9,9 @@
 // cannot convert exactly go on the tape as text, for the replay to convert and check.
 
 import { textMayMatter } from "./audit";
-import { auditedCount, flaggedAt, flaggedCount, skipAudited } from "./audited-skip";
 import { jsonForm } from "./json-form";
-import { skipForm, skippedForm } from "./skip-form";
-import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, skipValue, stringEnd, ws } from "./scan";
+import { BACKSLASH, COLON, COMMA, hex4, isDigit, LBRACE, LBRACKET, numberExact, numberMantissa, numberNegative, numberScale, PROTO, QUOTE, RBRACE, RBRACKET, sawEscape, scanNumber, stringEnd, ws } from "./scan";
+import { auditedCount, flaggedAt, flaggedCount, skipAudited, skipForm, skippedForm, skipValue } from "./skip";
 
 // A node of the table: NODE_BYTES bytes at its address (see walk-table.ts, which writes them).
 const NODE_BYTES: usize = 80;
@@ -65,7 +64,7 @@ const SKELETON: u32 = 256;
 const CHECKED: u32 = 512;
 /**
  * The text audit reads the value (written as it is): a JSON value (any JSON) is skipped with the audit's pass
- * folded in (audited-skip.ts); a string's text is checked as CHECKED checks it.
+ * folded in (skip.ts's skipAudited); a string's text is checked as CHECKED checks it.
  */
 const AUDITED: u32 = 1024;
 const EMITS: u32 = WRITTEN | SKELETON;
@@ -77,7 +76,7 @@ const OP_NUM: u32 = 3; // the double at +8
 const OP_NUM_TEXT: u32 = 4; // a number's text [a, b), for the replay to convert and check
 const OP_BOOL: u32 = 5;
 const OP_NULL: u32 = 6;
-const OP_JSON: u32 = 7; // raw JSON text [a, b); CHECKED: `def` 1 + json-form.ts's answer (1 not in JSON.stringify's form, 2 in it, 3 JS must tell; skip-form.ts's for any JSON)
+const OP_JSON: u32 = 7; // raw JSON text [a, b); CHECKED: `def` 1 + json-form.ts's answer (1 not in JSON.stringify's form, 2 in it, 3 JS must tell; skip.ts's skipForm for any JSON)
 const OP_MISSING: u32 = 8; // every leaf below the node misses at `def`
 const OP_MAP_KEY: u32 = 9; // key bytes [a, b)
 const OP_OPEN: u32 = 10; // a skeleton struct, list or map begins

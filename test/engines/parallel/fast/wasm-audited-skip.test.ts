@@ -13,7 +13,7 @@ import { sftRecord } from "../../../helpers/records.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
 
 // The wasm walk skips a JSON value the plain run's text audit reads (SFT's trace steps) with the audit's JSON
-// pass folded in (src/engines/parallel/wasm/audited-skip.ts). Its answers must be the column's pass's over the
+// pass folded in (src/engines/parallel/wasm/skip.ts's skipAudited). Its answers must be the column's pass's over the
 // same bytes (run/unit-text-audit.ts through fast/wasm-audit.ts): per value, the strings that are not keys,
 // and the literals that may matter; a value whose keys repeat or hold an escape is left to the column's pass
 // (the walk answers -1 for the row).

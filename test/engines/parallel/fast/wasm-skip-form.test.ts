@@ -6,7 +6,7 @@ import { isStringifyForm } from "../../../../src/views/is-stringify-form.js";
 import { formTexts } from "../../../helpers/form-texts.js";
 
 // The wasm walk skips an rl-steps observation with the JSON.stringify-form check folded in
-// (src/engines/parallel/wasm/skip-form.ts): one pass where the walk's skipValue and then jsonForm took two.
+// (src/engines/parallel/wasm/skip.ts's skipForm): one pass where the walk's skipValue and then jsonForm took two.
 // It must accept exactly what skipValue accepts, ending where it ends, and answer what jsonForm answers
 // wherever jsonForm answers (and, where it tells what jsonForm leaves to JS, what isStringifyForm says).
 
