@@ -29,7 +29,7 @@ export interface Quarantined {
   readonly raw: string;
   readonly rawLength: number;
   /**
-   * Set when the untrusted-text policy changed `raw` (stages/quarantine-raw.ts): `stripped` (the line's
+   * Set when the untrusted-text policy changed `raw` (engines/policy-quarantine.ts): `stripped` (the line's
    * untrusted paths dropped or redacted as in the dataset) or `redacted` (a line that does not parse
    * but names an untrusted field, replaced by its sha256).
    */
