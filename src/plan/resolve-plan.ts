@@ -1,7 +1,6 @@
 // Not storage-for.js: resolving a plan must not load the storages.
 import { outputLocation } from "../output/output-location.js";
 import { ConfigError } from "../core/errors.js";
-import { FILTER_RULES } from "../core/reasons.js";
 import type { FilterRule } from "../core/reasons.js";
 import { checkOptions } from "./check-options.js";
 import type { CommandName, ResolvedOptionsOf } from "./option-spec.js";
@@ -10,6 +9,7 @@ import type { ConvertOptions, Options, ValidateOptions } from "./options.js";
 import type { RunPlan, ShardPlan, SourcePlan } from "./run-plan.js";
 import { viewPlanOf, withViewDefaults } from "./view-plan-of.js";
 import { SELECT_DEFAULTS } from "../stages/select-plan.js";
+import { filterSettings } from "../stages/filter.js";
 import { splitPlanOf } from "./split-plan-of.js";
 import { withStdoutDefaults } from "./stdout-defaults.js";
 
@@ -69,7 +69,7 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     ...(o.leaseSeconds === undefined ? {} : { leaseMs: o.leaseSeconds * 1000 }),
     format: o.format === undefined ? { detect: true } : { forced: o.format },
     acceptLaterMinor: o.acceptLaterMinor ?? OPTIONS.acceptLaterMinor.default,
-    filters: allFilters(o.filters ?? {}),
+    filters: filterSettings(o.filters),
     gateBy: o.gateBy ?? OPTIONS.gateBy.default,
     selection: {
       seats: o.seats ?? SELECT_DEFAULTS.seats,
@@ -99,9 +99,4 @@ function planOf(command: CommandName, o: Resolved, source: SourcePlan): RunPlan 
     ...(view === undefined ? {} : { view }),
     ...(split === undefined ? {} : { split }),
   };
-}
-
-/** Every rule on unless switched off. */
-function allFilters(given: Partial<Record<FilterRule, boolean>>): Record<FilterRule, boolean> {
-  return Object.fromEntries(FILTER_RULES.map((rule) => [rule, given[rule] !== false])) as Record<FilterRule, boolean>;
 }
