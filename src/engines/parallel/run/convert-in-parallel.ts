@@ -223,9 +223,6 @@ class Pass {
   readonly #shards: ShardSets;
   /** This read's count of rows and groups per split (a split run), or null. */
   readonly #splits: SplitAssigner | null;
-  readonly #slots: SharedSlots;
-  readonly #outSlots: SharedSlots;
-  readonly #outcomeSlots: SharedSlots;
   #nextUnit: number;
   #nextDecide: number;
   #nextWrite: number;
@@ -256,9 +253,6 @@ class Pass {
     firstUnit: number,
   ) {
     this.#nextUnit = this.#nextDecide = this.#nextWrite = this.#written = firstUnit;
-    this.#slots = pools.slots;
-    this.#outSlots = pools.outSlots;
-    this.#outcomeSlots = pools.outcomeSlots;
     this.#shards = options.shards();
     this.#splits = options.splits?.() ?? null;
     const sets = this.#splits?.names.length ?? 1;
@@ -307,8 +301,8 @@ class Pass {
       const cut = {
         maxLineBytes: this.options.read.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
         batchBytes: BATCH_BYTES,
-        allocate: (bytes: number) => this.#slots.take(bytes),
-        release: (memory: Uint8Array) => this.#slots.release(memory),
+        allocate: (bytes: number) => this.pools.slots.take(bytes),
+        release: (memory: Uint8Array) => this.pools.slots.release(memory),
       };
       const bytes = source.bytes.bind(source);
       for await (const raw of cutBatches((memory) => bytes(memory), cut)) {
@@ -325,8 +319,8 @@ class Pass {
         unit.bytes += size;
         this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
         const last = unit.bytes >= (this.options.worker.view === null && !this.options.worker.lines ? UNIT_BYTES : SMALL_UNIT_BYTES);
-        const outcomeSlot = raw.kind === "lines" ? this.#outcomeSlots.takeSlot() : -1;
-        const slot = raw.kind === "lines" ? this.#slots.slotOf(raw.bytes) : -1;
+        const outcomeSlot = raw.kind === "lines" ? this.pools.outcomeSlots.takeSlot() : -1;
+        const slot = raw.kind === "lines" ? this.pools.slots.slotOf(raw.bytes) : -1;
         unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
         if (raw.kind === "lines") {
           unit.pending++;
@@ -384,8 +378,8 @@ class Pass {
         const batch = unit.batches.find((b) => b.id === message.batch);
         if (batch === undefined) throw new Error(`Internal error: outcomes for an unknown batch ${message.batch}`);
         batch.outcomes = message;
-        batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.#outcomeSlots.view(batch.outcomeSlot));
-        if (batch.slot !== -1) this.#slots.free(batch.slot);
+        batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.pools.outcomeSlots.view(batch.outcomeSlot));
+        if (batch.slot !== -1) this.pools.slots.free(batch.slot);
         unit.pending--;
       } else {
         this.#release(unit);
@@ -412,7 +406,7 @@ class Pass {
       this.#writing = this.#writing.then(async () => {
         for (const [i, group] of groups.entries()) await this.#shards.append(splits?.[i] ?? 0, shards[i] as number, group);
         if (lines !== null) await this.options.follow?.(lines);
-        if (out !== -1) this.#outSlots.free(out);
+        if (out !== -1) this.pools.outSlots.free(out);
         this.#written++;
         this.#wake?.();
       });
@@ -471,14 +465,14 @@ class Pass {
     const records = valid.some((v) => v.rowCounts !== null) ? kept : null;
     if (followed !== null) unit.lines = lineOutcomes(unit.batches, followed.firstLines, bad, followed.errors, followed.outcomes);
     // The outcome columns are read: their slots are free again.
-    for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.#outcomeSlots.free(batch.outcomeSlot);
+    for (const batch of unit.batches) if (batch.outcomeSlot !== -1) this.pools.outcomeSlots.free(batch.outcomeSlot);
     unit.shards = shards;
     unit.splits = splits;
     if (segments.length === 0 && records === null) {
       // Nothing to encode: written (and forgotten) before the worker's empty answer may come back.
       unit.groups = [];
       this.#release(unit);
-    } else if (segments.length > 0) unit.out = this.#outSlots.takeSlot();
+    } else if (segments.length > 0) unit.out = this.pools.outSlots.takeSlot();
     // (A view's unit with nothing to encode still waits for its worker's answer: it brings the view's counts.)
     const message: ToWorker = { type: "decide", unit: id, keep, records, segments, segmentSplits: splits, out: unit.out };
     unit.worker.postMessage(message);
@@ -594,10 +588,10 @@ class Pass {
   /** The unit's row groups with their bytes: views of its output slot, or of the copy that came instead. */
   #groupsOf(unit: Unit, message: EncodedMessage): EncodedRowGroup[] {
     if (message.bytes !== null && unit.out !== -1) {
-      this.#outSlots.free(unit.out);
+      this.pools.outSlots.free(unit.out);
       unit.out = -1;
     }
-    const bytes = message.bytes ?? this.#outSlots.view(unit.out);
+    const bytes = message.bytes ?? this.pools.outSlots.view(unit.out);
     let at = 0;
     return message.groups.map((group) => {
       const view = bytes.subarray(at, (at += group.compressedSize));
