@@ -1,5 +1,6 @@
 import type { Scorecard } from "./scorecard.js";
 import { seatTraitsOf, type SeatTraits } from "./trait-table.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * What selection and gating read of one seat's scores, from a scorecard (RL, DPO) or from an SFT record's
@@ -29,7 +30,7 @@ export function seatScoreOf(perTrait: unknown, outcomes: unknown): SeatScore {
   if (perTrait !== null && typeof perTrait === "object") {
     for (const [name, trait] of Object.entries(perTrait)) {
       if (SAFETY_TRAITS.has(name)) continue;
-      const mean = trait !== null && typeof trait === "object" ? (trait as { mean?: unknown }).mean : undefined;
+      const mean = isRecord(trait) ? trait.mean : undefined;
       if (typeof mean === "number" && Number.isFinite(mean)) means.push(mean);
     }
   }

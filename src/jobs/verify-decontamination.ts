@@ -5,6 +5,7 @@ import { previewParquet } from "./preview-parquet.js";
 import { storedShard } from "./shard-input.js";
 import type { VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * Issue 35: no kept row of a decontaminated dataset is of a scenario its manifest's suites pin. A row is
@@ -64,7 +65,7 @@ async function cachedRunHashes(files: Files): Promise<(runId: string) => string 
 }
 
 function field(value: unknown, name: string): string | undefined {
-  const v = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  const v = isRecord(value) ? value[name] : undefined;
   return typeof v === "string" ? v : undefined;
 }
 

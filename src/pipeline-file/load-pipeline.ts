@@ -7,6 +7,7 @@ import { pipelineSpec } from "./pipeline-spec.js";
 import { planOfSpec } from "./plan-of-spec.js";
 import { withViewDefaults } from "../plan/view-plan-of.js";
 import type { PipelineSpec } from "./pipeline-spec.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * Reads, interpolates (`${ENV}`) and validates a pipeline file; every fault names the file and the path.
@@ -53,11 +54,10 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
 
 /** `doc` with `overrides` merged in, object by object; a value that is not an object replaces the file's. */
 function withOverrides(doc: unknown, overrides: Readonly<Record<string, unknown>>): unknown {
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return doc;
-  const out: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
+  if (!isRecord(doc)) return doc;
+  const out: Record<string, unknown> = { ...doc };
   for (const [key, value] of Object.entries(overrides)) {
-    const isGroup = value !== null && typeof value === "object" && !Array.isArray(value);
-    out[key] = isGroup ? withOverrides(out[key] ?? {}, value as Record<string, unknown>) : value;
+    out[key] = isRecord(value) ? withOverrides(out[key] ?? {}, value) : value;
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { LineSource } from "../sources/line-source.js";
 import { byteSize, count as countText, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
+import { isRecord } from "../core/is-record.js";
 
 /** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
 export type Zod = typeof z;
@@ -180,7 +181,7 @@ export function pathPolicies(actions: readonly [string, ...string[]]): OptionKin
   return {
     expected: `an object of path -> ${actions.join(", ")}`,
     accepts: (v): v is Readonly<Record<string, string>> =>
-      v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((a) => typeof a === "string" && actions.includes(a)),
+      isRecord(v) && Object.values(v).every((a) => typeof a === "string" && actions.includes(a)),
     fromText: () => pathPolicy,
     zod: (z) => z.record(z.string(), z.string()),
     show: (v) => JSON.stringify(v),
@@ -198,7 +199,7 @@ export function switches<const R extends readonly string[]>(rules: R, prefix: st
   return {
     expected: `an object of ${rules.join(", ")} -> true or false`,
     accepts: (v): v is Partial<Record<R[number], boolean>> =>
-      v !== null && typeof v === "object" && !Array.isArray(v) && Object.entries(v).every(([k, b]) => rules.includes(k) && typeof b === "boolean"),
+      isRecord(v) && Object.entries(v).every(([k, b]) => rules.includes(k) && typeof b === "boolean"),
     fromText: null,
     zod: (z) => z.partialRecord(z.enum(rules as unknown as [string, ...string[]]), z.boolean()) as unknown as z.ZodType<Partial<Record<R[number], boolean>>>,
     show: (v) => JSON.stringify(v),

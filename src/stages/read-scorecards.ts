@@ -7,6 +7,7 @@ import type { GateEntry } from "../formats/gate-book.js";
 import { cardSeatScore } from "../formats/seat-score.js";
 import { readJsonValues } from "../sources/scorecard-file.js";
 import { describeIssues } from "./describe-issues.js";
+import { isRecord } from "../core/is-record.js";
 
 /** A scorecard that belongs to no run (no readable `run_id`, or a response that is not one): never read. */
 export interface QuarantinedScorecard {
@@ -80,7 +81,7 @@ export function readScorecards(values: Iterable<[unknown, string]>): Scorecards 
       for (const [i, v] of value.entries()) collect(v, `${where} [${i}]`);
       return;
     }
-    if (value !== null && typeof value === "object" && "scorecards" in value) {
+    if (isRecord(value) && "scorecards" in value) {
       const response = scorecardResponseSchema.safeParse(value);
       if (!response.success) {
         quarantined.push({ where, reason: "invalid_scorecard", detail: `a scorecard response: ${describeIssues(response.error.issues)}` });
@@ -111,6 +112,6 @@ export async function readGatedRuns(path: string): Promise<Set<string>> {
 }
 
 function keyText(card: unknown): string {
-  const key = card !== null && typeof card === "object" && "agent_key_id" in card ? (card as { agent_key_id: unknown }).agent_key_id : undefined;
+  const key = isRecord(card) ? card.agent_key_id : undefined;
   return key === undefined ? "absent" : (JSON.stringify(key) ?? String(key));
 }

@@ -2,6 +2,7 @@ import { Histogram, log2Bin } from "./histogram.js";
 import type { HistogramPartial } from "./histogram.js";
 import type { StatsRow } from "./stats-row.js";
 import type { SeatScore } from "../formats/seat-score.js";
+import { isRecord } from "../core/is-record.js";
 
 /** Score bins: 0.1 wide (trait means of 1-5 give ~40 bins); the objective rate's 0.05 (20 over [0, 1]). */
 export const SCORE_BIN = 0.1;
@@ -32,7 +33,7 @@ export class DatasetStats {
     if (row.traits !== null) {
       for (const name in row.traits) {
         const trait = (row.traits as Record<string, unknown>)[name];
-        const mean = trait !== null && typeof trait === "object" ? (trait as { mean?: unknown }).mean : undefined;
+        const mean = isRecord(trait) ? trait.mean : undefined;
         if (typeof mean === "number" && Number.isFinite(mean)) this.addTrait(name, mean, rows);
       }
     }

@@ -1,5 +1,6 @@
 import type { RecordFacts } from "../formats/format.js";
 import type { SeatScore } from "../formats/seat-score.js";
+import { isRecord } from "../core/is-record.js";
 
 /** What the dataset's statistics read of one kept record (a view's rows share their record's). */
 export interface StatsRow {
@@ -24,6 +25,6 @@ export interface StatsRow {
  */
 export function statsRowOf(facts: RecordFacts, read: Readonly<Record<string, unknown>>, score: SeatScore | null | undefined, split: string | undefined): StatsRow {
   const scores = read.scores;
-  const perTrait = scores !== null && typeof scores === "object" ? (scores as { per_trait?: unknown }).per_trait : undefined;
+  const perTrait = isRecord(scores) ? scores.per_trait : undefined;
   return { scenario: facts.campaignId, split: split ?? "train", score: score ?? null, traits: perTrait !== null && typeof perTrait === "object" ? perTrait : null };
 }

@@ -4,6 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { readOptionFile } from "../core/read-option-file.js";
 import { loadTiktoken } from "./load-tiktoken.js";
+import { isRecord } from "../core/is-record.js";
 
 /** The tiktoken encodings `--tokenizer tiktoken:NAME` takes: what the OpenAI fine-tuning models count in. */
 export const TIKTOKEN_ENCODINGS = ["o200k_base"] as const;
@@ -64,7 +65,7 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
   const specialTokens: Record<string, string> = {};
   for (const name of SPECIAL_TOKEN_NAMES) {
     const value = config[name];
-    const content = typeof value === "string" ? value : value !== null && typeof value === "object" ? (value as { content?: unknown }).content : undefined;
+    const content = typeof value === "string" ? value : isRecord(value) ? value.content : undefined;
     if (typeof content === "string") specialTokens[name] = content;
   }
   let template: TokenSetup["template"];
