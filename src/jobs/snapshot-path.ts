@@ -1,7 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
-import { snapshotFolder, snapshotsDir } from "../output/local-snapshot-storage.js";
+import { snapshotsDir } from "../output/local-snapshot-storage.js";
+import { snapshotFolder } from "../output/snapshot-folder.js";
 
 /**
  * The folder of snapshot `number` of a local nightly dataset (`DIR.snapshots/000007/`, next to it): a dataset of its own,

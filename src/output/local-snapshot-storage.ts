@@ -1,8 +1,8 @@
 import { mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigError } from "../core/errors.js";
 import { ioStep } from "./io-step.js";
 import { linkTree } from "./local-snapshots.js";
+import { snapshotFolder } from "./snapshot-folder.js";
 import { LocalStorage } from "./local-storage.js";
 import type { LocalStorageOptions } from "./local-storage.js";
 import type { LocalStaging } from "./local-staging.js";
@@ -21,11 +21,6 @@ export function snapshotsDir(location: string): string {
   return `${resolve(location)}.snapshots`;
 }
 
-/** A snapshot folder's name: the number, zero-padded so the names sort in publish order. */
-export function snapshotFolder(number: number): string {
-  return String(number).padStart(6, "0");
-}
-
 /**
  * A local dataset whose every publish is also kept as a numbered snapshot, `OUT.snapshots/<n>/`
  * ({@link snapshotsDir}, on the same filesystem as its parent): hard links to
@@ -41,7 +36,6 @@ export class LocalSnapshotStorage extends LocalStorage {
     options: LocalStorageOptions = {},
   ) {
     super(location, options);
-    if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
   }
 
   override async stage(options: { readonly onStep?: PublishHook } = {}): Promise<LocalStaging> {

@@ -6,6 +6,7 @@ import { ConfigError, IoError } from "../core/errors.js";
 import type { ObjectFiles } from "./object-files.js";
 import { finishSnapshot } from "./object-finish-snapshot.js";
 import { REJECTED_DIR } from "./publish-guard.js";
+import { snapshotFolder } from "./snapshot-folder.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import type { Fence, FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
@@ -42,7 +43,7 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
   const { root } = context;
   const current = await readPointer(root);
   const number = (current?.pointer.number ?? 0) + 1;
-  const snapshot = `${String(number).padStart(6, "0")}-${randomBytes(3).toString("hex")}`;
+  const snapshot = `${snapshotFolder(number)}-${randomBytes(3).toString("hex")}`;
   const base = `${SNAPSHOTS}${snapshot}/`;
   const files = root.within(base);
   const scratch = await mkdtemp(join(context.scratchDir ?? tmpdir(), "evalshard-stage-"));

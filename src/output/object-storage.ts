@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { isEvalshardOwn } from "./evalshard-own.js";
+import { keptSnapshots } from "./kept-snapshots.js";
 import { ObjectFiles } from "./object-files.js";
 import { finishSnapshot } from "./object-finish-snapshot.js";
 import type { LeaseLock } from "./lease-lock.js";
@@ -108,12 +109,10 @@ export class ObjectStorage implements Storage {
     }
     // Before the first commit there is no pointer to change: the folders of dead runs wait for the first publish.
     if (found !== null) await finishSnapshot(this.root, await this.current(), () => undefined, fence);
-    const keep = this.#options.keepSnapshots ?? 7;
-    if (!Number.isInteger(keep) || keep < 1) throw new ConfigError(`Expected keepSnapshots to be an integer from 1 up, got ${keep}`);
     return openObjectStaging({
       root: this.root,
       resolve: (path) => this.#resolve(path),
-      keepSnapshots: keep,
+      keepSnapshots: keptSnapshots(this.#options.keepSnapshots),
       scratchDir: this.#options.scratchDir,
       onStep: withStepSignals(options.onStep) ?? (() => undefined),
       fence,

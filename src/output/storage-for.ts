@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { keptSnapshots } from "./kept-snapshots.js";
 import { LocalStorage } from "./local-storage.js";
 import { outputLocation } from "./output-location.js";
 import type { LocalStorageOptions } from "./local-storage.js";
@@ -23,7 +24,7 @@ export async function storageFor(location: string, options: S3StorageOptions & L
   }
   if (where.kind === "local" && options.snapshots === true) {
     const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
-    return new LocalSnapshotStorage(where.path, options.keepSnapshots ?? 7, localOptions(options));
+    return new LocalSnapshotStorage(where.path, keptSnapshots(options.keepSnapshots), localOptions(options));
   }
   if (where.kind === "local") return new LocalStorage(where.path, localOptions(options));
   const { S3Storage } = await import("./s3-storage.js").catch((error: unknown) => {
