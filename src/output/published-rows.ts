@@ -13,7 +13,11 @@ export function rowsOf(shards: readonly Pick<ShardInfo, "rows">[]): number {
  * there is nothing to compare a run with, and `verify` is the tool that says what is wrong with it).
  */
 export async function publishedRows(files: Files): Promise<number | null> {
-  const text = await readText(files, "manifest.json");
+  return manifestRows(await readText(files, "manifest.json"));
+}
+
+/** The rows a published `manifest.json`'s text counts, as {@link publishedRows} reads them. */
+export function manifestRows(text: string | null): number | null {
   if (text === null) return null;
   let manifest: unknown;
   try {

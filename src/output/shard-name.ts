@@ -3,6 +3,12 @@ export function shardName(split: string, index: number, total: number, extension
   return `${split}-${pad(index)}-of-${pad(total)}${extension}`;
 }
 
+/** A {@link shardName} with `label` before its numbers (`train-part1of4-00003-of-00016.parquet`); null for another name. */
+export function labelledShardName(name: string, label: string): string | null {
+  const m = /^([^/]*?-)(\d+-of-\d+\.[^/]+)$/.exec(name);
+  return m === null ? null : `${m[1]}${label}-${m[2]}`;
+}
+
 /** The hidden name a shard is written under until the total is known; no reader's `train-*` pattern matches it. */
 export function partialShardName(split: string, index: number, extension: string): string {
   return `.${split}-${pad(index)}${extension}.partial`;

@@ -4,13 +4,14 @@ import { EVALSHARD_VERSION } from "../../core/version.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { DatasetSink } from "../../dataset/dataset-sink.js";
 import { decidePublish, guardLimitsOf, type PublishDecision } from "../../output/publish-guard.js";
-import { publishedRows, rowsOf } from "../../output/published-rows.js";
+import { manifestRows, rowsOf } from "../../output/published-rows.js";
 import { storageFor } from "../../output/storage-for.js";
 import type { ShardInfo } from "../../output/shard-format.js";
 import type { Files, Staging } from "../../output/storage.js";
 import { readText } from "../../output/write-text.js";
 import { copyFile } from "../../output/copy-file.js";
 import { shardPath } from "../../output/dataset-path.js";
+import { labelledShardName } from "../../output/shard-name.js";
 import { mergeCounts, mergeSplits } from "./merge-parts.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { PART_CARD_FILE, PART_STATS_FILE, partLocation, readStagedPart } from "./staged-part.js";
@@ -85,8 +86,8 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
   const sink = await DatasetSink.open(storage, { quarantine: false });
   try {
     // Read holding the lock: the night the guards compare this one with.
-    const rowsBefore = await publishedRows(storage);
     const before = await readText(storage, "manifest.json");
+    const rowsBefore = manifestRows(before);
     const previous = new Map((before === null ? [] : (JSON.parse(before) as CommitManifest).shards).map((s) => [shardPath(s.path).dataset, s.sha256]));
     const shards: ShardInfo[] = [];
     for (const part of parts) {
@@ -179,8 +180,9 @@ function mergeStats(parts: readonly Part[]): NonNullable<CommitManifest["stats"]
  */
 async function carryShard(part: Part, shard: ShardInfo, staging: Staging, previous: ReadonlyMap<string, string>): Promise<ShardInfo> {
   const from = shardPath(shard.path);
-  const m = /^data\/([^/]*?-)(\d+-of-\d+\.[^/]+)$/.exec(from.dataset);
-  const name = m === null ? `data/part${part.index}of${part.staged.count}-${from.dataset.slice("data/".length)}` : `data/${m[1]}part${part.index}of${part.staged.count}-${m[2]}`;
+  const label = `part${part.index}of${part.staged.count}`;
+  const file = from.dataset.slice("data/".length);
+  const name = `data/${(from.dataset.startsWith("data/") ? labelledShardName(file, label) : null) ?? `${label}-${file}`}`;
   const to = { ...shard, path: name };
   if (previous.get(name) === shard.sha256) {
     await staging.reuse(name);
