@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
+import { partialPath } from "../output/shard-name.js";
 import type { Field } from "../schema/column-type.js";
 import type { ShardFormat, ShardInfo, ShardWriter } from "../output/shard-format.js";
 import type { StagedEntry } from "./incoming.js";
@@ -21,8 +22,7 @@ export async function writeBucketShard(options: {
   readonly columns: readonly Field[];
 }): Promise<ShardInfo> {
   const files = LocalFiles.of(options.dir);
-  const slash = options.path.lastIndexOf("/") + 1;
-  const partial = `${options.path.slice(0, slash)}.${options.path.slice(slash)}.partial`;
+  const partial = partialPath(options.path);
   const source = await open(options.staged, "r");
   let writer: ShardWriter | null = null;
   try {

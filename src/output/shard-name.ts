@@ -9,9 +9,15 @@ export function labelledShardName(name: string, label: string): string | null {
   return m === null ? null : `${m[1]}${label}-${m[2]}`;
 }
 
-/** The hidden name a shard is written under until the total is known; no reader's `train-*` pattern matches it. */
+/** The hidden name a shard is written under until the total is known (see {@link partialPath}). */
 export function partialShardName(split: string, index: number, extension: string): string {
-  return `.${split}-${pad(index)}${extension}.partial`;
+  return partialPath(`${split}-${pad(index)}${extension}`);
+}
+
+/** The hidden name a shard at `path` is written under until complete (`data/.x.parquet.partial`); no reader's `train-*` pattern matches it. */
+export function partialPath(path: string): string {
+  const slash = path.lastIndexOf("/") + 1;
+  return `${path.slice(0, slash)}.${path.slice(slash)}.partial`;
 }
 
 function pad(n: number): string {
