@@ -13,7 +13,6 @@ import type { PublishDecision } from "../output/publish-guard.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
 import type { RunPlan } from "../plan/run-plan.js";
-import { filterSettings } from "../stages/filter.js";
 import { openSources } from "./open-sources.js";
 import type { OpenedSources } from "./open-sources.js";
 import { scorecardsSummary, selectionWarnings } from "./scorecards-summary.js";
@@ -90,7 +89,7 @@ function manifestOf(plan: RunPlan, sources: OpenedSources, run: EngineRun, start
     publish,
     output: { to: plan.shards.to, compression: plan.shards.compression, layout: "huggingface", split: run.split === undefined ? SPLIT : Object.keys(run.split.splits), engine: run.engine },
     options: {
-      filters: filterSettings(plan.filters),
+      filters: plan.filters,
       gate_by: plan.gateBy,
       selection: plan.selection,
       scorecards: scorecardsSummary(plan, sources.scorecards),
