@@ -1,7 +1,7 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
 // The skip of a JSON value, written once: {@link skip} holds its grammar (scan.ts's tokens, a nesting stack of
-// MAX_DEPTH, a `__proto__` key declining), and the walk runs it three ways, each compiled from that one source
+// MAX_DEPTH, a `__proto__` key declining), run four ways, each compiled from that one source
 // with `kind` a constant (an @inline function, as scan.ts's scanNumber is), so no test of the kind is left at
 // run time:
 // - skipValue: where the value ends, no more (every unknown key of every line, a typed JSON value).
@@ -15,7 +15,7 @@
 //   escape, too many keys or flagged literals), for which the worker's audit reads the value from its column.
 // - the column pass (auditJson): skipAudited over a column's JSON values, which the worker's audit reads when the
 //   walk did not tell. Its strings take what JSON.parse takes: a lone surrogate's `\u` escape too, which the
-//   walk refuses as the schema does, so a value with one that a line's fallback stored is still told here.
+//   walk refuses, so a value with one that a line's fallback stored is still told here.
 //   Both are held to a JSON.parse reference by test/engines/parallel/fast/wasm-audited-skip.test.ts and
 //   wasm-audit.test.ts.
 // Each answers 0 where skipValue does (COLUMN: but for a lone surrogate), and ends where it ends.
