@@ -8,13 +8,13 @@
 // newline, DEL, bidi embeddings, overrides and isolates, zero-width characters, the tag block), a tag
 // character `<[{#` (every built-in token begins with `<` or `[`), a role word before a `:`, or a `g` that
 // `nor`, `ard` or `et` follows (ignore, disregard, forget). Every caller runs it here: a worker over a
-// column's values (unit-text-audit.ts) or a walk's strings, where they lie in its module; a JS string or
-// bytes elsewhere copied into the thread's scratch instance (src/views/text-prefilter.ts). It is held to the
-// regexes by test/views/text-prefilter.test.ts.
+// column's values (unit-text-audit.ts; its JSON values through skip.ts's auditJson) or a walk's strings, where
+// they lie in its module; a JS string or bytes elsewhere copied into the thread's scratch instance
+// (src/views/text-prefilter.ts). It is held to the regexes by test/views/text-prefilter.test.ts.
 //
 // A column's values lie as the row group builder holds them: a u32 length, then that many bytes.
 
-import { BACKSLASH, LBRACE, QUOTE, RBRACE, splat } from "./scan";
+import { BACKSLASH, QUOTE, splat } from "./scan";
 
 // What each byte may start: controls but tab and newline, DEL and the tag characters `<[{#` flag a text at once.
 const FLAG: u8 = 1;
@@ -63,23 +63,21 @@ function writeRoleWords(): void {
   store<u8>(ROLE_WORDS, count);
 }
 
-// A JSON value's open objects and their keys, to tell a key twice; past these (or on a key twice), the caller parses the value.
-const MAX_DEPTH: u32 = 256;
+// The keys of a JSON value's open objects, to tell a key twice (skip.ts's audited skip); past these, the caller parses the value.
 const MAX_KEYS: u32 = 1024;
-const OBJECTS: usize = memory.data(MAX_DEPTH * 4);
 const KEY_START: usize = memory.data(MAX_KEYS * 4);
 const KEY_END: usize = memory.data(MAX_KEYS * 4);
-let keyCount: u32 = 0;
 
-/** What {@link stringClose} saw of the last literal. */
-let flagged = false;
-let sawBackslash = false;
-
-/** Where the last call stopped: past the last whole value it took. */
+/** Where the last call of a column's pass stopped: past the last whole value it took. */
 let stop: usize = 0;
 
 export function auditStop(): usize {
   return stop;
+}
+
+/** Sets {@link auditStop}: skip.ts's auditJson, the column's JSON pass, stops there. */
+export function setAuditStop(p: usize): void {
+  stop = p;
 }
 
 /**
@@ -109,90 +107,9 @@ export function auditText(start: usize, end: usize): u32 {
 }
 
 /**
- * JSON values: for each whole value in [p, end), from `out` on, three words: the number of strings in it that
- * are not keys, the number of those that may matter, and the value's address; then that many pairs of
- * addresses, each such string's literal [opening quote, after its closing quote). A value whose keys repeat in
- * an object (or hold an escape, which may spell another), that nests too deep, or whose pairs would pass
- * `outEnd`, gets -1 and 0: the caller reads it with JSON.parse, as unit-text-audit.ts does. Returns the
- * address past the last word; {@link auditStop} says where the values taken end.
- */
-export function auditJson(p: usize, end: usize, out: usize, outEnd: usize): usize {
-  while (p + 4 <= end && out + 12 <= outEnd) {
-    const start = p + 4;
-    const last = start + <usize>load<u32>(p);
-    if (last > end) break;
-    out = jsonValue(start, last, out, outEnd);
-    p = last;
-  }
-  stop = p;
-  return out;
-}
-
-function jsonValue(start: usize, end: usize, out: usize, outEnd: usize): usize {
-  const record = out;
-  store<u32>(record + 8, <u32>start);
-  out += 12;
-  let count: i32 = 0;
-  let pairs: i32 = 0;
-  let depth: u32 = 0;
-  keyCount = 0;
-  const open = splat(LBRACE);
-  const close = splat(RBRACE);
-  const quote = splat(QUOTE);
-  let i = start;
-  while (i < end) {
-    if (i + 16 <= end) {
-      const v = v128.load(i);
-      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, open), i8x16.eq(v, close)), i8x16.eq(v, quote)));
-      if (stops == 0) {
-        i += 16;
-        continue;
-      }
-      i += <usize>ctz(stops);
-    }
-    const b = <u32>load<u8>(i);
-    if (b == LBRACE) {
-      if (depth == MAX_DEPTH) return reparse(record);
-      store<u32>(OBJECTS + (<usize>depth << 2), keyCount);
-      depth++;
-    } else if (b == RBRACE) {
-      if (depth > 0) keyCount = load<u32>(OBJECTS + (<usize>--depth << 2));
-    } else if (b == QUOTE) {
-      const last = stringClose(i, end);
-      let next = last + 1;
-      while (next < end && isSpace(<u32>load<u8>(next))) next++;
-      if (next < end && <u32>load<u8>(next) == 0x3a) {
-        if (depth == 0 || !newKey(i, last, sawBackslash, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount)) return reparse(record);
-        keyCount++;
-      } else {
-        count++;
-        if (flagged) {
-          if (out + 8 > outEnd) return reparse(record);
-          store<u32>(out, <u32>i);
-          store<u32>(out + 4, <u32>(last + 1));
-          out += 8;
-          pairs++;
-        }
-      }
-      i = last;
-    }
-    i++;
-  }
-  store<i32>(record, count);
-  store<i32>(record + 4, pairs);
-  return out;
-}
-
-function reparse(record: usize): usize {
-  store<i32>(record, -1);
-  store<i32>(record + 4, 0);
-  return record + 12;
-}
-
-/**
  * Whether the key quoted at [open, last] (`escaped`: it holds a backslash, which may spell another key) is
  * plainly new in its object, whose keys are [from, count) of the key table; it is then recorded at `count`.
- * skip.ts's audited skip asks it too.
+ * skip.ts's audited skip asks it.
  */
 export function newKey(open: usize, last: usize, escaped: bool, from: u32, count: u32): bool {
   if (escaped || count == MAX_KEYS) return false;
@@ -205,10 +122,6 @@ export function newKey(open: usize, last: usize, escaped: bool, from: u32, count
   store<u32>(KEY_START + (<usize>count << 2), <u32>open);
   store<u32>(KEY_END + (<usize>count << 2), <u32>last);
   return true;
-}
-
-@inline function isSpace(b: u32): bool {
-  return b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09;
 }
 
 // The bytes the test looks at (controls, tab and newline too, which the scalar step skips; `"#:<[\{` and
@@ -266,56 +179,6 @@ export function textMayMatter(start: usize, end: usize): bool {
 }
 
 /**
- * A JSON string literal whose opening quote is at `open` (in a value ending before `end`): its closing
- * quote's address, and in `flagged` whether its text may matter, in `sawBackslash` whether
- * it holds an escape. Where a 16-byte step holds stops, they are taken in order; `next` is the first byte no
- * escape took.
- */
-function stringClose(open: usize, end: usize): usize {
-  flagged = false;
-  sawBackslash = false;
-  const quote = splat(QUOTE);
-  const backslash = splat(BACKSLASH);
-  // textStops's constants, held in locals through the loop.
-  const lowTable = v128.load(LOW), highTable = v128.load(HIGH), nibble = splat(0x0f), fold = splat(0x20), zero = splat(0), g = splat(0x67);
-  const n = splat(0x6e), o = splat(0x6f), a = splat(0x61), r = splat(0x72), e = splat(0x65), t = splat(0x74);
-  let i = open + 1;
-  let next = i;
-  for (; i + 16 <= end; i = max(i + 16, next)) {
-    let stops = 0;
-    if (flagged) {
-      const v = v128.load(i);
-      stops = i8x16.bitmask(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)));
-    } else stops = textStops(i, lowTable, highTable, nibble, fold, zero, g, n, o, a, r, e, t);
-    for (; stops != 0; stops &= stops - 1) {
-      const at = i + <usize>ctz(stops);
-      if (at < next) continue;
-      const kind = load<u8>(KINDS + <usize>load<u8>(at));
-      if (kind == QUOTE_KIND) return at;
-      if (kind == BACKSLASH_KIND) next = escape(at);
-      else if (kind != 0 && !flagged && byteMayMatter(open + 1, at, end)) flagged = true;
-    }
-  }
-  for (i = max(i, next); i < end; ) {
-    const kind = load<u8>(KINDS + <usize>load<u8>(i));
-    if (kind == QUOTE_KIND) return i;
-    if (kind == BACKSLASH_KIND) i = escape(i);
-    else {
-      if (kind != 0 && !flagged && byteMayMatter(open + 1, i, end)) flagged = true;
-      i++;
-    }
-  }
-  return end;
-}
-
-/** The escape at `at` (a backslash in a literal): notes it, flags the literal if it may matter ({@link escapeMatters}), and answers where it ends. */
-function escape(at: usize): usize {
-  sawBackslash = true;
-  if (escapeMatters(at)) flagged = true;
-  return <u32>load<u8>(at + 1) == 0x75 && isHex4(at + 2) ? at + 6 : at + 2;
-}
-
-/**
  * Whether the escape at `at` (a backslash in a literal) may make its text matter: any but `\n`, `\"`, `\\`,
  * `\/`, except a `\uXXXX` above ASCII that is no surrogate and that {@link byteMayMatter} would clear as UTF-8
  * (a JSON export may escape every non-ASCII character: `\u00e9` is as harmless as `é`). An ASCII one may
@@ -335,14 +198,6 @@ export function escapeMatters(at: usize): bool {
     code = (code << 4) | h;
   }
   return code < 0x80 || (code >= 0xd800 && code <= 0xdfff) || code <= 0x9f || (code >= 0x1800 && code <= 0x183f) || (code >= 0x200b && code <= 0x200d) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || (code >= 0xfec0 && code <= 0xfeff);
-}
-
-@inline function isHex4(at: usize): bool {
-  for (let k: usize = 0; k < 4; k++) {
-    const c = <u32>load<u8>(at + k);
-    if (c - 0x30 >= 10 && (c | 0x20) - 0x61 >= 6) return false;
-  }
-  return true;
 }
 
 /** Whether byte `i` (a flagged kind, not a quote or backslash) may make the text [start, ...) matter. */

@@ -1,7 +1,7 @@
 // AssemblyScript: the entry of the fast path's wasm module (dist/wasm/scan.wasm), whose exports are these.
 export { heapEnd } from "./scan";
-export { skipForm, skipFormAnswer, skipValue } from "./skip";
+export { auditJson, skipForm, skipFormAnswer, skipValue } from "./skip";
 export { walk, walkAreas } from "./walk";
-export { auditJson, auditStop, auditLooksAt, auditText, auditTexts } from "./audit";
+export { auditStop, auditLooksAt, auditText, auditTexts } from "./audit";
 export { lineHash } from "./digest";
 export { jsonForm } from "./json-form";

@@ -1,7 +1,7 @@
 // AssemblyScript (see scan.ts), not TypeScript.
 //
 // The skip of a JSON value, written once: {@link skip} holds its grammar (scan.ts's tokens, a nesting stack of
-// MAX_DEPTH, a `__proto__` key declining), and the walk runs it three ways, each compiled from that one source
+// MAX_DEPTH, a `__proto__` key declining), run four ways, each compiled from that one source
 // with `kind` a constant (an @inline function, as scan.ts's scanNumber is), so no test of the kind is left at
 // run time:
 // - skipValue: where the value ends, no more (every unknown key of every line, a typed JSON value).
@@ -9,20 +9,25 @@
 //   observations): what jsonForm answers for the value, the first thing in it that decides, in byte order,
 //   deciding; but for a value nested deeper than jsonForm's areas, which this stack holds and so tells (jsonForm
 //   leaves it to JS). Held to jsonForm by test/engines/parallel/fast/wasm-skip-form.test.ts.
-// - skipAudited: with the text audit's JSON pass (audit.ts's auditJson) on the way (walk.ts's AUDITED nodes:
+// - skipAudited: with the text audit (audit.ts's rule) on the way (walk.ts's AUDITED nodes:
 //   SFT's trace steps, RL's observations), each byte read once: how many strings in the value are not keys, and
 //   the literals of those that may matter; or that it cannot tell (a key twice in an object, a key with an
 //   escape, too many keys or flagged literals), for which the worker's audit reads the value from its column.
-//   Held to that pass by test/engines/parallel/fast/wasm-audited-skip.test.ts.
-// Each answers 0 where skipValue does, and ends where it ends.
+// - the column pass (auditJson): skipAudited over a column's JSON values, which the worker's audit reads when the
+//   walk did not tell. Its strings take what JSON.parse takes: a lone surrogate's `\u` escape too, which the
+//   walk refuses, so a value with one that a line's fallback stored is still told here.
+//   Both are held to a JSON.parse reference by test/engines/parallel/fast/wasm-audited-skip.test.ts and
+//   wasm-audit.test.ts.
+// Each answers 0 where skipValue does (COLUMN: but for a lone surrogate), and ends where it ends.
 
-import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, newKey, QUOTE_KIND, textStops } from "./audit";
+import { BACKSLASH_KIND, byteMayMatter, escapeMatters, HIGH, KINDS, LOW, newKey, QUOTE_KIND, setAuditStop, textStops } from "./audit";
 import { FORM, formEscapeEnd, keyForm, NOT_FORM, numberForm, UNSURE } from "./json-form";
-import { BACKSLASH, COLON, COMMA, escapeEnd, isDigit, isProto, LBRACE, LBRACKET, MAX_DEPTH, QUOTE, RBRACE, sawEscape, scalarEnd, splat, stringEnd, ws } from "./scan";
+import { BACKSLASH, COLON, COMMA, escapeEnd, hex4, isDigit, isProto, LBRACE, LBRACKET, MAX_DEPTH, QUOTE, RBRACE, sawEscape, scalarEnd, splat, stringEnd, ws } from "./scan";
 
 const PLAIN: u32 = 0;
 const FORMED: u32 = 1;
 const AUDITED: u32 = 2;
+const COLUMN: u32 = 3;
 
 /** The nesting stack, one closing byte per open container. */
 const STACK: usize = memory.data(MAX_DEPTH);
@@ -61,6 +66,34 @@ export function skipAudited(p: usize, end: usize): usize {
   return skip(AUDITED, p, end);
 }
 
+/**
+ * JSON values: for each whole value in [p, end) (a column's: a u32 length, then that many bytes), from `out`
+ * on, three words: the number of strings in it that are not keys, the number of those that may matter, and the
+ * value's address; then that many pairs of addresses, each such string's literal [opening quote, after its
+ * closing quote). A value the audited skip cannot tell (see the file's head), or whose pairs would pass
+ * `outEnd`, gets -1 and 0: the caller reads it with JSON.parse, as unit-text-audit.ts does. Returns the
+ * address past the last word; audit.ts's auditStop says where the values taken end.
+ */
+export function auditJson(p: usize, end: usize, out: usize, outEnd: usize): usize {
+  while (p + 4 <= end && out + 12 <= outEnd) {
+    const start = p + 4;
+    const last = start + <usize>load<u32>(p);
+    if (last > end) break;
+    store<u32>(out + 8, <u32>start);
+    const told = skip(COLUMN, start, last) == last && auditedCount >= 0 && out + 12 + (<usize>flaggedCount << 3) <= outEnd;
+    store<i32>(out, told ? auditedCount : -1);
+    store<u32>(out + 4, told ? flaggedCount : 0);
+    out += 12;
+    if (told) {
+      memory.copy(out, FLAGGED, <usize>flaggedCount << 3);
+      out += <usize>flaggedCount << 3;
+    }
+    p = last;
+  }
+  setAuditStop(p);
+  return out;
+}
+
 /** The flagged literal `k` of the last value: its opening quote's address; the next word, the address after its closing quote. */
 @inline export function flaggedAt(k: u32): usize {
   return FLAGGED + (<usize>k << 3);
@@ -73,15 +106,15 @@ export function skipAudited(p: usize, end: usize): usize {
   let count: i32 = 0;
   let sure = true;
   if (kind == FORMED) skippedForm = FORM;
-  if (kind == AUDITED) flaggedCount = 0;
+  if (kind >= AUDITED) flaggedCount = 0;
   if (kind != PLAIN) keyCount = 0;
   while (true) {
     let c = <u32>load<u8>(p);
     if (c == QUOTE) {
-      const close = kind == AUDITED && sure ? auditedStringEnd(p + 1, end) : stringEnd(p + 1, end);
+      const close = kind >= AUDITED && sure ? auditedStringEnd(p + 1, end, kind == COLUMN) : stringEnd(p + 1, end);
       if (close == 0) return 0;
       if (kind == FORMED && sawEscape && skippedForm == FORM && !escapesForm(p + 1, close)) skippedForm = NOT_FORM;
-      if (kind == AUDITED && sure) {
+      if (kind >= AUDITED && sure) {
         count++;
         if (flagged) {
           if (flaggedCount == MAX_FLAGGED) sure = false;
@@ -105,7 +138,7 @@ export function skipAudited(p: usize, end: usize): usize {
         if (close == RBRACE) {
           p = member(kind, p, end, depth, sure);
           if (p == 0) return 0;
-          if (kind == AUDITED && unsureKey) sure = false;
+          if (kind >= AUDITED && unsureKey) sure = false;
         }
         continue;
       }
@@ -118,7 +151,7 @@ export function skipAudited(p: usize, end: usize): usize {
     // After a value: close what ends here, then move on to the next value.
     while (true) {
       if (depth == 0) {
-        if (kind == AUDITED) auditedCount = sure ? count : -1;
+        if (kind >= AUDITED) auditedCount = sure ? count : -1;
         return p <= end ? p : 0;
       }
       p = space(kind, p);
@@ -129,7 +162,7 @@ export function skipAudited(p: usize, end: usize): usize {
         if (top == RBRACE) {
           p = member(kind, p, end, depth, sure);
           if (p == 0) return 0;
-          if (kind == AUDITED && unsureKey) sure = false;
+          if (kind >= AUDITED && unsureKey) sure = false;
         }
         break;
       }
@@ -156,7 +189,7 @@ let unsureKey = false;
     skippedForm = keyForm(p + 1, close, sawEscape, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount);
     if (skippedForm == FORM) keyCount++;
   }
-  if (kind == AUDITED) {
+  if (kind >= AUDITED) {
     unsureKey = sure && !newKey(p, close, sawEscape, load<u32>(OBJECTS + (<usize>(depth - 1) << 2)), keyCount);
     if (sure && !unsureKey) keyCount++;
   }
@@ -189,10 +222,10 @@ let flagged = false;
 
 /**
  * stringEnd(p, end) of a string that is not a key (p: its first content byte), setting {@link flagged} as
- * audit.ts's stringClose does: 16 bytes a step while none is a byte either looks at (the audit's stops hold
+ * audit.ts's textMayMatter would for its text (`loose`: a lone surrogate's escape taken): 16 bytes a step while none is a byte either looks at (the audit's stops hold
  * the walk's: quotes, backslashes, controls); once the literal is flagged, only the walk's.
  */
-function auditedStringEnd(p: usize, end: usize): usize {
+function auditedStringEnd(p: usize, end: usize, loose: bool): usize {
   flagged = false;
   const quote = splat(QUOTE);
   const backslash = splat(BACKSLASH);
@@ -217,7 +250,7 @@ function auditedStringEnd(p: usize, end: usize): usize {
       if (kind == QUOTE_KIND) return at;
       if (kind == BACKSLASH_KIND) {
         next = escapeEnd(at);
-        if (next == 0) return 0;
+        if (next == 0 && (!loose || (next = surrogateEnd(at)) == 0)) return 0;
         if (!flagged && escapeMatters(at)) flagged = true;
       } else if (b < 0x20) return 0;
       else if (kind != 0 && !flagged && byteMayMatter(start, at, end)) flagged = true;
@@ -228,8 +261,8 @@ function auditedStringEnd(p: usize, end: usize): usize {
     const kind = load<u8>(KINDS + <usize>b);
     if (kind == QUOTE_KIND) return i;
     if (kind == BACKSLASH_KIND) {
-      const after = escapeEnd(i);
-      if (after == 0) return 0;
+      let after = escapeEnd(i);
+      if (after == 0 && (!loose || (after = surrogateEnd(i)) == 0)) return 0;
       if (!flagged && escapeMatters(i)) flagged = true;
       i = after;
     } else if (b < 0x20) return 0;
@@ -239,4 +272,9 @@ function auditedStringEnd(p: usize, end: usize): usize {
     }
   }
   return 0;
+}
+
+/** Where the escape at `at` ends if it is a `\uXXXX` (escapeEnd refused it: a lone surrogate, which JSON.parse takes); else 0. */
+function surrogateEnd(at: usize): usize {
+  return <u32>load<u8>(at + 1) == 0x75 && hex4(at + 2) >= 0 ? at + 6 : 0;
 }

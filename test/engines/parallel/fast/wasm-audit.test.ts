@@ -5,6 +5,7 @@ import { scanRegion, spareLine } from "../../../../src/engines/parallel/fast/was
 import { BUILT_IN_CONTROL_TOKENS, BUILT_IN_NUMBERED_TOKENS } from "../../../../src/views/control-tokens.js";
 import { utf8MayMatter } from "../../../../src/views/text-prefilter.js";
 import { asciiJson } from "../../../helpers/ascii-json.js";
+import { expectAudited } from "../../../helpers/audit-reference.js";
 import { trickyText } from "../../../helpers/tricky-texts.js";
 
 scanRegion(1 << 16);
@@ -21,12 +22,6 @@ function literals(json: Buffer): [number, number][] {
     i = close;
   }
   return found;
-}
-
-/** Whether the module's JSON pass flags `literal`, a JSON value that is one string. */
-function aloneFlagged(literal: Buffer): boolean {
-  const words = audit.json(column([literal]), 0, literal.length + 4);
-  return words[1] === 1;
 }
 
 /** Values as a row group builder holds them: a u32 length, then the bytes. */
@@ -75,24 +70,36 @@ describe("the text-audit prefilter over a worker's column", () => {
     expect(audit.inMemory(Buffer.from("plain"), 0, 5)).toBeUndefined();
   });
 
-  it("counts a JSON value's strings that are not keys and flags a literal as the literal alone", () => {
+  it("counts a JSON value's strings that are not keys and flags its literals as the reference does", () => {
     fc.assert(
       fc.property(text, text, text, (a, b, c) => {
-        const json = Buffer.from(`{"a":${JSON.stringify(a)}, "b" : [${asciiJson(b)},{"c":${JSON.stringify(c)},"n":1},${asciiJson(a + c)}],"d":null}`, "utf8");
+        const value = `{"a":${JSON.stringify(a)}, "b" : [${asciiJson(b)},{"c":${JSON.stringify(c)},"n":1},${asciiJson(a + c)}],"d":null}`;
+        const json = Buffer.from(value, "utf8");
         const bytes = column([json]);
         const words = [...audit.json(bytes, 0, bytes.length)];
         expect(audit.stop).toBe(bytes.length);
         expect(words[2]! + audit.shift).toBe(4);
-        // Each literal that is not a key, in order, flagged as the pass flags it alone in a column.
-        const expected: number[] = [];
-        for (const [open, close] of literals(json)) {
-          if (json[close + 1] !== 0x3a && json.subarray(close + 1, close + 3).toString() !== " :" && aloneFlagged(json.subarray(open, close + 1))) expected.push(open + 4, close + 5);
+        // Each pair is a literal of the value that is not a key (its quotes' offsets, after the length word).
+        const values = literals(json).filter(([, close]) => json[close + 1] !== 0x3a && json.subarray(close + 1, close + 3).toString() !== " :");
+        const pairs = words.slice(3).map((w) => w + audit.shift - 4);
+        const texts: string[] = [];
+        for (let k = 0; k < pairs.length; k += 2) {
+          expect(values).toContainEqual([pairs[k], pairs[k + 1]! - 1]);
+          texts.push(JSON.parse(json.toString("utf8", pairs[k], pairs[k + 1])) as string);
         }
-        expect(words.slice(0, 2)).toEqual([4, expected.length / 2]);
-        expect(words.slice(3).map((w) => w + audit.shift)).toEqual(expected);
+        expect(words[1]).toBe(texts.length);
+        expectAudited([value], { count: words[0]!, texts });
       }),
       { numRuns: 10_000, seed: 14 },
     );
+  });
+
+  it("tells a JSON value holding a lone surrogate's escape, as JSON.parse takes it", () => {
+    const value = '{"a":"x\\ud800y","b":["plain","\\udc00"]}';
+    const bytes = column([Buffer.from(value)]);
+    const words = [...audit.json(bytes, 0, bytes.length)];
+    expect(words.slice(0, 2)).toEqual([3, 2]);
+    expectAudited([value], { count: 3, texts: ["x\ud800y", "\udc00"] });
   });
 
   it("leaves a JSON value with a key twice, or an escaped key, to JSON.parse", () => {
