@@ -1,3 +1,4 @@
+import { describeError } from "./describe-error.js";
 import { SecretRedactor } from "./secret-redactor.js";
 
 /**
@@ -53,4 +54,26 @@ function walk(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   // fromEntries defines properties, so a `__proto__` key stays a key.
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactor.redact(key), walk(item)]));
+}
+
+/**
+ * An error fit to be the `cause` of a thrown error: the original when neither it nor its causes mention
+ * a secret of the process, else a plain Error with the secrets removed from its message. (`util.inspect`
+ * prints causes with their stacks, so a cause is as visible as the error itself.)
+ */
+export function safeCause(error: unknown): unknown {
+  if (redactor.empty || !mentionsIn(error, 0)) return error;
+  return new Error(redactor.redact(describeError(error)));
+}
+
+function mentionsIn(value: unknown, depth: number): boolean {
+  if (depth > 4 || value === undefined || value === null) return false;
+  if (!(value instanceof Error)) return redactor.mentions(String(value));
+  if (redactor.mentions(`${value.message}\n${value.stack ?? ""}`)) return true;
+  try {
+    if (redactor.mentions(JSON.stringify(value))) return true;
+  } catch {
+    return true;
+  }
+  return mentionsIn(value.cause, depth + 1);
 }

@@ -1,8 +1,9 @@
 import type { AuthMode } from "./credentials.js";
 import { errorFromResponse } from "./error-from-response.js";
 import { NetworkError, StreamCutError, type ServiceError, type StreamCutReason } from "./http-errors.js";
-import { describeError, safeCause } from "./redact.js";
-import { retryReasonOf } from "./retry-policy.js";
+import { describeError } from "../core/describe-error.js";
+import { redactSecrets, safeCause } from "../core/secrets.js";
+import { retryReasonOf, type RetryReason } from "./retry-policy.js";
 import type { Call } from "./send-attempt.js";
 import { BodyTimeoutError } from "./timed-body.js";
 
@@ -18,9 +19,6 @@ export type Failure =
 export interface FailureContext {
   readonly auth: AuthMode;
   readonly tokenSource: string;
-  /** Kept out of every message and cause. */
-  readonly token: string;
-  readonly redact: (text: string) => string;
   /** The header timeout, as a message names it. */
   readonly timeoutMs: number;
 }
@@ -28,16 +26,16 @@ export interface FailureContext {
 /** The typed error a final failure is thrown as. */
 export function failureError(call: Call, failure: Failure, o: FailureContext): ServiceError {
   if (failure.kind === "status") {
-    return errorFromResponse(failure.status, failure.text, failure.retryAfterMs, { method: call.method, path: call.path, attempts: call.attempts, auth: o.auth, tokenSource: o.tokenSource, redact: o.redact });
+    return errorFromResponse(failure.status, failure.text, failure.retryAfterMs, { method: call.method, path: call.path, attempts: call.attempts, auth: o.auth, tokenSource: o.tokenSource });
   }
-  const cause = safeCause(failure.error, o.token);
+  const cause = safeCause(failure.error);
   if (failure.kind === "stream") return new StreamCutError(call.method, call.path, call.attempts, failure.reason, 0, streamDetail(failure.error, cause));
   const retried = call.attempts > 1 ? ` after ${call.attempts} attempts` : "";
   const what =
     failure.reason === "timeout" ? (failure.error instanceof BodyTimeoutError ? failure.error.message : `no response headers within ${o.timeoutMs} ms`)
     : failure.reason === "cut" ? "the body ended early or is not valid JSON"
-    : failure.reason === "permanent" ? `connection impossible (${o.redact(describeError(failure.error))}); not retried: check the service URL`
-    : `connection failed (${o.redact(describeError(failure.error))})`;
+    : failure.reason === "permanent" ? `connection impossible (${redactSecrets(describeError(failure.error))}); not retried: check the service URL`
+    : `connection failed (${redactSecrets(describeError(failure.error))})`;
   const kind = failure.reason === "permanent" ? "network" : failure.reason;
   return new NetworkError(`${call.method} ${call.path} failed${retried}: ${what}`, call.method, call.path, call.attempts, kind, { cause });
 }
@@ -53,8 +51,12 @@ export function worseFailure(a: Failure, b: Failure): Failure {
   return after(a) > after(b) ? a : b;
 }
 
-/** A failure a GET is retried after (budget and attempts allowing): a retryable status or a network failure that is not permanent. */
-export function isTransient(failure: Failure): boolean {
-  if (failure.kind === "status") return retryReasonOf(failure.status) !== null;
-  return failure.kind === "stream" || failure.reason !== "permanent";
+/**
+ * Why a failure may be retried (budget, attempts and method allowing), or null when it is final: a
+ * retryable status, or a network or stream failure that is not permanent.
+ */
+export function retryReason(failure: Failure): RetryReason | null {
+  if (failure.kind === "status") return retryReasonOf(failure.status);
+  if (failure.kind === "network") return failure.reason === "permanent" ? null : failure.reason;
+  return failure.reason === "reset" ? "network" : failure.reason === "stalled" ? "timeout" : failure.reason;
 }

@@ -1,7 +1,7 @@
 import { readText } from "./body-bytes.js";
 import type { ClientEvent } from "./client-event.js";
 import type { Clock } from "./clock.js";
-import { isTransient, worseFailure, type Failure } from "./attempt-failure.js";
+import { retryReason, worseFailure, type Failure } from "./attempt-failure.js";
 import { hedged, type Outcome } from "./hedged.js";
 import type { HedgePolicy, HedgeWait } from "./hedge-policy.js";
 import type { ConcurrencyLimit } from "./limit-concurrency.js";
@@ -44,7 +44,7 @@ export function createAttempt({ limit, budget, clock, send, hedges, emit }: Atte
       },
       discard,
       worse: worseFailure,
-      transient: isTransient,
+      transient: (failure) => retryReason(failure) !== null,
       start: async (signal, release) => {
         call.attempts++;
         hedges?.started();

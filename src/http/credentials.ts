@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { REDACTED } from "../core/secret-redactor.js";
 import { addSecrets } from "../core/secrets.js";
 
 /** Agent routes take an API key; owner routes a portal session token (spec section 5). */
@@ -33,7 +34,7 @@ export function credentialsFromEnv(auth: AuthMode, env: NodeJS.ProcessEnv = proc
   const credentials = { auth, token, tokenSource };
   // Non-enumerable, so a spread into client options copies only the three fields above.
   Object.defineProperties(credentials, {
-    toJSON: { value: () => ({ auth, tokenSource, token: "[REDACTED]" }) },
+    toJSON: { value: () => ({ auth, tokenSource, token: REDACTED }) },
     [Symbol.for("nodejs.util.inspect.custom")]: { value: () => `Credentials(${auth} from ${tokenSource})` },
   });
   return credentials;

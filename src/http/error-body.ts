@@ -1,3 +1,5 @@
+import { redactSecrets } from "../core/secrets.js";
+
 /** What an error body says, in whichever of the service's two shapes it came. */
 export interface ErrorBody {
   readonly code: string | undefined;
@@ -11,12 +13,12 @@ const MAX_TEXT = 300;
 /**
  * Reads an error body: the envelope `{error: {code, message}}` (spec section 7), a plain `{detail}`
  * (rule 6: 429 on submission, 422, 403 coaching; `detail` may also be a validation list), both at once
- * (the emulator's `Run not launched`), or anything else, kept as a short text. `redact` is applied to
- * every text taken from it.
+ * (the emulator's `Run not launched`), or anything else, kept as a short text. The process's secrets
+ * are removed from every text taken from it, in case a server echoes a token back.
  */
-export function parseErrorBody(text: string, redact: (text: string) => string = (t) => t): ErrorBody {
+export function parseErrorBody(text: string): ErrorBody {
   // Secrets go before anything is cut short: a token cut in half would no longer be recognised.
-  const cleanText = (value: string) => cleanServerText(redact(value));
+  const cleanText = (value: string) => cleanServerText(redactSecrets(value));
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -21,8 +21,6 @@ export interface ResponseContext {
   readonly auth: "agent" | "owner";
   /** Where the token came from, e.g. `EVAL_API_KEY`. */
   readonly tokenSource: string;
-  /** Removes the token from server text, in case a server echoes it back. */
-  readonly redact: (text: string) => string;
 }
 
 /** The codes section 7 gives per status, for bodies that carry none (plain `{detail}` bodies). */
@@ -39,7 +37,7 @@ const ENTITLEMENTS = ["rl_dpo_export", "simulation", "academy_eval_coaching", "p
 
 /** The typed error for an error status, its body read in either shape. */
 export function errorFromResponse(status: number, bodyText: string, retryAfterMs: number | undefined, ctx: ResponseContext): HttpError {
-  const body = parseErrorBody(bodyText, ctx.redact);
+  const body = parseErrorBody(bodyText);
   const init: HttpErrorInit = {
     status,
     code: body.code ?? SPEC_CODES[status] ?? `http_${status}`,

@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { REDACTED } from "../core/secret-redactor.js";
 
 /** Query parameters; `undefined` and `null` ones are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | null | undefined>>;
@@ -53,6 +54,6 @@ export function hasSecretParam(url: URL): boolean {
 
 /** Path and query as errors and events show them: values of secret-looking parameters replaced. */
 export function displayPath(url: URL): string {
-  const parts = [...url.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? "[REDACTED]" : encodeURIComponent(value)}`);
+  const parts = [...url.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? REDACTED : encodeURIComponent(value)}`);
   return url.pathname + (parts.length === 0 ? "" : `?${parts.join("&")}`);
 }

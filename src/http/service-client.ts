@@ -5,19 +5,18 @@ import { BodyHasher, type BodyDigest } from "./body-digest.js";
 import type { ClientEvent } from "./client-event.js";
 import { systemClock, type Clock } from "./clock.js";
 import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentials.js";
-import { failureError, streamDetail, type Failure } from "./attempt-failure.js";
+import { failureError, retryReason, streamDetail, type Failure } from "./attempt-failure.js";
 import { createAttempt } from "./attempt.js";
 import { HedgePolicy } from "./hedge-policy.js";
 import { RetryBudgetError, StreamCutError, type ServiceError } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
 import { BodyTimeoutError } from "./timed-body.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
-import { safeCause } from "./redact.js";
-import { addSecrets, redactSecrets } from "../core/secrets.js";
+import { addSecrets, redactSecrets, safeCause } from "../core/secrets.js";
 import { checkBaseUrl, displayPath, hasSecretParam, requestUrl, type Query } from "./request-url.js";
 import { readAhead, type ReadAhead } from "./read-ahead.js";
 import { RetryBudget } from "./retry-budget.js";
-import { mayRetry, resolveRetryPolicy, retryDelay, retryReasonOf, type RetryPolicy, type RetryReason } from "./retry-policy.js";
+import { mayRetry, resolveRetryPolicy, retryDelay, type RetryPolicy } from "./retry-policy.js";
 import { createSender, type Call } from "./send-attempt.js";
 
 export interface ServiceClientOptions {
@@ -118,7 +117,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const { auth, token } = options;
   const tokenSource = options.tokenSource ?? TOKEN_ENV[auth];
   checkToken(token, tokenSource);
-  // Whatever this process writes from now on (stderr, quarantine, manifest, shards) is kept clear of it.
+  // Whatever this process writes from now on (stderr, errors and their causes, quarantine, manifest, shards) is kept clear of it.
   addSecrets(token);
   const base = checkBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
   const baseUrl = base.href.replace(/\/+$/, "");
@@ -130,8 +129,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const timeoutMs = options.timeoutMs ?? 90_000;
   const limits = { idleMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? 120_000), totalMs: positive("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000) };
   positive("timeoutMs", timeoutMs);
-  // The token is one of the process's secrets now: one scan removes it and every other.
-  const redact = redactSecrets;
   const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
   const emit = (event: ClientEvent) => options.onEvent?.(event);
   const onBody = options.onBody;
@@ -141,7 +138,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const newCall = (method: string, path: string, query: Query | undefined, body: unknown): Call => {
     if (typeof method !== "string" || !/^[A-Za-z]+$/.test(method)) throw new ConfigError(`Expected an HTTP method such as "GET", got ${JSON.stringify(method)}`);
     const url = requestUrl(base, path, query);
-    return { method: method.toUpperCase(), url, path: redact(displayPath(url)), target: targetOf(url), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
+    return { method: method.toUpperCase(), url, path: redactSecrets(displayPath(url)), target: targetOf(url), body: body === undefined ? undefined : JSON.stringify(body), started: clock.now(), attempts: 0 };
   };
 
   const attempt = createAttempt({
@@ -153,16 +150,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     emit,
   });
 
-  const finalError = (call: Call, failure: Failure): ServiceError => failureError(call, failure, { auth, tokenSource, token, redact, timeoutMs });
+  const finalError = (call: Call, failure: Failure): ServiceError => failureError(call, failure, { auth, tokenSource, timeoutMs });
 
   /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
   const backOff = async (call: Call, failure: Failure): Promise<void> => {
-    const reason: RetryReason | null =
-      failure.kind === "status" ? retryReasonOf(failure.status)
-      : failure.reason === "permanent" ? null
-      : failure.reason === "reset" ? "network"
-      : failure.reason === "stalled" ? "timeout"
-      : failure.reason;
+    const reason = retryReason(failure);
     const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
     const policyDelayMs = reason !== null && mayRetry(call.method, reason) ? retryDelay(policy, { attempt: call.attempts, elapsedMs: clock.now() - call.started, retryAfterMs }) : null;
     // A Retry-After is the server's floor: waiting less than it only earns another refusal.
@@ -257,7 +249,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         for await (const line of ndjsonLines(hasher === undefined ? chunks() : hashed(chunks(), hasher))) {
           delivered++;
           // An export line that echoes a secret must not carry it into a spool, a shard or the quarantine.
-          yield redact(line);
+          yield redactSecrets(line);
         }
         if (hasher !== undefined) onBody?.(hasher.digest(call.target as string));
         return;
@@ -267,7 +259,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         // only the caller knows how to tell a record it has from one it lacks.
         if (delivered > 0) {
           emit({ type: "stream_cut", method: call.method, path: call.path, reason, linesDelivered: delivered });
-          const cut = new StreamCutError(call.method, call.path, call.attempts, reason, delivered, streamDetail(error, safeCause(error, token)));
+          const cut = new StreamCutError(call.method, call.path, call.attempts, reason, delivered, streamDetail(error, safeCause(error)));
           // A cut is re-requested by the caller (completeNdjson): with the budget spent, that is no longer on.
           throw budget.isSpent() ? new RetryBudgetError(budget.describe(), cut) : cut;
         }

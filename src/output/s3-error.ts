@@ -1,6 +1,6 @@
 import { ConfigError, IoError } from "../core/errors.js";
-import { SecretRedactor } from "../core/secret-redactor.js";
-import { redactSecrets as redactProcessSecrets } from "../core/secrets.js";
+import { describeError } from "../core/describe-error.js";
+import { addSecretsFromEnv, redactSecrets } from "../core/secrets.js";
 import { shownEndpoint } from "./s3-client.js";
 
 /** Where a failed request went, for its message. */
@@ -25,7 +25,10 @@ export function s3Error(error: unknown, what: string, target: S3Target): Error {
   // A HEAD has no body to name its error: its 403 is just "Forbidden".
   const name = httpStatus(error) === 403 && !CONFIG_ERRORS.has(errorName(error)) ? "AccessDenied" : errorName(error);
   const where = `${target.url} (${shownEndpoint(target.endpoint)})`;
-  const detail = redactSecrets(describe(error));
+  // Read now: a test or a library user may set the AWS keys after the client was made.
+  addSecretsFromEnv();
+  const status = httpStatus(error);
+  const detail = redactSecrets(`${describeError(error, true)}${status === undefined ? "" : ` (HTTP ${status})`}`);
   const hint =
     name === "NoSuchBucket"
       ? `: the bucket ${target.bucket} does not exist`
@@ -51,24 +54,4 @@ export function errorName(error: unknown): string {
 /** The HTTP status of a failed S3 call, when it got one. */
 export function httpStatus(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
-}
-
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    const name = current.name !== "Error" && !current.message.startsWith(current.name) ? `${current.name}: ` : "";
-    parts.push(`${name}${current.message}${typeof code === "string" && !current.message.includes(code) ? ` (${code})` : ""}`);
-    current = current.cause;
-  }
-  if (parts.length === 0) parts.push(String(error));
-  const status = httpStatus(error);
-  return `${parts.filter((p) => p.trim() !== "").join(": ")}${status === undefined ? "" : ` (HTTP ${status})`}`;
-}
-
-/** Removes the configured AWS secrets (read now: a test or a library user may set them late) and the process's. */
-export function redactSecrets(text: string): string {
-  const env = [process.env.AWS_SECRET_ACCESS_KEY, process.env.AWS_SESSION_TOKEN].filter((s): s is string => s !== undefined && s.length >= 4);
-  return redactProcessSecrets(new SecretRedactor(env).redact(text));
 }

@@ -12,7 +12,7 @@ import {
   ServiceError,
 } from "../../src/http/index.js";
 
-const ctx: ResponseContext = { method: "GET", path: "/api/agent/runs/abc/finetuning", attempts: 1, auth: "agent", tokenSource: "EVAL_API_KEY", redact: (t) => t };
+const ctx: ResponseContext = { method: "GET", path: "/api/agent/runs/abc/finetuning", attempts: 1, auth: "agent", tokenSource: "EVAL_API_KEY" };
 const envelope = (code: string, message: string) => JSON.stringify({ error: { code, message } });
 
 describe("errorFromResponse", () => {
