@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 import { StreamCutError } from "./http-errors.js";
 import type { Query } from "./request-url.js";
 import type { ServiceClient } from "./service-client.js";
@@ -25,10 +25,7 @@ export interface CompleteNdjsonOptions {
  */
 export async function* completeNdjson(client: Pick<ServiceClient, "getNdjson">, path: string, options: CompleteNdjsonOptions = {}): AsyncGenerator<string, void, undefined> {
   const keyOf = options.keyOf ?? digest;
-  const maxRestarts = options.maxRestarts ?? 5;
-  if (!Number.isSafeInteger(maxRestarts) || maxRestarts < 0) {
-    throw new ConfigError(`Expected \`maxRestarts\` to be a whole number from 0 up, got ${JSON.stringify(maxRestarts)}`);
-  }
+  const maxRestarts = wholeOption("maxRestarts", options.maxRestarts ?? 5, 0);
   const delivered = new Map<string, number>();
   for (let restart = 0; ; restart++) {
     const skip = new Map(delivered);

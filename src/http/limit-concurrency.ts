@@ -1,4 +1,4 @@
-import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 import { releaseOnce } from "./release-once.js";
 
 /** A counting semaphore in the style of p-limit, with slots that can outlive a single promise. */
@@ -21,9 +21,7 @@ export interface ConcurrencyLimit {
  * function because a streamed body keeps its request in flight after the call that opened it returns.
  */
 export function limitConcurrency(concurrency: number): ConcurrencyLimit {
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    throw new ConfigError(`Expected \`concurrency\` to be a whole number from 1 up, got ${JSON.stringify(concurrency)}`);
-  }
+  wholeOption("concurrency", concurrency, 1);
   let active = 0;
   const waiting: (() => void)[] = [];
 

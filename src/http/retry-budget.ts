@@ -1,12 +1,10 @@
 import { ConfigError } from "../core/errors.js";
 import { systemClock, type Clock } from "./clock.js";
 import { releaseOnce } from "./release-once.js";
+import { DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 
 /** Longer than any one wait (a stall is cut at the attempt's total limit, an hour by default). */
 const FORGET_AFTER_MS = 2 * 3_600_000;
-
-/** The budget of a client that is given none: the retry policy's `maxElapsedMs`, for all its requests. */
-export const DEFAULT_RETRY_BUDGET_MS = 15 * 60_000;
 
 /**
  * How long one night may spend waiting on failures, across every request, retry, restart and client of
@@ -27,8 +25,9 @@ export class RetryBudget {
   /** Since when requests wait on failures with none in flight; undefined while that is not so. */
   private idleSince: number | undefined;
 
+  /** Default: the retry policy's `maxElapsedMs`, as for a client that is given no budget. */
   constructor(
-    totalMs: number = DEFAULT_RETRY_BUDGET_MS,
+    totalMs: number = DEFAULT_RETRY_POLICY.maxElapsedMs,
     private readonly clock: Clock = systemClock,
   ) {
     if (!Number.isSafeInteger(totalMs) || totalMs < 0) throw new ConfigError(`Expected a retry budget in whole milliseconds from 0 up, got ${JSON.stringify(totalMs)}`);

@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 
 /** How hard the client tries again. Every field has a default. */
 export interface RetryPolicy {
@@ -51,10 +52,10 @@ export function resolveRetryPolicy(policy: RetryPolicy = {}): ResolvedRetryPolic
   const random = policy.random ?? DEFAULT_RETRY_POLICY.random;
   if (typeof random !== "function") throw new ConfigError(`Expected \`retry.random\` to be a function, got ${typeof random}`);
   return {
-    maxAttempts: whole("maxAttempts", policy.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts, 1),
-    maxElapsedMs: whole("maxElapsedMs", policy.maxElapsedMs ?? DEFAULT_RETRY_POLICY.maxElapsedMs, 0),
-    baseDelayMs: whole("baseDelayMs", policy.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs, 0),
-    maxDelayMs: whole("maxDelayMs", policy.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs, 0),
+    maxAttempts: wholeOption("retry.maxAttempts", policy.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts, 1),
+    maxElapsedMs: wholeOption("retry.maxElapsedMs", policy.maxElapsedMs ?? DEFAULT_RETRY_POLICY.maxElapsedMs, 0),
+    baseDelayMs: wholeOption("retry.baseDelayMs", policy.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs, 0),
+    maxDelayMs: wholeOption("retry.maxDelayMs", policy.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs, 0),
     random,
   };
 }
@@ -106,11 +107,4 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
  */
 export function mayRetry(method: string, reason: RetryReason): boolean {
   return IDEMPOTENT.has(method.toUpperCase()) || reason === "rate_limited" || reason === "request_timeout" || reason === "unavailable";
-}
-
-function whole(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`Expected \`retry.${name}\` to be a whole number from ${min} up, got ${JSON.stringify(value)}`);
-  }
-  return value;
 }

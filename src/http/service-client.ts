@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import { decodeText, hashed, readBytes } from "./body-bytes.js";
 import { BodyHasher, type BodyDigest } from "./body-digest.js";
@@ -127,8 +128,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const clock = options.clock ?? systemClock;
   const budget = options.budget ?? new RetryBudget(policy.maxElapsedMs, clock);
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const limits = { idleMs: positive("idleTimeoutMs", options.idleTimeoutMs ?? 120_000), totalMs: positive("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000) };
-  positive("timeoutMs", timeoutMs);
+  const limits = { idleMs: wholeOption("idleTimeoutMs", options.idleTimeoutMs ?? 120_000, 1), totalMs: wholeOption("totalTimeoutMs", options.totalTimeoutMs ?? 3_600_000, 1) };
+  wholeOption("timeoutMs", timeoutMs, 1);
   const headers = { authorization: `Bearer ${token}`, "user-agent": options.userAgent ?? `evalshard/${EVALSHARD_VERSION}` };
   const emit = (event: ClientEvent) => options.onEvent?.(event);
   const onBody = options.onBody;
@@ -302,9 +303,4 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     toString: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
     [Symbol.for("nodejs.util.inspect.custom")]: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
   } as ServiceClient;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`Expected \`${name}\` to be a whole number from 1 up, got ${JSON.stringify(value)}`);
-  return value;
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 
 export type PairStrategy = "best-worst" | "adjacent" | "all";
 
@@ -30,10 +31,7 @@ export function checkDpoOptions(options: DpoOptions): void {
   if (!["best-worst", "adjacent", "all"].includes(options.strategy)) {
     throw new ConfigError(`Expected \`dpo.strategy\` to be "best-worst", "adjacent" or "all", got ${JSON.stringify(options.strategy)}`);
   }
-  const max = options.maxPairsPerScenario;
-  if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
-    throw new ConfigError(`Expected \`dpo.maxPairsPerScenario\` to be a whole number from 1 up, got ${JSON.stringify(max)}`);
-  }
+  if (options.maxPairsPerScenario !== undefined) wholeOption("dpo.maxPairsPerScenario", options.maxPairsPerScenario, 1);
 }
 
 /**

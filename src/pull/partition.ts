@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 
 /** What a partition shares out: runs, or scenarios with all their runs (DPO pairs always go by scenario). */
 export type PartitionBy = "run" | "scenario";
@@ -22,7 +23,7 @@ const HORNER_MAX_COUNT = Math.floor(Number.MAX_SAFE_INTEGER / 256);
 /** Throws ConfigError naming the bad value unless `count` is a whole number from 1 up and `index` is in 0..count-1. */
 export function checkPartition(partition: Partition): void {
   const { index, count } = partition;
-  if (!Number.isSafeInteger(count) || count < 1) throw new ConfigError(`Expected \`partition.count\` to be a whole number from 1 up, got ${JSON.stringify(count)}`);
+  wholeOption("partition.count", count, 1);
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) {
     throw new ConfigError(`Expected \`partition.index\` to be a whole number from 0 to ${count - 1}, got ${JSON.stringify(index)}`);
   }

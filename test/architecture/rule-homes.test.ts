@@ -55,6 +55,13 @@ const RULES: readonly Rule[] = [
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
+  // A secret is looked for by the process's one set (its forms, escapes and fragments): errors, causes, stderr,
+  // quarantine, manifests and a pull's lines are all cleared through it, whichever client took the secret in.
+  { rule: "secret redaction", marks: /new SecretRedactor\(/, homes: ["core/secrets.ts"] },
+  // An error and its causes on one line (the service client's messages and causes, an S3 error's detail).
+  { rule: "error described on one line", marks: /` \(\$\{code\}\)`/, homes: ["core/describe-error.ts"] },
+  // Which failure of a service call is retried: a retryable status, a network or stream failure that is not permanent.
+  { rule: "retry reason of a failure", marks: /retryReasonOf\(\w+\.status\)/, homes: ["http/attempt-failure.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
