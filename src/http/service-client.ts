@@ -9,7 +9,7 @@ import { checkAuthMode, checkToken, TOKEN_ENV, type AuthMode } from "./credentia
 import { failureError, retryReason, streamDetail, type Failure } from "./attempt-failure.js";
 import { createAttempt } from "./attempt.js";
 import { HedgePolicy } from "./hedge-policy.js";
-import { RetryBudgetError, StreamCutError, type ServiceError } from "./http-errors.js";
+import { RetryBudgetError, StreamCutError } from "./http-errors.js";
 import { limitConcurrency } from "./limit-concurrency.js";
 import { BodyTimeoutError } from "./timed-body.js";
 import { ndjsonLines, PartialLineError } from "./ndjson-lines.js";
@@ -151,8 +151,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     emit,
   });
 
-  const finalError = (call: Call, failure: Failure): ServiceError => failureError(call, failure, { auth, tokenSource, timeoutMs });
-
   /** Waits before the next attempt, or throws the failure as a typed error when it is final or the budget is spent. */
   const backOff = async (call: Call, failure: Failure): Promise<void> => {
     const reason = retryReason(failure);
@@ -162,7 +160,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     const overBudget = policyDelayMs !== null && (budget.isSpent() || (retryAfterMs ?? 0) > budget.leftMs());
     if (reason === null || policyDelayMs === null || overBudget) {
       if (failure.kind === "stream") emit({ type: "stream_cut", method: call.method, path: call.path, reason: failure.reason, linesDelivered: 0 });
-      const error = finalError(call, failure);
+      const error = failureError(call, failure, { auth, tokenSource, timeoutMs });
       throw overBudget ? new RetryBudgetError(budget.describe(), error) : error;
     }
     const delayMs = Math.min(policyDelayMs, budget.leftMs());
