@@ -1,9 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
+import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
-import { readText } from "../output/write-text.js";
+import { requiredManifest } from "../output/published-manifest.js";
 import { snapshotPath } from "./snapshot-path.js";
 import { previewJsonl } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
@@ -37,11 +38,7 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
   let manifest: Manifest | null = null;
   let files: string[];
   if (info.isDirectory()) {
-    const manifestPath = join(path, "manifest.json");
-    const text = await readFile(manifestPath, "utf8").catch((error: Error) => {
-      throw new IoError(`${JSON.stringify(path)} is not an evalshard output: cannot read ${JSON.stringify(manifestPath)}: ${error.message}`, manifestPath, { cause: error });
-    });
-    manifest = JSON.parse(text) as Manifest;
+    manifest = await requiredManifest<Manifest>(new LocalFiles(path));
     files = manifest.shards.map((s) => join(path, shardAt(path, s.path)));
   } else {
     files = [path];
@@ -53,9 +50,7 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
 async function inspectStored(location: string, limit: number): Promise<InspectResult> {
   const { storageFor } = await import("../output/storage-for.js");
   const files = await storageFor(location);
-  const text = await readText(files, "manifest.json");
-  if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no manifest.json`, `${location}/manifest.json`);
-  const manifest = JSON.parse(text) as Manifest;
+  const manifest = await requiredManifest<Manifest>(files);
   return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, shardAt(location, s.path))), limit)) };
 }
 
