@@ -5,6 +5,7 @@ import type { Manifest } from "../output/manifest.js";
 import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
 import { requiredManifest } from "../output/published-manifest.js";
+import { storageFor } from "../output/storage-for.js";
 import { snapshotPath } from "./snapshot-path.js";
 import { previewJsonl } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
@@ -27,31 +28,19 @@ export interface InspectResult {
  */
 export async function inspect(path: string, options: { rows?: number; snapshot?: number } = {}): Promise<InspectResult> {
   const limit = Math.max(0, Math.floor(options.rows ?? 5));
-  if (outputLocation(path).kind === "s3") {
-    if (options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
-    return inspectStored(path, limit);
-  }
+  const stored = outputLocation(path).kind === "s3";
+  if (stored && options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
   if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
-  const info = await stat(path).catch((error: Error) => {
-    throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
-  });
-  let manifest: Manifest | null = null;
-  let files: string[];
-  if (info.isDirectory()) {
-    manifest = await requiredManifest<Manifest>(new LocalFiles(path));
-    files = manifest.shards.map((s) => join(path, shardAt(path, s.path)));
-  } else {
-    files = [path];
+  if (!stored) {
+    const info = await stat(path).catch((error: Error) => {
+      throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
+    });
+    if (!info.isDirectory()) return { path, manifest: null, ...(await preview([path], limit)) };
   }
-  return { path, manifest, ...(await preview(files, limit)) };
-}
-
-/** A dataset on object storage, through the Files of its storage (as `verify` reads it). */
-async function inspectStored(location: string, limit: number): Promise<InspectResult> {
-  const { storageFor } = await import("../output/storage-for.js");
-  const files = await storageFor(location);
+  const files = stored ? await storageFor(path) : new LocalFiles(path);
   const manifest = await requiredManifest<Manifest>(files);
-  return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, shardAt(location, s.path))), limit)) };
+  const shards = manifest.shards.map((s) => shardAt(path, s.path));
+  return { path, manifest, ...(await preview(stored ? shards.map((s) => storedShard(files, s)) : shards.map((s) => join(path, s)), limit)) };
 }
 
 /** A listed shard's path in the dataset ({@link datasetPath}); a path that leaves it is refused, never opened. */

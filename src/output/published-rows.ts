@@ -1,6 +1,5 @@
+import type { PublishedManifest } from "./published-manifest.js";
 import type { ShardInfo } from "./shard-format.js";
-import type { Files } from "./storage.js";
-import { publishedManifest, type PublishedManifest } from "./published-manifest.js";
 
 /** The rows of a set of shards: what a dataset holds, records or a view's rows alike. */
 export function rowsOf(shards: readonly Pick<ShardInfo, "rows">[]): number {
@@ -8,15 +7,10 @@ export function rowsOf(shards: readonly Pick<ShardInfo, "rows">[]): number {
 }
 
 /**
- * The rows the dataset published at `files` holds, by its `manifest.json` (the shards' rows, so a view's
- * rows count as rows); null where nothing was published, or the manifest is not one evalshard wrote (then
+ * The rows a published manifest's shards hold (so a view's rows count as rows), what the shrink guard
+ * compares a run with; null where nothing was published, or the manifest is not one evalshard wrote (then
  * there is nothing to compare a run with, and `verify` is the tool that says what is wrong with it).
  */
-export async function publishedRows(files: Files): Promise<number | null> {
-  return manifestRows(await publishedManifest(files));
-}
-
-/** The rows a published manifest's shards count, as {@link publishedRows} reads them. */
 export function manifestRows(manifest: PublishedManifest | null): number | null {
   if (manifest === null || !manifest.shards.every((s) => Number.isSafeInteger((s as { rows?: unknown } | null)?.rows))) return null;
   return rowsOf(manifest.shards as Pick<ShardInfo, "rows">[]);
