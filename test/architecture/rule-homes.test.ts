@@ -55,6 +55,8 @@ const RULES: readonly Rule[] = [
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
+  // A second reader of a published manifest would read the file by its name (the one reader takes it as its default path).
+  { rule: "published manifest read", marks: /\b(readText|readFile)\([^)\n]*"manifest\.json"|\bpath = "manifest\.json"\): Promise<ReadManifest/, homes: ["output/published-manifest.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
