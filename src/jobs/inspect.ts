@@ -7,7 +7,7 @@ import { outputLocation } from "../output/output-location.js";
 import { requiredManifest } from "../output/published-manifest.js";
 import { storageFor } from "../output/storage-for.js";
 import { snapshotPath } from "./snapshot-path.js";
-import { previewJsonl } from "./preview-jsonl.js";
+import { previewJsonl, type ShardPreview } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
 import { datasetPath } from "../output/dataset-path.js";
 import { storedShard, type ShardInput } from "./shard-input.js";
@@ -35,12 +35,12 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
     const info = await stat(path).catch((error: Error) => {
       throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
     });
-    if (!info.isDirectory()) return { path, manifest: null, ...(await preview([path], limit)) };
+    if (!info.isDirectory()) return { path, manifest: null, ...(await previewShards([path], limit)) };
   }
   const files = stored ? await storageFor(path) : new LocalFiles(path);
   const manifest = await requiredManifest<Manifest>(files);
   const shards = manifest.shards.map((s) => shardAt(path, s.path));
-  return { path, manifest, ...(await preview(stored ? shards.map((s) => storedShard(files, s)) : shards.map((s) => join(path, s)), limit)) };
+  return { path, manifest, ...(await previewShards(stored ? shards.map((s) => storedShard(files, s)) : shards.map((s) => join(path, s)), limit)) };
 }
 
 /** A listed shard's path in the dataset ({@link datasetPath}); a path that leaves it is refused, never opened. */
@@ -50,7 +50,8 @@ function shardAt(location: string, path: string): string {
   return at;
 }
 
-function preview(files: readonly (string | ShardInput)[], limit: number) {
+/** The first `limit` rows of shards and their row count: Parquet's reader when every one is a `.parquet`, else JSON Lines'. */
+export function previewShards(files: readonly (string | ShardInput)[], limit: number): Promise<ShardPreview> {
   const name = (f: string | ShardInput) => (typeof f === "string" ? f : f.name);
   return files.every((f) => name(f).endsWith(".parquet")) ? previewParquet(files, limit) : previewJsonl(files, limit);
 }
