@@ -1,9 +1,9 @@
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
-import { snapshotsDir } from "../output/local-snapshot-storage.js";
+import { keptSnapshotNumbers, snapshotsDir } from "../output/local-snapshot-storage.js";
+import { snapshotFolder } from "../output/snapshot-folder.js";
 import { storageFor } from "../output/storage-for.js";
 import type { Files } from "../output/storage.js";
 import { requiredManifest } from "../output/published-manifest.js";
@@ -40,9 +40,8 @@ async function manifestAt(files: Files, path = "manifest.json"): Promise<ReportM
 
 /** A local nightly dataset keeps its nights beside it, `OUT.snapshots/<n>/manifest.json`. */
 async function localNights(location: string): Promise<ReportManifest[]> {
-  const dir = snapshotsDir(location);
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
-  const read = await Promise.all(names.map((n) => manifestAt(new LocalFiles(join(dir, n))).catch(() => null)));
+  const numbers = await keptSnapshotNumbers(location);
+  const read = await Promise.all(numbers.map((n) => manifestAt(new LocalFiles(join(snapshotsDir(location), snapshotFolder(n)))).catch(() => null)));
   return read.filter((m): m is ReportManifest => m !== null);
 }
 
