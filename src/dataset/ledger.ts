@@ -76,7 +76,8 @@ export async function readDatasetState(from: string | Files): Promise<DatasetSta
   return state;
 }
 
-function parseState(text: string, path: string): DatasetState {
+/** `_state/state.json`'s text as a state; an IoError naming `path` when it is not one this evalshard reads. */
+export function parseState(text: string, path: string): DatasetState {
   let value: Partial<DatasetState> | null = null;
   try {
     value = JSON.parse(text) as Partial<DatasetState>;
@@ -116,23 +117,30 @@ export async function readLedgerOf(from: string | Files, state: DatasetState): P
 /** Hands each ledger line to `take`, then checks the file's sha256 and line count against `state`. */
 async function eachLedgerLine(files: Files, state: DatasetState, take: (line: string) => void): Promise<void> {
   const path = `${files.location}/${LEDGER_FILE}`;
-  const hash = createHash("sha256");
-  let rows = 0;
+  let read: { readonly sha256: string; readonly rows: number };
   try {
     const stream = await files.read(LEDGER_FILE);
     if (stream === null) throw new Error("the file is missing");
-    const input = Readable.from(stream);
-    input.on("data", (chunk: Uint8Array) => hash.update(chunk));
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      take(line);
-      rows++;
-    }
+    read = await ledgerLines(stream, take);
   } catch (error) {
     throw new IoError(`Cannot read the ledger ${path}: ${(error as Error).message}`, path, { cause: error });
   }
-  if (hash.digest("hex") !== state.ledger_sha256 || rows !== state.rows) {
+  if (read.sha256 !== state.ledger_sha256 || read.rows !== state.rows) {
     throw new IoError(`The ledger ${path} does not match ${STATE_FILE}; inspect the output directory by hand`, path);
   }
+}
+
+/** Hands each line of a ledger's bytes to `take`; returns the bytes' sha256 and the line count. */
+export async function ledgerLines(stream: AsyncIterable<Uint8Array>, take: (line: string) => void): Promise<{ readonly sha256: string; readonly rows: number }> {
+  const hash = createHash("sha256");
+  let rows = 0;
+  const input = Readable.from(stream);
+  input.on("data", (chunk: Uint8Array) => hash.update(chunk));
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    take(line);
+    rows++;
+  }
+  return { sha256: hash.digest("hex"), rows };
 }
 
 /** Writes the ledger (entries must come sorted by key) into `_state/` and returns its sha256. */

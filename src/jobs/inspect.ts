@@ -1,11 +1,13 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import type { Manifest } from "../output/manifest.js";
+import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
-import { readText } from "../output/write-text.js";
+import { requiredManifest } from "../output/published-manifest.js";
+import { storageFor } from "../output/storage-for.js";
 import { snapshotPath } from "./snapshot-path.js";
-import { previewJsonl } from "./preview-jsonl.js";
+import { previewJsonl, type ShardPreview } from "./preview-jsonl.js";
 import { previewParquet } from "./preview-parquet.js";
 import { datasetPath } from "../output/dataset-path.js";
 import { storedShard, type ShardInput } from "./shard-input.js";
@@ -26,37 +28,19 @@ export interface InspectResult {
  */
 export async function inspect(path: string, options: { rows?: number; snapshot?: number } = {}): Promise<InspectResult> {
   const limit = Math.max(0, Math.floor(options.rows ?? 5));
-  if (outputLocation(path).kind === "s3") {
-    if (options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
-    return inspectStored(path, limit);
-  }
+  const stored = outputLocation(path).kind === "s3";
+  if (stored && options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
   if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
-  const info = await stat(path).catch((error: Error) => {
-    throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
-  });
-  let manifest: Manifest | null = null;
-  let files: string[];
-  if (info.isDirectory()) {
-    const manifestPath = join(path, "manifest.json");
-    const text = await readFile(manifestPath, "utf8").catch((error: Error) => {
-      throw new IoError(`${JSON.stringify(path)} is not an evalshard output: cannot read ${JSON.stringify(manifestPath)}: ${error.message}`, manifestPath, { cause: error });
+  if (!stored) {
+    const info = await stat(path).catch((error: Error) => {
+      throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
     });
-    manifest = JSON.parse(text) as Manifest;
-    files = manifest.shards.map((s) => join(path, shardAt(path, s.path)));
-  } else {
-    files = [path];
+    if (!info.isDirectory()) return { path, manifest: null, ...(await previewShards([path], limit)) };
   }
-  return { path, manifest, ...(await preview(files, limit)) };
-}
-
-/** A dataset on object storage, through the Files of its storage (as `verify` reads it). */
-async function inspectStored(location: string, limit: number): Promise<InspectResult> {
-  const { storageFor } = await import("../output/storage-for.js");
-  const files = await storageFor(location);
-  const text = await readText(files, "manifest.json");
-  if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no manifest.json`, `${location}/manifest.json`);
-  const manifest = JSON.parse(text) as Manifest;
-  return { path: location, manifest, ...(await preview(manifest.shards.map((s) => storedShard(files, shardAt(location, s.path))), limit)) };
+  const files = stored ? await storageFor(path) : new LocalFiles(path);
+  const manifest = await requiredManifest<Manifest>(files);
+  const shards = manifest.shards.map((s) => shardAt(path, s.path));
+  return { path, manifest, ...(await previewShards(stored ? shards.map((s) => storedShard(files, s)) : shards.map((s) => join(path, s)), limit)) };
 }
 
 /** A listed shard's path in the dataset ({@link datasetPath}); a path that leaves it is refused, never opened. */
@@ -66,7 +50,8 @@ function shardAt(location: string, path: string): string {
   return at;
 }
 
-function preview(files: readonly (string | ShardInput)[], limit: number) {
+/** The first `limit` rows of shards and their row count: Parquet's reader when every one is a `.parquet`, else JSON Lines'. */
+export function previewShards(files: readonly (string | ShardInput)[], limit: number): Promise<ShardPreview> {
   const name = (f: string | ShardInput) => (typeof f === "string" ? f : f.name);
   return files.every((f) => name(f).endsWith(".parquet")) ? previewParquet(files, limit) : previewJsonl(files, limit);
 }

@@ -5,7 +5,8 @@ import { IoError } from "../core/errors.js";
 import { parquetTypeText } from "./parquet-type-text.js";
 import { plainValue } from "./plain-value.js";
 import type { ShardPreview } from "./preview-jsonl.js";
-import { shardBytes, type ShardInput } from "./shard-input.js";
+import { readBytes } from "../http/body-bytes.js";
+import type { ShardInput } from "./shard-input.js";
 
 /** hyparquet decodes snappy itself; zstd and gzip pages go through node:zlib, as the writer's do. */
 const COMPRESSORS: Compressors = {
@@ -21,7 +22,8 @@ export async function previewParquet(files: readonly (string | ShardInput)[], li
   for (const [i, input] of files.entries()) {
     const path = typeof input === "string" ? input : input.name;
     try {
-      const file = typeof input === "string" ? await asyncBufferFromFile(input) : bufferOf(await shardBytes(input));
+      // Parquet is read from its footer back: a local file where it lies, a stored shard fetched whole first.
+      const file = typeof input === "string" ? await asyncBufferFromFile(input) : bufferOf(await readBytes(await input.read()));
       const metadata = await parquetMetadataAsync(file);
       if (i === 0) columns = parquetSchema(metadata).children.map((c) => ({ name: c.element.name, type: parquetTypeText(c) }));
       const fileRows = Number(metadata.num_rows);

@@ -1,11 +1,12 @@
-import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
+import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
-import { snapshotsDir } from "../output/local-snapshot-storage.js";
+import { keptSnapshotNumbers, snapshotsDir } from "../output/local-snapshot-storage.js";
+import { snapshotFolder } from "../output/snapshot-folder.js";
 import { storageFor } from "../output/storage-for.js";
 import type { Files } from "../output/storage.js";
-import { readText } from "../output/write-text.js";
+import { requiredManifest } from "../output/published-manifest.js";
 import type { ReportManifest, ReportNight } from "../report/report-manifest.js";
 import { reportHtml } from "../report/report-html.js";
 
@@ -24,41 +25,31 @@ export interface DatasetReport {
  */
 export async function report(location: string): Promise<DatasetReport> {
   const files = await storageFor(location);
-  const current = await manifestAt(files, "manifest.json", location);
-  const kept = outputLocation(location).kind === "s3" ? await storedNights(files, location) : await localNights(location);
+  const current = await manifestAt(files);
+  const kept = outputLocation(location).kind === "s3" ? await storedNights(files) : await localNights(location);
   const nights = nightsUpTo(current, kept);
   return { html: reportHtml({ location, current, nights }), current, nights };
 }
 
-async function manifestAt(files: Files, path: string, location: string): Promise<ReportManifest> {
-  const text = await readText(files, path);
-  if (text === null) throw new IoError(`${JSON.stringify(location)} is not an evalshard output: it has no ${path}`, `${location}/${path}`);
-  return parseManifest(text, `${location}/${path}`);
-}
-
-function parseManifest(text: string, where: string): ReportManifest {
-  try {
-    const m = JSON.parse(text) as ReportManifest;
-    if (typeof m !== "object" || m === null || !Array.isArray(m.shards) || typeof m.records_out !== "number") throw new Error("it has no shards or counts");
-    return m;
-  } catch (error) {
-    throw new IoError(`${where} is not an evalshard manifest: ${(error as Error).message}`, where, { cause: error });
-  }
+/** A manifest the report reads: a dataset's, or a kept night's; one without counts is not one. */
+async function manifestAt(files: Files, path = "manifest.json"): Promise<ReportManifest> {
+  const manifest = await requiredManifest<ReportManifest>(files, path);
+  if (typeof manifest.records_out !== "number") throw new IoError(`${files.location}/${path} is not an evalshard manifest: it has no counts`, `${files.location}/${path}`);
+  return manifest;
 }
 
 /** A local nightly dataset keeps its nights beside it, `OUT.snapshots/<n>/manifest.json`. */
 async function localNights(location: string): Promise<ReportManifest[]> {
-  const dir = snapshotsDir(location);
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
-  const read = await Promise.all(names.map((n) => readFile(join(dir, n, "manifest.json"), "utf8").then((t) => parseManifest(t, join(dir, n, "manifest.json")), () => null)));
+  const numbers = await keptSnapshotNumbers(location);
+  const read = await Promise.all(numbers.map((n) => manifestAt(new LocalFiles(join(snapshotsDir(location), snapshotFolder(n)))).catch(() => null)));
   return read.filter((m): m is ReportManifest => m !== null);
 }
 
 /** On object storage every night is a snapshot folder with its own manifest, `snapshots/<id>/manifest.json`. */
-async function storedNights(files: Files, location: string): Promise<ReportManifest[]> {
+async function storedNights(files: Files): Promise<ReportManifest[]> {
   const listed = await files.list("snapshots/");
   const paths = listed.map((f) => f.path).filter((p) => /^snapshots\/[^/]+\/manifest\.json$/.test(p));
-  return Promise.all(paths.map((p) => manifestAt(files, p, location)));
+  return Promise.all(paths.map((p) => manifestAt(files, p)));
 }
 
 /**

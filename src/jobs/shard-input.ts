@@ -25,10 +25,3 @@ export function storedShard(files: Files, path: string): ShardInput {
     },
   };
 }
-
-/** A shard's bytes whole (Parquet is read from its footer back, so a stored shard is fetched first). */
-export async function shardBytes(shard: ShardInput): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of await shard.read()) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}

@@ -1,7 +1,7 @@
-import { readdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
-import { snapshotsDir } from "../output/local-snapshot-storage.js";
+import { keptSnapshotNumbers, snapshotsDir } from "../output/local-snapshot-storage.js";
 import { snapshotFolder } from "../output/snapshot-folder.js";
 
 /**
@@ -12,6 +12,6 @@ import { snapshotFolder } from "../output/snapshot-folder.js";
 export async function snapshotPath(dir: string, number: number): Promise<string> {
   const path = join(snapshotsDir(dir), snapshotFolder(number));
   if ((await stat(path).catch(() => null))?.isDirectory() === true) return path;
-  const kept = (await readdir(snapshotsDir(dir)).catch(() => [] as string[])).filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+  const kept = await keptSnapshotNumbers(dir);
   throw new ConfigError(`${JSON.stringify(dir)} keeps no snapshot ${number}: ${kept.length === 0 ? "it keeps none (snapshots are kept by pull and run)" : `it keeps ${kept.join(", ")}`}`);
 }

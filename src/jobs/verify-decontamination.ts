@@ -1,7 +1,7 @@
 import { parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./nightly/score-cache-file.js";
 import type { Files } from "../output/storage.js";
-import { previewJsonl } from "./preview-jsonl.js";
-import { previewParquet } from "./preview-parquet.js";
+import { readText } from "../output/write-text.js";
+import { previewShards } from "./inspect.js";
 import { storedShard } from "./shard-input.js";
 import type { VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
@@ -26,10 +26,9 @@ export async function verifyDecontamination(files: Files, manifest: VerifiedMani
   if (byHash.size === 0 && byId.size === 0) return;
   const runHashes = await cachedRunHashes(files);
   for (const path of paths) {
-    const shard = storedShard(files, path);
     let rows: readonly Record<string, unknown>[];
     try {
-      rows = (path.endsWith(".parquet") ? await previewParquet([shard], Number.MAX_SAFE_INTEGER) : await previewJsonl([shard], Number.MAX_SAFE_INTEGER)).rows;
+      rows = (await previewShards([storedShard(files, path)], Number.MAX_SAFE_INTEGER)).rows;
     } catch {
       continue; // An unreadable shard is already a finding of its own.
     }
@@ -56,11 +55,9 @@ function pinnedBy(row: Record<string, unknown>, byHash: Map<string, string>, byI
 
 /** The run hashes a pull cached with the night's scores; none for a converted dataset. */
 async function cachedRunHashes(files: Files): Promise<(runId: string) => string | undefined> {
-  const bytes = await files.read(`${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`);
-  if (bytes === null) return () => undefined;
-  const parts: Buffer[] = [];
-  for await (const chunk of bytes) parts.push(Buffer.from(chunk));
-  const cache = parseScoreCache(Buffer.concat(parts).toString("utf8"));
+  const text = await readText(files, `${SCORE_CACHE_DIR}/${SCORE_CACHE_FILE}`);
+  if (text === null) return () => undefined;
+  const cache = parseScoreCache(text);
   return (runId) => cache.get(runId)?.hash;
 }
 

@@ -1,8 +1,5 @@
-import { createHash } from "node:crypto";
-import { createInterface } from "node:readline";
-import { Readable } from "node:stream";
 import { bucketOf, shardPath } from "../dataset/bucket.js";
-import { LEDGER_FILE, STATE_FILE } from "../dataset/ledger.js";
+import { LEDGER_FILE, STATE_FILE, ledgerLines, parseState } from "../dataset/ledger.js";
 import type { DatasetState, LedgerEntry } from "../dataset/ledger.js";
 import type { Files } from "../output/storage.js";
 import { readText } from "../output/write-text.js";
@@ -27,10 +24,9 @@ export async function verifyLedger(
   }
   let state: DatasetState;
   try {
-    state = JSON.parse(stateText) as DatasetState;
-    if (!Array.isArray(state.shards) || typeof state.buckets !== "number") throw new Error("it lacks `shards` or `buckets`");
+    state = parseState(stateText, STATE_FILE);
   } catch (error) {
-    findings.push({ kind: "state_unreadable", path: STATE_FILE, message: `${STATE_FILE} is not a dataset state: ${(error as Error).message}` });
+    findings.push({ kind: "state_unreadable", path: STATE_FILE, message: (error as Error).message });
     return 0;
   }
 
@@ -39,28 +35,25 @@ export async function verifyLedger(
     findings.push({ kind: "ledger_missing", path: LEDGER_FILE, message: `${LEDGER_FILE} is missing` });
     return 0;
   }
-  const hash = createHash("sha256");
   // By shard path: in a split dataset each split has its own bucket numbers.
   const perBucket = new Map<string, number>();
-  const extension = state.shard_format?.extension ?? "";
+  const extension = state.shard_format.extension;
   let keys = 0;
   let wrongBucket = 0;
   let firstWrong = "";
+  let sha256: string;
   try {
-    const input = Readable.from(stream);
-    input.on("data", (chunk: Uint8Array) => hash.update(chunk));
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    ({ sha256 } = await ledgerLines(stream, (line) => {
       const entry = JSON.parse(line) as LedgerEntry;
       keys++;
       const at = shardPath(entry.bucket, state.buckets, extension, entry.split);
       perBucket.set(at, (perBucket.get(at) ?? 0) + 1);
       if (bucketOf(String(entry.key), state.buckets) !== entry.bucket && wrongBucket++ === 0) firstWrong = String(entry.key);
-    }
+    }));
   } catch (error) {
     findings.push({ kind: "ledger_unreadable", path: LEDGER_FILE, message: `${LEDGER_FILE} is not a ledger: ${(error as Error).message}` });
     return keys;
   }
-  const sha256 = hash.digest("hex");
   if (sha256 !== state.ledger_sha256) {
     findings.push({ kind: "ledger_sha256_mismatch", path: LEDGER_FILE, message: `${LEDGER_FILE} has sha256 ${sha256}, ${STATE_FILE} records ${state.ledger_sha256}`, expected: state.ledger_sha256, actual: sha256 });
   }

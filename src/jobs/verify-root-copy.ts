@@ -1,6 +1,6 @@
 import { manifestSealProblem } from "../output/manifest-seal.js";
+import { readManifest } from "../output/published-manifest.js";
 import type { Files } from "../output/storage.js";
-import { readText } from "../output/write-text.js";
 import type { VerifyFinding } from "./verify-report.js";
 
 /**
@@ -11,23 +11,13 @@ import type { VerifyFinding } from "./verify-report.js";
 export async function verifyRootCopy(files: Files, findings: VerifyFinding[]): Promise<void> {
   const root = (files as { readonly root?: Files }).root;
   if (root === undefined || typeof root.read !== "function") return;
-  const text = await readText(root, "manifest.json");
+  const read = await readManifest(root);
   const where = `${root.location}/manifest.json`;
-  if (text === null) {
-    findings.push({ kind: "manifest_missing", path: "manifest.json", message: `the root copy ${where} is missing: readers that follow the root find no manifest` });
+  if ("kind" in read) {
+    const message = read.kind === "manifest_missing" ? `the root copy ${where} is missing: readers that follow the root find no manifest` : `the root copy: ${read.message}`;
+    findings.push({ kind: read.kind, path: "manifest.json", message });
     return;
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    findings.push({ kind: "manifest_unreadable", path: "manifest.json", message: `the root copy ${where} is not JSON: ${(error as Error).message}` });
-    return;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    findings.push({ kind: "manifest_unreadable", path: "manifest.json", message: `the root copy ${where} is not an evalshard manifest` });
-    return;
-  }
-  const seal = manifestSealProblem(text, parsed as Record<string, unknown>);
+  const seal = manifestSealProblem(read.text, read.manifest);
   if (seal !== null) findings.push({ path: "manifest.json", ...seal, message: `the root copy ${where}: ${seal.message}` });
 }

@@ -4,7 +4,7 @@ import { manifestSealProblem } from "../output/manifest-seal.js";
 import { storageFor } from "../output/storage-for.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import type { Files } from "../output/storage.js";
-import { readText } from "../output/write-text.js";
+import { readManifest } from "../output/published-manifest.js";
 import { readStoredFile } from "./read-stored-file.js";
 import { shardEntry, type VerifiedManifest } from "./verified-manifest.js";
 import { verifyArithmetic } from "./verify-arithmetic.js";
@@ -26,20 +26,13 @@ export async function verify(target: string | Files): Promise<VerifyReport> {
   const checked = { shards: 0, rows: 0, bytes: 0, quarantine_entries: 0, ledger_keys: 0 };
   const done = (layout: string | null): VerifyReport => ({ location: files.location, ok: findings.length === 0, layout, checked, findings });
 
-  const text = await readText(files, "manifest.json");
-  if (text === null) {
-    findings.push({ kind: "manifest_missing", path: "manifest.json", message: `${files.location} has no manifest.json: not a published evalshard dataset` });
+  const read = await readManifest<VerifiedManifest>(files);
+  if ("kind" in read) {
+    findings.push({ path: "manifest.json", ...read });
     return done(null);
   }
-  let manifest: VerifiedManifest;
-  try {
-    manifest = JSON.parse(text) as VerifiedManifest;
-    if (typeof manifest !== "object" || manifest === null || !Array.isArray(manifest.shards)) throw new Error("it has no `shards` list");
-  } catch (error) {
-    findings.push({ kind: "manifest_unreadable", path: "manifest.json", message: `manifest.json is not an evalshard manifest: ${(error as Error).message}` });
-    return done(null);
-  }
-  const seal = manifestSealProblem(text, manifest as unknown as Record<string, unknown>);
+  const { text, manifest } = read;
+  const seal = manifestSealProblem(text, manifest);
   if (seal !== null) findings.push({ path: "manifest.json", ...seal });
   await verifyRootCopy(files, findings);
   const layout = typeof manifest.output?.layout === "string" ? manifest.output.layout : null;

@@ -21,6 +21,12 @@ export function snapshotsDir(location: string): string {
   return `${resolve(location)}.snapshots`;
 }
 
+/** The numbers of the snapshots a local dataset keeps ({@link snapshotsDir}), oldest first. */
+export async function keptSnapshotNumbers(location: string): Promise<number[]> {
+  const names = await readdir(snapshotsDir(location)).catch(() => [] as string[]);
+  return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+}
+
 /**
  * A local dataset whose every publish is also kept as a numbered snapshot, `OUT.snapshots/<n>/`
  * ({@link snapshotsDir}, on the same filesystem as its parent): hard links to
@@ -44,7 +50,7 @@ export class LocalSnapshotStorage extends LocalStorage {
     const root = snapshotsDir(this.location);
     await this.#migrate(root);
     await this.#recover(root);
-    const numbers = await this.numbers();
+    const numbers = await keptSnapshotNumbers(this.location);
     const number = (numbers.at(-1) ?? 0) + 1;
     const pending = join(root, `${snapshotFolder(number)}${PENDING}`);
     return {
@@ -66,12 +72,6 @@ export class LocalSnapshotStorage extends LocalStorage {
         await this.#prune(root);
       },
     };
-  }
-
-  /** The kept snapshots' numbers, oldest first. */
-  async numbers(): Promise<number[]> {
-    const names = await readdir(snapshotsDir(this.location)).catch(() => [] as string[]);
-    return names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
   }
 
   /**
@@ -108,7 +108,7 @@ export class LocalSnapshotStorage extends LocalStorage {
   }
 
   async #prune(root: string): Promise<void> {
-    const numbers = await this.numbers();
+    const numbers = await keptSnapshotNumbers(this.location);
     for (const number of numbers.slice(0, Math.max(0, numbers.length - this.keep))) {
       const folder = join(root, snapshotFolder(number));
       await ioStep(folder, "delete the snapshot", () => rm(folder, { recursive: true, force: true }));

@@ -21,8 +21,8 @@ export function sealedManifest<M extends object>(manifest: M): M & { readonly [M
 }
 
 /** What is wrong with a manifest's seal, or null when `text` is exactly what {@link sealedManifestText} writes for `parsed`. */
-export function manifestSealProblem(text: string, parsed: Readonly<Record<string, unknown>>): { readonly kind: "manifest_digest_missing" | "manifest_digest_mismatch"; readonly message: string; readonly expected?: string; readonly actual?: string } | null {
-  const recorded = parsed[MANIFEST_DIGEST];
+export function manifestSealProblem(text: string, parsed: object): { readonly kind: "manifest_digest_missing" | "manifest_digest_mismatch"; readonly message: string; readonly expected?: string; readonly actual?: string } | null {
+  const recorded = (parsed as Readonly<Record<string, unknown>>)[MANIFEST_DIGEST];
   if (typeof recorded !== "string") {
     return { kind: "manifest_digest_missing", message: `manifest.json records no ${MANIFEST_DIGEST}: it was changed, or written by an evalshard that did not seal its manifests` };
   }

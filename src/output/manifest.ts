@@ -46,7 +46,7 @@ export interface PublishFacts {
 }
 
 /** `OUT/manifest.json` of a conversion: written last, it is what schedulers and alerts read. */
-export interface Manifest extends ManifestBase, PublishFacts {
+export interface Manifest extends ManifestBase, PublishFacts, ManifestSections {
   readonly output: {
     readonly to: string;
     readonly compression: string;
@@ -82,15 +82,19 @@ export interface Manifest extends ManifestBase, PublishFacts {
     readonly max_quarantined: number;
     readonly accept_later_minor: boolean;
   };
-  /** Per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
+}
+
+/** The sections a conversion's and a night's manifests hold alike, each only when the run has one. */
+export interface ManifestSections {
+  /** Issue 18: per path of the texts a plain output keeps: written, would be sanitized, match an injection pattern. */
   readonly text_audit?: Readonly<Record<string, PathAudit>>;
-  /** A training view's run: what the view made of the kept records. */
+  /** A training view's run: what the view made of the kept records (a night's `night` then counts rows, keyed by their record's key). */
   readonly view?: ViewManifest;
-  /** A split dataset (`--split`): the split asked for, and the rows and groups each split got. */
+  /** A split dataset (issue 19): the split asked for, and the rows and groups each split holds. */
   readonly split?: SplitManifest;
   /** Issue 36: the dataset's statistics, counted from each row as it was written (src/stats/dataset-stats.ts). */
   readonly stats?: StatsManifest;
-  /** Issue 35: the benchmark suites `--suites` named (`asked`: the file), and what each took out. */
+  /** Issue 35: the benchmark suites the run decontaminated against (a convert's `asked`: the `--suites` file), and what each took out. */
   readonly decontamination?: DecontaminationManifest;
 }
 

@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
-import { publishedRows } from "./published-rows.js";
+import { publishedManifest } from "./published-manifest.js";
+import { manifestRows } from "./published-rows.js";
 import { refuseOutputInInput } from "./refuse-output-in-input.js";
 import { storageFor } from "./storage-for.js";
 import type { Files, Storage } from "./storage.js";
@@ -24,7 +25,7 @@ export async function openOutput<S extends { readonly storage: Files; abort(): P
   if (!opening.force) await refuseForeignOutput(storage);
   const sink = await openSink(storage);
   try {
-    return { sink, published: await publishedRows(sink.storage) };
+    return { sink, published: manifestRows(await publishedManifest(sink.storage)) };
   } catch (error) {
     await sink.abort();
     throw error;

@@ -62,6 +62,8 @@ const RULES: readonly Rule[] = [
   { rule: "error described on one line", marks: /` \(\$\{code\}\)`/, homes: ["core/describe-error.ts"] },
   // Which failure of a service call is retried: a retryable status, a network or stream failure that is not permanent.
   { rule: "retry reason of a failure", marks: /retryReasonOf\(\w+\.status\)/, homes: ["http/attempt-failure.ts"] },
+  // A second reader of a published manifest would read the file by its name (the one reader takes it as its default path).
+  { rule: "published manifest read", marks: /\b(readText|readFile)\([^)\n]*"manifest\.json"|\bpath = "manifest\.json"\): Promise<ReadManifest/, homes: ["output/published-manifest.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

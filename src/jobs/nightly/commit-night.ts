@@ -5,6 +5,7 @@ import { datasetCard } from "../../output/dataset-card.js";
 import { DatasetSink } from "../../dataset/dataset-sink.js";
 import { decidePublish, guardLimitsOf, type PublishDecision } from "../../output/publish-guard.js";
 import { manifestRows, rowsOf } from "../../output/published-rows.js";
+import { publishedManifest } from "../../output/published-manifest.js";
 import { storageFor } from "../../output/storage-for.js";
 import type { ShardInfo } from "../../output/shard-format.js";
 import type { Files, Staging } from "../../output/storage.js";
@@ -86,9 +87,9 @@ export async function commitNight(out: string, options: CommitOptions): Promise<
   const sink = await DatasetSink.open(storage, { quarantine: false });
   try {
     // Read holding the lock: the night the guards compare this one with.
-    const before = await readText(storage, "manifest.json");
+    const before = await publishedManifest<CommitManifest>(storage);
     const rowsBefore = manifestRows(before);
-    const previous = new Map((before === null ? [] : (JSON.parse(before) as CommitManifest).shards).map((s) => [shardPath(s.path).dataset, s.sha256]));
+    const previous = new Map((before?.shards ?? []).map((s) => [shardPath(s.path).dataset, s.sha256]));
     const shards: ShardInfo[] = [];
     for (const part of parts) {
       for (const shard of part.manifest.shards) shards.push(await carryShard(part, shard, sink.staging, previous));
@@ -138,8 +139,7 @@ async function readParts(root: Files, out: string, options: CommitOptions): Prom
   for (let index = 0; index < options.parts; index++) {
     const staged = await readStagedPart(root, options.night, index, options.parts);
     const files = await storageFor(partLocation(out, index, options.parts));
-    const text = staged === null ? null : await readText(files, "manifest.json");
-    const manifest = text === null ? null : (JSON.parse(text) as NightlyManifest);
+    const manifest = staged === null ? null : await publishedManifest<NightlyManifest>(files);
     if (staged === null || manifest === null) {
       missing.push(index);
       continue;

@@ -1,8 +1,9 @@
 import { storageFor } from "../../output/storage-for.js";
-import { readText } from "../../output/write-text.js";
+import { publishedManifest } from "../../output/published-manifest.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { commitIfLast } from "./commit-if-last.js";
 import type { CommitResult } from "./commit-night.js";
+import type { NightlyManifest } from "./nightly-manifest.js";
 import { partitionOf } from "./partition-of.js";
 import { nightOf, writeStagedPart } from "./staged-part.js";
 
@@ -23,10 +24,9 @@ export async function stagePart<R extends PartNight>(spec: PipelineSpec, env: Re
   const source = spec.source;
   if (source.kind !== "http" || source.partition === undefined || result.dryRun !== undefined) return result;
   if (!result.decision.published && result.decision.rejected_to !== null) return result;
-  const text = await readText(await storageFor(result.outDir), "manifest.json");
-  if (text === null) return result;
+  const manifest = await publishedManifest<Pick<NightlyManifest, "manifest_sha256" | "records_out">>(await storageFor(result.outDir));
+  if (manifest === null) return result;
   const { index, count, by = "run" } = partitionOf(source.partition, source.partition_by, env);
-  const manifest = JSON.parse(text) as { manifest_sha256: string; records_out: number };
   const root = await storageFor(spec.output.dir);
   const night = nightOf(env, new Date(startedAt));
   await writeStagedPart(root, {

@@ -1,5 +1,6 @@
 import { shardsIntact } from "../../dataset/shard-intact.js";
 import type { DatasetSink } from "../../dataset/dataset-sink.js";
+import { publishedManifest } from "../../output/published-manifest.js";
 import { readText } from "../../output/write-text.js";
 import type { PullReport } from "../../pull/index.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
@@ -23,8 +24,8 @@ export async function unchangedNight(
   if (state === null) return null;
   const stored = parseNightInput(await readText(sink.storage, NIGHT_INPUT_FILE));
   if (stored === null || stored.input_sha256 !== digest || stored.ledger_sha256 !== state.ledger_sha256) return null;
-  const published = parseManifest(await readText(sink.storage, "manifest.json"));
-  if (published === null) return null;
+  const published = await publishedManifest<NightlyManifest>(sink.storage);
+  if (typeof published?.records_in !== "number" || typeof published.night !== "object") return null;
   if (!(await shardsIntact(sink.storage, state))) return null;
   const manifest: NightlyManifest = {
     ...published,
@@ -35,14 +36,4 @@ export async function unchangedNight(
     pull: o.pull,
   };
   return { manifest, stored };
-}
-
-function parseManifest(text: string | null): NightlyManifest | null {
-  if (text === null) return null;
-  try {
-    const value = JSON.parse(text) as NightlyManifest | null;
-    return typeof value === "object" && value !== null && typeof value.records_in === "number" && typeof value.night === "object" ? value : null;
-  } catch {
-    return null;
-  }
 }
