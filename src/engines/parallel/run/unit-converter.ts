@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
-import type { LineParser } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser.js";
 import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
 import type { RecordFacts } from "../../../formats/format.js";

@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
-import type { LineParser } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
