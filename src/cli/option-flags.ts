@@ -70,16 +70,3 @@ export function optionsFromFlags(command: Command, name: CommandName, table: Opt
   }
   return out;
 }
-
-/** Every flag spelling (`--shard-rows`, `--no-filter-flagged`) and argument the table gives `command`. */
-export function flagSpellings(name: CommandName, table: OptionTable = OPTIONS): string[] {
-  return Object.values(table).flatMap((spec) => {
-    if (!spec.takenBy.includes(name)) return [];
-    if (spec.argument?.in.includes(name) === true) return [spec.argument.spelling];
-    if ("rules" in spec.kind && "prefix" in spec.kind) {
-      const { rules, prefix } = spec.kind as unknown as { rules: readonly string[]; prefix: string };
-      return rules.map((rule) => switchFlag(prefix, rule));
-    }
-    return spec.flag === undefined ? [] : [spec.flag.split(" ")[0] ?? spec.flag];
-  });
-}

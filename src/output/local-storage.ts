@@ -7,9 +7,6 @@ import { takeOutputLock } from "./lock-output.js";
 import type { Fence, Lock, PublishHook, Storage } from "./storage.js";
 import { withStepSignals } from "./with-step-signals.js";
 
-// Where the crash tests of a local publish have always found it.
-export { KILL_AT_STEP } from "./with-step-signals.js";
-
 /** Options of {@link LocalStorage}. */
 export interface LocalStorageOptions {
   /** The lock's lease (`lockOutput`); default `EVALSHARD_LOCK_LEASE_MS`, else 30 s. */

@@ -6,9 +6,6 @@ import type { LocalStorageOptions } from "./local-storage.js";
 import type { S3StorageOptions } from "./s3-storage.js";
 import type { Storage } from "./storage.js";
 
-export { outputLocation } from "./output-location.js";
-export type { OutputLocation } from "./output-location.js";
-
 /**
  * The storage of an output location ({@link outputLocation}): {@link LocalStorage} for a path, `S3Storage`
  * for `s3://BUCKET/PREFIX`. `snapshots`: a local dataset keeps numbered snapshots too ({@link LocalSnapshotStorage}),

@@ -452,7 +452,6 @@ export const OPTIONS = defineOptions({
 });
 
 export type Options = typeof OPTIONS;
-export type OptionName = keyof Options;
 
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 export type Compression = (typeof COMPRESSIONS)[number];

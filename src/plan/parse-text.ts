@@ -40,14 +40,6 @@ export function ratio(flag: string) {
   };
 }
 
-/** One of a fixed set of words. */
-export function oneOf<T extends string>(flag: string, choices: readonly T[]) {
-  return (value: string): T => {
-    if (!(choices as readonly string[]).includes(value)) throw new ConfigError(`Expected ${flag} to be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);
-    return value as T;
-  };
-}
-
 /** Repeatable `PATH=POLICY`, collected into an object. */
 export function pathPolicy(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.lastIndexOf("=");

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { runNightly } from "../../src/jobs/nightly/run-nightly.js";
 import { verify } from "../../src/jobs/verify.js";
-import { KILL_AT_STEP } from "../../src/output/local-storage.js";
+import { KILL_AT_STEP } from "../../src/output/with-step-signals.js";
 import { loadPipeline } from "../../src/pipeline-file/load-pipeline.js";
 import { evalshardLeftovers } from "../helpers/local-layout.js";
 import { PYTHON } from "../helpers/python.js";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import { LocalStorage } from "../../src/output/local-storage.js";
 import { S3Storage } from "../../src/output/s3-storage.js";
-import { outputLocation, storageFor } from "../../src/output/storage-for.js";
+import { outputLocation } from "../../src/output/output-location.js";
+import { storageFor } from "../../src/output/storage-for.js";
 
 describe("storageFor", () => {
   it("gives an S3 storage for s3://BUCKET/PREFIX, with the prefix as its location", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteSize, count, oneOf, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
+import { byteSize, count, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
 
 describe("flag parsers", () => {
   it("whole numbers", () => {
@@ -22,11 +22,6 @@ describe("flag parsers", () => {
   it("ratios", () => {
     expect(ratio("--r")("0.05")).toBe(0.05);
     for (const bad of ["1.5", "-0.1", "", "x"]) expect(() => ratio("--r")(bad)).toThrow(/--r/);
-  });
-
-  it("choices", () => {
-    expect(oneOf("--c", ["a", "b"] as const)("a")).toBe("a");
-    expect(() => oneOf("--c", ["a", "b"] as const)("z")).toThrow(/one of a, b, got "z"/);
   });
 
   it("repeatable PATH=POLICY", () => {

@@ -4,10 +4,10 @@ import type { UntrustedPolicy } from "../../../stages/untrusted-policy.js";
 import { formatInfoOf } from "./format-info-of.js";
 import { lineParserOf } from "./line-parser-of.js";
 import { parserSchemaFor } from "./parser-schema-for.js";
-import type { LineParser } from "./line-parser-of.js";
+import type { LineParser } from "./line-parser.js";
 import type { SchemaNode } from "./schema-node.js";
 
-export type { LineParser } from "./line-parser-of.js";
+export type { LineParser } from "./line-parser.js";
 
 /**
  * Compiles the format's zod schema, the policy and the dataset's column plan into a {@link LineParser}.

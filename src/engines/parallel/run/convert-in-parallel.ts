@@ -1,14 +1,12 @@
 import type { Quarantined, StreamError } from "../../../core/flow.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
-import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { ShardInfo } from "../../../output/shard-format.js";
 import type { QuarantineSink } from "../../engine.js";
 import type { RowGroupShardSets } from "../../../output/row-group-shard-sets.js";
 import type { SplitAssigner, SplitManifest } from "../../../splits/split-assigner.js";
 import { ShardRotation } from "../../../output/shard-rotation.js";
-import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
+import type { LineSource } from "../../../sources/line-source.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import { Tally } from "../../../core/tally.js";
 import type { SuiteBook } from "../../../formats/suite-book.js";
@@ -67,11 +65,9 @@ export interface ParallelOptions {
    * are the shard sets'. The workers were given the same split (`worker.split`).
    */
   readonly splits: (() => SplitAssigner) | null;
-  readonly plan: ColumnPlan;
   readonly worker: WorkerConfig;
   /** Worker threads; 0: the units run on main's own thread. */
   readonly workers: number;
-  readonly read: ReadOptions;
   readonly shardRows: number;
   readonly shardBytes: number;
   readonly quarantine: QuarantineSink;
@@ -134,7 +130,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
       // then the threads start over with the top keys and convert as ever.
       start(worker);
-      const topKeys = await rankInParallel({ sources: options.sources, read: options.read, workers, slots, batchBytes: BATCH_BYTES, inFlight: unwalked, k });
+      const topKeys = await rankInParallel({ sources: options.sources, maxLineBytes: worker.maxLineBytes, workers, slots, batchBytes: BATCH_BYTES, inFlight: unwalked, k });
       worker = { ...worker, topKeys };
     }
     // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
@@ -145,12 +141,12 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     const decider = new DedupDecider(tally);
     if (learnFirst) decider.rewriteNeeded = true;
     const first = await new Pass(options, workers, pools, decider, !learnFirst, 0).run();
-    if (!decider.rewriteNeeded) return { shards: first.shards, keys: decider.keys, tally, view: first.view, split: first.split, audits: first.audits, stats: first.stats };
+    if (!decider.rewriteNeeded) return { ...first, keys: decider.keys, tally };
     // The first pass met a higher scorecard version after its lower copy was written: read it all again.
     const again = new Tally();
     if (learning !== worker) start(worker);
     const second = await new Pass(options, workers, pools, decider.final(again), learnFirst, first.units).run();
-    return { shards: second.shards, keys: decider.keys, tally: again, view: second.view, split: second.split, audits: second.audits, stats: second.stats };
+    return { ...second, keys: decider.keys, tally: again };
   } finally {
     // Not waited for: the run's outcome no longer depends on them, and unreferenced they do not
     // hold the process open.
@@ -259,7 +255,7 @@ class Pass {
     this.#rotations = Array.from({ length: sets }, () => new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes }));
   }
 
-  async run(): Promise<{ shards: ShardInfo[]; units: number; view: UnitViewCounts[]; split: SplitManifest | null; audits: Readonly<Record<string, PathAudit>>[]; stats: DatasetStats }> {
+  async run(): Promise<Omit<ParallelResult, "keys" | "tally"> & { readonly units: number }> {
     // A ranking read's answers are all in before a conversion starts.
     const listener = (message: FromUnits) => {
       if (message.type !== "ranked") this.#receive(message);
@@ -299,7 +295,7 @@ class Pass {
     for (const [index, source] of this.options.sources.entries()) {
       if (source.bytes === undefined) throw new Error(`Internal error: ${source.name} cannot be read as bytes`);
       const cut = {
-        maxLineBytes: this.options.read.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        maxLineBytes: this.options.worker.maxLineBytes,
         batchBytes: BATCH_BYTES,
         allocate: (bytes: number) => this.pools.slots.take(bytes),
         release: (memory: Uint8Array) => this.pools.slots.release(memory),

@@ -1,5 +1,4 @@
-import type { LineSource, ReadOptions } from "../../../sources/line-source.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../../../sources/split-lines.js";
+import type { LineSource } from "../../../sources/line-source.js";
 import { topKeysOf, WinningCopies } from "../../../stages/select-top-k.js";
 import type { RankedSeat } from "../../../stages/select-top-k.js";
 import { cutBatches } from "./cut-batches.js";
@@ -11,7 +10,7 @@ import type { UnitThread } from "./unit-thread.js";
 
 export interface RankOptions {
   readonly sources: readonly LineSource[];
-  readonly read: ReadOptions;
+  readonly maxLineBytes: number;
   /** Started to rank: their config asks `--top-k-per-scenario` and holds no top keys yet. */
   readonly workers: readonly UnitThread[];
   readonly slots: SharedSlots;
@@ -79,7 +78,7 @@ export async function rankInParallel(options: RankOptions): Promise<string[]> {
       if (source.bytes === undefined) throw new Error(`Internal error: ${source.name} cannot be read as bytes`);
       const bytes = source.bytes.bind(source);
       const cut = {
-        maxLineBytes: options.read.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        maxLineBytes: options.maxLineBytes,
         batchBytes: options.batchBytes,
         allocate: (n: number) => slots.take(n),
         release: (memory: Uint8Array) => slots.release(memory),

@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
-import type { LineParser } from "../fast/line-parser-of.js";
+import type { LineParser } from "../fast/line-parser.js";
 import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
 import type { RecordFacts } from "../../../formats/format.js";
@@ -16,13 +16,10 @@ import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
 import type { Provenance } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
-import { filterRule } from "../../../stages/filter.js";
-import { GateBook } from "../../../formats/gate-book.js";
-import { SuiteBook } from "../../../formats/suite-book.js";
-import { ScoreBook } from "../../../formats/scorecard-book.js";
-import { needsScores, scoreOf, selectRule } from "../../../stages/select.js";
+import type { SuiteBook } from "../../../formats/suite-book.js";
+import { needsScores } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
-import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
+import { ruleReads, workerRules } from "./worker-rules.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import type { EncodedUnit, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
@@ -116,9 +113,7 @@ export class UnitConverter {
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
     // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    const own = needsScores(config.selection) ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : RECORD_READS[config.format];
-    // Decontamination reads an SFT record's own scenario hash (RL and DPO records carry none).
-    const reads = config.suites === null || config.format !== "sft" ? own : [...own, "manifest.scenario_version_hash"];
+    const reads = ruleReads(config, needsScores(config.selection));
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.
@@ -139,12 +134,8 @@ export class UnitConverter {
     const folded = this.#audit === null || config.lines ? [] : this.#parser.auditWhileWalking(this.#audit.scannedLeaves);
     this.#audit?.fold(folded);
     this.#slots = folded.length;
-    const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
-    // The rule counts nothing here: main counts the records that win dedup (see `suiteFacts`).
-    this.#suites = config.suites === null ? null : SuiteBook.of(config.suites, false);
-    this.#filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...(this.#suites === null ? {} : { suites: this.#suites }) });
-    this.#select = selectRule(config.selection, { format: config.format, scores, ...(config.topKeys === null ? {} : { topKeys: new Set(config.topKeys) }) });
-    this.#score = scoreOf(config.format, scores);
+    // The suites count nothing here: main counts the records that win dedup (see `suiteFacts`).
+    ({ suites: this.#suites, filter: this.#filter, select: this.#select, score: this.#score } = workerRules(config));
     this.#splits = config.split === null ? null : new RowSplits(config.split, config.format);
     this.#stats = new UnitStats(this.#splits?.count ?? 1);
     this.#shredded = config.view === null ? ShreddedScores.of(this.plan) : null;

@@ -1,23 +1,16 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
-import type { LineParser } from "../fast/line-parser-of.js";
-import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
+import type { LineParser } from "../fast/line-parser.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { RECORD_RULES } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
-import { GateBook } from "../../../formats/gate-book.js";
-import { SuiteBook } from "../../../formats/suite-book.js";
-import { ScoreBook } from "../../../formats/scorecard-book.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
-import { filterRule } from "../../../stages/filter.js";
-import { scoreOf, selectRule } from "../../../stages/select.js";
-import type { ScoreOf, SelectRule } from "../../../stages/select.js";
-import type { Decision } from "../../../core/flow.js";
 import type { RankedMessage, WorkerConfig } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
+import { ruleReads, workerRules } from "./worker-rules.js";
 
 /** What the parser writes into: nothing (its schema is bound to no columns). */
 const NO_LEAVES: readonly LeafWriter[] = [];
@@ -42,22 +35,15 @@ export class UnitRanker {
     this.#rules = RECORD_RULES[config.format];
     if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
-    // Decontamination reads an SFT record's own scenario hash, as the converter's walk does.
-    const hash = config.suites === null || config.format !== "sft" ? [] : ["manifest.scenario_version_hash"];
-    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format], ...hash]);
-    const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
-    // A pinned seat does not compete: the rank follows the filter's rule (this read counts nothing).
-    const suites = config.suites === null ? {} : { suites: SuiteBook.of(config.suites, false) };
-    const filter = filterRule({ rules: config.filters, gateBy: config.gateBy, ...(config.gates === null ? {} : { gates: new GateBook(config.gates) }), ...suites });
-    // A seat competes only when every other rule keeps it: the converter's rules, top k left out.
-    const others: SelectRule = selectRule({ ...config.selection, topKPerScenario: null }, { format: config.format, scores });
-    const score: ScoreOf = scoreOf(config.format, scores);
+    this.#parser = lineParserOf(config.rankSchema, config.columns, ruleReads(config, true));
+    // A seat competes only when every other rule keeps it: the converter's rules, top k left out (a pinned
+    // seat does not compete: the rank follows the filter's rule; this read counts nothing).
+    const { filter, select: others, score } = workerRules(config, { ...config.selection, topKPerScenario: null });
     this.#keep = (facts, read) => {
       const seat = score(facts, read);
       const composite = seat?.composite;
       if (composite === null || composite === undefined) return null;
-      const decision: Decision = filter(facts);
-      return decision === "keep" && others(facts, () => seat) === "keep" ? composite : null;
+      return filter(facts) === "keep" && others(facts, () => seat) === "keep" ? composite : null;
     };
   }
 

@@ -4,7 +4,7 @@
 // this module's memory (a worker's batch, or a line copied into the spare line), along the schema as a table
 // that src/engines/parallel/fast/walk-table.ts lays out here from the format's zod schema. A walk validates the
 // whole line first and writes nothing into columns: it leaves a tape of what to write (and what the skeleton
-// holds), which fast/wasm-walker.ts replays into the leaf writers once the line is vouched for. It may decline
+// holds), which fast/line-parser.ts replays into the leaf writers once the line is vouched for. It may decline
 // what zod accepts (the slow path, zod itself, then takes the line), never accept what zod refuses: numbers it
 // cannot convert exactly go on the tape as text, for the replay to convert and check.
 

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { compileParserSchema } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
 import { lineParserOf } from "../../../../src/engines/parallel/fast/line-parser-of.js";
-import type { LineParser } from "../../../../src/engines/parallel/fast/line-parser-of.js";
+import type { LineParser } from "../../../../src/engines/parallel/fast/line-parser.js";
 import { RECORD_READS } from "../../../../src/engines/parallel/fast/record-reads.js";
 import type { RowRoute } from "../../../../src/engines/parallel/fast/row-route.js";
 import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";

@@ -1,11 +1,13 @@
 import { Buffer } from "node:buffer";
+import type { ColumnPlan } from "../../../parquet/column-plan.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { redaction } from "../../../stages/redaction.js";
 import { Utf8Ranges } from "../../../views/utf8-range.js";
-import { LIST, MAP, STRUCT, structsWithSlots } from "./schema-node.js";
+import { primingLines } from "./priming-lines.js";
+import { JSON_VALUE, LIST, MAP, STRING, STRUCT, structsWithSlots } from "./schema-node.js";
 import type { SchemaNode, SkeletonBuilder } from "./schema-node.js";
 import { ShortStrings } from "./short-strings.js";
-import { WASM_SCAN } from "./wasm-scan.js";
+import { spareLine, WASM_SCAN } from "./wasm-scan.js";
 import { walkTable } from "./walk-table.js";
 import type { WalkAudit } from "./walk-audit.js";
 import type { RowRoute } from "./row-route.js";
@@ -34,11 +36,12 @@ interface Slicer {
 }
 
 /**
- * The fast parser's walk for lines in this thread's wasm scan memory (a worker's batch, or the spare line):
- * the wasm module walks the line along the schema's table and leaves a tape (wasm/walk.ts), which this
- * replays into the leaf writers and the skeleton. Its answers are zod's, which the differential tests check.
+ * A byte-level parser for the lines of one format under one untrusted policy (made by `lineParserOf`): the
+ * thread's wasm scan module walks a line along the schema's table and leaves a tape (wasm/walk.ts), which
+ * this replays into the leaf writers and the skeleton. Its answers are zod's, which the differential tests
+ * check. Not reentrant: one parser per thread.
  */
-export class WasmWalker {
+export class LineParser {
   readonly #root: SchemaNode;
   #rootAt = 0;
   /** The module instance this schema's table did not fit, or any when the walk cannot take it (the slow path then takes every line). */
@@ -56,11 +59,19 @@ export class WasmWalker {
   readonly #open: SchemaNode[] = [];
   readonly #made: unknown[] = [];
   readonly #keys: string[] = [];
-  /** The string node {@link runRouted} reads a line's route key from, and its id on the tape (-1: none). */
+  /** The string node {@link parseRouted} reads a line's route key from, and its id on the tape (-1: none). */
   readonly #routeNode: SchemaNode | null;
   #routeId = -1;
 
-  constructor(root: SchemaNode, routeNode: SchemaNode | null = null) {
+  /**
+   * `plan`: `columnPlan(outputColumns(format, policy))`, the leaves {@link parse} writes, in writer order.
+   * `routeNode`: the string node {@link parseRouted} routes rows by.
+   */
+  constructor(
+    root: SchemaNode,
+    readonly plan: ColumnPlan,
+    routeNode: SchemaNode | null = null,
+  ) {
     this.#root = root;
     this.#slotted = structsWithSlots(root);
     this.#routeNode = routeNode;
@@ -72,31 +83,70 @@ export class WasmWalker {
   }
 
   /**
-   * Walks the line `[start, end)` of `buf` (a view of the scan memory; {@link ready} said so): the skeleton,
-   * or null when the line is not vouched for. Bytes handed to `out` are valid only during the call. `audit`
-   * gets the answers of the values the walk audits (schema-node.ts's `auditSlot`).
+   * Parses bytes `[start, end)` of `buf` (one line, no line end, valid UTF-8 guaranteed by the caller).
+   * When the line is certainly a record of the format at exactly its version that zod accepts, writes one
+   * row into `out` (the entries `shredRecord` would write for the stripped record; JSON-typed values as
+   * their raw text) and returns the record's skeleton: the zod output (before strip) without JSON-typed
+   * values, free-text strings inside lists and the text the spec calls untrusted (or, for a parser made with
+   * `reads`, with just those paths), absent optional fields as `undefined`; it is what `format.facts` and
+   * `format.check` read (the caller runs them; a `check` fault is not the parser's business). Returns null
+   * when it cannot vouch for the line, invalid or merely unusual; the caller then discards what was written
+   * for this row and runs the slow path. Bytes handed to `out` are valid only during the call. `audit` gets
+   * the answers of the values {@link auditWhileWalking} took, when the walk vouches for the line.
    */
-  run(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit: WalkAudit | null = null): Record<string, unknown> | null {
-    const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
+  parse(buf: Uint8Array, start: number, end: number, out: readonly LeafWriter[], audit: WalkAudit | null = null): Record<string, unknown> | null {
+    const ops = this.#walk(buf, start, end);
     if (ops < 0) return null;
     audit?.walked();
     return this.#replay(ops, out, audit);
   }
 
   /**
-   * {@link run}, writing where `route` picks from the line's route key, read off the tape before the replay
-   * writes anything (the key is a top-level string or one in a struct near the line's start: a few ops in).
+   * {@link parse}, writing the row where `route` picks (called once, before anything is written) from the
+   * line's string at the parser's route path, read off the tape before the replay writes anything (the key
+   * is a top-level string or one in a struct near the line's start: a few ops in); for a parser made
+   * without one, or a line the walk declines, the key is null.
    */
-  runRouted(buf: Uint8Array, start: number, end: number, route: RowRoute): Record<string, unknown> | null {
-    const ops = WASM_SCAN.exports.walk(this.#rootAt, buf.byteOffset + start, buf.byteOffset + end);
-    if (ops < 0) {
-      route.pick(null);
-      return null;
-    }
-    route.pick(this.#routeKey(ops));
-    const audit = route.audit;
-    audit?.walked();
-    return this.#replay(ops, route.out, audit);
+  parseRouted(buf: Uint8Array, start: number, end: number, route: RowRoute): Record<string, unknown> | null {
+    const ops = this.#walk(buf, start, end);
+    route.pick(ops < 0 ? null : this.#routeKey(ops));
+    if (ops < 0) return null;
+    route.audit?.walked();
+    return this.#replay(ops, route.out, route.audit);
+  }
+
+  /**
+   * Of the text and JSON leaves the text audit reads (`leaves`), the ones the wasm walk audits as it walks them
+   * (free text and any JSON, written as they are; JSON not in the skeleton), in slot order (see {@link WalkAudit}).
+   * Before the first parse.
+   */
+  auditWhileWalking(leaves: readonly number[]): number[] {
+    const taken: number[] = [];
+    const visit = (node: SchemaNode): void => {
+      const json = node.kind === JSON_VALUE && node.item === null && !node.skeleton;
+      if ((json || node.kind === STRING) && node.written && !node.redact && leaves.includes(node.leaf)) node.auditSlot = taken.push(node.leaf) - 1;
+      for (const f of node.fields) visit(f.node);
+      if (node.item !== null) visit(node.item);
+    };
+    visit(this.#root);
+    return taken;
+  }
+
+  /** Lines made from `line` that take the parser's rarely taken paths, to walk once before real work (see {@link primingLines}). */
+  primingLines(line: string): Buffer[] {
+    return primingLines(this.#root, line);
+  }
+
+  /**
+   * The walk of the line `[start, end)` of `buf`: its tape's op count, or -1 when it is not vouched for. A line
+   * in this thread's scan memory (a worker's batch) is walked where it lies; any other is copied into its spare
+   * line first (none: too long for it, and the slow path takes the line).
+   */
+  #walk(buf: Uint8Array, start: number, end: number): number {
+    const line = buf.buffer === WASM_SCAN.buffer ? buf : spareLine(buf.subarray(start, end));
+    if (line === null || !this.ready()) return -1;
+    const from = line === buf ? start : 0;
+    return WASM_SCAN.exports.walk(this.#rootAt, line.byteOffset + from, line.byteOffset + from + end - start);
   }
 
   /**
