@@ -1,9 +1,8 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser-of.js";
-import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import type { RecordFacts } from "../../../formats/format.js";
-import { RECORD_RULES } from "../../../formats/record-rules.js";
+import { RECORD_RULES, skeletonReads } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import { GateBook } from "../../../formats/gate-book.js";
 import { SuiteBook } from "../../../formats/suite-book.js";
@@ -42,9 +41,7 @@ export class UnitRanker {
     this.#rules = RECORD_RULES[config.format];
     if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
-    // Decontamination reads an SFT record's own scenario hash, as the converter's walk does.
-    const hash = config.suites === null || config.format !== "sft" ? [] : ["manifest.scenario_version_hash"];
-    this.#parser = lineParserOf(config.rankSchema, config.columns, [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format], ...hash]);
+    this.#parser = lineParserOf(config.rankSchema, config.columns, skeletonReads(this.#rules, { scores: true, suites: config.suites !== null }));
     const scores = config.scores === null ? undefined : ScoreBook.of(config.scores);
     // A pinned seat does not compete: the rank follows the filter's rule (this read counts nothing).
     const suites = config.suites === null ? {} : { suites: SuiteBook.of(config.suites, false) };
