@@ -14,7 +14,7 @@ import type { AnyView } from "./view.js";
 import type { ViewOptions } from "./view-env.js";
 import type { RlContext } from "./rl-context.js";
 import { viewRecords } from "./view-records.js";
-import { viewsReading } from "./view-traits.js";
+import { contextMissing, viewsReading } from "./view-traits.js";
 import type { OnInjection, ViewedRecord } from "./view-records.js";
 import { ViewTally } from "./view-tally.js";
 
@@ -50,9 +50,7 @@ export async function openViewRun(
     const others = format === "sft" ? "no view reads sft" : `views of ${format}: ${viewsReading(format).join(", ")}`;
     throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${o.inputs ?? "the inputs"} hold${o.inputs === undefined ? "" : "s"} ${format} records (${others})`);
   }
-  if (view.needsContext && o.contextRequired && request.context.length === 0) {
-    throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
-  }
+  if (view.needsContext && o.contextRequired && request.context.length === 0) throw contextMissing(view.name);
   const tally = new ViewTally();
   const manifest = (): ViewManifest =>
     viewManifest({ ...opened, counts: tally.counts(), audit: env.audit.summary(), turnWeight: env.turnWeight });
