@@ -55,6 +55,11 @@ const RULES: readonly Rule[] = [
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
+  // What a format's facts and check read, as paths the fast parser builds into a skeleton: a second list of them
+  // would drift from the rules (paths only the record rules read mark it).
+  { rule: "what a format's rules read", marks: /"(scores\.outcomes\.total_actions|scoring_basis\.composite_delta)"/, homes: ["formats/record-rules.ts"] },
+  // A DPO view given no RL records: the plan, the run, the stage and the rows ask for them in one wording.
+  { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
