@@ -13,14 +13,14 @@ export interface RecordRules extends FormatRules<never> {
   /** What `facts`, `check` and `prune` read. */
   readonly reads: readonly string[];
   /** What `ownScoreOf` (seat-score.ts) reads, built only for a score threshold: the per-trait map is the costliest part of a record to build. */
-  readonly scoreReads: readonly string[];
+  readonly scoreReads?: readonly string[];
   /** The record's own scenario hash `facts` gives, built only for decontamination (RL and DPO records carry none). */
-  readonly suiteReads: readonly string[];
+  readonly suiteReads?: readonly string[];
 }
 
 /** What a run's skeletons hold: what the rules read, and the scores or the scenario hash when the run asks for them. */
 export function skeletonReads(rules: RecordRules, asks: { readonly scores: boolean; readonly suites: boolean }): string[] {
-  return [...rules.reads, ...(asks.scores ? rules.scoreReads : []), ...(asks.suites ? rules.suiteReads : [])];
+  return [...rules.reads, ...(asks.scores ? (rules.scoreReads ?? []) : []), ...(asks.suites ? (rules.suiteReads ?? []) : [])];
 }
 
 /** What `seatRecordFacts` and `scoringFault` read. */
@@ -88,15 +88,11 @@ export const RECORD_RULES: Readonly<Record<FormatName, RecordRules>> = {
     check: checkRlRecord,
     // `action.action_type` only: the rule asks whether the action is null, and its content may be long.
     reads: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].action.action_type", "tuples[].reward.checks_passed", "tuples[].reward.checks_failed", "tuples[].reward.terminal_reward"],
-    scoreReads: [],
-    suiteReads: [],
   },
   dpo: {
     facts: pairFacts,
     check: checkDpoRecord,
     prune: prunePairs,
     reads: ["run_chosen", "run_rejected", "scenario.campaign_id", "seat_index", "flagged", "scoring_basis.composite_delta", "scoring_basis.objective_delta", "pairs[].alignment", "pairs[].chosen.content", "pairs[].rejected.content"],
-    scoreReads: [],
-    suiteReads: [],
   },
 };
