@@ -80,7 +80,7 @@ export { EVALSHARD_VERSION } from "./core/version.js";
 
 export type { Format, FormatName, RecordFacts, SemanticFault } from "./formats/format.js";
 export type { FormatDefinition, RecordSchema } from "./formats/define-format.js";
-export type { FormatRules } from "./formats/record-rules.js";
+export type { FormatRules } from "./formats/format.js";
 export type { SftRecord } from "./formats/sft.js";
 export type { RlRecord, RlTuple } from "./formats/rl.js";
 export type { DpoRecord } from "./formats/dpo.js";

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { columnsOf } from "../schema/columns-of.js";
 import { parsePath, typeAt } from "../schema/field-path.js";
-import type { Format, FormatName } from "./format.js";
-import type { FormatRules } from "./record-rules.js";
+import type { Format, FormatName, FormatRules } from "./format.js";
 import { VERSION_FIELDS } from "./format.js";
 
 /** The record schema of one format version: its version field as the literal version, then its fields. */

@@ -8,7 +8,7 @@ export interface PairShape {
   readonly alignment: string;
 }
 
-/** The part of a DPO 1.0 record its rules read (listed for the fast path in `fast/record-reads.ts`). */
+/** The part of a DPO 1.0 record its rules read (as paths in `RECORD_RULES`, record-rules.ts). */
 export interface DpoShape {
   readonly run_chosen: string;
   readonly run_rejected: string;

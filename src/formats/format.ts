@@ -51,8 +51,22 @@ export interface SemanticFault {
   readonly detail: string;
 }
 
-/** Everything about one export format version, in one place (made by `defineFormat`). */
-export interface Format<S extends z.ZodType = z.ZodType, U extends string = string> {
+/**
+ * Each format's `facts`, `check` and `prune`, apart from its zod schema (record-rules.ts): worker threads of the
+ * parallel engine run them on every record without loading zod (whose import alone costs ~0.1 s per thread).
+ */
+export interface FormatRules<R> {
+  facts(record: R): RecordFacts;
+  check(record: R): SemanticFault | null;
+  /**
+   * Removes the parts of a record that passed `check` which teach nothing (DPO pairs), in place; returns how
+   * many went, by reason, or null when none did. Formats without such parts have none.
+   */
+  prune?(record: R): Partial<Record<PairDropReason, number>> | null;
+}
+
+/** Everything about one export format version, in one place (made by `defineFormat`): its rules, and `prune` for every format. */
+export interface Format<S extends z.ZodType = z.ZodType, U extends string = string> extends Required<FormatRules<z.output<S>>> {
   readonly name: FormatName;
   /** The field that carries the version, e.g. `format_version`. */
   readonly versionField: string;
@@ -66,10 +80,6 @@ export interface Format<S extends z.ZodType = z.ZodType, U extends string = stri
   readonly untrustedPaths: readonly U[];
   /** Typed columns for Parquet/Arrow, derived from `schema` so the two never disagree. */
   readonly columns: readonly Field[];
-  facts(record: z.output<S>): RecordFacts;
-  check(record: z.output<S>): SemanticFault | null;
-  /** Removes, in place, the parts of a checked record that teach nothing (DPO pairs); how many by reason, or null. */
-  prune(record: z.output<S>): Partial<Record<PairDropReason, number>> | null;
 }
 
 /** A format without its zod schema: what setting up a run needs (the fast path's `FormatInfo` extends it). */

@@ -1,27 +1,30 @@
-import type { PairDropReason } from "../core/reasons.js";
 import { checkDpoRecord, pairDropReason, prunePairs } from "./dpo-rules.js";
 import type { PairShape } from "./dpo-rules.js";
-import type { FormatName, RecordFacts, SemanticFault } from "./format.js";
+import type { FormatName, FormatRules, RecordFacts } from "./format.js";
 import { checkRlRecord } from "./rl-rules.js";
 import { checkSftRecord } from "./sft-rules.js";
 
 /**
- * Each format's `facts` and `check`, apart from its zod schema: worker threads of the parallel engine run
- * them on every record without loading zod (whose import alone costs ~0.1 s per thread). What they read is
- * listed on the fast path's side (`fast/record-reads.ts`): change both together.
+ * A format's rules as the engine calls them, whatever its record type, with the paths (field-path syntax) each
+ * reads: the parallel engine's fast parser builds only these into a record's skeleton (the skeleton property
+ * tests fail when one is missing).
  */
-export interface FormatRules<R> {
-  facts(record: R): RecordFacts;
-  check(record: R): SemanticFault | null;
-  /**
-   * Removes the parts of a record that passed `check` which teach nothing (DPO pairs), in place; returns how
-   * many went, by reason, or null when none did. Formats without such parts have none.
-   */
-  prune?(record: R): Partial<Record<PairDropReason, number>> | null;
+export interface RecordRules extends FormatRules<never> {
+  /** What `facts`, `check` and `prune` read. */
+  readonly reads: readonly string[];
+  /** What `ownScoreOf` (seat-score.ts) reads, built only for a score threshold: the per-trait map is the costliest part of a record to build. */
+  readonly scoreReads?: readonly string[];
+  /** The record's own scenario hash `facts` gives, built only for decontamination (RL and DPO records carry none). */
+  readonly suiteReads?: readonly string[];
 }
 
-/** A format's rules as the engine calls them, whatever its record type. */
-export type RecordRules = FormatRules<never>;
+/** What a run's skeletons hold: what the rules read, and the scores or the scenario hash when the run asks for them. */
+export function skeletonReads(rules: RecordRules, asks: { readonly scores: boolean; readonly suites: boolean }): string[] {
+  return [...rules.reads, ...(asks.scores ? (rules.scoreReads ?? []) : []), ...(asks.suites ? (rules.suiteReads ?? []) : [])];
+}
+
+/** What `seatRecordFacts` and `scoringFault` read. */
+const SEAT_RECORD_READS = ["run_id", "scenario.campaign_id", "seat.seat_index", "seat.role", "seat.agent_key_id", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
 export function seatRecordFacts(r: {
@@ -73,7 +76,23 @@ export function pairFacts(r: PairKeyShape): RecordFacts {
 }
 
 export const RECORD_RULES: Readonly<Record<FormatName, RecordRules>> = {
-  sft: { facts: seatRecordFacts, check: checkSftRecord },
-  rl: { facts: seatRecordFacts, check: checkRlRecord },
-  dpo: { facts: pairFacts, check: checkDpoRecord, prune: prunePairs },
+  sft: {
+    facts: seatRecordFacts,
+    check: checkSftRecord,
+    reads: [...SEAT_RECORD_READS, "scores.outcomes.met_count", "scores.outcomes.total_checks", "scores.outcomes.total_actions"],
+    scoreReads: ["scores.per_trait.*.mean", "scores.outcomes.met_count", "scores.outcomes.total_checks"],
+    suiteReads: ["manifest.scenario_version_hash"],
+  },
+  rl: {
+    facts: seatRecordFacts,
+    check: checkRlRecord,
+    // `action.action_type` only: the rule asks whether the action is null, and its content may be long.
+    reads: [...SEAT_RECORD_READS, "tuples[].index", "tuples[].kind", "tuples[].action.action_type", "tuples[].reward.checks_passed", "tuples[].reward.checks_failed", "tuples[].reward.terminal_reward"],
+  },
+  dpo: {
+    facts: pairFacts,
+    check: checkDpoRecord,
+    prune: prunePairs,
+    reads: ["run_chosen", "run_rejected", "scenario.campaign_id", "seat_index", "flagged", "scoring_basis.composite_delta", "scoring_basis.objective_delta", "pairs[].alignment", "pairs[].chosen.content", "pairs[].rejected.content"],
+  },
 };

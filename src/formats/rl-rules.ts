@@ -10,7 +10,7 @@ export interface TupleShape {
   readonly reward: { readonly checks_passed: number; readonly checks_failed: number; readonly terminal_reward: number | null };
 }
 
-/** The part of an RL 1.0 record its rules read (listed for the fast path in `fast/record-reads.ts`). */
+/** The part of an RL 1.0 record its rules read (as paths in `RECORD_RULES`, record-rules.ts). */
 export interface RlShape {
   readonly scored: boolean;
   readonly scorecard_version: number;

@@ -50,7 +50,7 @@ export function cardSeatScore(card: Scorecard): SeatScore & { readonly traits: S
 
 /**
  * The seat's score a record carries itself: SFT's `scores` (null when unscored); undefined for RL and DPO,
- * whose scores are in scorecards. Reads what `OWN_SCORE_READS` lists for the parallel engine's skeleton.
+ * whose scores are in scorecards. Reads what the format's `scoreReads` list (record-rules.ts).
  */
 export function ownScoreOf(format: string, record: Readonly<Record<string, unknown>>): SeatScore | null | undefined {
   if (format !== "sft") return undefined;

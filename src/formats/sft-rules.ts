@@ -1,7 +1,7 @@
 import type { SemanticFault } from "./format.js";
 import { scoringFault } from "./scoring-fault.js";
 
-/** The part of an SFT 1.1 record its rules read (listed for the fast path in `fast/record-reads.ts`). */
+/** The part of an SFT 1.1 record its rules read (as paths in `RECORD_RULES`, record-rules.ts). */
 export interface SftShape {
   readonly scored: boolean;
   readonly scorecard_version: number;

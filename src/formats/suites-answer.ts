@@ -67,8 +67,3 @@ export function pickSuites(suites: readonly SuitePin[], asked: string): { readon
   const picked = suites.filter((s) => names.includes(suiteLabel(s)));
   return { suites: picked, missing: names.filter((n) => !picked.some((s) => suiteLabel(s) === n)) };
 }
-
-/** Whether `--suites` is `all`, `none`, or a list of `KEY@VERSION` names. */
-export function isSuitesChoice(value: string): boolean {
-  return value === "all" || value === "none" || value.split(",").every((name) => /^[^@,\s]+@\d+$/.test(name.trim()));
-}

@@ -6,7 +6,7 @@ import type { LineSource } from "../sources/line-source.js";
 import type { CommandName } from "./option-spec.js";
 import type { Compression, OutputKind } from "./options.js";
 import type { ViewName } from "../views/view.js";
-import type { ViewRequest } from "../views/open-view.js";
+import type { ViewRequest } from "../views/open-view-run.js";
 import type { SelectionPlan } from "../stages/select-plan.js";
 
 export type { SelectionPlan };

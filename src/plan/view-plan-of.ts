@@ -1,7 +1,7 @@
 import { ConfigError } from "../core/errors.js";
 import type { FormatName } from "../formats/format.js";
 import type { ViewName } from "../views/view.js";
-import { VIEW_TRAITS, viewsReading } from "../views/view-traits.js";
+import { contextMissing, VIEW_TRAITS, viewsReading } from "../views/view-traits.js";
 import type { CommandName } from "./option-spec.js";
 import type { OutputKind } from "./options.js";
 import type { ViewPlan } from "./run-plan.js";
@@ -72,7 +72,7 @@ export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { read
   }
   // Without --format the records name their format when read: a view of the wrong format must be told that
   // first (the run checks it before it asks for context), not asked for a context it cannot use.
-  if (traits.needsContext && context.length === 0 && command !== "pull" && at.format !== undefined) throw new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
+  if (traits.needsContext && context.length === 0 && command !== "pull" && at.format !== undefined) throw contextMissing(name);
   if (!traits.needsContext && context.length > 0) throw new ConfigError(`--context is for the DPO views (${viewsReading("dpo").join(", ")}); the view ${name} reads its prompts from its own records`);
   if (o.tokenizer === undefined && (o.chatTemplate !== undefined || o.maxTokens !== undefined)) throw new ConfigError(`${o.chatTemplate !== undefined ? "--chat-template" : "--max-tokens"} needs --tokenizer: the model's tokens are what it counts`);
   if (o.tokenizer !== undefined && !traits.chat) throw new ConfigError(`--tokenizer counts chat messages, and the view ${name} writes none: use it with ${Object.entries(VIEW_TRAITS).filter(([, t]) => t.chat).map(([n]) => n).join(", ")}`);

@@ -24,7 +24,7 @@ export const openAiDpo: View<"dpo", OpenAiDpoRow> = {
   rows(record, env) {
     const result = new ViewResultBuilder<OpenAiDpoRow>();
     const paths = { prompt: "input.messages[].content", chosen: "preferred_output[].content", rejected: "non_preferred_output[].content" };
-    for (const p of usablePairs(record, env, result, paths)) {
+    for (const p of usablePairs(openAiDpo.name, record, env, result, paths)) {
       result.rows.push({
         input: { messages: p.prompt },
         preferred_output: p.chosen,

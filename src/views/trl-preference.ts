@@ -38,7 +38,7 @@ export const trlPreference: View<"dpo", TrlPreferenceRow> = {
   rows(record, env) {
     const result = new ViewResultBuilder<TrlPreferenceRow>();
     const paths = { prompt: "prompt[].content", chosen: "chosen[].content", rejected: "rejected[].content" };
-    for (const p of usablePairs(record, env, result, paths)) {
+    for (const p of usablePairs(trlPreference.name, record, env, result, paths)) {
       result.rows.push({
         prompt: p.prompt,
         chosen: p.chosen,

@@ -1,12 +1,13 @@
 import type { DpoRecord } from "../formats/dpo.js";
-import { ConfigError } from "../core/errors.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import type { ChatMessage } from "./chat-message.js";
 import { promptFromWindow } from "./prompt-from-window.js";
 import { messagesOf } from "./turn.js";
 import type { Turn } from "./turn.js";
+import type { ViewName } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewResultBuilder } from "./view-result.js";
+import { contextMissing } from "./view-traits.js";
 
 /** A DPO pair that gives a row: the pair, the prompt of its aligned RL step, and its two sides as replies, as messages. */
 export interface UsablePair {
@@ -28,11 +29,11 @@ export interface PairPaths {
  * first that applies of: `unknown_alignment`, `null_content`, `empty_content`, `chosen_equals_rejected`,
  * `no_context`, `no_prompt`, `injection`. The join (docs/views.md): a pair aligned by `step_index` takes its
  * prompt from the window of `run_chosen`'s step at the pair's `index`, same `seat_index`, in the context.
- * Never a row with a blank side or a made-up prompt.
+ * Never a row with a blank side or a made-up prompt. `view` is named in the usage error when `env` has no context.
  */
-export function usablePairs(record: DpoRecord, env: ViewEnv, result: ViewResultBuilder<unknown>, paths: PairPaths): UsablePair[] {
+export function usablePairs(view: ViewName, record: DpoRecord, env: ViewEnv, result: ViewResultBuilder<unknown>, paths: PairPaths): UsablePair[] {
   const context = env.context;
-  if (context === null) throw new ConfigError("A DPO view takes its prompts from RL records: give them as context (--context)");
+  if (context === null) throw contextMissing(view);
   const pairs: UsablePair[] = [];
   for (const pair of record.pairs) {
     if (pair.alignment !== "step_index") {

@@ -5,15 +5,14 @@ import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
 import type { ViewTally } from "./view-tally.js";
 import { viewRows } from "./token-budget.js";
+import { contextMissing } from "./view-traits.js";
 
 /**
  * The view as a stage: each kept record becomes its rows, each a kept item with the record's provenance;
  * other items pass through. Steps and pairs left out are counted in `tally`, texts in `env.audit`.
  */
 export function viewStage(view: AnyView, env: ViewEnv, tally: ViewTally): Stage<ValidRecord, Record<string, unknown>> {
-  if (view.needsContext && env.context === null) {
-    throw new ConfigError(`The view ${view.name} takes its prompts from RL records: give them as context (--context)`);
-  }
+  if (view.needsContext && env.context === null) throw contextMissing(view.name);
   const rows = viewRows(view);
   return async function* (input) {
     for await (const item of input) {

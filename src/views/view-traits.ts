@@ -1,3 +1,4 @@
+import { ConfigError } from "../core/errors.js";
 import type { ViewName } from "./view.js";
 
 /** What a plan must know of a view before any row is built: what it reads and what it may be written as. */
@@ -36,4 +37,12 @@ export function traitsOf<N extends ViewName>(name: N): Omit<(typeof TRAITS)[N], 
 /** The views that read `from`, for messages. */
 export function viewsReading(from: "rl" | "dpo"): string[] {
   return (Object.entries(VIEW_TRAITS) as [ViewName, ViewTraits][]).filter(([, t]) => t.from === from).map(([name]) => name);
+}
+
+/**
+ * A view that takes its prompts from RL records, given none: the one usage error, raised where it is first
+ * known (the plan, for a forced format; the run, once the records name theirs; a library's stage or rows).
+ */
+export function contextMissing(name: ViewName): ConfigError {
+  return new ConfigError(`The view ${name} takes its prompts from RL records: give the RL export with --context <files or dirs>`);
 }

@@ -64,6 +64,11 @@ const RULES: readonly Rule[] = [
   { rule: "retry reason of a failure", marks: /retryReasonOf\(\w+\.status\)/, homes: ["http/attempt-failure.ts"] },
   // A second reader of a published manifest would read the file by its name (the one reader takes it as its default path).
   { rule: "published manifest read", marks: /\b(readText|readFile)\([^)\n]*"manifest\.json"|\bpath = "manifest\.json"\): Promise<ReadManifest/, homes: ["output/published-manifest.ts"] },
+  // What a format's facts and check read, as paths the fast parser builds into a skeleton: a second list of them
+  // would drift from the rules (paths only the record rules read mark it).
+  { rule: "what a format's rules read", marks: /"(scores\.outcomes\.total_actions|scoring_basis\.composite_delta)"/, homes: ["formats/record-rules.ts"] },
+  // A DPO view given no RL records: the plan, the run, the stage and the rows ask for them in one wording.
+  { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

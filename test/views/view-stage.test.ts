@@ -1,9 +1,14 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import type { Flow } from "../../src/core/flow.js";
+import { dpoRecord } from "../../src/formats/dpo.js";
 import { FORMATS } from "../../src/formats/index.js";
+import { FIXTURES } from "../helpers/flow.js";
 import type { ValidRecord } from "../../src/formats/valid-record.js";
+import { openAiDpo } from "../../src/views/openai-dpo.js";
 import { trlKto } from "../../src/views/trl-kto.js";
+import { trlPreference } from "../../src/views/trl-preference.js";
 import { viewCard } from "../../src/views/view-card.js";
 import { viewManifest } from "../../src/views/view-manifest.js";
 import { viewEnv } from "../../src/views/view-env.js";
@@ -40,6 +45,15 @@ describe("a view as a stage", () => {
     const wrong = viewStage(VIEWS["rl-steps"], viewEnv(), new ViewTally())(flows({ kind: "kept", provenance, value: { ...valid(sft), format: FORMATS.sft } }));
     await expect(collect(wrong)).rejects.toThrow(/reads rl records, but rl.ndjson holds sft records/);
     expect(() => viewStage(VIEWS["trl-preference"], viewEnv(), new ViewTally())).toThrow(ConfigError);
+  });
+
+  it("asks a DPO view without context for it as the CLI's plan does, from the stage and from the view's rows", () => {
+    const asked = /The view (trl-preference|openai-dpo) takes its prompts from RL records: give the RL export with --context <files or dirs>/;
+    expect(() => viewStage(VIEWS["trl-preference"], viewEnv(), new ViewTally())).toThrow(asked);
+    const [line] = readFileSync(`${FIXTURES}records/views-dpo.ndjson`, "utf8").split("\n");
+    const record = dpoRecord.parse(JSON.parse(line ?? ""));
+    expect(() => openAiDpo.rows(record, viewEnv())).toThrow(/The view openai-dpo takes its prompts from RL records: give the RL export/);
+    expect(() => trlPreference.rows(record, viewEnv())).toThrow(asked);
   });
 });
 

@@ -11,7 +11,7 @@ export type { LineParser } from "./line-parser.js";
 
 /**
  * Compiles the format's zod schema, the policy and the dataset's column plan into a {@link LineParser}.
- * With `reads` (field paths, as `RECORD_READS`), its skeletons hold just those values. Throws when the
+ * With `reads` (field paths, as a format's `RECORD_RULES` reads), its skeletons hold just those values. Throws when the
  * schema uses a zod construct the parser cannot mirror exactly, or a path in `reads` does not fit it.
  */
 export function compileLineParser(format: Format, policy: UntrustedPolicy, reads?: readonly string[]): LineParser {

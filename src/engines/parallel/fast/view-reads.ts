@@ -24,9 +24,9 @@ const STEP_VIEW_READS = [
  * The paths (field-path syntax) each view the parallel engine runs reads of a record: its fast parser builds
  * them into the skeleton, which the view then reads instead of the record JSON.parse and zod would give (a
  * string in a list, or a JSON-typed value, is in a skeleton only when named; a JSON-typed value is there as
- * its text's bytes, which only `rl-steps`' writer reads). The fast path's business, as
- * `RECORD_READS`; test/engines/executors-agree.test.ts fails when a path the view reads is missing. The DPO
- * views, which need context, do not run there.
+ * its text's bytes, which only `rl-steps`' writer reads). The fast path's business;
+ * test/engines/executors-agree.test.ts fails when a path the view reads is missing. The DPO views, which need
+ * context, do not run there.
  */
 export const VIEW_READS: Readonly<Partial<Record<ViewName, readonly string[]>>> = {
   "trl-prompt-completion": STEP_VIEW_READS,

@@ -4,7 +4,7 @@ import type { LineParser } from "../fast/line-parser.js";
 import { VIEW_BYTE_READS, VIEW_READS } from "../fast/view-reads.js";
 import { lineDigestOf } from "../fast/wasm-digest.js";
 import type { RecordFacts } from "../../../formats/format.js";
-import { RECORD_RULES } from "../../../formats/record-rules.js";
+import { RECORD_RULES, skeletonReads } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import type { Decision } from "../../../core/flow.js";
 import type { ColumnPlan } from "../../../parquet/column-plan.js";
@@ -19,7 +19,7 @@ import type { DropReason } from "../../../core/reasons.js";
 import type { SuiteBook } from "../../../formats/suite-book.js";
 import { needsScores } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
-import { ruleReads, workerRules } from "./worker-rules.js";
+import { workerRules } from "./worker-rules.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import type { EncodedUnit, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
@@ -112,8 +112,7 @@ export class UnitConverter {
     this.#copy = copy;
     this.#rules = RECORD_RULES[config.format];
     // The skeleton carries only what the rules read: every value in it is built into an object per record.
-    // A threshold on SFT reads the record's own scores: only then are they built into the skeleton.
-    const reads = ruleReads(config, needsScores(config.selection));
+    const reads = skeletonReads(this.#rules, { scores: needsScores(config.selection), suites: config.suites !== null });
     // A view's run builds what the view reads too: the skeleton is then the record the view reads.
     const viewReads = config.view === null ? [] : (VIEW_READS[config.view.name] ?? []);
     // A split run's rows are written straight into their split's row group, by the group key the walk reads.

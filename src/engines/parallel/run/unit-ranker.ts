@@ -2,7 +2,7 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { lineParserOf } from "../fast/line-parser-of.js";
 import type { LineParser } from "../fast/line-parser.js";
 import type { RecordFacts } from "../../../formats/format.js";
-import { RECORD_RULES } from "../../../formats/record-rules.js";
+import { RECORD_RULES, skeletonReads } from "../../../formats/record-rules.js";
 import type { RecordRules } from "../../../formats/record-rules.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import type { RankedMessage, WorkerConfig } from "./protocol.js";
@@ -10,7 +10,7 @@ import { BatchCopy } from "./batch-copy.js";
 import type { SlowPath } from "./slow-path.js";
 import { splitBatch } from "./split-batch.js";
 import type { BatchLine } from "./split-batch.js";
-import { ruleReads, workerRules } from "./worker-rules.js";
+import { workerRules } from "./worker-rules.js";
 
 /** What the parser writes into: nothing (its schema is bound to no columns). */
 const NO_LEAVES: readonly LeafWriter[] = [];
@@ -35,7 +35,7 @@ export class UnitRanker {
     this.#rules = RECORD_RULES[config.format];
     if (config.rankSchema === null) throw new Error("Internal error: a ranking read without its schema");
     // Bound to no columns: the parser validates and builds the skeleton the rules read, and shreds nothing.
-    this.#parser = lineParserOf(config.rankSchema, config.columns, ruleReads(config, true));
+    this.#parser = lineParserOf(config.rankSchema, config.columns, skeletonReads(this.#rules, { scores: true, suites: config.suites !== null }));
     // A seat competes only when every other rule keeps it: the converter's rules, top k left out (a pinned
     // seat does not compete: the rank follows the filter's rule; this read counts nothing).
     const { filter, select: others, score } = workerRules(config, { ...config.selection, topKPerScenario: null });

@@ -113,7 +113,7 @@ export class UnitView {
         }
         return { rows: result.rows.length, dropped: result.dropped, trimmed: result.trimmed, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) };
       });
-    // Under quarantine the options say `drop` (openView): rows are built so, and the record judged here.
+    // Under quarantine the options say `drop` (openViewRun): rows are built so, and the record judged here.
     const env = viewEnv(setup.options, setup.context === null ? null : RlContext.of(setup.context), budget);
     // The byte prefilter knows the built-in control tokens only: with the user's own, every text is decoded and checked.
     this.#env = (setup.options.controlTokens ?? []).length === 0 ? { ...env, clearBytes, jsonForm } : { ...env, jsonForm };

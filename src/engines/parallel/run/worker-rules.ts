@@ -4,7 +4,6 @@ import { SuiteBook } from "../../../formats/suite-book.js";
 import type { SelectionPlan } from "../../../plan/run-plan.js";
 import { filterRule } from "../../../stages/filter.js";
 import { scoreOf, selectRule } from "../../../stages/select.js";
-import { OWN_SCORE_READS, RECORD_READS } from "../fast/record-reads.js";
 import type { WorkerConfig } from "./protocol.js";
 
 /**
@@ -22,11 +21,3 @@ export function workerRules(config: WorkerConfig, selection: SelectionPlan = con
   };
 }
 
-/**
- * The paths the walk builds into each skeleton for the rules (`ownScores`: an SFT record's own scores too, the
- * costliest part to build); decontamination reads an SFT record's own scenario hash (RL and DPO records carry none).
- */
-export function ruleReads(config: WorkerConfig, ownScores: boolean): string[] {
-  const reads = ownScores ? [...RECORD_READS[config.format], ...OWN_SCORE_READS[config.format]] : [...RECORD_READS[config.format]];
-  return config.suites === null || config.format !== "sft" ? reads : [...reads, "manifest.scenario_version_hash"];
-}

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compileParserSchema } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
 import { lineParserOf } from "../../../../src/engines/parallel/fast/line-parser-of.js";
 import type { LineParser } from "../../../../src/engines/parallel/fast/line-parser.js";
-import { RECORD_READS } from "../../../../src/engines/parallel/fast/record-reads.js";
+import { RECORD_RULES } from "../../../../src/formats/record-rules.js";
 import type { RowRoute } from "../../../../src/engines/parallel/fast/row-route.js";
 import { scanRegion } from "../../../../src/engines/parallel/fast/wasm-scan.js";
 import { rl } from "../../../../src/formats/rl.js";
@@ -20,7 +20,7 @@ import type { RecordingWriter } from "./helpers/recording-writer.js";
 
 function parserOf(format: Format, routeBy: string): LineParser {
   const policy = resolveUntrustedPolicy(format, {});
-  return lineParserOf(compileParserSchema(format, policy), outputColumns(format, policy), RECORD_READS[format.name], [], routeBy);
+  return lineParserOf(compileParserSchema(format, policy), outputColumns(format, policy), RECORD_RULES[format.name].reads, [], routeBy);
 }
 
 /** A route that records the keys it was given and what had been written into its writers at each pick. */

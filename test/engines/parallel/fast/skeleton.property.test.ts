@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileLineParser } from "../../../../src/engines/parallel/fast/compile-line-parser.js";
 import { FORMATS } from "../../../../src/formats/index.js";
-import { RECORD_READS } from "../../../../src/engines/parallel/fast/record-reads.js";
+import { RECORD_RULES } from "../../../../src/formats/record-rules.js";
 import { resolveUntrustedPolicy } from "../../../../src/stages/untrusted-policy.js";
 import type { FormatName } from "../../../../src/formats/format.js";
 import { dpoArb, rlArb, sftArb } from "../../../helpers/arbitraries.js";
@@ -34,8 +34,8 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
     it(`${name}: facts(skeleton) and check(skeleton) deep-equal facts(record) and check(record), with the full skeleton and with just what the rules read`, () => {
       const format = FORMATS[name];
       const { parser, policy } = subject(format);
-      // The parallel engine's parser: a skeleton of RECORD_READS[name] only.
-      const reading = compileLineParser(format, policy, RECORD_READS[name]);
+      // The parallel engine's parser: a skeleton of RECORD_RULES[name].reads only.
+      const reading = compileLineParser(format, policy, RECORD_RULES[name].reads);
       let faults = 0;
       fc.assert(
         fc.property(ARBS[name], fc.integer(), (input, seed) => {
@@ -87,7 +87,7 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
   it("with the rules' reads, holds just those paths", () => {
     const line = JSON.stringify(sftRecord({ run_id: "r", coaching: { weak_traits: ["t"], guidance: "g" } }));
     const record = FORMATS.sft.schema.parse(JSON.parse(line)) as { scenario: { campaign_id: string }; seat: { seat_index: number; role: string; agent_key_id: string | null }; scorecard_version: number; flagged: boolean; scored: boolean; reconstruction: string };
-    const parser = compileLineParser(FORMATS.sft, resolveUntrustedPolicy(FORMATS.sft, { run_id: "drop" }), RECORD_READS.sft);
+    const parser = compileLineParser(FORMATS.sft, resolveUntrustedPolicy(FORMATS.sft, { run_id: "drop" }), RECORD_RULES.sft.reads);
     expect(parser.parse(Buffer.from(line), 0, Buffer.byteLength(line), recorders(parser.plan.leaves.length))).toEqual({
       run_id: "r",
       scenario: { campaign_id: record.scenario.campaign_id },
@@ -99,7 +99,7 @@ describe("the skeleton stands in for the record in facts() and check()", () => {
       scores: { outcomes: { met_count: 1, total_checks: 4, total_actions: 12 } },
     });
     const rl = '{"rl_format_version":"1.0","run_id":"r","scenario":{"campaign_id":"c","seed":1,"win_conditions":[]},"seat":{"seat_index":0,"role":"x","agent_key_id":null},"scored":true,"flagged":false,"scorecard_version":1,"reconstruction":"no_session","tuples":[{"index":0,"kind":"action","state":{"observation":{},"transcript_window":[]},"action":null,"reward":{"checks_passed":1,"checks_failed":0,"conditions_met":[],"scalar_reward":0.5,"progress_delta":0,"terminal_reward":1}}],"outcome":{"dm_messages":[]}}';
-    const rlParser = compileLineParser(FORMATS.rl, resolveUntrustedPolicy(FORMATS.rl, {}), RECORD_READS.rl);
+    const rlParser = compileLineParser(FORMATS.rl, resolveUntrustedPolicy(FORMATS.rl, {}), RECORD_RULES.rl.reads);
     expect(rlParser.parse(Buffer.from(rl), 0, rl.length, recorders(rlParser.plan.leaves.length))).toEqual({
       run_id: "r",
       scenario: { campaign_id: "c" },
