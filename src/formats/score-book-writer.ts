@@ -1,17 +1,18 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "../core/id-index.js";
 import { ScoreBook } from "./scorecard-book.js";
-import type { ScoreEntry } from "./scorecard-book.js";
+import type { RunCard, ScoreEntry } from "./scorecard-book.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits } from "./trait-table.js";
 import { InternedKeys } from "../core/interned-keys.js";
 
 /**
- * Builds a {@link ScoreBook} card by card into typed columns, so neither the book nor what fills it (a pull's
- * whole night of cards) holds an object or a tuple per seat.
+ * Scorecards appended card by card into typed columns and read back by range, so neither a {@link ScoreBook}
+ * nor what fills it holds an object or a tuple per seat. The one store of a pull's cards: the score cache
+ * keeps where each run's are (pull/run-scores.ts) and the night's book is this store's (issue 33).
  */
 export class ScoreBookWriter {
-  readonly #runs = new IdIndex();
+  readonly #runs: IdIndex;
   readonly #keys = new InternedKeys();
   #runOf = new Uint32Array(256);
   /** Each card's key number in `#keys` (0: null). */
@@ -23,6 +24,11 @@ export class ScoreBookWriter {
   #objectiveRates = new Float64Array(256);
   readonly #traits = new TraitTable();
   #size = 0;
+
+  /** `runs`: the run ids the cards' runs are numbered in (a score cache's own, so they are held once). */
+  constructor(runs = new IdIndex()) {
+    this.#runs = runs;
+  }
 
   /** Appends the next card: its run, seat, version and score, and its per-trait means. */
   add([runId, agentKeyId, version, composite, objectiveRate]: ScoreEntry, traits: SeatTraits): void {
@@ -41,6 +47,25 @@ export class ScoreBookWriter {
     this.#objectiveRates[at] = objectiveRate;
     this.#traits.addSeat(traits);
     this.#size = at + 1;
+  }
+
+  /**
+   * Appends a pulled run's cards; returns where they start. Their version is left unknown (null): the one
+   * body a pull takes for a run is pinned to the version its records carry.
+   */
+  addRun(runId: string, cards: readonly RunCard[]): number {
+    const start = this.#size;
+    for (const card of cards) this.add([runId, card.agentKeyId, null, card.composite, card.objectiveRate], card.traits);
+    return start;
+  }
+
+  /** The `count` cards from `start` (new objects; their means are views on the store). */
+  cards(start: number, count: number): RunCard[] {
+    return Array.from({ length: count }, (_, k): RunCard => {
+      const i = start + k;
+      const composite = this.#composites[i] as number;
+      return { agentKeyId: this.#keys.key(this.#keyOf[i] as number), composite: Number.isNaN(composite) ? null : composite, objectiveRate: this.#objectiveRates[i] as number, traits: this.#traits.seat(i) };
+    });
   }
 
   /** The book of the cards added so far (its columns trimmed to size: a book is held all night). */

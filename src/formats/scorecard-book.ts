@@ -20,6 +20,11 @@ export interface CardScore extends SeatScore {
   readonly traits: SeatTraits;
 }
 
+/** One valid card of a pulled run: its seat's key (null: an `aic` seat) and its score. */
+export interface RunCard extends CardScore {
+  readonly agentKeyId: string | null;
+}
+
 /** A book as it crosses to a worker: its columns, card i at index i (what `ScoreBookWriter` fills). */
 export interface ScoreBookData {
   /** The cards' run ids, numbered. */
