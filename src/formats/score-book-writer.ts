@@ -22,7 +22,7 @@ export class ScoreBookWriter {
   /** NaN: null. */
   #composites = new Float64Array(256);
   #objectiveRates = new Float64Array(256);
-  readonly #traits = new TraitTable();
+  #traits = new TraitTable();
   #size = 0;
 
   /** `runs`: the run ids the cards' runs are numbered in (a score cache's own, so they are held once). */
@@ -68,18 +68,27 @@ export class ScoreBookWriter {
     });
   }
 
-  /** The book of the cards added so far (its columns trimmed to size: a book is held all night). */
+  /**
+   * The book of the cards added so far. Its columns are the store's, trimmed to size: a book is held all night,
+   * and so is a pull's store (its score cache reads it). An add after this grows copies the book does not see.
+   */
   book(): ScoreBook {
     const size = this.#size;
+    this.#runOf = this.#runOf.slice(0, size);
+    this.#versions = this.#versions.slice(0, size);
+    this.#composites = this.#composites.slice(0, size);
+    this.#objectiveRates = this.#objectiveRates.slice(0, size);
+    const traits = this.#traits.toData();
+    this.#traits = TraitTable.of(traits);
     return new ScoreBook({
       runs: this.#runs,
       keys: [...this.#keys.list],
-      runOf: this.#runOf.slice(0, size),
+      runOf: this.#runOf,
       keyOf: narrowed(this.#keyOf.subarray(0, size), this.#keys.list.length),
-      versions: this.#versions.slice(0, size),
-      composites: this.#composites.slice(0, size),
-      objectiveRates: this.#objectiveRates.slice(0, size),
-      traits: TraitTable.of(this.#traits.toData()),
+      versions: this.#versions,
+      composites: this.#composites,
+      objectiveRates: this.#objectiveRates,
+      traits: TraitTable.of(traits),
     });
   }
 }
