@@ -1,6 +1,6 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "../core/id-index.js";
-import { ScoreBook } from "./scorecard-book.js";
+import { cardScoreAt, ScoreBook } from "./scorecard-book.js";
 import type { RunCard, ScoreEntry } from "./scorecard-book.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits } from "./trait-table.js";
@@ -61,10 +61,10 @@ export class ScoreBookWriter {
 
   /** The `count` cards from `start` (new objects; their means are views on the store). */
   cards(start: number, count: number): RunCard[] {
+    const columns = { composites: this.#composites, objectiveRates: this.#objectiveRates, traits: this.#traits };
     return Array.from({ length: count }, (_, k): RunCard => {
       const i = start + k;
-      const composite = this.#composites[i] as number;
-      return { agentKeyId: this.#keys.key(this.#keyOf[i] as number), composite: Number.isNaN(composite) ? null : composite, objectiveRate: this.#objectiveRates[i] as number, traits: this.#traits.seat(i) };
+      return { agentKeyId: this.#keys.key(this.#keyOf[i] as number), ...cardScoreAt(columns, i) };
     });
   }
 
