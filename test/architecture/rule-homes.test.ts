@@ -55,6 +55,8 @@ const RULES: readonly Rule[] = [
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
+  // A store of scorecards appends each card's per-trait means: a pull's cache and its book keep theirs in one.
+  { rule: "scorecard store", marks: /\.addSeat\(/, homes: ["formats/score-book-writer.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
