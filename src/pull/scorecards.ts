@@ -149,14 +149,21 @@ export function bodyVersion(body: unknown, pinned?: number): number | undefined 
   return maxVersion(listed);
 }
 
-/** Notes a record's `scorecard_version` in `versions` (the max over the run's seats). */
-export function noteVersion(versions: Map<string, number>, runId: string, version: unknown): void {
-  const v = maxVersion([version, versions.get(runId)]);
-  if (v !== undefined) versions.set(runId, v);
+/**
+ * Notes a record's `scorecard_version` in `versions` (by run number, NaN while none is known): the max over the
+ * run's seats, so its score may come from the cache.
+ */
+export function noteVersion(versions: Float64Array, run: number, version: unknown): void {
+  if (isVersion(version) && !(version <= (versions[run] as number))) versions[run] = version;
+}
+
+/** The version {@link noteVersion} left for a run; undefined while none is known. */
+export function knownVersion(versions: Float64Array, run: number): number | undefined {
+  return Number.isNaN(versions[run]) ? undefined : (versions[run] as number);
 }
 
 /** A scorecard version a record may carry: a whole number from 0 up. */
-export function isVersion(value: unknown): value is number {
+function isVersion(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
