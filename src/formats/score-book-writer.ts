@@ -1,17 +1,18 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "../core/id-index.js";
-import { ScoreBook } from "./scorecard-book.js";
-import type { ScoreEntry } from "./scorecard-book.js";
+import { cardScoreAt, ScoreBook } from "./scorecard-book.js";
+import type { RunCard, ScoreEntry } from "./scorecard-book.js";
 import { TraitTable } from "./trait-table.js";
 import type { SeatTraits } from "./trait-table.js";
 import { InternedKeys } from "../core/interned-keys.js";
 
 /**
- * Builds a {@link ScoreBook} card by card into typed columns, so neither the book nor what fills it (a pull's
- * whole night of cards) holds an object or a tuple per seat.
+ * Scorecards appended card by card into typed columns and read back by range, so neither a {@link ScoreBook}
+ * nor what fills it holds an object or a tuple per seat. The one store of a pull's cards: the score cache
+ * keeps where each run's are (pull/run-scores.ts) and the night's book is this store's (issue 33).
  */
 export class ScoreBookWriter {
-  readonly #runs = new IdIndex();
+  readonly #runs: IdIndex;
   readonly #keys = new InternedKeys();
   #runOf = new Uint32Array(256);
   /** Each card's key number in `#keys` (0: null). */
@@ -21,8 +22,13 @@ export class ScoreBookWriter {
   /** NaN: null. */
   #composites = new Float64Array(256);
   #objectiveRates = new Float64Array(256);
-  readonly #traits = new TraitTable();
+  #traits = new TraitTable();
   #size = 0;
+
+  /** `runs`: the run ids the cards' runs are numbered in (a score cache's own, so they are held once). */
+  constructor(runs = new IdIndex()) {
+    this.#runs = runs;
+  }
 
   /** Appends the next card: its run, seat, version and score, and its per-trait means. */
   add([runId, agentKeyId, version, composite, objectiveRate]: ScoreEntry, traits: SeatTraits): void {
@@ -43,18 +49,46 @@ export class ScoreBookWriter {
     this.#size = at + 1;
   }
 
-  /** The book of the cards added so far (its columns trimmed to size: a book is held all night). */
+  /**
+   * Appends a pulled run's cards; returns where they start. Their version is left unknown (null): the one
+   * body a pull takes for a run is pinned to the version its records carry.
+   */
+  addRun(runId: string, cards: readonly RunCard[]): number {
+    const start = this.#size;
+    for (const card of cards) this.add([runId, card.agentKeyId, null, card.composite, card.objectiveRate], card.traits);
+    return start;
+  }
+
+  /** The `count` cards from `start` (new objects; their means are views on the store). */
+  cards(start: number, count: number): RunCard[] {
+    const columns = { composites: this.#composites, objectiveRates: this.#objectiveRates, traits: this.#traits };
+    return Array.from({ length: count }, (_, k): RunCard => {
+      const i = start + k;
+      return { agentKeyId: this.#keys.key(this.#keyOf[i] as number), ...cardScoreAt(columns, i) };
+    });
+  }
+
+  /**
+   * The book of the cards added so far. Its columns are the store's, trimmed to size: a book is held all night,
+   * and so is a pull's store (its score cache reads it). An add after this grows copies the book does not see.
+   */
   book(): ScoreBook {
     const size = this.#size;
+    this.#runOf = this.#runOf.slice(0, size);
+    this.#versions = this.#versions.slice(0, size);
+    this.#composites = this.#composites.slice(0, size);
+    this.#objectiveRates = this.#objectiveRates.slice(0, size);
+    const traits = this.#traits.toData();
+    this.#traits = TraitTable.of(traits);
     return new ScoreBook({
       runs: this.#runs,
       keys: [...this.#keys.list],
-      runOf: this.#runOf.slice(0, size),
+      runOf: this.#runOf,
       keyOf: narrowed(this.#keyOf.subarray(0, size), this.#keys.list.length),
-      versions: this.#versions.slice(0, size),
-      composites: this.#composites.slice(0, size),
-      objectiveRates: this.#objectiveRates.slice(0, size),
-      traits: TraitTable.of(this.#traits.toData()),
+      versions: this.#versions,
+      composites: this.#composites,
+      objectiveRates: this.#objectiveRates,
+      traits: TraitTable.of(traits),
     });
   }
 }

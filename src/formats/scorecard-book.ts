@@ -20,6 +20,11 @@ export interface CardScore extends SeatScore {
   readonly traits: SeatTraits;
 }
 
+/** One valid card of a pulled run: its seat's key (null: an `aic` seat) and its score. */
+export interface RunCard extends CardScore {
+  readonly agentKeyId: string | null;
+}
+
 /** A book as it crosses to a worker: its columns, card i at index i (what `ScoreBookWriter` fills). */
 export interface ScoreBookData {
   /** The cards' run ids, numbered. */
@@ -129,10 +134,10 @@ export class ScoreBook {
     for (const i of this.#cardsOf(ref.runId)) {
       if (c.keyOf[i] !== key) continue;
       const version = c.versions[i] as number;
-      if (version === ref.version) return this.#score(i);
+      if (version === ref.version) return cardScoreAt(c, i);
       if (Number.isNaN(version)) unknown ??= i;
     }
-    return unknown === undefined ? undefined : this.#score(unknown);
+    return unknown === undefined ? undefined : cardScoreAt(c, unknown);
   }
 
   /**
@@ -171,13 +176,14 @@ export class ScoreBook {
     return runOf;
   }
 
-  #score(i: number): CardScore {
-    return { composite: nullIfNaN(this.#c.composites[i] as number), objectiveRate: this.#c.objectiveRates[i] as number, traits: this.#c.traits.seat(i) };
-  }
-
   #key(i: number): string | null {
     return this.#keys.key(this.#c.keyOf[i] as number);
   }
+}
+
+/** Card `i`'s score in a book's columns, or a writer's (its means a view on the table). */
+export function cardScoreAt(c: Pick<ScoreColumns, "composites" | "objectiveRates" | "traits">, i: number): CardScore {
+  return { composite: nullIfNaN(c.composites[i] as number), objectiveRate: c.objectiveRates[i] as number, traits: c.traits.seat(i) };
 }
 
 function nullIfNaN(x: number): number | null {

@@ -15,7 +15,7 @@ import { PullTally, type PullEvent, type PullReport } from "./pull-report.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import { ScoreTable } from "./score-table.js";
-import { PulledBook } from "./pulled-book.js";
+import { ScoreBookWriter } from "../formats/score-book-writer.js";
 import type { ScoreBook } from "../formats/scorecard-book.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import type { SuiteBook } from "../formats/suite-book.js";
@@ -109,7 +109,9 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   // Names the route and the credential kind, never the token.
   const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
-  const found = { gates: [] as GateEntry[], scores: new ScoreTable(), book: format === "sft" ? null : new PulledBook(), context: null as string | null, settled: false };
+  // RL and DPO: the score cache it leaves keeps its cards in the night's book, so each is held once.
+  const pulledBook = format === "sft" ? null : new ScoreBookWriter();
+  const found = { gates: [] as GateEntry[], scores: new ScoreTable(pulledBook ?? undefined), book: pulledBook, context: null as string | null, settled: false };
   const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
   let spooled: Spool | undefined;
   let finished: PullReport | undefined;

@@ -7,7 +7,7 @@ import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from
 import { getRawRecords } from "./raw-records.js";
 import { noteShare } from "./note-share.js";
 import type { RunTable } from "./run-table.js";
-import { noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import { knownVersion, noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
 import type { SuiteBook } from "../formats/suite-book.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
@@ -45,8 +45,8 @@ export async function* pullDpo(
   // Runs whose SFT records were seen: one deferred on its SFT route (409) cannot be vetted, so is not paired.
   const known = new Set<string>();
   const campaignOf = new Map<string, string>();
-  // The scorecard version each run's SFT records carry: its score may then come from the cache.
-  const versions = new Map<string, number>();
+  // The scorecard version each run's SFT records carry, by run number.
+  const versions = new Float64Array(listed.size).fill(Number.NaN);
   const readSft = (wanted: readonly ListedRun[]) =>
     fetchRecords(
       { ...ctx, rl: false },
@@ -56,7 +56,7 @@ export async function* pullDpo(
         const runId = listed.runId(visit.run);
         const record = visit.record();
         known.add(runId);
-        noteVersion(versions, runId, record.scorecard_version);
+        noteVersion(versions, visit.run, record.scorecard_version);
         // A pair needs a per-seat trace on both sides (spec 4.10: else 400 "provenance missing").
         if (record.flagged === true || record.reconstruction !== "per_seat_trace") unpairable.add(runId);
         const campaign = isRecord(record.scenario) ? record.scenario.campaign_id : undefined;
@@ -83,7 +83,7 @@ export async function* pullDpo(
   const scored = share.filter((run) => run.scored);
 
   const scores = new Map<string, RunScore>();
-  await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => versions.get(run.runId), scoring, tally, (score, run) => void scores.set(run.runId, score));
+  await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => knownVersion(versions, run.order), scoring, tally, (score, run) => void scores.set(run.runId, score));
   for (const [runId, score] of scores) noteGates(gates, runId, score.gates, tally);
   tally.emit({ type: "scorecards", runs: scores.size, gated: tally.r.gated });
   // The one gating rule: a pair's run as a DPO record's (gate-book.ts), so a gated or unreadable run is not paired.

@@ -1,6 +1,6 @@
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import type { RunTable } from "./run-table.js";
-import { isVersion, noteGates, scoresOf, type Scoring } from "./scorecards.js";
+import { knownVersion, noteGates, noteVersion, scoresOf, type Scoring } from "./scorecards.js";
 import type { GateEntry } from "../formats/gate-book.js";
 import { ReadyQueue } from "./ready-queue.js";
 import { Staging } from "./staging.js";
@@ -27,7 +27,6 @@ export async function* pullRecords(
   const staging = await Staging.open(spoolDir);
   try {
     const others: string[] = [];
-    // The max scorecard_version over each run's records; NaN while none is known.
     const versions = new Float64Array(runs.size).fill(Number.NaN);
     // The seats a run's own answer must hold: its run document's count (owner: from its scorecard, fetched
     // when the cache does not know it), the key's one seat (agent); -1 where no such answer was taken.
@@ -43,8 +42,7 @@ export async function* pullRecords(
       runs,
       scored,
       async (v) => {
-        const known = versions[v.run] as number;
-        if (isVersion(v.version) && !(v.version <= known)) versions[v.run] = v.version;
+        noteVersion(versions, v.run, v.version);
         await staging.add(v.run, v.line);
       },
       (line) => others.push(line),
@@ -62,7 +60,7 @@ export async function* pullRecords(
 
     // A rerun of the same records takes each score from the cache only for a known version it holds.
     let settled = true;
-    const versionOf = (run: number) => (Number.isNaN(versions[run]) ? undefined : (versions[run] as number));
+    const versionOf = (run: number) => knownVersion(versions, run);
     const scoresIn = scoresOf(
       ctx.client,
       ctx.routes,

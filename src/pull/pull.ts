@@ -11,7 +11,7 @@ import { pullRecords } from "./pull-sft-rl.js";
 import { pullRoutes, type PullFormat } from "./routes.js";
 import type { ScoreCache } from "./scorecards.js";
 import type { ScoreTable } from "./score-table.js";
-import type { PulledBook } from "./pulled-book.js";
+import type { ScoreBookWriter } from "../formats/score-book-writer.js";
 import type { GateEntry } from "../formats/gate-book.js";
 import type { SuiteBook } from "../formats/suite-book.js";
 
@@ -35,8 +35,8 @@ export interface PullFindings {
   /** A GateBook's entries: the one gating rule reads them (src/formats/gate-book.ts). */
   readonly gates: GateEntry[];
   readonly scores: ScoreTable;
-  /** RL and DPO: the scored runs' cards, the night's score book (null: SFT). */
-  readonly book: PulledBook | null;
+  /** RL and DPO: the scored runs' cards, the night's score book, where `scores` keeps its entries' (null: SFT). */
+  readonly book: ScoreBookWriter | null;
   /** DPO with `rlContext`: the file in `spoolDir` holding the paired runs' RL record lines. */
   context: string | null;
   /** SFT and RL: every score is one the cache in `scores` answers for the same records (see ExportAnswers). */

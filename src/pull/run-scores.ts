@@ -1,7 +1,8 @@
 import { grown } from "../core/grown.js";
 import { InternedKeys } from "../core/interned-keys.js";
 import type { SeatGate } from "../formats/gate-book.js";
-import { CardRanges, type RunCard } from "./card-store.js";
+import type { RunCard } from "../formats/scorecard-book.js";
+import { ScoreBookWriter } from "../formats/score-book-writer.js";
 
 /** One run's score as the columns hold it (a cache entry, or a score as a pull took it): any field may be unknown. */
 export interface ColumnScore {
@@ -33,6 +34,7 @@ const NO_GATES: readonly SeatGate[] = [];
  * cache a night reads and leaves, the scores a pull takes as they complete) stay off the JS heap, not an
  * object per run (issue 21; docs/decisions.md, "Nightly pull memory: per-run state off the heap"). The few
  * runs with a card that is not open keep their gates in a Map; scenario hashes are interned (a world has few).
+ * A run's cards are a range of a {@link ScoreBookWriter}, which a pull's score cache shares with its book.
  */
 export class RunScores {
   #flags: Uint8Array;
@@ -45,24 +47,33 @@ export class RunScores {
   #hashOf: Uint32Array;
   readonly #hashes = new InternedKeys();
   readonly #gates = new Map<number, readonly SeatGate[]>();
-  readonly #cards: CardRanges;
+  readonly #store: ScoreBookWriter;
+  /** Where the run's cards start in `#store`. */
+  #cardStart: Uint32Array;
+  /** The run's cards + 1; 0 where none are known (not the same as a run with none valid). */
+  #cardCount: Uint32Array;
 
-  constructor(size = 1024) {
+  constructor(size = 1024, store = new ScoreBookWriter()) {
     this.#flags = new Uint8Array(size);
     this.#versions = new Float64Array(size);
     this.#composites = new Float64Array(size);
     this.#seats = new Uint32Array(size);
     this.#hashOf = new Uint32Array(size);
-    this.#cards = new CardRanges(size);
+    this.#cardStart = new Uint32Array(size);
+    this.#cardCount = new Uint32Array(size);
+    this.#store = store;
   }
 
-  set(index: number, score: ColumnScore): void {
+  /** Sets the score at `index`, of run `runId` (its cards' run in the store). */
+  set(index: number, runId: string, score: ColumnScore): void {
     if (index >= this.#flags.length) {
       this.#flags = grown(this.#flags, index + 1);
       this.#versions = grown(this.#versions, index + 1);
       this.#composites = grown(this.#composites, index + 1);
       this.#seats = grown(this.#seats, index + 1);
       this.#hashOf = grown(this.#hashOf, index + 1);
+      this.#cardStart = grown(this.#cardStart, index + 1);
+      this.#cardCount = grown(this.#cardCount, index + 1);
     }
     this.#flags[index] = FILLED | (score.composite === undefined ? 0 : HAS_COMPOSITE);
     this.#versions[index] = score.version ?? Number.NaN;
@@ -71,7 +82,8 @@ export class RunScores {
     this.#hashOf[index] = this.#hashes.number(score.hash ?? null);
     if (score.gates.length > 0) this.#gates.set(index, score.gates);
     else this.#gates.delete(index);
-    this.#cards.set(index, score.cards);
+    if (score.cards !== undefined) this.#cardStart[index] = this.#store.addRun(runId, score.cards);
+    this.#cardCount[index] = score.cards === undefined ? 0 : score.cards.length + 1;
   }
 
   /** The score set at `index` (a new object each call); undefined when none was. */
@@ -81,7 +93,8 @@ export class RunScores {
     const version = this.#versions[index] as number;
     const seats = (this.#seats[index] as number) - 1;
     const hash = this.#hashes.key(this.#hashOf[index] as number);
-    const cards = this.#cards.get(index);
+    const cardCount = (this.#cardCount[index] as number) - 1;
+    const cards = cardCount < 0 ? undefined : this.#store.cards(this.#cardStart[index] as number, cardCount);
     return {
       version: Number.isNaN(version) ? undefined : version,
       gates: this.#gates.get(index) ?? NO_GATES,

@@ -1,5 +1,6 @@
 import { grown } from "../core/grown.js";
 import { IdIndex } from "../core/id-index.js";
+import { InternedKeys } from "../core/interned-keys.js";
 
 /** A run as the service lists it (spec 2.4), with its place in the list. */
 export interface ListedRun {
@@ -23,13 +24,11 @@ const SCORED = 1;
  */
 export class RunTable {
   private readonly ids = new IdIndex();
-  /** Distinct campaign ids and statuses (a world has a few hundred and a handful); -1 for none. */
-  private readonly campaigns: string[] = [];
-  private readonly campaignIndex = new Map<string, number>();
-  private readonly statuses: string[] = [];
-  private readonly statusIndex = new Map<string, number>();
-  private campaignOf = new Int32Array(FIRST_RUNS);
-  private statusOf = new Int32Array(FIRST_RUNS);
+  /** Distinct campaign ids and statuses (a world has a few hundred and a handful); 0 for none. */
+  private readonly campaigns = new InternedKeys();
+  private readonly statuses = new InternedKeys();
+  private campaignOf = new Uint32Array(FIRST_RUNS);
+  private statusOf = new Uint32Array(FIRST_RUNS);
   private flags = new Uint8Array(FIRST_RUNS);
 
   get size(): number {
@@ -46,8 +45,8 @@ export class RunTable {
       this.statusOf = grown(this.statusOf, index + 1);
       this.flags = grown(this.flags, index + 1);
     }
-    this.campaignOf[index] = campaignId === undefined ? -1 : intern(this.campaigns, this.campaignIndex, campaignId);
-    this.statusOf[index] = status === null ? -1 : intern(this.statuses, this.statusIndex, status);
+    this.campaignOf[index] = this.campaigns.number(campaignId ?? null);
+    this.statusOf[index] = this.statuses.number(status);
     this.flags[index] = scored ? SCORED : 0;
     return true;
   }
@@ -62,7 +61,7 @@ export class RunTable {
   }
 
   campaignId(index: number): string | undefined {
-    return this.campaigns[this.campaignOf[index] as number];
+    return this.campaigns.key(this.campaignOf[index] as number) ?? undefined;
   }
 
   scored(index: number): boolean {
@@ -70,7 +69,7 @@ export class RunTable {
   }
 
   status(index: number): string | null {
-    return this.statuses[this.statusOf[index] as number] ?? null;
+    return this.statuses.key(this.statusOf[index] as number);
   }
 
   /** Run `index` as an object (a new one each call). */
@@ -85,12 +84,4 @@ export class RunTable {
     for (let i = 0; i < this.size; i++) if (keep(i)) out[n++] = i;
     return out.slice(0, n);
   }
-}
-
-function intern(values: string[], index: Map<string, number>, value: string): number {
-  const known = index.get(value);
-  if (known !== undefined) return known;
-  index.set(value, values.length);
-  values.push(value);
-  return values.length - 1;
 }

@@ -1,6 +1,7 @@
 import { IdIndex } from "../core/id-index.js";
 import type { SeatGate } from "../formats/gate-book.js";
-import type { RunCard } from "./card-store.js";
+import type { RunCard } from "../formats/scorecard-book.js";
+import { ScoreBookWriter } from "../formats/score-book-writer.js";
 import { RunScores, type ColumnScore, type SlotScore } from "./run-scores.js";
 
 /**
@@ -55,7 +56,12 @@ export interface ScoredRun extends RunScore {
  */
 export class ScoreTable implements ReadonlyMap<string, CachedScore> {
   readonly #ids = new IdIndex();
-  readonly #scores = new RunScores();
+  readonly #scores: RunScores;
+
+  /** `book`: where the entries' cards are kept (a pull's book, so a card is held once); by default the table's own. */
+  constructor(book?: ScoreBookWriter) {
+    this.#scores = new RunScores(1024, book ?? new ScoreBookWriter(this.#ids));
+  }
 
   get size(): number {
     return this.#ids.size;
@@ -63,7 +69,7 @@ export class ScoreTable implements ReadonlyMap<string, CachedScore> {
 
   /** Sets a run's entry: a score at the version it describes. */
   set(runId: string, score: ColumnScore & { readonly version: number }): this {
-    this.#scores.set(this.#ids.add(runId), score);
+    this.#scores.set(this.#ids.add(runId), runId, score);
     return this;
   }
 

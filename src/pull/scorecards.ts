@@ -11,8 +11,8 @@ import { runGateEntries, unreadableGateText } from "../formats/gate-book.js";
 import type { GateEntry, SeatGate } from "../formats/gate-book.js";
 import { scorecardSchema } from "../formats/scorecard.js";
 import { cardSeatScore, seatScoreOf } from "../formats/seat-score.js";
-import type { RunCard } from "./card-store.js";
-import type { PulledBook } from "./pulled-book.js";
+import type { RunCard } from "../formats/scorecard-book.js";
+import type { ScoreBookWriter } from "../formats/score-book-writer.js";
 
 export type { CachedScore, RunScore, ScoreCache, ScoredRun } from "./score-table.js";
 
@@ -20,8 +20,11 @@ export type { CachedScore, RunScore, ScoreCache, ScoredRun } from "./score-table
 export interface Scoring {
   readonly cache: ScoreCache | undefined;
   readonly out: ScoreTable;
-  /** RL and DPO: where each scored run's cards go, and are kept in `out` (null: SFT, whose records carry their scores). */
-  readonly book: PulledBook | null;
+  /**
+   * RL and DPO: the night's score book, where each scored run's cards go: `out` keeps its entries' cards in it
+   * (null: SFT, whose records carry their scores).
+   */
+  readonly book: ScoreBookWriter | null;
 }
 
 
@@ -73,7 +76,7 @@ export async function scoresOf<T>(
       // names no version is not cached.
       return { ...score, cards: book === null ? undefined : cards, cachedVersion: bodyVersion(body, pin) };
     },
-    (scored, _run, index) => slots.set(index, { ...scored, version: scored.cachedVersion }),
+    (scored, run, index) => slots.set(index, idOf(run), { ...scored, version: scored.cachedVersion }),
     // Wide: a score is small, and many requests may be waiting out retries at once.
     WIDE_IN_FLIGHT,
     ready,
@@ -84,9 +87,10 @@ export async function scoresOf<T>(
     const slot = slots.get(index);
     if (slot === undefined) throw new Error(`no score at ${index}`);
     const { version, ...score } = slot;
-    // The cache entry a score leaves for the next pull: what it says, at the version it describes.
+    // The cache entry a score leaves for the next pull: what it says, at the version it describes. Its
+    // cards go to the book through it; a run of unknown version is in the book alone.
     if (version !== undefined) out.set(idOf(run), { ...score, version });
-    if (book !== null) book.add(idOf(run), score.cards ?? []);
+    else if (book !== null) book.addRun(idOf(run), score.cards ?? []);
     take({ ...score, cachedVersion: version }, run);
   }
 }
@@ -145,14 +149,21 @@ export function bodyVersion(body: unknown, pinned?: number): number | undefined 
   return maxVersion(listed);
 }
 
-/** Notes a record's `scorecard_version` in `versions` (the max over the run's seats). */
-export function noteVersion(versions: Map<string, number>, runId: string, version: unknown): void {
-  const v = maxVersion([version, versions.get(runId)]);
-  if (v !== undefined) versions.set(runId, v);
+/**
+ * Notes a record's `scorecard_version` in `versions` (by run number, NaN while none is known): the max over the
+ * run's seats, so its score may come from the cache.
+ */
+export function noteVersion(versions: Float64Array, run: number, version: unknown): void {
+  if (isVersion(version) && !(version <= (versions[run] as number))) versions[run] = version;
+}
+
+/** The version {@link noteVersion} left for a run; undefined while none is known. */
+export function knownVersion(versions: Float64Array, run: number): number | undefined {
+  return Number.isNaN(versions[run]) ? undefined : (versions[run] as number);
 }
 
 /** A scorecard version a record may carry: a whole number from 0 up. */
-export function isVersion(value: unknown): value is number {
+function isVersion(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 

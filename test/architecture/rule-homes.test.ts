@@ -69,6 +69,8 @@ const RULES: readonly Rule[] = [
   { rule: "what a format's rules read", marks: /"(scores\.outcomes\.total_actions|scoring_basis\.composite_delta)"/, homes: ["formats/record-rules.ts"] },
   // A DPO view given no RL records: the plan, the run, the stage and the rows ask for them in one wording.
   { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
+  // A store of scorecards appends each card's per-trait means: a pull's cache and its book keep theirs in one.
+  { rule: "scorecard store", marks: /\.addSeat\(/, homes: ["formats/score-book-writer.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { ScoreTable } from "../../pull/index.js";
 import type { CachedScore, ScoreCache } from "../../pull/index.js";
 import type { SeatGate } from "../../formats/gate-book.js";
-import type { RunCard } from "../../pull/card-store.js";
+import type { RunCard } from "../../formats/scorecard-book.js";
 
 /** Where a dataset keeps the scores of its runs' scorecards, relative to its directory. */
 export const SCORE_CACHE_DIR = "_cache";
