@@ -1,28 +1,32 @@
-import { requireKey } from "./auth.js";
+import { RL_DPO_EXPORT } from "./accounts.js";
+import { requireEntitlement, requireKey } from "./auth.js";
 import { batchBody } from "./batch-body.js";
+import { agentRl, agentSft } from "./export-streams.js";
 import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.js";
-import { SAFETY_PREAMBLE, coachingFor, coachingItemBody } from "./coaching.js";
 import { notFound } from "./http-errors.js";
-import { ID_PARAM_MAX, queryInt, queryString } from "./query.js";
-import { json } from "./reply.js";
-import { pinVersion, seatOf, seatedRun } from "./run-access.js";
+import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
+import { json, ndjson } from "./reply.js";
+import { keyReader, seatOf, seatedRun } from "./run-access.js";
+import { runResultRoutes } from "./run-result-routes.js";
 import type { RequestContext, Route } from "./router.js";
-import { scorecardBody } from "./scorecard-body.js";
-import { seatScore } from "./seat-score.js";
 import { statusBody } from "./status-body.js";
 
 /** Most items in the agent run list and the batch list (spec section 8). */
 const LIST_MAX = 100;
 
-/** Agent routes for runs, results, batches and suites (spec 4.2, 4.3, 4.5, 4.6). */
+/**
+ * Agent routes (spec 4.2, 4.3, 4.5, 4.6, 4.8 to 4.10): the calling key's seat only, never a transcript or
+ * manifest.
+ */
 export const agentRoutes: readonly Route[] = [
   { method: "GET", path: "/api/agent/runs", handler: listRuns },
   { method: "GET", path: "/api/agent/runs/:run_id/status", handler: status },
-  { method: "GET", path: "/api/agent/runs/:run_id/scorecard", handler: scorecard },
-  { method: "GET", path: "/api/agent/runs/:run_id/coaching", handler: coaching },
   { method: "GET", path: "/api/agent/batches", handler: listBatches },
   { method: "GET", path: "/api/agent/batches/:batch_id", handler: batchDetail },
   { method: "GET", path: "/api/agent/suites", handler: suites },
+  ...runResultRoutes("/api/agent/runs/:run_id", "/api/agent/finetuning/dpo", keyReader),
+  { method: "GET", path: "/api/agent/finetuning", handler: bulkSft, ndjson: true },
+  { method: "GET", path: "/api/agent/finetuning/rl", handler: bulkRl, ndjson: true },
 ];
 
 /** Runs where the key is seated, newest first, at most 100; a bare array. */
@@ -53,24 +57,6 @@ function status(ctx: RequestContext) {
   return json(statusBody(ctx.world.seed, view, view.seat));
 }
 
-/** The caller's seat only; `version` pins one. Unscored runs have no scorecards yet. */
-function scorecard(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  const version = queryInt(ctx.url, "version", { min: 1 }, 0);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent", ctx.extraFields, { stamp: ctx.gateStamp, minPlayerMessages: ctx.world.platform.minPlayerMessages })];
-  return json({ scorecards, versions: view.state.versions });
-}
-
-/** The platform advisory first, then the caller's generated item if there is one. */
-function coaching(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  const item = view.state.scored ? coachingFor(ctx.world.seed, seatScore(ctx.world, view.plan, view.seat.seatIndex, view.state.version)) : null;
-  return json({ coaching: item === null ? [SAFETY_PREAMBLE] : [SAFETY_PREAMBLE, coachingItemBody(item, ctx.extraFields)] });
-}
-
 function listBatches(ctx: RequestContext) {
   const caller = requireKey(ctx, ["manage:runs"]);
   const batches = [];
@@ -94,4 +80,20 @@ function suites(ctx: RequestContext) {
   requireKey(ctx, ["read:scores"]);
   const now = ctx.world.clock.now(ctx.epoch);
   return json({ suites: ctx.world.suites.filter((s) => s.visibility !== "internal" && Date.parse(s.released_at) <= now) });
+}
+
+function bulkSft(ctx: RequestContext) {
+  const caller = requireKey(ctx, ["read:scores"]);
+  return ndjson(agentSft(ctx.world, ctx.epoch, caller, agentLimit(ctx)));
+}
+
+function bulkRl(ctx: RequestContext) {
+  const caller = requireKey(ctx, ["read:scores"]);
+  requireEntitlement(caller.account, RL_DPO_EXPORT);
+  return ndjson(agentRl(ctx.world, ctx.epoch, caller, agentLimit(ctx)));
+}
+
+/** From 1 up; values over the platform cap are clamped to it, as the spec says "capped". */
+function agentLimit(ctx: RequestContext): number {
+  return Math.min(queryInt(ctx.url, "limit", { min: 1 }, BULK_DEFAULT_LIMIT), ctx.world.platform.agentExportLimitCap);
 }

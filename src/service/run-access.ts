@@ -1,8 +1,10 @@
 import type { Account } from "./accounts.js";
-import type { KeyCaller } from "./auth.js";
+import { requireKey, requireOwner, type KeyCaller } from "./auth.js";
 import { conflict, forbidden, notFound } from "./http-errors.js";
+import type { RequestContext } from "./router.js";
 import type { RunPlan, SeatPlan } from "./run-plan.js";
 import type { RunState } from "./run-state.js";
+import type { Audience } from "./scorecard-body.js";
 import type { World } from "./world.js";
 
 /** A run the caller may see, with its state at the request's epoch. */
@@ -16,6 +18,42 @@ export function ownedRun(world: World, epoch: number, account: Account, runId: s
   const plan = world.findRun(runId);
   if (plan === null || plan.account !== account.index) throw notFound(`Run ${runId} not found`);
   return { plan, state: world.state(plan, epoch) };
+}
+
+/** A run as its reader may see it: the seats it may read. */
+export interface ReadRun extends RunView {
+  readonly seats: readonly SeatPlan[];
+}
+
+/**
+ * Who reads a run's results. The owner (portal token) sees every seat; an API key with `read:scores`
+ * sees its own seat, in runs it is seated in. The result routes of both are one rule over this.
+ */
+export interface RunReader {
+  readonly audience: Audience;
+  readonly account: Account;
+  /** 404 when missing or not owned; for a key, 403 when it is not seated. */
+  run(runId: string): ReadRun;
+}
+
+/** The owner's reader: 401 without a portal session token. */
+export function ownerReader(ctx: RequestContext): RunReader {
+  const account = requireOwner(ctx);
+  const run = (runId: string) => {
+    const view = ownedRun(ctx.world, ctx.epoch, account, runId);
+    return { ...view, seats: view.plan.seats };
+  };
+  return { audience: "owner", account, run };
+}
+
+/** An API key's reader: 401 without a valid key, 403 without `read:scores`. */
+export function keyReader(ctx: RequestContext): RunReader {
+  const caller = requireKey(ctx, ["read:scores"]);
+  const run = (runId: string) => {
+    const view = seatedRun(ctx.world, ctx.epoch, caller, runId);
+    return { ...view, seats: [view.seat] };
+  };
+  return { audience: "agent", account: caller.account, run };
 }
 
 /** The seat a key holds in a run, if any. */
