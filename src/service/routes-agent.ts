@@ -1,12 +1,11 @@
-import { RL_DPO_EXPORT } from "./accounts.js";
-import { requireEntitlement, requireKey } from "./auth.js";
+import { requireKey } from "./auth.js";
 import { batchBody } from "./batch-body.js";
-import { agentRl, agentSft } from "./export-streams.js";
+import type { BulkQuery } from "./export-streams.js";
 import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.js";
 import { notFound } from "./http-errors.js";
 import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
-import { json, ndjson } from "./reply.js";
-import { keyReader, seatOf, seatedRun } from "./run-access.js";
+import { json } from "./reply.js";
+import { keyReader, seatOf, seatedRun, type RunReader } from "./run-access.js";
 import { runResultRoutes } from "./run-result-routes.js";
 import type { RequestContext, Route } from "./router.js";
 import { statusBody } from "./status-body.js";
@@ -24,9 +23,7 @@ export const agentRoutes: readonly Route[] = [
   { method: "GET", path: "/api/agent/batches", handler: listBatches },
   { method: "GET", path: "/api/agent/batches/:batch_id", handler: batchDetail },
   { method: "GET", path: "/api/agent/suites", handler: suites },
-  ...runResultRoutes("/api/agent/runs/:run_id", "/api/agent/finetuning/dpo", keyReader),
-  { method: "GET", path: "/api/agent/finetuning", handler: bulkSft, ndjson: true },
-  { method: "GET", path: "/api/agent/finetuning/rl", handler: bulkRl, ndjson: true },
+  ...runResultRoutes({ run: "/api/agent/runs/:run_id", bulk: "/api/agent/finetuning", pairDpo: "/api/agent/finetuning/dpo", reader: keyReader, bulkQuery, ownerBulk: false }),
 ];
 
 /** Runs where the key is seated, newest first, at most 100; a bare array. */
@@ -82,18 +79,8 @@ function suites(ctx: RequestContext) {
   return json({ suites: ctx.world.suites.filter((s) => s.visibility !== "internal" && Date.parse(s.released_at) <= now) });
 }
 
-function bulkSft(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  return ndjson(agentSft(ctx.world, ctx.epoch, caller, agentLimit(ctx)));
-}
-
-function bulkRl(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  requireEntitlement(caller.account, RL_DPO_EXPORT);
-  return ndjson(agentRl(ctx.world, ctx.epoch, caller, agentLimit(ctx)));
-}
-
-/** From 1 up; values over the platform cap are clamped to it, as the spec says "capped". */
-function agentLimit(ctx: RequestContext): number {
-  return Math.min(queryInt(ctx.url, "limit", { min: 1 }, BULK_DEFAULT_LIMIT), ctx.world.platform.agentExportLimitCap);
+/** `limit` from 1 up; values over the platform cap are clamped to it, as the spec says "capped". */
+function bulkQuery(ctx: RequestContext, reader: RunReader): BulkQuery {
+  const limit = Math.min(queryInt(ctx.url, "limit", { min: 1 }, BULK_DEFAULT_LIMIT), ctx.world.platform.agentExportLimitCap);
+  return { reader, limit, faults: ctx.faults };
 }

@@ -1,9 +1,8 @@
-import { RL_DPO_EXPORT } from "./accounts.js";
-import { requireEntitlement, requireOwner } from "./auth.js";
-import { ownerRl, ownerSft, type OwnerBulkQuery } from "./export-streams.js";
+import { requireOwner } from "./auth.js";
+import type { BulkQuery } from "./export-streams.js";
 import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
-import { json, jsonArrayField, ndjson } from "./reply.js";
-import { ownedRun, ownerReader } from "./run-access.js";
+import { json, jsonArrayField } from "./reply.js";
+import { ownedRun, ownerReader, type RunReader } from "./run-access.js";
 import { runResultRoutes } from "./run-result-routes.js";
 import { runsNewestFirst } from "./run-plan.js";
 import type { RequestContext, Route } from "./router.js";
@@ -17,9 +16,7 @@ const LIMIT = { min: 1, max: 500 } as const;
 export const ownerRoutes: readonly Route[] = [
   { method: "GET", path: "/api/evals", handler: listRuns },
   { method: "GET", path: "/api/evals/:run_id/transcript", handler: runTranscript },
-  ...runResultRoutes("/api/evals/:run_id", "/api/evals/dpo", ownerReader),
-  { method: "GET", path: "/api/evals/finetuning", handler: bulkSft, ndjson: true, ownerBulk: true },
-  { method: "GET", path: "/api/evals/finetuning/rl", handler: bulkRl, ndjson: true, ownerBulk: true },
+  ...runResultRoutes({ run: "/api/evals/:run_id", bulk: "/api/evals/finetuning", pairDpo: "/api/evals/dpo", reader: ownerReader, bulkQuery, ownerBulk: true }),
 ];
 
 /** Every run of the account, newest first; streamed, since a large world has tens of thousands. */
@@ -41,20 +38,9 @@ function runTranscript(ctx: RequestContext) {
   return json({ messages: transcript(ctx.world, plan, state.turnCount) });
 }
 
-function bulkSft(ctx: RequestContext) {
-  const account = requireOwner(ctx);
-  return ndjson(ownerSft(ctx.world, ctx.epoch, bulkQuery(ctx, account)));
-}
-
-function bulkRl(ctx: RequestContext) {
-  const account = requireOwner(ctx);
-  requireEntitlement(account, RL_DPO_EXPORT);
-  return ndjson(ownerRl(ctx.world, ctx.epoch, bulkQuery(ctx, account)));
-}
-
-function bulkQuery(ctx: RequestContext, account: OwnerBulkQuery["account"]): OwnerBulkQuery {
+function bulkQuery(ctx: RequestContext, reader: RunReader): BulkQuery {
   return {
-    account,
+    reader,
     limit: queryInt(ctx.url, "limit", LIMIT, BULK_DEFAULT_LIMIT),
     campaignId: queryString(ctx.url, "campaign_id", { max: ID_PARAM_MAX }),
     faults: ctx.faults,

@@ -34,6 +34,10 @@ export interface RunReader {
   readonly account: Account;
   /** 404 when missing or not owned; for a key, 403 when it is not seated. */
   run(runId: string): ReadRun;
+  /** The seats of one of the account's runs it reads: none, for a key not seated there. */
+  seatsIn(plan: RunPlan): readonly SeatPlan[];
+  /** False for a key no seating rule knows (e.g. one created at runtime): seated nowhere, no scan needed. */
+  readonly seatable: boolean;
 }
 
 /** The owner's reader: 401 without a portal session token. */
@@ -43,7 +47,7 @@ export function ownerReader(ctx: RequestContext): RunReader {
     const view = ownedRun(ctx.world, ctx.epoch, account, runId);
     return { ...view, seats: view.plan.seats };
   };
-  return { audience: "owner", account, run };
+  return { audience: "owner", account, run, seatsIn: (plan) => plan.seats, seatable: true };
 }
 
 /** An API key's reader: 401 without a valid key, 403 without `read:scores`. */
@@ -53,7 +57,12 @@ export function keyReader(ctx: RequestContext): RunReader {
     const view = seatedRun(ctx.world, ctx.epoch, caller, runId);
     return { ...view, seats: [view.seat] };
   };
-  return { audience: "agent", account: caller.account, run };
+  const keyId = caller.key.apiKeyId;
+  const seatsIn = (plan: RunPlan) => {
+    const seat = seatOf(plan, keyId);
+    return seat === undefined ? [] : [seat];
+  };
+  return { audience: "agent", account: caller.account, run, seatsIn, seatable: ctx.world.seatPools[caller.account.index]?.has(keyId) === true };
 }
 
 /** The seat a key holds in a run, if any. */

@@ -4,9 +4,10 @@ import { SAFETY_PREAMBLE, coachingFor, coachingItemBody, type CoachingItem } fro
 import { dpoRecords } from "./dpo-export.js";
 import { conflict } from "./http-errors.js";
 import { ID_PARAM_MAX, queryBool, queryInt, requiredString } from "./query.js";
+import { bulkRl, bulkSft, type BulkQuery } from "./export-streams.js";
 import { rlRecord } from "./records-rl.js";
 import { sftRecord } from "./records-sft.js";
-import { json } from "./reply.js";
+import { json, ndjson } from "./reply.js";
 import { pinVersion, requireRlData, requireScored, type RunReader } from "./run-access.js";
 import type { RunPlan } from "./run-plan.js";
 import type { RequestContext, Route } from "./router.js";
@@ -14,23 +15,41 @@ import { scorecardBody } from "./scorecard-body.js";
 import { seatScore } from "./seat-score.js";
 import { seatsServed } from "./seats-served.js";
 
+/** Where one audience's result routes live, and how it reads them. */
+export interface ResultRouting {
+  /** Stem of the per-run routes, ending in `:run_id`. */
+  readonly run: string;
+  /** The SFT bulk export; RL's is under it at `/rl`. */
+  readonly bulk: string;
+  readonly pairDpo: string;
+  readonly reader: (ctx: RequestContext) => RunReader;
+  /** A bulk export's `limit` and filters, which differ by audience (spec section 8). */
+  readonly bulkQuery: (ctx: RequestContext, reader: RunReader) => BulkQuery;
+  /** `partial` faults apply (the owner's bulk exports). */
+  readonly ownerBulk: boolean;
+}
+
 /**
- * One audience's per-run result routes (spec 4.3, 4.7 to 4.10) under `run` (a path ending in `:run_id`),
- * and its DPO pair route: the same rules for both audiences, over the seats the reader sees.
+ * One audience's result routes (spec 4.3, 4.7 to 4.10): the same rules for both audiences, over the
+ * seats the reader sees.
  */
-export function runResultRoutes(run: string, pairDpo: string, reader: (ctx: RequestContext) => RunReader): Route[] {
-  const runDpo = (ctx: RequestContext) => dpo(ctx, reader(ctx), () => [ctx.params.run_id ?? "", requiredString(ctx.url, "other", ID_PARAM_MAX)]);
+export function runResultRoutes({ run, bulk, pairDpo, reader, bulkQuery, ownerBulk }: ResultRouting): Route[] {
+  const rlReader = (ctx: RequestContext) => {
+    const r = reader(ctx);
+    requireEntitlement(r.account, RL_DPO_EXPORT);
+    return r;
+  };
+  const runPair = (ctx: RequestContext): [string, string] => [ctx.params.run_id ?? "", requiredString(ctx.url, "other", ID_PARAM_MAX)];
+  const pair = (ctx: RequestContext): [string, string] => [requiredString(ctx.url, "run_id_a", ID_PARAM_MAX), requiredString(ctx.url, "run_id_b", ID_PARAM_MAX)];
   return [
     { method: "GET", path: `${run}/scorecard`, handler: (ctx) => scorecard(ctx, reader(ctx)) },
     { method: "GET", path: `${run}/coaching`, handler: (ctx) => coaching(ctx, reader(ctx)) },
     { method: "GET", path: `${run}/finetuning`, handler: (ctx) => runSft(ctx, reader(ctx)), perRun: true },
-    { method: "GET", path: `${run}/finetuning/rl`, handler: (ctx) => runRl(ctx, reader(ctx)), perRun: true },
-    { method: "GET", path: `${run}/dpo`, handler: runDpo },
-    {
-      method: "GET",
-      path: pairDpo,
-      handler: (ctx) => dpo(ctx, reader(ctx), () => [requiredString(ctx.url, "run_id_a", ID_PARAM_MAX), requiredString(ctx.url, "run_id_b", ID_PARAM_MAX)]),
-    },
+    { method: "GET", path: `${run}/finetuning/rl`, handler: (ctx) => runRl(ctx, rlReader(ctx)), perRun: true },
+    { method: "GET", path: `${run}/dpo`, handler: (ctx) => dpo(ctx, rlReader(ctx), () => runPair(ctx)) },
+    { method: "GET", path: pairDpo, handler: (ctx) => dpo(ctx, rlReader(ctx), () => pair(ctx)) },
+    { method: "GET", path: bulk, handler: (ctx) => ndjson(bulkSft(ctx.world, ctx.epoch, bulkQuery(ctx, reader(ctx)))), ndjson: true, ownerBulk },
+    { method: "GET", path: `${bulk}/rl`, handler: (ctx) => ndjson(bulkRl(ctx.world, ctx.epoch, bulkQuery(ctx, rlReader(ctx)))), ndjson: true, ownerBulk },
   ];
 }
 
@@ -72,16 +91,14 @@ function runSft(ctx: RequestContext, reader: RunReader) {
 }
 
 function runRl(ctx: RequestContext, reader: RunReader) {
-  requireEntitlement(reader.account, RL_DPO_EXPORT);
   const view = reader.run(ctx.params.run_id ?? "");
   requireRlData(view);
   requireScored(view);
   return json({ records: seatsServed(ctx, view.seats.map((s) => rlRecord(ctx.world, view.plan, view.state, s.seatIndex))) });
 }
 
-/** One record per agent seat of the first run the reader sees that does not tie. `runIds` is read after authentication. */
+/** One record per agent seat the reader sees in the first run that does not tie. `runIds` are read after authentication. */
 function dpo(ctx: RequestContext, reader: RunReader, runIds: () => [string, string]) {
-  requireEntitlement(reader.account, RL_DPO_EXPORT);
   const [idA, idB] = runIds();
   const a = reader.run(idA);
   const b = reader.run(idB);
