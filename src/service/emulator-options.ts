@@ -73,16 +73,17 @@ export interface ResolvedOptions {
   readonly benchmarkRuns: boolean;
 }
 
-export const MAX_RUNS = 1_000_000;
+/** The ranges of the whole-number options; `evalshard serve` checks its flags against them as it parses. */
+export const WHOLE_RANGES = { port: [0, 65_535], seed: [0, 4_294_967_295], runs: [1, 1_000_000], epoch: [0, 1_000_000] } as const;
 
 /** Applies defaults and checks ranges; throws ConfigError naming the bad option. */
 export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   return {
-    port: whole("port", options.port ?? 0, 0, 65_535),
+    port: whole("port", options.port ?? 0, ...WHOLE_RANGES.port),
     host: options.host ?? "127.0.0.1",
-    seed: whole("seed", options.seed ?? 1, 0, 4_294_967_295),
-    runs: whole("runs", options.runs ?? 300, 1, MAX_RUNS),
-    epoch: whole("epoch", options.epoch ?? 0, 0, 1_000_000),
+    seed: whole("seed", options.seed ?? 1, ...WHOLE_RANGES.seed),
+    runs: whole("runs", options.runs ?? 300, ...WHOLE_RANGES.runs),
+    epoch: whole("epoch", options.epoch ?? 0, ...WHOLE_RANGES.epoch),
     faults: typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultRates(options.faults ?? {}),
     aimedFaults: options.aimedFaults ?? [],
     timing: {

@@ -52,9 +52,6 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     faults,
     extraFields: deps.extraFields,
     gateStamp: deps.gateStamp,
-    advance: () => {
-      deps.world.epoch++;
-    },
   };
   let reply: Reply;
   try {
@@ -96,9 +93,8 @@ function* withLine(chunks: Iterable<string>, at: number, line: string): Generato
 }
 
 function errorReply(error: unknown): Reply {
-  if (error instanceof HttpError) return json(error.body(), error.status, error.headers);
-  const message = error instanceof Error ? error.message : String(error);
-  return json({ error: { code: "internal_error", message: `Emulator error: ${message}` } }, 500);
+  const known = error instanceof HttpError ? error : new HttpError(500, "internal_error", `Emulator error: ${error instanceof Error ? error.message : String(error)}`);
+  return json(known.body(), known.status, known.headers);
 }
 
 function send(res: ServerResponse, reply: Reply): Promise<void> {

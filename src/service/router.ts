@@ -19,8 +19,6 @@ export interface RequestContext {
   readonly extraFields: boolean;
   /** How gated seats' cards are stamped (`EmulatorOptions.gateStamp`). */
   readonly gateStamp: GateStamp;
-  /** Moves the world one epoch (the emulator's own control route). */
-  readonly advance: () => void;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;

@@ -13,7 +13,6 @@ import type { RunPlan } from "./run-plan.js";
 import type { RequestContext, Route } from "./router.js";
 import { scorecardBody } from "./scorecard-body.js";
 import { seatScore } from "./seat-score.js";
-import { seatsServed } from "./seats-served.js";
 
 /** Where one audience's result routes live, and how it reads them. */
 export interface ResultRouting {
@@ -104,6 +103,11 @@ function dpo(ctx: RequestContext, reader: RunReader, runIds: () => [string, stri
   const b = reader.run(idB);
   const agentSeats = a.seats.filter((s) => s.pilot === "agent").map((s) => s.seatIndex);
   return json({ records: dpoRecords(ctx.world, a, b, agentSeats) });
+}
+
+/** A run's records as a per-run export answers them: without the last seat under a `seats` fault (well formed, one seat short). */
+function seatsServed<T>(ctx: RequestContext, records: T[]): T[] {
+  return ctx.faults.dropSeat === true ? records.slice(0, -1) : records;
 }
 
 /** The run document manifest (spec 2.4). `judge.system_prompt` exists only server-side: never sent. */

@@ -99,9 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     info: { url, owner_token: ownerToken, api_keys: apiKeys },
     aimFault: (fault) => faults.aim(fault),
-    advance: async () => {
-      world.epoch++;
-    },
+    advance: async () => world.advance(),
     close: () => {
       if (closed === undefined) {
         closing.abort();
