@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FaultTiming, GateStamp } from "./emulator-options.js";
 import { NO_FAULTS, type FaultInjector, type RequestFaults } from "./fault-injector.js";
-import { badRequest, HttpError, notFound } from "./http-errors.js";
+import { badRequest, HttpError, invalidCredentials, notFound } from "./http-errors.js";
 import { json, type Reply } from "./reply.js";
 import type { RequestContext, Router } from "./router.js";
 import { sendReply } from "./send-reply.js";
@@ -38,7 +38,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
   const { route, params } = match;
   const faults =
     route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true, perRun: route.perRun === true });
-  const injected = faults.kind === "echo" ? errorReply(new HttpError(401, "invalid_api_key", tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
+  const injected = faults.kind === "echo" ? errorReply(invalidCredentials(tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
   const ctx: RequestContext = {

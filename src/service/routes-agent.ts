@@ -5,7 +5,7 @@ import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.
 import { notFound } from "./http-errors.js";
 import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
 import { json } from "./reply.js";
-import { keyReader, seatOf, seatedRun, type RunReader } from "./run-access.js";
+import { keyReader, seatedRun, type RunReader } from "./run-access.js";
 import { runResultRoutes } from "./run-result-routes.js";
 import type { RequestContext, Route } from "./router.js";
 import { statusBody } from "./status-body.js";
@@ -28,19 +28,19 @@ export const agentRoutes: readonly Route[] = [
 
 /** Runs where the key is seated, newest first, at most 100; a bare array. */
 function listRuns(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["play"]);
+  const reader = keyReader(ctx, ["play"]);
   const batchId = queryString(ctx.url, "batch_id", { max: ID_PARAM_MAX });
   const { world } = ctx;
-  const keyId = caller.key.apiKeyId;
+  const account = reader.account.index;
   const summaries: { run_id: string; status: string | null; scored: boolean }[] = [];
-  if (world.seatPools[caller.account.index]?.has(keyId) !== true) return json(summaries);
-  let plans: Iterable<RunPlan> = runsNewestFirst(world, caller.account.index);
+  if (!reader.seatable) return json(summaries);
+  let plans: Iterable<RunPlan> = runsNewestFirst(world, account);
   if (batchId !== undefined) {
     const block = world.findBatch(batchId);
-    plans = block === null || block.account !== caller.account.index ? [] : blockRunsNewestFirst(world, block);
+    plans = block === null || block.account !== account ? [] : blockRunsNewestFirst(world, block);
   }
   for (const plan of plans) {
-    if (seatOf(plan, keyId) === undefined) continue;
+    if (reader.seatsIn(plan).length === 0) continue;
     const state = world.state(plan, ctx.epoch);
     summaries.push({ run_id: plan.runId, status: state.status, scored: state.scored });
     if (summaries.length >= LIST_MAX) break;

@@ -1,4 +1,4 @@
-import type { Account } from "./accounts.js";
+import type { Account, Scope } from "./accounts.js";
 import { requireKey, requireOwner, type KeyCaller } from "./auth.js";
 import { conflict, forbidden, notFound } from "./http-errors.js";
 import type { RequestContext } from "./router.js";
@@ -50,9 +50,9 @@ export function ownerReader(ctx: RequestContext): RunReader {
   return { audience: "owner", account, run, seatsIn: (plan) => plan.seats, seatable: true };
 }
 
-/** An API key's reader: 401 without a valid key, 403 without `read:scores`. */
-export function keyReader(ctx: RequestContext): RunReader {
-  const caller = requireKey(ctx, ["read:scores"]);
+/** An API key's reader: 401 without a valid key, 403 without the scopes (`read:scores` unless named). */
+export function keyReader(ctx: RequestContext, scopes: readonly Scope[] = ["read:scores"]): RunReader {
+  const caller = requireKey(ctx, scopes);
   const run = (runId: string) => {
     const view = seatedRun(ctx.world, ctx.epoch, caller, runId);
     return { ...view, seats: [view.seat] };
