@@ -36,8 +36,7 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     return send(res, errorReply(error));
   }
   const { route, params } = match;
-  const faults =
-    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true, perRun: route.perRun === true });
+  const faults = route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, route);
   const injected = faults.kind === "echo" ? errorReply(invalidCredentials(tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
