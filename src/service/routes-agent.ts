@@ -5,7 +5,7 @@ import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.
 import { notFound } from "./http-errors.js";
 import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
 import { json } from "./reply.js";
-import { keyReader, seatedRun, type RunReader } from "./run-access.js";
+import { keyReader, type RunReader } from "./run-access.js";
 import { runResultRoutes } from "./run-result-routes.js";
 import type { RequestContext, Route } from "./router.js";
 import { statusBody } from "./status-body.js";
@@ -49,9 +49,8 @@ function listRuns(ctx: RequestContext) {
 }
 
 function status(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["play"]);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  return json(statusBody(ctx.world.seed, view, view.seat));
+  const view = keyReader(ctx, ["play"]).run(ctx.params.run_id ?? "");
+  return json(statusBody(ctx.world.seed, view));
 }
 
 function listBatches(ctx: RequestContext) {

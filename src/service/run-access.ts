@@ -1,5 +1,5 @@
 import type { Account, Scope } from "./accounts.js";
-import { requireKey, requireOwner, type KeyCaller } from "./auth.js";
+import { requireKey, requireOwner } from "./auth.js";
 import { conflict, forbidden, notFound } from "./http-errors.js";
 import type { RequestContext } from "./router.js";
 import type { RunPlan, SeatPlan } from "./run-plan.js";
@@ -53,29 +53,18 @@ export function ownerReader(ctx: RequestContext): RunReader {
 /** An API key's reader: 401 without a valid key, 403 without the scopes (`read:scores` unless named). */
 export function keyReader(ctx: RequestContext, scopes: readonly Scope[] = ["read:scores"]): RunReader {
   const caller = requireKey(ctx, scopes);
-  const run = (runId: string) => {
-    const view = seatedRun(ctx.world, ctx.epoch, caller, runId);
-    return { ...view, seats: [view.seat] };
-  };
   const keyId = caller.key.apiKeyId;
   const seatsIn = (plan: RunPlan) => {
-    const seat = seatOf(plan, keyId);
+    const seat = plan.seats.find((s) => s.agentKeyId === keyId);
     return seat === undefined ? [] : [seat];
   };
+  const run = (runId: string) => {
+    const view = ownedRun(ctx.world, ctx.epoch, caller.account, runId);
+    const seats = seatsIn(view.plan);
+    if (seats.length === 0) throw forbidden(`API key is not seated in run ${runId}`);
+    return { ...view, seats };
+  };
   return { audience: "agent", account: caller.account, run, seatsIn, seatable: ctx.world.seatPools[caller.account.index]?.has(keyId) === true };
-}
-
-/** The seat a key holds in a run, if any. */
-export function seatOf(plan: RunPlan, keyId: string): SeatPlan | undefined {
-  return plan.seats.find((s) => s.agentKeyId === keyId);
-}
-
-/** The run and the caller's seat in it: 404 when missing or not owned, 403 when the key is not seated. */
-export function seatedRun(world: World, epoch: number, caller: KeyCaller, runId: string): RunView & { seat: SeatPlan } {
-  const view = ownedRun(world, epoch, caller.account, runId);
-  const seat = seatOf(view.plan, caller.key.apiKeyId);
-  if (seat === undefined) throw forbidden(`API key is not seated in run ${runId}`);
-  return { ...view, seat };
 }
 
 /**
