@@ -7,9 +7,6 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Entitlement that gates RL and DPO export (spec 4.9, 4.10). */
 export const RL_DPO_EXPORT = "rl_dpo_export";
-/** The simulation feature (batches, submissions, rescore, diff); the spec does not name its flag. */
-export const SIMULATION = "simulation";
-export const ACADEMY_EVAL_COACHING = "academy_eval_coaching";
 
 /** An account: owns campaigns, runs and keys, and carries the entitlements its keys act with. */
 export interface Account {
@@ -21,9 +18,10 @@ export interface Account {
   readonly entitlements: readonly string[];
 }
 
+// `simulation` is the feature of batches, submissions, rescore and diff: the spec does not name its flag.
 const ACCOUNT_SETUP = [
-  { name: "Primary lab", entitlements: [RL_DPO_EXPORT, SIMULATION, ACADEMY_EVAL_COACHING] },
-  { name: "Partner team", entitlements: [SIMULATION] },
+  { name: "Primary lab", entitlements: [RL_DPO_EXPORT, "simulation", "academy_eval_coaching"] },
+  { name: "Partner team", entitlements: ["simulation"] },
 ] as const;
 
 /** The world's two accounts: the first with `rl_dpo_export`, the second without. */

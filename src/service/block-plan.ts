@@ -43,6 +43,14 @@ export function blockCount(runCount: number): number {
   return Math.ceil(runCount / BLOCK_SIZE);
 }
 
+/** The blocks of `account`, newest first. */
+export function* blocksNewestFirst(world: WorldBasis, account: number): Generator<BlockPlan> {
+  for (let b = blockCount(world.runCount) - 1; b >= 0; b--) {
+    const block = makeBlock(world, b);
+    if (block.account === account) yield block;
+  }
+}
+
 /** Block `b`: a pure function of the seed and `b`. */
 export function makeBlock(world: WorldBasis, b: number): BlockPlan {
   const random = new SeededRandom(world.seed, "block", b);

@@ -56,33 +56,17 @@ export interface FaultTiming {
   readonly slowDelayMs: number;
 }
 
-/** Options with defaults applied and checked. */
-export interface ResolvedOptions {
-  readonly port: number;
-  readonly host: string;
-  readonly seed: number;
-  readonly runs: number;
-  readonly epoch: number;
-  readonly faults: FaultRates;
-  readonly aimedFaults: readonly AimedFault[];
-  readonly timing: FaultTiming;
-  readonly platform: PlatformConfig;
-  readonly onFault: ((event: FaultEvent) => void) | undefined;
-  readonly extraFields: boolean;
-  readonly gateStamp: GateStamp;
-  readonly benchmarkRuns: boolean;
-}
+/** The ranges of the whole-number options; `evalshard serve` checks its flags against them as it parses. */
+export const WHOLE_RANGES = { port: [0, 65_535], seed: [0, 4_294_967_295], runs: [1, 1_000_000], epoch: [0, 1_000_000] } as const;
 
-export const MAX_RUNS = 1_000_000;
-
-/** Applies defaults and checks ranges; throws ConfigError naming the bad option. */
-export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+/** The options with defaults applied and checked; throws ConfigError naming the bad option. */
+export function resolveOptions(options: EmulatorOptions) {
   return {
-    port: whole("port", options.port ?? 0, 0, 65_535),
+    port: whole("port", options.port ?? 0, ...WHOLE_RANGES.port),
     host: options.host ?? "127.0.0.1",
-    seed: whole("seed", options.seed ?? 1, 0, 4_294_967_295),
-    runs: whole("runs", options.runs ?? 300, 1, MAX_RUNS),
-    epoch: whole("epoch", options.epoch ?? 0, 0, 1_000_000),
+    seed: whole("seed", options.seed ?? 1, ...WHOLE_RANGES.seed),
+    runs: whole("runs", options.runs ?? 300, ...WHOLE_RANGES.runs),
+    epoch: whole("epoch", options.epoch ?? 0, ...WHOLE_RANGES.epoch),
     faults: typeof options.faults === "string" ? parseFaultSpec(options.faults) : checkFaultRates(options.faults ?? {}),
     aimedFaults: options.aimedFaults ?? [],
     timing: {

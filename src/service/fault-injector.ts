@@ -47,8 +47,10 @@ export interface RequestFaults {
 
 /** What kind of route a request hit: decides which faults can apply to it. */
 export interface RouteTraits {
-  readonly ndjson: boolean;
-  readonly ownerBulk: boolean;
+  /** Answers NDJSON: `cut`, `end` and `echo_line` faults apply. */
+  readonly ndjson?: boolean;
+  /** An owner bulk export: `partial` faults apply. */
+  readonly ownerBulk?: boolean;
   /** A per-run `{records}` export: `seats` faults apply. */
   readonly perRun?: boolean;
 }
@@ -92,7 +94,7 @@ export class FaultInjector {
     const line = `${method} ${path}`;
     const count = (this.seen.get(line) ?? 0) + 1;
     this.seen.set(line, count);
-    const partialRate = route.ownerBulk ? (this.rates.partial ?? 0) : 0;
+    const partialRate = route.ownerBulk === true ? (this.rates.partial ?? 0) : 0;
     const partialAt = (i: number) =>
       partialRate > 0 && unitOf(this.seed, "partial", line, count, i) < partialRate && this.record({ kind: "partial", method, path, aimed: false, runIndex: i });
 
@@ -103,7 +105,7 @@ export class FaultInjector {
     for (const kind of REQUEST_FAULTS) {
       const rate = this.rates[kind] ?? 0;
       if (u < rate) {
-        if ((kind === "cut" || kind === "end" || kind === "echo_line") && !route.ndjson) break;
+        if ((kind === "cut" || kind === "end" || kind === "echo_line") && route.ndjson !== true) break;
         return { ...this.decided(kind, hashOf(this.seed, "fault-at", line, count) % 4, method, path, false), partialAt };
       }
       u -= rate;
@@ -120,7 +122,7 @@ export class FaultInjector {
   private takeAimed(method: string, url: URL, route: RouteTraits): AimedFault | null {
     const index = this.aimed.findIndex(({ fault }) => {
       if (fault.method !== undefined && fault.method.toUpperCase() !== method) return false;
-      if (fault.kind === "partial" && !route.ownerBulk) return false;
+      if (fault.kind === "partial" && route.ownerBulk !== true) return false;
       if (fault.kind === "seats" && route.perRun !== true) return false;
       return typeof fault.path === "string" ? fault.path === url.pathname : fault.path.test(url.pathname + url.search);
     });

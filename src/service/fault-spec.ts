@@ -51,7 +51,7 @@ export function checkFaultRates(rates: FaultRates): FaultRates {
   return rates;
 }
 
-export function isFaultKind(kind: string): kind is FaultKind {
+function isFaultKind(kind: string): kind is FaultKind {
   return (FAULT_KINDS as readonly string[]).includes(kind);
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FaultTiming, GateStamp } from "./emulator-options.js";
 import { NO_FAULTS, type FaultInjector, type RequestFaults } from "./fault-injector.js";
-import { badRequest, HttpError, notFound } from "./http-errors.js";
+import { badRequest, HttpError, invalidCredentials, notFound } from "./http-errors.js";
 import { json, type Reply } from "./reply.js";
 import type { RequestContext, Router } from "./router.js";
 import { sendReply } from "./send-reply.js";
@@ -36,9 +36,8 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     return send(res, errorReply(error));
   }
   const { route, params } = match;
-  const faults =
-    route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, { ndjson: route.ndjson === true, ownerBulk: route.ownerBulk === true, perRun: route.perRun === true });
-  const injected = faults.kind === "echo" ? errorReply(new HttpError(401, "invalid_api_key", tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
+  const faults = route.faultable === false ? NO_FAULTS : deps.faults.forRequest(method, url, route);
+  const injected = faults.kind === "echo" ? errorReply(invalidCredentials(tokenEcho(req.headers.authorization))) : await injectedReply(faults, deps.timing, deps.closing);
   if (injected !== null) return send(res, injected);
 
   const ctx: RequestContext = {
@@ -52,9 +51,6 @@ export async function handleRequest(deps: HandlerDeps, req: IncomingMessage, res
     faults,
     extraFields: deps.extraFields,
     gateStamp: deps.gateStamp,
-    advance: () => {
-      deps.world.epoch++;
-    },
   };
   let reply: Reply;
   try {
@@ -96,9 +92,8 @@ function* withLine(chunks: Iterable<string>, at: number, line: string): Generato
 }
 
 function errorReply(error: unknown): Reply {
-  if (error instanceof HttpError) return json(error.body(), error.status, error.headers);
-  const message = error instanceof Error ? error.message : String(error);
-  return json({ error: { code: "internal_error", message: `Emulator error: ${message}` } }, 500);
+  const known = error instanceof HttpError ? error : new HttpError(500, "internal_error", `Emulator error: ${error instanceof Error ? error.message : String(error)}`);
+  return json(known.body(), known.status, known.headers);
 }
 
 function send(res: ServerResponse, reply: Reply): Promise<void> {

@@ -32,7 +32,7 @@ export function rlRecord(world: WorldBasis, plan: RunPlan, state: RunState, seat
 }
 
 /** The reward for the whole run, on the last action step only: objectives and judged quality, 0 to 1. */
-export function terminalReward(score: SeatScore): number {
+function terminalReward(score: SeatScore): number {
   const conditions = score.plan.campaign.winConditions;
   const credit = conditions.reduce((sum, c) => sum + (score.play.partialCredit[c.id] ?? 0), 0);
   return round4(0.5 * (credit / Math.max(1, conditions.length)) + 0.5 * ((score.composite - 1) / 4));

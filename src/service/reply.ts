@@ -1,5 +1,5 @@
 export const JSON_TYPE = "application/json";
-export const NDJSON_TYPE = "application/x-ndjson";
+const NDJSON_TYPE = "application/x-ndjson";
 
 /** A whole JSON body. */
 export interface JsonReply {

@@ -1,4 +1,4 @@
-import type { RequestFaults } from "./fault-injector.js";
+import type { RequestFaults, RouteTraits } from "./fault-injector.js";
 import type { Reply } from "./reply.js";
 import type { World } from "./world.js";
 import type { GateStamp } from "./emulator-options.js";
@@ -19,23 +19,15 @@ export interface RequestContext {
   readonly extraFields: boolean;
   /** How gated seats' cards are stamped (`EmulatorOptions.gateStamp`). */
   readonly gateStamp: GateStamp;
-  /** Moves the world one epoch (the emulator's own control route). */
-  readonly advance: () => void;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-export interface Route {
+export interface Route extends RouteTraits {
   readonly method: "GET" | "POST" | "DELETE" | "PATCH";
   /** Path with `:name` parameters, e.g. `/api/agent/runs/:run_id/status`. */
   readonly path: string;
   readonly handler: Handler;
-  /** Answers NDJSON: `cut` faults apply. */
-  readonly ndjson?: boolean;
-  /** An owner bulk export: `partial` faults apply. */
-  readonly ownerBulk?: boolean;
-  /** A per-run `{records}` export: `seats` faults apply. */
-  readonly perRun?: boolean;
   /** Emulator control routes are never faulted. */
   readonly faultable?: boolean;
 }

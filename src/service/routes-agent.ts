@@ -1,45 +1,46 @@
 import { requireKey } from "./auth.js";
 import { batchBody } from "./batch-body.js";
+import type { BulkQuery } from "./export-streams.js";
 import { blockRunsNewestFirst, runsNewestFirst, type RunPlan } from "./run-plan.js";
-import { SAFETY_PREAMBLE, coachingFor, coachingItemBody } from "./coaching.js";
 import { notFound } from "./http-errors.js";
-import { ID_PARAM_MAX, queryInt, queryString } from "./query.js";
+import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
 import { json } from "./reply.js";
-import { pinVersion, seatOf, seatedRun } from "./run-access.js";
+import { keyReader, type RunReader } from "./run-access.js";
+import { runResultRoutes } from "./run-result-routes.js";
 import type { RequestContext, Route } from "./router.js";
-import { scorecardBody } from "./scorecard-body.js";
-import { seatScore } from "./seat-score.js";
 import { statusBody } from "./status-body.js";
 
 /** Most items in the agent run list and the batch list (spec section 8). */
 const LIST_MAX = 100;
 
-/** Agent routes for runs, results, batches and suites (spec 4.2, 4.3, 4.5, 4.6). */
+/**
+ * Agent routes (spec 4.2, 4.3, 4.5, 4.6, 4.8 to 4.10): the calling key's seat only, never a transcript or
+ * manifest.
+ */
 export const agentRoutes: readonly Route[] = [
   { method: "GET", path: "/api/agent/runs", handler: listRuns },
   { method: "GET", path: "/api/agent/runs/:run_id/status", handler: status },
-  { method: "GET", path: "/api/agent/runs/:run_id/scorecard", handler: scorecard },
-  { method: "GET", path: "/api/agent/runs/:run_id/coaching", handler: coaching },
   { method: "GET", path: "/api/agent/batches", handler: listBatches },
   { method: "GET", path: "/api/agent/batches/:batch_id", handler: batchDetail },
   { method: "GET", path: "/api/agent/suites", handler: suites },
+  ...runResultRoutes({ run: "/api/agent/runs/:run_id", bulk: "/api/agent/finetuning", pairDpo: "/api/agent/finetuning/dpo", reader: keyReader, bulkQuery, ownerBulk: false }),
 ];
 
 /** Runs where the key is seated, newest first, at most 100; a bare array. */
 function listRuns(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["play"]);
+  const reader = keyReader(ctx, ["play"]);
   const batchId = queryString(ctx.url, "batch_id", { max: ID_PARAM_MAX });
   const { world } = ctx;
-  const keyId = caller.key.apiKeyId;
+  const account = reader.account.index;
   const summaries: { run_id: string; status: string | null; scored: boolean }[] = [];
-  if (world.seatPools[caller.account.index]?.has(keyId) !== true) return json(summaries);
-  let plans: Iterable<RunPlan> = runsNewestFirst(world, caller.account.index);
+  if (!reader.seatable) return json(summaries);
+  let plans: Iterable<RunPlan> = runsNewestFirst(world, account);
   if (batchId !== undefined) {
     const block = world.findBatch(batchId);
-    plans = block === null || block.account !== caller.account.index ? [] : blockRunsNewestFirst(world, block);
+    plans = block === null || block.account !== account ? [] : blockRunsNewestFirst(world, block);
   }
   for (const plan of plans) {
-    if (seatOf(plan, keyId) === undefined) continue;
+    if (reader.seatsIn(plan).length === 0) continue;
     const state = world.state(plan, ctx.epoch);
     summaries.push({ run_id: plan.runId, status: state.status, scored: state.scored });
     if (summaries.length >= LIST_MAX) break;
@@ -48,27 +49,8 @@ function listRuns(ctx: RequestContext) {
 }
 
 function status(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["play"]);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  return json(statusBody(ctx.world.seed, view, view.seat));
-}
-
-/** The caller's seat only; `version` pins one. Unscored runs have no scorecards yet. */
-function scorecard(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  const version = queryInt(ctx.url, "version", { min: 1 }, 0);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  const pinned = pinVersion(view, version);
-  const scorecards = pinned === 0 ? [] : [scorecardBody(seatScore(ctx.world, view.plan, view.seat.seatIndex, pinned), "agent", ctx.extraFields, { stamp: ctx.gateStamp, minPlayerMessages: ctx.world.platform.minPlayerMessages })];
-  return json({ scorecards, versions: view.state.versions });
-}
-
-/** The platform advisory first, then the caller's generated item if there is one. */
-function coaching(ctx: RequestContext) {
-  const caller = requireKey(ctx, ["read:scores"]);
-  const view = seatedRun(ctx.world, ctx.epoch, caller, ctx.params.run_id ?? "");
-  const item = view.state.scored ? coachingFor(ctx.world.seed, seatScore(ctx.world, view.plan, view.seat.seatIndex, view.state.version)) : null;
-  return json({ coaching: item === null ? [SAFETY_PREAMBLE] : [SAFETY_PREAMBLE, coachingItemBody(item, ctx.extraFields)] });
+  const view = keyReader(ctx, ["play"]).run(ctx.params.run_id ?? "");
+  return json(statusBody(ctx.world.seed, view));
 }
 
 function listBatches(ctx: RequestContext) {
@@ -94,4 +76,10 @@ function suites(ctx: RequestContext) {
   requireKey(ctx, ["read:scores"]);
   const now = ctx.world.clock.now(ctx.epoch);
   return json({ suites: ctx.world.suites.filter((s) => s.visibility !== "internal" && Date.parse(s.released_at) <= now) });
+}
+
+/** `limit` from 1 up; values over the platform cap are clamped to it, as the spec says "capped". */
+function bulkQuery(ctx: RequestContext, reader: RunReader): BulkQuery {
+  const limit = Math.min(queryInt(ctx.url, "limit", { min: 1 }, BULK_DEFAULT_LIMIT), ctx.world.platform.agentExportLimitCap);
+  return { reader, limit, faults: ctx.faults };
 }

@@ -12,7 +12,7 @@ export const emulatorRoutes: readonly Route[] = [
 /** Moves the world one epoch. */
 function advance(ctx: RequestContext) {
   requireOwner(ctx);
-  ctx.advance();
+  ctx.world.advance();
   return json({ epoch: ctx.world.epoch });
 }
 

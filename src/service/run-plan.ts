@@ -1,4 +1,4 @@
-import { blockCount, BLOCK_SIZE, makeBlock, type BatchItemPlan, type BlockPlan } from "./block-plan.js";
+import { blocksNewestFirst, BLOCK_SIZE, makeBlock, type BatchItemPlan, type BlockPlan } from "./block-plan.js";
 import type { Campaign, Pilot } from "./campaigns.js";
 import { drawTimeline, type RunTimeline } from "./run-timeline.js";
 import { SeededRandom } from "./seeded-random.js";
@@ -75,10 +75,7 @@ export function makeRunPlan(world: WorldBasis, n: number, block: BlockPlan = mak
 
 /** Runs of `account`, newest first; blocks of other accounts are skipped whole. */
 export function* runsNewestFirst(world: WorldBasis, account: number): Generator<RunPlan> {
-  for (let b = blockCount(world.runCount) - 1; b >= 0; b--) {
-    const block = makeBlock(world, b);
-    if (block.account === account) yield* blockRunsNewestFirst(world, block);
-  }
+  for (const block of blocksNewestFirst(world, account)) yield* blockRunsNewestFirst(world, block);
 }
 
 /** The runs of one block, newest first. */

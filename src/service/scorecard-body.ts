@@ -40,7 +40,7 @@ export interface ScorecardBody extends Partial<ScorecardExtras> {
 }
 
 /** A seat's scorecard: the fields spec 2.7 shows, plus the emulator's extras when `extras` is set. */
-export function scorecardBody(score: SeatScore, audience: Audience, extras: boolean, { stamp, minPlayerMessages }: StampStyle = { stamp: "true", minPlayerMessages: 5 }): ScorecardBody {
+export function scorecardBody(score: SeatScore, audience: Audience, extras: boolean, { stamp, minPlayerMessages }: StampStyle): ScorecardBody {
   const { plan, seat, play } = score;
   const conditions = plan.campaign.winConditions;
   const perCondition = Object.fromEntries(conditions.map((c) => [c.id, play.partialCredit[c.id] ?? 0]));

@@ -6,11 +6,9 @@ import { resolveOptions, type EmulatorOptions } from "./emulator-options.js";
 import { FaultInjector, type AimedFault, type FaultEvent } from "./fault-injector.js";
 import { handleRequest } from "./handle-request.js";
 import { Router } from "./router.js";
-import { agentExportRoutes } from "./routes-agent-exports.js";
 import { agentRoutes } from "./routes-agent.js";
 import { emulatorRoutes, notEmulatedRoutes } from "./routes-emulator.js";
 import { keyRoutes } from "./routes-keys.js";
-import { ownerExportRoutes } from "./routes-owner-exports.js";
 import { ownerRoutes } from "./routes-owner.js";
 import { World } from "./world.js";
 
@@ -66,7 +64,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const resolved = resolveOptions(options);
   const world = new World({ seed: resolved.seed, runs: resolved.runs, epoch: resolved.epoch, platform: resolved.platform, benchmarkRuns: resolved.benchmarkRuns });
   const faults = new FaultInjector(resolved.seed, resolved.faults, resolved.aimedFaults, resolved.onFault);
-  const router = new Router([...agentRoutes, ...agentExportRoutes, ...ownerRoutes, ...ownerExportRoutes, ...keyRoutes, ...emulatorRoutes, ...notEmulatedRoutes]);
+  const router = new Router([...agentRoutes, ...ownerRoutes, ...keyRoutes, ...emulatorRoutes, ...notEmulatedRoutes]);
   const closing = new AbortController();
   // Every fault delay in flight listens to it: many at once are normal, not a leak (nor a stderr warning).
   setMaxListeners(0, closing.signal);
@@ -101,9 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     info: { url, owner_token: ownerToken, api_keys: apiKeys },
     aimFault: (fault) => faults.aim(fault),
-    advance: async () => {
-      world.epoch++;
-    },
+    advance: async () => world.advance(),
     close: () => {
       if (closed === undefined) {
         closing.abort();

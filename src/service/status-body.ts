@@ -1,5 +1,5 @@
 import { notLaunched } from "./http-errors.js";
-import type { RunView } from "./run-access.js";
+import type { ReadRun } from "./run-access.js";
 import type { SeatPlan } from "./run-plan.js";
 import { CHOICE_OPTIONS, combatWindow, seatPlay, type AwaitingKind } from "./seat-play.js";
 import { hashOf, SeededRandom } from "./seeded-random.js";
@@ -11,8 +11,9 @@ const RETRY_AFTER_SECONDS = 5;
  * The run status object (spec 2.4) for a seat. Runs not yet launched answer 409 `Run not launched`;
  * an epoch in which the orchestrator is "unreachable" answers 200 degraded, never an error.
  */
-export function statusBody(seed: number, view: RunView, seat: SeatPlan): Record<string, unknown> {
-  const { plan, state } = view;
+export function statusBody(seed: number, view: ReadRun): Record<string, unknown> {
+  const { plan, state, seats: [seat] } = view;
+  if (seat === undefined) throw new RangeError(`No seat of run ${plan.runId} to answer the status of`);
   if (state.status === "pending" || state.status === "launching") throw notLaunched();
   const you = {
     seat_index: seat.seatIndex,

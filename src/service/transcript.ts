@@ -3,6 +3,7 @@ import { playerMessage, seatPlay, type SeatPlay } from "./seat-play.js";
 import { SeededRandom } from "./seeded-random.js";
 import { untrusted } from "./untrusted-text.js";
 import type { WorldBasis } from "./world-basis.js";
+import { iso } from "./world-clock.js";
 
 /** Share of DM messages that carry an injection string: generated text is untrusted (spec 4.9). */
 const INJECTED_NARRATION = 0.08;
@@ -46,7 +47,7 @@ export function transcript(world: WorldBasis, plan: RunPlan, turns: number): Tra
       role,
       speaker,
       content,
-      timestamp: new Date(start + (turn * TURN_SECONDS + messages.length) * 1000).toISOString(),
+      timestamp: iso(start + (turn * TURN_SECONDS + messages.length) * 1000),
       message_id: world.ids.message.encode(plan.n * 4096 + messages.length),
     });
   };

@@ -1,5 +1,5 @@
 /** One epoch of world time: the unit `advance()` moves the world by. */
-export const EPOCH_MS = 3_600_000;
+const EPOCH_MS = 3_600_000;
 
 /** Runs are spread over at most this span before epoch 0, whatever their number. */
 const MAX_SPAN_MS = 120 * 86_400_000;

@@ -1,5 +1,5 @@
 import { makeAccounts, type Account } from "./accounts.js";
-import { blockCount, makeBlock, type BlockPlan } from "./block-plan.js";
+import { blockCount, blocksNewestFirst, makeBlock, type BlockPlan } from "./block-plan.js";
 import { campaignCounts, makeCampaign, type Campaign } from "./campaigns.js";
 import { INITIAL_KEYS } from "./initial-keys.js";
 import { KeyRegistry, type ApiKeyRecord } from "./key-registry.js";
@@ -70,8 +70,9 @@ export class World implements WorldBasis {
     this.suites = makeSuites(options.seed, codec("scenario"), this.clock, options.benchmarkRuns === true ? this.campaigns[0] : undefined);
   }
 
-  plan(n: number): RunPlan {
-    return makeRunPlan(this, n);
+  /** Moves the world one epoch (`POST /_emulator/advance`, `RunningEmulator.advance`). */
+  advance(): void {
+    this.epoch++;
   }
 
   state(plan: RunPlan, epoch: number): RunState {
@@ -81,7 +82,7 @@ export class World implements WorldBasis {
   /** The run an identifier names, or null when there is none. */
   findRun(runId: string): RunPlan | null {
     const n = this.ids.run.decode(runId);
-    return n === null || n >= this.runCount ? null : this.plan(n);
+    return n === null || n >= this.runCount ? null : makeRunPlan(this, n);
   }
 
   /** The batch an identifier names, or null when there is none. */
@@ -94,9 +95,8 @@ export class World implements WorldBasis {
 
   /** Batches of an account, newest first. */
   *batchesNewestFirst(account: number): Generator<BlockPlan> {
-    for (let b = blockCount(this.runCount) - 1; b >= 0; b--) {
-      const block = makeBlock(this, b);
-      if (block.account === account && block.batch !== null) yield block;
+    for (const block of blocksNewestFirst(this, account)) {
+      if (block.batch !== null) yield block;
     }
   }
 }
