@@ -1,5 +1,6 @@
 import type * as Crypto from "node:crypto";
 import { lazyBuiltin } from "../core/lazy-builtin.js";
+import { sha256Hex } from "../core/sha256-hex.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { TemplateMessage } from "./token-counter.js";
 import type { TokenSetup } from "./token-setup.js";
@@ -105,7 +106,7 @@ function setupDigest(setup: TokenSetup): string {
     specials: tokenizer.kind === "hf" ? Object.entries(tokenizer.specialTokens).sort(([a], [b]) => (a < b ? -1 : 1)) : null,
     template: template?.digest.sha256 ?? null,
   };
-  return nodeCrypto().createHash("sha256").update(JSON.stringify(facts)).digest("hex");
+  return sha256Hex(JSON.stringify(facts));
 }
 
 /** The counts of a kept file made under `setup`; none when it is missing, made under another setup, or not one this code wrote. */
