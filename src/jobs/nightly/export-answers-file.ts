@@ -3,6 +3,7 @@ import { STATE_DIR } from "../../dataset/ledger.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import type { PullReport } from "../../pull/index.js";
 import { sha256Hex } from "../../core/sha256-hex.js";
+import { tryParseJson } from "../../core/try-parse-json.js";
 
 /**
  * Published with the dataset's state by a night that pulled and converted: what each export request of
@@ -47,12 +48,7 @@ export function parseExportAnswers(text: string | null): ExportAnswersFile | nul
   if (text === null) return null;
   const nl = text.indexOf("\n");
   if (nl === -1) return null;
-  let header: Partial<ExportAnswersHeader> | null;
-  try {
-    header = JSON.parse(text.slice(0, nl)) as Partial<ExportAnswersHeader> | null;
-  } catch {
-    return null;
-  }
+  const header = tryParseJson(text.slice(0, nl)) as Partial<ExportAnswersHeader> | null | undefined;
   const entries = text.slice(nl + 1);
   const lines = entries === "" ? 0 : entries.split("\n").length - 1;
   const ok =

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { sha256Hex } from "../../core/sha256-hex.js";
+import { tryParseJson } from "../../core/try-parse-json.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { STATE_DIR } from "../../dataset/ledger.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
@@ -50,13 +51,9 @@ export async function nightInputDigest(spec: PipelineSpec, http: HttpSource, sui
 /** The file's text, or null when it is missing or not one this code wrote (then the night converts). */
 export function parseNightInput(text: string | null): NightInput | null {
   if (text === null) return null;
-  try {
-    const value = JSON.parse(text) as Partial<NightInput> | null;
-    const ok = typeof value?.input_sha256 === "string" && typeof value.ledger_sha256 === "string" && Number.isSafeInteger(value.keys);
-    return ok ? (value as NightInput) : null;
-  } catch {
-    return null;
-  }
+  const value = tryParseJson(text) as Partial<NightInput> | null | undefined;
+  const ok = typeof value?.input_sha256 === "string" && typeof value.ledger_sha256 === "string" && Number.isSafeInteger(value.keys);
+  return ok ? (value as NightInput) : null;
 }
 
 export function formatNightInput(input: NightInput): string {
