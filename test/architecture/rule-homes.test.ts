@@ -69,6 +69,8 @@ const RULES: readonly Rule[] = [
   { rule: "what a format's rules read", marks: /"(scores\.outcomes\.total_actions|scoring_basis\.composite_delta)"/, homes: ["formats/record-rules.ts"] },
   // A DPO view given no RL records: the plan, the run, the stage and the rows ask for them in one wording.
   { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
+  // A try around JSON.parse alone whose catch takes a text that is not JSON as no value (returns, skips or falls through).
+  { rule: "JSON text or nothing", marks: /JSON\.parse\([^\n]*\n\s*\} catch \{\n\s*(return\b|continue;|\/\/)/, homes: ["core/try-parse-json.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
