@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import type { CommitResult } from "../jobs/nightly/commit-night.js";
-import { ConfigError } from "../core/errors.js";
 import { describeDecision } from "../output/publish-guard.js";
+import { wholeNumber } from "../plan/parse-text.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { ERROR_PREFIX, runAction } from "./run-action.js";
 
@@ -17,9 +17,9 @@ export function commitCommand(): Command {
     .action(
       runAction(async (out: string, flags: { parts: string; night?: string; keepSnapshots: string; publishAnyway?: boolean; json?: boolean }) => {
         const [{ commitNight }, { nightOf }] = await Promise.all([import("../jobs/nightly/commit-night.js"), import("../jobs/nightly/staged-part.js")]);
-        const parts = wholeNumber("--parts", flags.parts);
+        const parts = wholeNumber("--parts")(flags.parts);
         const night = flags.night ?? nightOf(process.env, new Date());
-        const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots", flags.keepSnapshots), publishAnyway: flags.publishAnyway === true });
+        const result = await commitNight(out, { parts, night, keepSnapshots: wholeNumber("--keep-snapshots")(flags.keepSnapshots), publishAnyway: flags.publishAnyway === true });
         return reportCommit(result, flags.json === true || !process.stdout.isTTY);
       }),
     );
@@ -32,9 +32,4 @@ export function reportCommit(result: CommitResult, json: boolean): number {
   process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${result.outDir}: night ${m.night_label} of ${m.partition.count} parts ${result.changed ? `published as snapshot ${m.snapshot}` : result.decision.published ? "already published" : "not published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
   if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
   return exitOfDecision(result.decision);
-}
-
-function wholeNumber(flag: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new ConfigError(`Expected ${flag} to be a whole number from 1 up, got ${JSON.stringify(text)}`);
-  return Number(text);
 }

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { EXIT } from "./exit-codes.js";
-import { count } from "../plan/parse-text.js";
+import { wholeNumber } from "../plan/parse-text.js";
 import { runAction } from "./run-action.js";
 import { viewLosses, viewLossesLine } from "../views/view-losses.js";
 
@@ -8,8 +8,8 @@ export function inspectCommand(): Command {
   return new Command("inspect")
     .description("show an output's manifest summary, schema and first rows, or a single shard's")
     .argument("<path>", "an output directory or one shard file")
-    .option("--rows <n>", "how many rows to show", count("--rows"), 5)
-    .option("--snapshot <n>", "a nightly dataset's kept snapshot of that number (its manifest's `snapshot`)", count("--snapshot"))
+    .option("--rows <n>", "how many rows to show", wholeNumber("--rows", 0), 5)
+    .option("--snapshot <n>", "a nightly dataset's kept snapshot of that number (its manifest's `snapshot`)", wholeNumber("--snapshot", 0))
     .option("--json", "print the result as JSON")
     .action(
       runAction(async (path: string, flags: { rows: number; snapshot?: number; json?: boolean }) => {

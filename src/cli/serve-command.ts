@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { ConfigError } from "../core/errors.js";
 import { WHOLE_RANGES } from "../service/emulator-options.js";
+import { wholeNumber } from "../plan/parse-text.js";
 import { parseFaultSpec } from "../service/fault-spec.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";
@@ -36,11 +36,11 @@ interface ServeFlags {
 export function serveCommand(io: ServeIo = processIo()): Command {
   return new Command("serve")
     .description("serve the bundled emulator of the agent-evaluation service (seeded world, fault injection)")
-    .option("--port <n>", "TCP port; 0 picks a free one", whole("--port", ...WHOLE_RANGES.port), 0)
+    .option("--port <n>", "TCP port; 0 picks a free one", wholeNumber("--port", ...WHOLE_RANGES.port), 0)
     .option("--host <host>", "interface to bind", "127.0.0.1")
-    .option("--seed <n>", "world seed: same seed and options, same bytes", whole("--seed", ...WHOLE_RANGES.seed), 1)
-    .option("--runs <n>", "number of runs in the world", whole("--runs", ...WHOLE_RANGES.runs), 300)
-    .option("--epoch <n>", "epoch to start at (POST /_emulator/advance moves one on)", whole("--epoch", ...WHOLE_RANGES.epoch), 0)
+    .option("--seed <n>", "world seed: same seed and options, same bytes", wholeNumber("--seed", ...WHOLE_RANGES.seed), 1)
+    .option("--runs <n>", "number of runs in the world", wholeNumber("--runs", ...WHOLE_RANGES.runs), 300)
+    .option("--epoch <n>", "epoch to start at (POST /_emulator/advance moves one on)", wholeNumber("--epoch", ...WHOLE_RANGES.epoch), 0)
     .option("--faults <spec>", "seeded fault rates, e.g. 429=0.08,502=0.05,503=0.02,504=0.02,reset=0.03,cut=0.03,partial=0.05,slow=0.01", faultSpec)
     .option("--extra-fields", "also serve the emulator's additions to the spec's fields (docs/emulator.md); default: only the spec's")
     .option("--benchmark-runs", "some runs are on benchmark suite scenarios or copies of them, and a suite is released at epoch 1 (docs/emulator.md)")
@@ -65,17 +65,6 @@ export function serveCommand(io: ServeIo = processIo()): Command {
         return EXIT.ok;
       }),
     );
-}
-
-/** A whole number within [min, max], checked while parsing so a bad flag never starts a server. */
-function whole(flag: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw new ConfigError(`Expected ${flag} to be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-    }
-    return n;
-  };
 }
 
 function faultSpec(value: string): string {

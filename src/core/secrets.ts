@@ -1,12 +1,15 @@
 import { describeError } from "./describe-error.js";
 import { SecretRedactor } from "./secret-redactor.js";
 
+/** The environment variable each service credential is read from, by auth mode. Secrets never travel on argv. */
+export const TOKEN_ENV = { agent: "EVAL_API_KEY", owner: "EVAL_OWNER_TOKEN" } as const;
+
 /**
  * The environment variables whose values are secrets: the service credentials and the S3 ones. Their
  * values are removed from everything evalshard writes (stderr, errors, manifests, quarantine, shards).
  * AWS_ACCESS_KEY_ID is an identifier that error messages name to be useful, not a secret.
  */
-export const SECRET_ENV = ["EVAL_API_KEY", "EVAL_OWNER_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
+export const SECRET_ENV = [TOKEN_ENV.agent, TOKEN_ENV.owner, "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
 
 const known = new Set<string>();
 let redactor = new SecretRedactor([]);

@@ -23,11 +23,6 @@ export function bucketOf(key: string, buckets: number): number {
   return rest;
 }
 
-/** Content hash of a record: sha256 of its JSON text (`JSON.stringify(record)`). */
-export function recordHash(json: string): string {
-  return createHash("sha256").update(json).digest("hex");
-}
-
 /** The shard file of a bucket, relative to the dataset: `data/train-00003-of-00016.parquet` (a split's: `data/test-…`). */
 export function shardPath(bucket: number, buckets: number, extension: string, split = "train"): string {
   return `data/${shardName(split, bucket, buckets, extension)}`;

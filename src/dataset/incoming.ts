@@ -2,7 +2,8 @@ import { stringifyExact } from "../core/exact-json.js";
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { EvalshardError, IoError } from "../core/errors.js";
-import { bucketOf, recordHash } from "./bucket.js";
+import { sha256Hex } from "../core/sha256-hex.js";
+import { bucketOf } from "./bucket.js";
 
 /** One record of a snapshot: its dedup key, its scorecard version and the record as it goes into the dataset. */
 export interface SnapshotRecord {
@@ -90,7 +91,7 @@ export class IncomingBuckets {
     const bucket = splitIndex * this.#buckets + bucketOf(key, this.#buckets);
     const length = Buffer.byteLength(json);
     const offset = this.#offsets[bucket] ?? 0;
-    this.entries.set(key, { bucket, version, sha256: recordHash(json), offset, length });
+    this.entries.set(key, { bucket, version, sha256: sha256Hex(json), offset, length });
     this.#offsets[bucket] = offset + length + 1;
     let buffer = this.#buffers.get(bucket);
     if (buffer === undefined) this.#buffers.set(bucket, (buffer = []));

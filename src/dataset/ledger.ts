@@ -6,6 +6,7 @@ import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
 import { readText, writeText } from "../output/write-text.js";
 import type { SplitRequest } from "../splits/split-assigner.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** Folder of the ledger and the state, published together with `data/`. */
 export const STATE_DIR = "_state";
@@ -78,12 +79,7 @@ export async function readDatasetState(from: string | Files): Promise<DatasetSta
 
 /** `_state/state.json`'s text as a state; an IoError naming `path` when it is not one this evalshard reads. */
 export function parseState(text: string, path: string): DatasetState {
-  let value: Partial<DatasetState> | null = null;
-  try {
-    value = JSON.parse(text) as Partial<DatasetState>;
-  } catch {
-    // reported below
-  }
+  const value = tryParseJson(text) as Partial<DatasetState> | null | undefined;
   if (value === null || typeof value !== "object") throw new IoError(`${path} is not JSON; inspect the output directory by hand`, path);
   if (value.ledger_version !== LEDGER_VERSION) {
     throw new IoError(`${path} has ledger_version ${JSON.stringify(value.ledger_version)}, this evalshard reads ${LEDGER_VERSION}`, path);

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.js";
+import { sha256Hex } from "../core/sha256-hex.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { ShardFormat, ShardInfo } from "../output/shard-format.js";
 import type { Staging, Storage } from "../output/storage.js";
@@ -207,7 +207,7 @@ function configOf(options: SnapshotShape, buckets: number, split: SplitRequest |
     ledger_version: LEDGER_VERSION,
     format: { name: options.format.name, version: options.format.version },
     shard_format: { description: options.shardFormat.description, extension: options.shardFormat.extension },
-    columns_sha256: createHash("sha256").update(JSON.stringify(options.columns)).digest("hex"),
+    columns_sha256: sha256Hex(JSON.stringify(options.columns)),
     buckets,
     ...(split === undefined ? {} : { split: { fractions: split.fractions, by: split.by, seed: split.seed } }),
   };

@@ -2,6 +2,7 @@ import type { Quarantined } from "../core/flow.js";
 import { redaction } from "../stages/redaction.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { QuarantineSink } from "./engine.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /**
  * A quarantine that keeps of each bad line only what the untrusted-text policy lets through: `_quarantine/` is
@@ -19,10 +20,8 @@ export function policyQuarantine(sink: QuarantineSink, policy: UntrustedPolicy, 
   const filter = (item: Quarantined): Quarantined => {
     if (rules.length === 0) return item;
     const rawTruncated = Buffer.byteLength(item.raw) < item.rawLength;
-    let value: unknown;
-    try {
-      value = JSON.parse(item.raw);
-    } catch {
+    const value = tryParseJson(item.raw);
+    if (value === undefined) {
       return names.some((n) => item.raw.includes(n)) ? { ...item, raw: redaction(item.raw), rawPolicy: "redacted", rawTruncated } : item;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) return item;

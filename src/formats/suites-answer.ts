@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
 import { suiteLabel, type SuitePin } from "./suite-book.js";
 import { isRecord } from "../core/is-record.js";
+import { sha256Hex } from "../core/sha256-hex.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** A `GET /api/agent/suites` answer (or a saved copy of one) read against spec 2.10. */
 export type SuitesAnswer =
@@ -16,13 +17,9 @@ const LISTS = ["scenario_ids", "scenario_version_hashes", "traits"] as const;
  * scenario ids). A malformed answer is never half-used: training on it could keep a benchmark scenario.
  */
 export function suitesAnswerOfBytes(bytes: string | Buffer): SuitesAnswer {
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  let body: unknown;
-  try {
-    body = JSON.parse(typeof bytes === "string" ? bytes : bytes.toString("utf8"));
-  } catch {
-    return { ok: false, fault: "the answer is not JSON", sha256 };
-  }
+  const sha256 = sha256Hex(bytes);
+  const body = tryParseJson(typeof bytes === "string" ? bytes : bytes.toString("utf8"));
+  if (body === undefined) return { ok: false, fault: "the answer is not JSON", sha256 };
   return readSuitesAnswer(body, sha256);
 }
 

@@ -1,12 +1,9 @@
 import { ConfigError } from "../core/errors.js";
 import { REDACTED } from "../core/secret-redactor.js";
-import { addSecrets } from "../core/secrets.js";
+import { addSecrets, TOKEN_ENV } from "../core/secrets.js";
 
 /** Agent routes take an API key; owner routes a portal session token (spec section 5). */
 export type AuthMode = "agent" | "owner";
-
-/** The environment variable each credential is read from. Secrets never travel on argv. */
-export const TOKEN_ENV: Readonly<Record<AuthMode, string>> = { agent: "EVAL_API_KEY", owner: "EVAL_OWNER_TOKEN" };
 
 /** A credential and where it came from. Spreads into `createServiceClient` options. */
 export interface Credentials {

@@ -1,4 +1,5 @@
 import { redactSecrets } from "../core/secrets.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** What an error body says, in whichever of the service's two shapes it came. */
 export interface ErrorBody {
@@ -19,12 +20,7 @@ const MAX_TEXT = 300;
 export function parseErrorBody(text: string): ErrorBody {
   // Secrets go before anything is cut short: a token cut in half would no longer be recognised.
   const cleanText = (value: string) => cleanServerText(redactSecrets(value));
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { code: undefined, message: cleanText(text), detail: undefined };
-  }
+  const body = tryParseJson(text);
   if (typeof body !== "object" || body === null) return { code: undefined, message: cleanText(text), detail: undefined };
   const { error, detail } = body as { error?: unknown; detail?: unknown };
   const detailText = typeof detail === "string" ? cleanText(detail) : detail === undefined ? undefined : cleanText(JSON.stringify(detail));

@@ -7,7 +7,8 @@
 // identity. A cut before the first line is just a failed attempt and is retried in place.
 export { createServiceClient } from "./service-client.js";
 export { completeNdjson } from "./complete-ndjson.js";
-export { credentialsFromEnv, TOKEN_ENV } from "./credentials.js";
+export { credentialsFromEnv } from "./credentials.js";
+export { TOKEN_ENV } from "../core/secrets.js";
 export { resolveRetryPolicy, retryDelay, retryReasonOf, mayRetry } from "./retry-policy.js";
 export { parseRetryAfter } from "./parse-retry-after.js";
 export { parseErrorBody } from "./error-body.js";

@@ -1,4 +1,5 @@
 import { decodeEscaped } from "../sources/escaped-utf8.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -51,10 +52,5 @@ function text(buf: Buffer, start: number, end: number): string {
 }
 
 function parses(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
+  return tryParseJson(line) !== undefined;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import { ioStep, ioStepOr } from "./io-step.js";
 import { exists, syncDir } from "./local-sync.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /**
  * The publish journal of evalshard before snapshot folders (issue 20): a staging directory holding
@@ -25,12 +26,9 @@ export async function readJournal(path: string): Promise<Journal | null> {
   // Only a journal that is surely absent lets recovery delete the directory.
   const text = await ioStepOr(path, "read the publish journal", null, () => readFile(path, "utf8"));
   if (text === null) return null;
-  try {
-    const journal = JSON.parse(text) as Journal;
-    if (journal.version === 1 && typeof journal.id === "string" && Array.isArray(journal.entries)) return journal;
-  } catch {
-    // fall through: written by rename, so this is not a torn write but a foreign file
-  }
+  const journal = tryParseJson(text) as Partial<Journal> | null | undefined;
+  if (journal?.version === 1 && typeof journal.id === "string" && Array.isArray(journal.entries)) return journal as Journal;
+  // Written by rename, so this is not a torn write but a foreign file.
   throw new IoError(`The publish journal ${path} is not one evalshard wrote; inspect the output directory by hand`, path);
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../core/sha256-hex.js";
 
 /** The manifest's own digest, its last key: the sha256 of the manifest's text as written without it. */
 export const MANIFEST_DIGEST = "manifest_sha256";
@@ -16,7 +16,7 @@ export function sealedManifestText(manifest: object): string {
 export function sealedManifest<M extends object>(manifest: M): M & { readonly [MANIFEST_DIGEST]: string } {
   const rest: Record<string, unknown> = { ...(manifest as Record<string, unknown>) };
   delete rest[MANIFEST_DIGEST];
-  rest[MANIFEST_DIGEST] = createHash("sha256").update(`${JSON.stringify(rest, null, 2)}\n`).digest("hex");
+  rest[MANIFEST_DIGEST] = sha256Hex(`${JSON.stringify(rest, null, 2)}\n`);
   return rest as M & { readonly [MANIFEST_DIGEST]: string };
 }
 

@@ -3,6 +3,7 @@ import { takeLease } from "./lease-lock.js";
 import type { HeldLease, LeaseClaim, LeaseLock, LeaseRecord, LeaseSlot } from "./lease-lock.js";
 import type { ObjectFiles } from "./object-files.js";
 import { readText } from "./write-text.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** The lock object, relative to the dataset's prefix. */
 export const LOCK_PATH = ".evalshard/lock";
@@ -90,11 +91,8 @@ async function readLease(files: ObjectFiles): Promise<HeldObject | null> {
   if (head === null) return null;
   const text = await readText(files, LOCK_PATH);
   if (text === null) return null;
-  try {
-    const value = JSON.parse(text) as Partial<LeaseContent>;
-    if (typeof value.token === "string" && typeof value.expires === "string") return { ...value, etag: head.etag, expiresAt: Date.parse(value.expires) };
-  } catch {
-    // A foreign or torn lock object: treated as expired.
-  }
+  const value = tryParseJson(text) as Partial<LeaseContent> | null | undefined;
+  if (typeof value?.token === "string" && typeof value.expires === "string") return { ...value, etag: head.etag, expiresAt: Date.parse(value.expires) };
+  // A foreign or torn lock object: treated as expired.
   return { etag: head.etag, expiresAt: 0 };
 }

@@ -2,6 +2,7 @@ import { IoError } from "../core/errors.js";
 import type { ObjectFiles } from "./object-files.js";
 import { readText } from "./write-text.js";
 import type { StoredFile } from "./storage.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** The commit record of a dataset on object storage, relative to its prefix. */
 export const POINTER_PATH = ".evalshard/current.json";
@@ -43,12 +44,8 @@ export async function readPointer(files: ObjectFiles): Promise<{ pointer: Snapsh
   if (head === null) return null;
   const text = await readText(files, POINTER_PATH);
   if (text === null) return null;
-  try {
-    const pointer = JSON.parse(text) as SnapshotPointer;
-    if (pointer.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer, etag: head.etag };
-  } catch {
-    // fall through
-  }
+  const pointer = tryParseJson(text) as Partial<SnapshotPointer> | null | undefined;
+  if (pointer?.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer: pointer as SnapshotPointer, etag: head.etag };
   const url = `${files.location}/${POINTER_PATH}`;
   throw new IoError(`${url} is not a snapshot pointer evalshard wrote; inspect the dataset by hand`, url);
 }

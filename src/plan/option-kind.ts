@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { LineSource } from "../sources/line-source.js";
-import { byteSize, count as countText, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
+import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
 import { isRecord } from "../core/is-record.js";
 
 /** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
@@ -39,14 +39,7 @@ export function wholeNumber({ min = 1, max }: { min?: 0 | 1; max?: number } = {}
   return {
     expected: max === undefined ? `a whole number from ${min} and up` : `a whole number from ${min} to ${max}`,
     accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= min && (max === undefined || (v as number) <= max),
-    fromText: (flag) => {
-      const parse = (min === 0 ? countText : wholeNumberText)(flag);
-      return (text) => {
-        const n = parse(text);
-        if (max !== undefined && n > max) throw new ConfigError(`Expected ${flag} to be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
-        return n;
-      };
-    },
+    fromText: (flag) => wholeNumberText(flag, min, max),
     zod: (z) => z.number(),
     show: String,
   };
@@ -276,7 +269,7 @@ export function seconds({ max }: { max: number }): OptionKind<number> {
     expected: `a whole number of seconds from 0 to ${max}`,
     accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max,
     fromText: (flag) => {
-      const parse = countText(flag);
+      const parse = wholeNumberText(flag, 0);
       return (text) => {
         const n = parse(text);
         if (n > max) throw new ConfigError(`Expected ${flag} to be a whole number of seconds from 0 to ${max}, got ${JSON.stringify(text)}`);

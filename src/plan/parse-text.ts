@@ -2,20 +2,13 @@ import { ConfigError } from "../core/errors.js";
 
 const UNITS: Record<string, number> = { "": 1, b: 1, k: 1e3, kb: 1e3, kib: 1024, m: 1e6, mb: 1e6, mib: 1024 ** 2, g: 1e9, gb: 1e9, gib: 1024 ** 3 };
 
-/** A whole number from 1 up, e.g. `--shard-rows 50000`. */
-export function wholeNumber(flag: string) {
+/** A whole number from `min` up, to `max` where given, e.g. `--shard-rows 50000`, `--rows 0`. */
+export function wholeNumber(flag: string, min = 1, max?: number) {
   return (value: string): number => {
     const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`Expected ${flag} to be a whole number from 1 and up, got ${JSON.stringify(value)}`);
-    return n;
-  };
-}
-
-/** A whole number from 0 up, e.g. `--rows 0`. */
-export function count(flag: string) {
-  return (value: string): number => {
-    const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n)) throw new ConfigError(`Expected ${flag} to be a whole number from 0 and up, got ${JSON.stringify(value)}`);
+    if (!Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) {
+      throw new ConfigError(`Expected ${flag} to be a whole number from ${min} ${max === undefined ? "and up" : `to ${max}`}, got ${JSON.stringify(value)}`);
+    }
     return n;
   };
 }

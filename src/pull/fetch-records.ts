@@ -8,6 +8,7 @@ import { recordFacts } from "./record-facts.js";
 import { SeenRecords } from "./seen-records.js";
 import type { PullRoutes } from "./routes.js";
 import type { RunTable } from "./run-table.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** Owner bulk exports take at most 500 runs per request (spec section 8). */
 export const OWNER_BULK_LIMIT = 500;
@@ -206,7 +207,7 @@ async function fetchOne(ctx: FetchRecordsContext, runId: string): Promise<{ text
  */
 function keyLine(line: string): Keyed | undefined {
   const facts = recordFacts(line);
-  if (facts === undefined) return keyedValue(tryParse(line));
+  if (facts === undefined) return keyedValue(tryParseJson(line));
   const { runId, seatIndex, version } = facts;
   return runId === undefined || seatIndex === undefined ? undefined : { key: `${runId}#${seatIndex}`, seat: seatIndex, runId, version, value: undefined };
 }
@@ -222,12 +223,4 @@ function keyedValue(value: unknown): Keyed | undefined {
 
 function visitOf(run: number, line: string, k: Keyed): RecordVisit {
   return { run, key: k.key, seat: k.seat, line, version: k.version, record: () => k.value ?? (JSON.parse(line) as Readonly<Record<string, unknown>>) };
-}
-
-function tryParse(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }

@@ -9,6 +9,7 @@ import type { PlacedRowGroup } from "../parquet/parquet-footer.js";
 import { RowGroupBuilder } from "../parquet/row-group-builder.js";
 import { shredRecord } from "../parquet/shred-record.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
+import { wholeOption } from "../core/whole-option.js";
 import { fileWriterOf } from "../output/shard-format.js";
 import type { ShardFormat, ShardWriter } from "../output/shard-format.js";
 
@@ -48,9 +49,7 @@ export function nativeParquetFormat(options: NativeParquetOptions): ShardFormat 
   }
   const rowGroupRows = options.rowGroupRows ?? 2048;
   const rowGroupBytes = options.rowGroupBytes ?? 64 << 20;
-  for (const [key, n] of [["rowGroupRows", rowGroupRows], ["rowGroupBytes", rowGroupBytes]] as const) {
-    if (!Number.isSafeInteger(n) || n < 1) throw new ConfigError(`Expected \`${key}\` to be an integer from 1 and up, got ${n}`);
-  }
+  for (const [key, n] of [["rowGroupRows", rowGroupRows], ["rowGroupBytes", rowGroupBytes]] as const) wholeOption(key, n, 1);
   const zstdLevel = options.zstdLevel ?? DEFAULT_ZSTD_LEVEL;
   if (!Number.isSafeInteger(zstdLevel) || zstdLevel < -7 || zstdLevel > 22) {
     throw new ConfigError(`Expected \`zstdLevel\` to be an integer from -7 to 22, got ${zstdLevel}`);

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError, IoError } from "../core/errors.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /**
  * The JSON values of a scorecards file, each with where it was: one JSON document, or NDJSON (blank lines
@@ -14,11 +15,9 @@ export async function readJsonValues(path: string): Promise<[unknown, string][]>
     throw new IoError(`Cannot read scorecards file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
   }
   const body = text.replace(/^\uFEFF/, "");
-  try {
-    return [[JSON.parse(body), "the file"]];
-  } catch {
-    // Not one JSON document: read it as NDJSON.
-  }
+  const whole = tryParseJson(body);
+  if (whole !== undefined) return [[whole, "the file"]];
+  // Not one JSON document: read it as NDJSON.
   const values: [unknown, string][] = [];
   for (const [i, line] of body.split(/\r?\n/).entries()) {
     if (line.trim() === "") continue;

@@ -1,4 +1,4 @@
-import { ConfigError } from "../core/errors.js";
+import { wholeOption } from "../core/whole-option.js";
 import { invalidUtf8At } from "./first-invalid-utf8.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
 import { stripBom } from "./strip-bom.js";
@@ -26,8 +26,8 @@ export async function* splitLines(
   source: string,
   options: ReadOptions = {},
 ): AsyncIterable<SourceLine> {
-  const maxLineBytes = checkCount("maxLineBytes", options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 1);
-  const headBytes = checkCount("headBytes", options.headBytes ?? DEFAULT_HEAD_BYTES, 0);
+  const maxLineBytes = wholeOption("maxLineBytes", options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 1);
+  const headBytes = wholeOption("headBytes", options.headBytes ?? DEFAULT_HEAD_BYTES, 0);
   // A pending line may hold one byte more than the limit: it can be the `\r` of a CRLF.
   const carryLimit = maxLineBytes + 1;
 
@@ -177,11 +177,4 @@ export function decodeHead(buf: Buffer, length: number, lineBytes: number): stri
     if (lead >= 0 && lead + size > end) end = lead;
   }
   return buf.toString("utf8", 0, end);
-}
-
-function checkCount(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ConfigError(`Expected \`${name}\` to be an integer from ${min} and up, got ${String(value)}`);
-  }
-  return value;
 }

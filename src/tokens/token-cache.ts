@@ -1,8 +1,10 @@
 import type * as Crypto from "node:crypto";
 import { lazyBuiltin } from "../core/lazy-builtin.js";
+import { sha256Hex } from "../core/sha256-hex.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { TemplateMessage } from "./token-counter.js";
 import type { TokenSetup } from "./token-setup.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 /** Where a nightly dataset keeps the token counts of its rows, relative to its directory. */
 export const TOKEN_CACHE_FILE = "_cache/token-counts.txt";
@@ -105,7 +107,7 @@ function setupDigest(setup: TokenSetup): string {
     specials: tokenizer.kind === "hf" ? Object.entries(tokenizer.specialTokens).sort(([a], [b]) => (a < b ? -1 : 1)) : null,
     template: template?.digest.sha256 ?? null,
   };
-  return nodeCrypto().createHash("sha256").update(JSON.stringify(facts)).digest("hex");
+  return sha256Hex(JSON.stringify(facts));
 }
 
 /** The counts of a kept file made under `setup`; none when it is missing, made under another setup, or not one this code wrote. */
@@ -113,12 +115,8 @@ function parseCounts(text: string | null, setup: string): Map<string, number> {
   const counts = new Map<string, number>();
   if (text === null) return counts;
   const lines = text.split("\n");
-  let header: { format?: unknown; setup_sha256?: unknown; entries?: unknown };
-  try {
-    header = JSON.parse(lines[0] ?? "") as typeof header;
-  } catch {
-    return counts;
-  }
+  const header = tryParseJson(lines[0] ?? "") as { format?: unknown; setup_sha256?: unknown; entries?: unknown } | undefined;
+  if (header === undefined) return counts;
   if (header.format !== FORMAT || header.setup_sha256 !== setup) return counts;
   for (const line of lines.slice(1)) {
     if (line === "") continue;

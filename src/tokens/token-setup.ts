@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ConfigError } from "../core/errors.js";
 import { readOptionFile } from "../core/read-option-file.js";
+import { sha256Hex } from "../core/sha256-hex.js";
 import { loadTiktoken } from "./load-tiktoken.js";
 import { isRecord } from "../core/is-record.js";
 
@@ -50,7 +50,7 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
     const encoding = request.tokenizer.slice("tiktoken:".length);
     if (!(TIKTOKEN_ENCODINGS as readonly string[]).includes(encoding)) throw new ConfigError(`--tokenizer ${JSON.stringify(request.tokenizer)}: expected tiktoken:${TIKTOKEN_ENCODINGS.join(" or tiktoken:")}`);
     if (request.chatTemplate !== undefined) throw new ConfigError(`--chat-template goes with a Hugging Face tokenizer.json, not ${request.tokenizer} (the OpenAI views are counted as the API counts messages)`);
-    const digest = { name: request.tokenizer, sha256: sha256(await tiktokenRanks(encoding as (typeof TIKTOKEN_ENCODINGS)[number])) };
+    const digest = { name: request.tokenizer, sha256: sha256Hex(await tiktokenRanks(encoding as (typeof TIKTOKEN_ENCODINGS)[number])) };
     return { tokenizer: { kind: "tiktoken", encoding: encoding as (typeof TIKTOKEN_ENCODINGS)[number], digest }, template: null, maxTokens };
   }
   const json = await readOptionFile(request.tokenizer, "--tokenizer");
@@ -71,13 +71,13 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
   let template: TokenSetup["template"];
   if (request.chatTemplate !== undefined) {
     const text = await readOptionFile(request.chatTemplate, "--chat-template");
-    template = { text, digest: { name: request.chatTemplate, sha256: sha256(text) } };
+    template = { text, digest: { name: request.chatTemplate, sha256: sha256Hex(text) } };
   } else {
     const text = defaultTemplate(config.chat_template);
     if (text === undefined) throw new ConfigError(`--tokenizer ${JSON.stringify(request.tokenizer)}: no chat template in ${JSON.stringify(configPath)}; give one with --chat-template FILE`);
-    template = { text, digest: { name: `${configPath}#chat_template`, sha256: sha256(text) } };
+    template = { text, digest: { name: `${configPath}#chat_template`, sha256: sha256Hex(text) } };
   }
-  const tokenizer = { kind: "hf" as const, json, digest: { name: request.tokenizer, sha256: sha256(json) }, specialTokens, controlTokens };
+  const tokenizer = { kind: "hf" as const, json, digest: { name: request.tokenizer, sha256: sha256Hex(json) }, specialTokens, controlTokens };
   return { tokenizer, template, maxTokens };
 }
 
@@ -100,10 +100,6 @@ function defaultTemplate(value: unknown): string | undefined {
 async function tiktokenRanks(encoding: (typeof TIKTOKEN_ENCODINGS)[number]): Promise<string> {
   const byEncoding = { o200k_base: async () => (await loadTiktoken()).ranks.bpe_ranks };
   return byEncoding[encoding]();
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 function parseObject(text: string, path: string, flag: string): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { Buffer, isUtf8 } from "node:buffer";
 import { inScratch, SCRATCH_AT } from "../core/scan-module.js";
+import { tryParseJson } from "../core/try-parse-json.js";
 
 const FORM = 1;
 const UNSURE = 2;
@@ -23,9 +24,6 @@ export function isStringifyForm(bytes: Uint8Array, start = 0, end = bytes.length
 /** The definition itself, for what the scan module leaves to JS: the text parsed and stringified is the text. */
 export function stringifiesTo(bytes: Uint8Array, start: number, end: number): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8");
-  try {
-    return JSON.stringify(JSON.parse(text)) === text;
-  } catch {
-    return false;
-  }
+  const value = tryParseJson(text);
+  return value !== undefined && JSON.stringify(value) === text;
 }

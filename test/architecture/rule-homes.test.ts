@@ -71,6 +71,8 @@ const RULES: readonly Rule[] = [
   { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
   // A store of scorecards appends each card's per-trait means: a pull's cache and its book keep theirs in one.
   { rule: "scorecard store", marks: /\.addSeat\(/, homes: ["formats/score-book-writer.ts"] },
+  // A try around JSON.parse alone whose catch takes a text that is not JSON as no value (returns, skips or falls through).
+  { rule: "JSON text or nothing", marks: /JSON\.parse\([^\n]*\n\s*\} catch \{\n\s*(return\b|continue;|\/\/)/, homes: ["core/try-parse-json.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));

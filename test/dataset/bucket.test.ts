@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketOf, checkBuckets, recordHash, setHash, shardPath } from "../../src/dataset/bucket.js";
+import { sha256Hex } from "../../src/core/sha256-hex.js";
+import { bucketOf, checkBuckets, setHash, shardPath } from "../../src/dataset/bucket.js";
 import { ConfigError } from "../../src/core/errors.js";
 
 describe("bucketOf", () => {
@@ -34,9 +35,9 @@ describe("checkBuckets", () => {
 
 describe("setHash", () => {
   it("changes with a record's content and with its key", () => {
-    const base = setHash([["a", recordHash("{}")], ["b", recordHash('{"x":1}')]]);
-    expect(setHash([["a", recordHash("{}")], ["b", recordHash('{"x":1}')]])).toBe(base);
-    expect(setHash([["a", recordHash("{}")], ["b", recordHash('{"x":2}')]])).not.toBe(base);
-    expect(setHash([["a", recordHash("{}")], ["c", recordHash('{"x":1}')]])).not.toBe(base);
+    const base = setHash([["a", sha256Hex("{}")], ["b", sha256Hex('{"x":1}')]]);
+    expect(setHash([["a", sha256Hex("{}")], ["b", sha256Hex('{"x":1}')]])).toBe(base);
+    expect(setHash([["a", sha256Hex("{}")], ["b", sha256Hex('{"x":2}')]])).not.toBe(base);
+    expect(setHash([["a", sha256Hex("{}")], ["c", sha256Hex('{"x":1}')]])).not.toBe(base);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteSize, count, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
+import { byteSize, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
 
 describe("flag parsers", () => {
   it("whole numbers", () => {
@@ -8,8 +8,8 @@ describe("flag parsers", () => {
   });
 
   it("counts from zero", () => {
-    expect(count("--rows")("0")).toBe(0);
-    expect(() => count("--rows")("-1")).toThrow(/--rows/);
+    expect(wholeNumber("--rows", 0)("0")).toBe(0);
+    expect(() => wholeNumber("--rows", 0)("-1")).toThrow(/--rows/);
   });
 
   it("sizes with units", () => {

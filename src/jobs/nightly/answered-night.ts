@@ -4,7 +4,8 @@ import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { sameAnswers } from "../../pull/same-answers.js";
 import { EXPORT_ANSWERS_FILE, parseExportAnswers, setupDigest } from "./export-answers-file.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
-import { NIGHT_INPUT_FILE, parseNightInput, sha256Of } from "./night-input.js";
+import { sha256Hex } from "../../core/sha256-hex.js";
+import { NIGHT_INPUT_FILE, parseNightInput } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
 import { clientOf, type SourceEnvironment } from "./open-source.js";
 import { unchangedNight } from "./unchanged-night.js";
@@ -34,7 +35,7 @@ export async function answeredNight(
   const { header } = answers;
   const stored = parseNightInput(await readText(sink.storage, NIGHT_INPUT_FILE));
   if (stored === null || stored.input_sha256 !== header.input_sha256 || stored.ledger_sha256 !== state.ledger_sha256) return null;
-  if (header.setup_sha256 !== setupDigest(spec, suitesSha) || header.score_cache_sha256 !== sha256Of(scoreCacheText)) return null;
+  if (header.setup_sha256 !== setupDigest(spec, suitesSha) || header.score_cache_sha256 !== sha256Hex(scoreCacheText)) return null;
 
   let retries = 0;
   let hedges = 0;

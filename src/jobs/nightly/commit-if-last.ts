@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../core/sha256-hex.js";
 import { createIfAbsent } from "../../output/create-if-absent.js";
 import type { Files } from "../../output/storage.js";
 import { commitNight, type CommitOptions, type CommitResult } from "./commit-night.js";
@@ -19,7 +19,7 @@ export async function claimCommit(root: Files, night: string, index: number, cou
     if (staged === null) return false;
     digests.push(staged.manifest_sha256);
   }
-  const set = createHash("sha256").update(digests.join("\n"), "utf8").digest("hex").slice(0, 16);
+  const set = sha256Hex(digests.join("\n")).slice(0, 16);
   const claim = stagedPartPath(night, index, count).replace(/[^/]+$/, `commit-${set}.json`);
   return createIfAbsent(root, claim, `${JSON.stringify({ night, part: index, count, claimed_at: new Date().toISOString() })}\n`);
 }

@@ -1,6 +1,7 @@
-import { ConfigError, PartsMissingError } from "../../core/errors.js";
+import { PartsMissingError } from "../../core/errors.js";
 import { quarantinedShare } from "../../core/tally.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
+import { wholeOption } from "../../core/whole-option.js";
 import { datasetCard } from "../../output/dataset-card.js";
 import { DatasetSink } from "../../dataset/dataset-sink.js";
 import { decidePublish, guardLimitsOf, type PublishDecision } from "../../output/publish-guard.js";
@@ -81,7 +82,7 @@ interface Part {
  * carried over, not copied.
  */
 export async function commitNight(out: string, options: CommitOptions): Promise<CommitResult> {
-  if (!Number.isSafeInteger(options.parts) || options.parts < 1) throw new ConfigError(`Expected --parts to be a whole number from 1 up, got ${JSON.stringify(options.parts)}`);
+  wholeOption("--parts", options.parts, 1);
   const storage = await storageFor(out, { snapshots: true, ...(options.keepSnapshots === undefined ? {} : { keepSnapshots: options.keepSnapshots }) });
   const parts = await readParts(storage, out, options);
   const sink = await DatasetSink.open(storage, { quarantine: false });

@@ -2,7 +2,8 @@ import { EVALSHARD_VERSION } from "../../core/version.js";
 import { STATE_DIR } from "../../dataset/ledger.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import type { PullReport } from "../../pull/index.js";
-import { sha256Of } from "./night-input.js";
+import { sha256Hex } from "../../core/sha256-hex.js";
+import { tryParseJson } from "../../core/try-parse-json.js";
 
 /**
  * Published with the dataset's state by a night that pulled and converted: what each export request of
@@ -35,7 +36,7 @@ export interface ExportAnswersFile {
 /** sha256 over evalshard's version and the pipeline (which carries no secret), as the night input has them. */
 export function setupDigest(spec: PipelineSpec, suitesSha: string | null = null): string {
   // The suites answer too (issue 35): a suite released since is a reason to pull and convert again.
-  return sha256Of(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec, ...(suitesSha === null ? {} : { suites: suitesSha }) }));
+  return sha256Hex(JSON.stringify({ evalshard: EVALSHARD_VERSION, spec, ...(suitesSha === null ? {} : { suites: suitesSha }) }));
 }
 
 export function formatExportAnswers(file: ExportAnswersFile): string {
@@ -47,12 +48,7 @@ export function parseExportAnswers(text: string | null): ExportAnswersFile | nul
   if (text === null) return null;
   const nl = text.indexOf("\n");
   if (nl === -1) return null;
-  let header: Partial<ExportAnswersHeader> | null;
-  try {
-    header = JSON.parse(text.slice(0, nl)) as Partial<ExportAnswersHeader> | null;
-  } catch {
-    return null;
-  }
+  const header = tryParseJson(text.slice(0, nl)) as Partial<ExportAnswersHeader> | null | undefined;
   const entries = text.slice(nl + 1);
   const lines = entries === "" ? 0 : entries.split("\n").length - 1;
   const ok =

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { sha256Hex } from "../../core/sha256-hex.js";
+import { tryParseJson } from "../../core/try-parse-json.js";
 import { EVALSHARD_VERSION } from "../../core/version.js";
 import { STATE_DIR } from "../../dataset/ledger.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
@@ -38,33 +40,24 @@ export async function nightInputDigest(spec: PipelineSpec, http: HttpSource, sui
     spec,
     input: { bytes: input.bytes, sha256: input.sha256 },
     gates: http.gates().entries.map((e) => JSON.stringify(e)).sort(),
-    scores: sha256Of(formatScoreCache(http.scoreCacheOut())),
+    scores: sha256Hex(formatScoreCache(http.scoreCacheOut())),
     context: context === null ? null : await fileSha256(context),
     // Issue 35: the suites answer the night decontaminated against.
     ...(suitesSha === null ? {} : { suites: suitesSha }),
   };
-  return sha256Of(JSON.stringify(facts));
+  return sha256Hex(JSON.stringify(facts));
 }
 
 /** The file's text, or null when it is missing or not one this code wrote (then the night converts). */
 export function parseNightInput(text: string | null): NightInput | null {
   if (text === null) return null;
-  try {
-    const value = JSON.parse(text) as Partial<NightInput> | null;
-    const ok = typeof value?.input_sha256 === "string" && typeof value.ledger_sha256 === "string" && Number.isSafeInteger(value.keys);
-    return ok ? (value as NightInput) : null;
-  } catch {
-    return null;
-  }
+  const value = tryParseJson(text) as Partial<NightInput> | null | undefined;
+  const ok = typeof value?.input_sha256 === "string" && typeof value.ledger_sha256 === "string" && Number.isSafeInteger(value.keys);
+  return ok ? (value as NightInput) : null;
 }
 
 export function formatNightInput(input: NightInput): string {
   return `${JSON.stringify(input, null, 2)}\n`;
-}
-
-/** sha256 of a text, hex: the digests the nightly state files hold. */
-export function sha256Of(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 async function fileSha256(path: string): Promise<string> {

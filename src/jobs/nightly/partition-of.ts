@@ -1,5 +1,6 @@
 import { ConfigError } from "../../core/errors.js";
 import type { Partition, PartitionBy } from "../../pull/index.js";
+import { wholeNumber } from "../../plan/parse-text.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,17 +29,11 @@ function fromScheduler(env: Env, given: number | undefined): { index: number; co
   ];
   for (const names of schedulers) {
     if (env[names.index] === undefined) continue;
-    const index = wholeNumber(env, names.index);
+    const index = wholeNumber(names.index, 0)(env[names.index] ?? "");
     if (given !== undefined) return { index, count: given };
     if (names.count === undefined) throw new ConfigError(`${names.index} gives no count of parts: write the partition as "auto/N"`);
     if (env[names.count] === undefined) throw new ConfigError(`Partition "auto" found ${names.index} but not ${names.count}; set it, or write "auto/N"`);
-    return { index, count: wholeNumber(env, names.count) };
+    return { index, count: wholeNumber(names.count, 0)(env[names.count] ?? "") };
   }
   throw new ConfigError(`Partition "auto" found none of SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX, JOB_COMPLETION_INDEX in the environment (is the job an array job?)`);
-}
-
-function wholeNumber(env: Env, name: string): number {
-  const text = env[name] ?? "";
-  if (!/^\d+$/.test(text)) throw new ConfigError(`Expected ${name} to be a whole number, got ${JSON.stringify(text)}`);
-  return Number(text);
 }

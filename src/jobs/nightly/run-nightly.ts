@@ -20,7 +20,8 @@ import type { CommitResult } from "./commit-night.js";
 import { ConfigError } from "../../core/errors.js";
 import { PART_CARD_FILE, PART_STATS_FILE, partLocation } from "./staged-part.js";
 import { formatScoreCache, parseScoreCache, SCORE_CACHE_DIR, SCORE_CACHE_FILE } from "./score-cache-file.js";
-import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest, sha256Of } from "./night-input.js";
+import { sha256Hex } from "../../core/sha256-hex.js";
+import { formatNightInput, NIGHT_INPUT_NAME, nightInputDigest } from "./night-input.js";
 import type { NightInput } from "./night-input.js";
 import { unchangedNight } from "./unchanged-night.js";
 import { answeredNight } from "./answered-night.js";
@@ -201,7 +202,7 @@ export async function runNightly(spec: PipelineSpec, given: SourceEnvironment = 
                           format: "evalshard-export-answers/1",
                           input_sha256: digest,
                           setup_sha256: setupDigest(spec, suitesSha),
-                          score_cache_sha256: sha256Of(cacheOut),
+                          score_cache_sha256: sha256Hex(cacheOut),
                           requests: answers.requests,
                           report: answers.rerunReport,
                         },

@@ -3,6 +3,7 @@ import { ScoreTable } from "../../pull/index.js";
 import type { CachedScore, ScoreCache } from "../../pull/index.js";
 import type { SeatGate } from "../../formats/gate-book.js";
 import type { RunCard } from "../../formats/scorecard-book.js";
+import { tryParseJson } from "../../core/try-parse-json.js";
 
 /** Where a dataset keeps the scores of its runs' scorecards, relative to its directory. */
 export const SCORE_CACHE_DIR = "_cache";
@@ -60,12 +61,7 @@ export function formatScoreCache(cache: ScoreCache): string {
 
 function parseEntry(line: string): { runId: string; score: CachedScore } | undefined {
   if (line.trim() === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
+  const value = tryParseJson(line);
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const { v, run_id: runId, version, gates, composite, seats, hash, cards } = value as Record<string, unknown>;
   if (v !== CACHE_VERSION) return undefined;

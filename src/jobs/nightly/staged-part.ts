@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { sha256Hex } from "../../core/sha256-hex.js";
 import { outputLocation } from "../../output/output-location.js";
 import type { FormatBasics } from "../../formats/format.js";
 import type { Field } from "../../schema/column-type.js";
@@ -51,7 +51,7 @@ export interface StagedPart {
  * job id), so it is hashed into the path and kept whole inside.
  */
 export function stagedPartPath(night: string, index: number, count: number): string {
-  const key = createHash("sha256").update(night, "utf8").digest("hex").slice(0, 16);
+  const key = sha256Hex(night).slice(0, 16);
   return `${PARTS_DIR}/nights/${key}/${partDirName(index, count)}.json`;
 }
 

@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { LIST, MAP, STRUCT } from "./schema-node.js";
 import type { SchemaNode } from "./schema-node.js";
+import { tryParseJson } from "../../../core/try-parse-json.js";
 
 /**
  * Lines made from a real one that take the walker's rarely taken paths: the record with every object's
@@ -11,12 +12,8 @@ import type { SchemaNode } from "./schema-node.js";
  * Empty when the line is not JSON: the real lines then go their own way.
  */
 export function primingLines(root: SchemaNode, line: string): Buffer[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return [];
-  }
+  const value = tryParseJson(line);
+  if (value === undefined) return [];
   return [reversed(value), withoutOptional(value, root)].map((v) => Buffer.from(JSON.stringify(v)));
 }
 
