@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cutBatches } from "../../../../src/engines/parallel/run/cut-batches.js";
-import { splitBatch } from "../../../../src/engines/parallel/run/split-batch.js";
-import { splitLines } from "../../../../src/sources/split-lines.js";
+import { cutBatches } from "../../src/sources/cut-batches.js";
+import { splitBatch } from "../../src/sources/split-batch.js";
+import { splitLines } from "../../src/sources/split-lines.js";
 
 // The parallel engine splits lines in two halves (main cuts batches, workers split them); together they
 // must find exactly the lines, numbers, offsets and oversized lines `splitLines` finds.
