@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import type { LineSource } from "./line-source.js";
-import { readError } from "./read-error.js";
+import { readError, readingInput } from "./read-error.js";
 import { splitLines } from "./split-lines.js";
 import { spool, type Spool, type SpoolFile } from "./spool.js";
 
@@ -42,11 +42,11 @@ export class Rereadable {
    * raw stream's size and sha256; a failure is a read error naming the input.
    */
   source(name: string, decode: (raw: AsyncIterable<Buffer>) => AsyncIterable<Buffer> = (raw) => raw): LineSource {
-    const bytes = () => named(name, decode(this.read()));
+    const bytes = () => readingInput(name, decode(this.read()));
     return {
       name,
       bytes,
-      lines: (options) => named(name, splitLines(bytes(), name, options)),
+      lines: (options) => readingInput(name, splitLines(bytes(), name, options)),
       info: async () => {
         try {
           const { bytes, sha256 } = await this.file();
@@ -56,13 +56,5 @@ export class Rereadable {
         }
       },
     };
-  }
-}
-
-async function* named<T>(name: string, items: AsyncIterable<T>): AsyncGenerator<T> {
-  try {
-    yield* items;
-  } catch (err) {
-    throw readError(name, err);
   }
 }
