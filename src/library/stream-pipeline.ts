@@ -10,7 +10,7 @@ import { parseExact } from "../core/exact-json.js";
 import type { Field } from "../schema/column-type.js";
 import type { LineSource, SourceLine } from "../sources/line-source.js";
 import { concatLines } from "../sources/concat-lines.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-lines.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-batch.js";
 import { withSpooledBytes } from "../sources/spooled-lines.js";
 import { outputColumns, resolveUntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";

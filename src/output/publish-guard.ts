@@ -13,10 +13,15 @@ export const KEEP_REJECTED = 5;
 
 /** The thresholds, as the plan's `guards` carries them. */
 export interface GuardLimits {
+  /** Share of quarantined records above which the run does not publish (exit 3). */
   readonly maxQuarantined: number;
+  /** `partial_stream` lines above which the run does not publish (exit 6). */
   readonly maxStreamErrors: number;
+  /** Records written below which the run does not publish (exit 7). */
   readonly minRecords: number;
+  /** Share of the published dataset's rows a run may drop; more (or every row) and it does not publish (exit 8). */
   readonly maxShrink: number;
+  /** Publish even when a guard above trips (its exit code stays). */
   readonly publishAnyway: boolean;
 }
 

@@ -60,8 +60,6 @@ export function pipelineSpecOf(o: Options) {
     accept_later_minor: yamlDefaulted(z, o.acceptLaterMinor),
   };
   return {
-    httpSourceSpec,
-    filesSourceSpec,
     pipelineSpec: z.strictObject({
       ...(yamlKeysBeyond(z, o, "", [...Object.keys(top), "output"]) as object),
       ...top,
@@ -70,11 +68,7 @@ export function pipelineSpecOf(o: Options) {
   };
 }
 
-const specs = pipelineSpecOf(OPTIONS);
-
 /** A pipeline file (`pipelines/*.yaml`): where records come from, what is kept, and where the dataset goes. */
-export const pipelineSpec = specs.pipelineSpec;
+export const pipelineSpec = pipelineSpecOf(OPTIONS).pipelineSpec;
 
 export type PipelineSpec = z.output<typeof pipelineSpec>;
-export type HttpSourceSpec = z.output<typeof specs.httpSourceSpec>;
-export type FilesSourceSpec = z.output<typeof specs.filesSourceSpec>;

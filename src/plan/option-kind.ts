@@ -203,13 +203,7 @@ export function switches<const R extends readonly string[]>(rules: R, prefix: st
 
 /** Paths (files or directories), repeatable on the command line: `--context a b --context c`. */
 export function pathList(): OptionKind<readonly string[]> {
-  return {
-    expected: "a non-empty list of paths",
-    accepts: (v): v is readonly string[] => Array.isArray(v) && v.length > 0 && v.every((p) => typeof p === "string" && p !== ""),
-    fromText: () => (t, previous) => [...(previous ?? []), t],
-    zod: (z) => z.array(z.string().min(1)),
-    show: (v) => v.join(" "),
-  };
+  return { ...textList("a non-empty list of paths"), zod: (z) => z.array(z.string().min(1)) };
 }
 
 /** Export files, directories, "-" for stdin or, in library calls, ready sources. */

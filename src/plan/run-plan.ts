@@ -11,6 +11,7 @@ import type { SelectionPlan } from "../stages/select-plan.js";
 
 export type { SelectionPlan };
 import type { SplitRequest } from "../splits/split-assigner.js";
+import type { GuardLimits } from "../output/publish-guard.js";
 
 /** Forced by the user, or detected from the first record that names its format. */
 export type FormatChoice = { readonly detect: true } | { readonly forced: FormatName };
@@ -48,17 +49,7 @@ export interface ShardPlan {
 }
 
 /** What stops a run or a line: checked by the job, not the stages. */
-export interface Guards {
-  /** Share of quarantined records above which the run does not publish (exit 3). */
-  readonly maxQuarantined: number;
-  /** `partial_stream` lines above which the run does not publish (exit 6). */
-  readonly maxStreamErrors: number;
-  /** Records written below which the run does not publish (exit 7). */
-  readonly minRecords: number;
-  /** Share of the published dataset's rows a run may drop; more (or every row) and it does not publish (exit 8). */
-  readonly maxShrink: number;
-  /** Publish even when a guard above trips (its exit code stays). */
-  readonly publishAnyway: boolean;
+export interface Guards extends GuardLimits {
   /** Lines longer than this are quarantined as line_too_long. */
   readonly maxLineBytes: number;
 }

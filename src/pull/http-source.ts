@@ -1,11 +1,8 @@
-import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { ConfigError } from "../core/errors.js";
 import type { AuthMode, BodyDigest, ClientEvent, ExportClient } from "../http/index.js";
-import type { LineSource, ReadOptions, SourceLine } from "../sources/line-source.js";
-import { readError } from "../sources/read-error.js";
-import { splitLines } from "../sources/split-lines.js";
-import { spool, type Spool } from "../sources/spool.js";
+import type { LineSource } from "../sources/line-source.js";
+import { Rereadable } from "../sources/rereadable.js";
 import { encodeEscaped } from "../sources/escaped-utf8.js";
 import { checkDpoOptions, type DpoOptions } from "./dpo-pairs.js";
 import { ExportAnswers, type AnsweredExports } from "./export-answers.js";
@@ -20,7 +17,6 @@ import type { ScoreBook } from "../formats/scorecard-book.js";
 import { GateBook, type GateEntry } from "../formats/gate-book.js";
 import type { SuiteBook } from "../formats/suite-book.js";
 
-const READ_CHUNK_BYTES = 1024 * 1024;
 /** Lines are handed to the spool in chunks of about this size. */
 const WRITE_CHUNK_BYTES = 256 * 1024;
 const NEWLINE = Buffer.from("\n");
@@ -113,7 +109,6 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   const pulledBook = format === "sft" ? null : new ScoreBookWriter();
   const found = { gates: [] as GateEntry[], scores: new ScoreTable(pulledBook ?? undefined), book: pulledBook, context: null as string | null, settled: false };
   const answers = format === "dpo" || options.skip !== undefined ? undefined : new ExportAnswers();
-  let spooled: Spool | undefined;
   let finished: PullReport | undefined;
   let book: GateBook | undefined;
   let scoreBook: ScoreBook | undefined;
@@ -142,15 +137,7 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
     tally.emit({ type: "done", report: finished });
   }
 
-  async function* raw(): AsyncGenerator<Buffer> {
-    if (spooled === undefined) {
-      spooled = spool(Readable.from(chunks(), { objectMode: false }), options.spoolDir);
-      yield* spooled.chunks;
-    } else {
-      const { path } = await spooled.done;
-      for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) yield chunk as Buffer;
-    }
-  }
+  const spooled = new Rereadable(() => Readable.from(chunks(), { objectMode: false }), options.spoolDir);
 
   const afterPull = (what: string) => {
     if (finished === undefined) throw new ConfigError(`${what} is known only after a first full read of ${name}`);
@@ -158,31 +145,8 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   };
 
   return {
-    name,
-    async *lines(readOptions?: ReadOptions): AsyncGenerator<SourceLine> {
-      try {
-        yield* splitLines(raw(), name, readOptions);
-      } catch (err) {
-        throw readError(name, err);
-      }
-    },
-    // The units' input: the spool the first read writes, read again (the pull's lines as bytes).
-    async *bytes(): AsyncGenerator<Buffer> {
-      try {
-        yield* raw();
-      } catch (err) {
-        throw readError(name, err);
-      }
-    },
-    async info() {
-      try {
-        if (spooled === undefined) for await (const _ of raw());
-        const { bytes, sha256 } = await (spooled as Spool).done;
-        return { path: name, bytes, sha256 };
-      } catch (err) {
-        throw readError(name, err);
-      }
-    },
+    // The units' input is the spool the first read writes, read again (the pull's lines as bytes).
+    ...spooled.source(name),
     gates() {
       afterPull("gates()");
       book ??= new GateBook(found.gates);

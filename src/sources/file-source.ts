@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import type { InputInfo, LineSource, ReadOptions, SourceLine } from "./line-source.js";
+import type { InputInfo, LineSource } from "./line-source.js";
 import { compressionFromName, decompress, sniffCompression } from "./decompress.js";
 import type { Compression } from "./decompress.js";
-import { readError } from "./read-error.js";
+import { readingInput } from "./read-error.js";
 import { splitLines } from "./split-lines.js";
 
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -25,36 +25,18 @@ export function fileSource(path: string): LineSource {
     measured = info;
   };
 
-  async function* lines(options?: ReadOptions): AsyncGenerator<SourceLine> {
-    try {
-      yield* splitLines(decompress(readMeasured(path, remember), { name: path, compression }), path, options);
-    } catch (err) {
-      throw readError(path, err);
-    }
-  }
-
   async function* bytes(memory?: () => Uint8Array | null): AsyncGenerator<Buffer> {
-    try {
-      const stored = compression ?? (await sniffFile(path));
-      if (stored === "none") yield* readReusing(path, remember, BYTES_CHUNK_BYTES, memory);
-      else yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression: stored });
-    } catch (err) {
-      throw readError(path, err);
-    }
+    const stored = compression ?? (await sniffFile(path));
+    if (stored === "none") yield* readReusing(path, remember, BYTES_CHUNK_BYTES, memory);
+    else yield* decompress(readMeasured(path, remember, BYTES_CHUNK_BYTES), { name: path, compression: stored });
   }
 
   return {
     name: path,
-    lines,
-    bytes,
+    lines: (options) => readingInput(path, splitLines(decompress(readMeasured(path, remember), { name: path, compression }), path, options)),
+    bytes: (memory) => readingInput(path, bytes(memory)),
     async info() {
-      if (measured === undefined) {
-        try {
-          for await (const _ of readMeasured(path, remember));
-        } catch (err) {
-          throw readError(path, err);
-        }
-      }
+      if (measured === undefined) for await (const _ of readingInput(path, readMeasured(path, remember)));
       return measured as InputInfo;
     },
   };

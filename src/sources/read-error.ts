@@ -12,3 +12,12 @@ export function readError(name: string, err: unknown): EvalshardError {
   if (isDiskFull(err)) return new IoError(`Cannot stage input "${name}" for reading: the disk is full (${cause}): free space, or point the output or TMPDIR elsewhere`, name, { cause: err });
   return new IoError(`Cannot read input "${name}": ${cause}`, name, { cause: err });
 }
+
+/** `items` as read from the input `name`: a failure while reading them is thrown as its {@link readError}. */
+export async function* readingInput<T>(name: string, items: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* items;
+  } catch (err) {
+    throw readError(name, err);
+  }
+}

@@ -1,8 +1,6 @@
-import type { LineSource, ReadOptions, SourceLine } from "./line-source.js";
+import type { LineSource } from "./line-source.js";
 import { decompress } from "./decompress.js";
-import { readError } from "./read-error.js";
 import { Rereadable } from "./rereadable.js";
-import { splitLines } from "./split-lines.js";
 
 const NAME = "-";
 
@@ -22,36 +20,5 @@ export interface StdinOptions {
  * A read that starts while the first one is still under way waits until stdin is fully spooled.
  */
 export function stdinSource(options: StdinOptions): LineSource {
-  const stdin = new Rereadable(() => options.stdin ?? process.stdin, options.spoolDir);
-  const raw = () => stdin.read();
-
-  async function* lines(readOptions?: ReadOptions): AsyncGenerator<SourceLine> {
-    try {
-      yield* splitLines(decompress(raw(), { name: NAME }), NAME, readOptions);
-    } catch (err) {
-      throw readError(NAME, err);
-    }
-  }
-
-  async function* bytes(): AsyncGenerator<Buffer> {
-    try {
-      yield* decompress(raw(), { name: NAME });
-    } catch (err) {
-      throw readError(NAME, err);
-    }
-  }
-
-  return {
-    name: NAME,
-    lines,
-    bytes,
-    async info() {
-      try {
-        const { bytes, sha256 } = await stdin.file();
-        return { path: NAME, bytes, sha256 };
-      } catch (err) {
-        throw readError(NAME, err);
-      }
-    },
-  };
+  return new Rereadable(() => options.stdin ?? process.stdin, options.spoolDir).source(NAME, (raw) => decompress(raw, { name: NAME }));
 }

@@ -44,6 +44,10 @@ const RULES: readonly Rule[] = [
   // rows() reads the writer's rows back (views/written-rows.ts); a view file holding both a rows() method and
   // a write is a second implementation.
   { rule: "view rows", marks: VIEW_ROWS, homes: ["views/prompt-completion-writer.ts", "views/rl-steps-writer.ts"], apart: true },
+  // An input's lines (a CR before the LF dropped, blank lines, a line past the limit, the last line without a
+  // newline): cut into batches of whole lines on main, split in the units, and `splitLines` is the two in a row.
+  // A copy would keep the CR a pending line may hold past the limit, or judge blanks or heads again.
+  { rule: "lines of an input", marks: /maxLineBytes \+ 1|function (isBlank|decodeHead)\b/, homes: ["sources/split-batch.ts", "sources/cut-batches.ts"], apart: true },
   { rule: "split shard sets", marks: /class (SplitShards|RowGroupShardSets)\b/, homes: ["output/row-group-shard-sets.ts"] },
   // Convert's and a night's: the one that opens a dataset's quarantine in its staging.
   { rule: "dataset sink", marks: /class \w*(Dataset|Snapshot)Sink\b|new QuarantineWriter\(/, homes: ["dataset/dataset-sink.ts"] },

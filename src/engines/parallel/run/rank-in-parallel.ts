@@ -1,7 +1,7 @@
 import type { LineSource } from "../../../sources/line-source.js";
 import { topKeysOf, WinningCopies } from "../../../stages/select-top-k.js";
 import type { RankedSeat } from "../../../stages/select-top-k.js";
-import { cutBatches } from "./cut-batches.js";
+import { cutBatches } from "../../../sources/cut-batches.js";
 import type { RankedMessage, RankMessage } from "./protocol.js";
 import { errorFromThread, errorOf } from "./unit-failure.js";
 import type { FromUnits } from "./unit-host.js";

@@ -8,8 +8,8 @@ import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import type { RankedMessage, WorkerConfig } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import type { SlowPath } from "./slow-path.js";
-import { splitBatch } from "./split-batch.js";
-import type { BatchLine } from "./split-batch.js";
+import { splitBatch } from "../../../sources/split-batch.js";
+import type { BatchLine } from "../../../sources/split-batch.js";
 import { workerRules } from "./worker-rules.js";
 
 /** What the parser writes into: nothing (its schema is bound to no columns). */

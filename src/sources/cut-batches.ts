@@ -1,5 +1,5 @@
-import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "../../../sources/split-lines.js";
-import { stripBom } from "../../../sources/strip-bom.js";
+import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, decodeHead } from "./split-batch.js";
+import { stripBom } from "./strip-bom.js";
 
 /** The least free memory worth offering a source to read into: smaller reads would cost more calls. */
 const MIN_READ_BYTES = 1 << 20;
@@ -23,9 +23,10 @@ export type RawBatch = LinesBatch | TooLongBatch;
 
 /**
  * Cuts an input's bytes into batches of whole lines, about `batchBytes` each, without looking at lines:
- * the workers split them. Follows `splitLines`: a leading UTF-8 BOM is dropped (offsets still count it), a
- * last line without a newline is kept, and a line that grows past `maxLineBytes` before its newline is
- * skipped and comes out as a `too_long` batch (shorter lines over the limit are the workers' to report).
+ * `splitBatch` splits them (in the workers, or in `splitLines`). A leading UTF-8 BOM is dropped (offsets
+ * still count it), a last line without a newline is kept, and a line that grows past `maxLineBytes` before
+ * its newline is skipped and comes out as a `too_long` batch (shorter lines over the limit are
+ * `splitBatch`'s to report).
  */
 export async function* cutBatches(
   /** The input's bytes; as a function, it is offered the free end of the pending batch to read into (see `LineSource.bytes`). */

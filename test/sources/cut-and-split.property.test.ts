@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cutBatches } from "../../../../src/engines/parallel/run/cut-batches.js";
-import { splitBatch } from "../../../../src/engines/parallel/run/split-batch.js";
-import { splitLines } from "../../../../src/sources/split-lines.js";
+import { cutBatches } from "../../src/sources/cut-batches.js";
+import { splitBatch } from "../../src/sources/split-batch.js";
+import { splitLines } from "../../src/sources/split-lines.js";
 
-// The parallel engine splits lines in two halves (main cuts batches, workers split them); together they
-// must find exactly the lines, numbers, offsets and oversized lines `splitLines` finds.
+// The engine splits lines in two halves (main cuts batches, workers split them), and `splitLines` runs the same
+// two with a batch size of its own over copied chunks: at any batch size, with chunks read in place too, the
+// halves must find exactly the lines, numbers, offsets and oversized lines `splitLines` finds
+// (split-lines.test.ts holds `splitLines` to a whole-buffer reference).
 async function* chunked(bytes: Uint8Array, sizes: readonly number[]): AsyncIterable<Buffer> {
   let at = 0;
   for (let i = 0; at < bytes.length; i++) {
