@@ -5,7 +5,7 @@ import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 
 /** {@link Files} under a local directory. */
 export class LocalFiles implements Files {

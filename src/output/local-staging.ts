@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { createLocalFile, LocalFiles } from "./local-files.js";
 import type { Fence, PublishHook, Staging } from "./storage.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
 import type { SnapshotGrace } from "./local-snapshots.js";
