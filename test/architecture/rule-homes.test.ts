@@ -69,6 +69,11 @@ const RULES: readonly Rule[] = [
   { rule: "what a format's rules read", marks: /"(scores\.outcomes\.total_actions|scoring_basis\.composite_delta)"/, homes: ["formats/record-rules.ts"] },
   // A DPO view given no RL records: the plan, the run, the stage and the rows ask for them in one wording.
   { rule: "missing --context", marks: /give the RL export with --context/, homes: ["views/view-traits.ts"] },
+  // A filesystem step's failure, named by the step and the path (a full disk in words): output's steps and the
+  // spool's and a pull's staging writes once had a wrapper each.
+  { rule: "I/O step's error", marks: /function (ioStep|writeStep)\b|Cannot \$\{what\} \$\{path\}/, homes: ["core/io-step.ts"] },
+  // The manifest is put in place last (the card first): the journal's roll-forward, the local links and the root copies on object storage.
+  { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
