@@ -13,7 +13,7 @@ import type { Files } from "./storage.js";
  */
 export async function createIfAbsent(files: Files, path: string, text: string): Promise<boolean> {
   const body = Buffer.from(redactSecrets(text));
-  if (files instanceof ObjectStorage) return (await files.root.store.putIfAbsent(files.root.key(path), body)) !== null;
+  if (files instanceof ObjectStorage) return (await files.root.putIf(path, body, null)) !== null;
   if (files instanceof LocalFiles) {
     const local = files.at(path);
     return ioStep(local, "create", async () => {

@@ -1,6 +1,5 @@
 import { IoError } from "../core/errors.js";
 import type { ObjectFiles } from "./object-files.js";
-import { readText } from "./write-text.js";
 import type { StoredFile } from "./storage.js";
 
 /** The commit record of a dataset on object storage, relative to its prefix. */
@@ -39,13 +38,11 @@ export interface SnapshotPointer {
 
 /** The pointer and its ETag; null for a dataset never published on object storage. */
 export async function readPointer(files: ObjectFiles): Promise<{ pointer: SnapshotPointer; etag: string } | null> {
-  const head = await files.head(POINTER_PATH);
-  if (head === null) return null;
-  const text = await readText(files, POINTER_PATH);
-  if (text === null) return null;
+  const found = await files.readTagged(POINTER_PATH);
+  if (found === null) return null;
   try {
-    const pointer = JSON.parse(text) as SnapshotPointer;
-    if (pointer.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer, etag: head.etag };
+    const pointer = JSON.parse(found.text) as SnapshotPointer;
+    if (pointer.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer, etag: found.etag };
   } catch {
     // fall through
   }
@@ -55,8 +52,6 @@ export async function readPointer(files: ObjectFiles): Promise<{ pointer: Snapsh
 
 /** Writes the pointer if the current one still has ETag `previous` (or there is none, for null). */
 export async function writePointer(files: ObjectFiles, pointer: SnapshotPointer, previous: string | null): Promise<void> {
-  const key = files.key(POINTER_PATH);
-  const body = Buffer.from(`${JSON.stringify(pointer, null, 1)}\n`);
-  const written = previous === null ? await files.store.putIfAbsent(key, body) : await files.store.putIfMatch(key, body, previous);
+  const written = await files.putIf(POINTER_PATH, Buffer.from(`${JSON.stringify(pointer, null, 1)}\n`), previous);
   if (written === null) throw new IoError(`Cannot publish ${files.location}: another job published a snapshot meanwhile (the lock was lost); nothing of this run is visible`, files.location);
 }
