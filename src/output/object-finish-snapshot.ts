@@ -1,5 +1,5 @@
 import type { ObjectFiles } from "./object-files.js";
-import { SNAPSHOTS } from "./object-snapshot-pointer.js";
+import { keptFolders, SNAPSHOTS } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import { publishOrder } from "./publish-order.js";
 import type { Fence, PublishHook } from "./storage.js";
@@ -37,7 +37,7 @@ export async function finishSnapshot(root: ObjectFiles, pointer: SnapshotPointer
     await root.store.delete(stale);
     await step("cleaned");
   }
-  const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
+  const keep = keptFolders(pointer);
   // Listed before the check: a job that took the lock over since makes its folder after, so it is never listed.
   const folders = await root.folders(SNAPSHOTS);
   await fence();

@@ -36,6 +36,11 @@ export interface SnapshotPointer {
   readonly fence?: number;
 }
 
+/** The snapshot folders `pointer` keeps: its history, and the one it replaced (for that one's readers, issue 40). */
+export function keptFolders(pointer: SnapshotPointer | null): Set<string> {
+  return new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
+}
+
 /** The pointer and its ETag; null for a dataset never published on object storage. */
 export async function readPointer(files: ObjectFiles): Promise<{ pointer: SnapshotPointer; etag: string } | null> {
   const found = await files.readTagged(POINTER_PATH);
