@@ -1,7 +1,8 @@
 import { stringifyExact } from "../core/exact-json.js";
 import { appendFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { EvalshardError, IoError } from "../core/errors.js";
+import { EvalshardError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { sha256Hex } from "../core/sha256-hex.js";
 import { bucketOf } from "./bucket.js";
 
@@ -114,10 +115,6 @@ export class IncomingBuckets {
     this.#buffered -= this.#sizes[bucket] ?? 0;
     this.#sizes[bucket] = 0;
     const path = this.file(bucket);
-    try {
-      await appendFile(path, buffer.join(""));
-    } catch (error) {
-      throw new IoError(`Cannot stage records in ${path}: ${(error as Error).message}`, path, { cause: error });
-    }
+    await ioStep(path, "stage records in", () => appendFile(path, buffer.join("")));
   }
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { redactSecrets } from "../core/secrets.js";
-import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { LocalFiles } from "./local-files.js";
 import { ObjectStorage } from "./object-storage.js";
 import type { Files } from "./storage.js";
@@ -13,17 +13,16 @@ import type { Files } from "./storage.js";
  */
 export async function createIfAbsent(files: Files, path: string, text: string): Promise<boolean> {
   const body = Buffer.from(redactSecrets(text));
-  if (files instanceof ObjectStorage) return (await files.root.store.putIfAbsent(files.root.key(path), body)) !== null;
+  if (files instanceof ObjectStorage) return (await files.root.putIf(path, body, null)) !== null;
   if (files instanceof LocalFiles) {
     const local = files.at(path);
-    try {
+    return ioStep(local, "create", async () => {
       await mkdir(dirname(local), { recursive: true });
-      await writeFile(local, body, { flag: "wx" });
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw new IoError(`Cannot create ${local}: ${(error as Error).message}`, local, { cause: error });
-    }
+      return writeFile(local, body, { flag: "wx" }).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)),
+      );
+    });
   }
   throw new Error(`Internal error: no conditional write on ${files.location}`);
 }

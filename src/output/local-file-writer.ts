@@ -3,6 +3,7 @@ import type { Hash } from "node:crypto";
 import { open, rm } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, WrittenFile } from "./storage.js";
 
@@ -37,21 +38,15 @@ export class LocalFileWriter implements FileWriter {
   }
 
   static async create(path: string, flushes?: PendingFlushes): Promise<LocalFileWriter> {
-    try {
-      return new LocalFileWriter(path, await open(path, "w"), flushes);
-    } catch (error) {
-      throw new IoError(`Cannot create ${path}: ${(error as Error).message}`, path, { cause: error });
-    }
+    return new LocalFileWriter(path, await ioStep(path, "create", () => open(path, "w")), flushes);
   }
 
   async write(bytes: Uint8Array): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the file is ${this.#state}`, this.path);
-    try {
+    await ioStep(this.path, "write", async () => {
       let at = 0;
       while (at < bytes.length) at += (await this.file.write(bytes, at, bytes.length - at)).bytesWritten;
-    } catch (error) {
-      throw new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
-    }
+    });
     this.#hash.update(bytes);
     this.bytes += bytes.length;
     if (this.#flushing === null && this.bytes - this.#flushedTo >= FLUSH_BYTES) {
@@ -81,16 +76,14 @@ export class LocalFileWriter implements FileWriter {
 
   /** Syncs the file to disk and closes it. */
   async #flush(): Promise<void> {
-    try {
+    await ioStep(this.path, "write", async () => {
       try {
         await this.#flushing;
         await this.file.sync();
       } finally {
         await this.file.close();
       }
-    } catch (error) {
-      throw new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
-    }
+    });
   }
 
   async abort(): Promise<void> {

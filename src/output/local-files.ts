@@ -5,11 +5,15 @@ import { ConfigError, IoError } from "../core/errors.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { PendingFlushes } from "./pending-flushes.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 
 /** {@link Files} under a local directory. */
 export class LocalFiles implements Files {
-  constructor(readonly location: string) {}
+  constructor(
+    readonly location: string,
+    /** Where a staging's files leave their sync to disk (`LocalFileWriter`); none: each syncs at its close. */
+    private readonly flushes?: PendingFlushes,
+  ) {}
 
   /** `target` itself, or the files of the local directory it names. */
   static of(target: string | Files): Files {
@@ -25,7 +29,9 @@ export class LocalFiles implements Files {
   }
 
   async create(path: string): Promise<FileWriter> {
-    return createLocalFile(this.at(path));
+    const local = this.at(path);
+    await ioStep(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
+    return LocalFileWriter.create(local, this.flushes);
   }
 
   async read(path: string): Promise<AsyncIterable<Uint8Array> | null> {
@@ -68,12 +74,6 @@ export class LocalFiles implements Files {
     const local = this.at(path);
     await ioStep(local, "remove", () => rm(local, { recursive: true, force: true }));
   }
-}
-
-/** Creates the local file `local` and the folders above it; with `flushes`, its sync to disk is left to them. */
-export async function createLocalFile(local: string, flushes?: PendingFlushes): Promise<LocalFileWriter> {
-  await ioStep(dirname(local), "create", () => mkdir(dirname(local), { recursive: true }));
-  return LocalFileWriter.create(local, flushes);
 }
 
 /** A read stream that reports a failure as an {@link IoError} naming the file. */

@@ -1,7 +1,7 @@
 import { lstat, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isEvalshardOwn } from "./evalshard-own.js";
-import { ioStepOr } from "./io-step.js";
+import { ioStepOr } from "../core/io-step.js";
 import { CURRENT } from "./local-snapshots.js";
 
 /** Folders whose children are judged one by one: evalshard's only while every child is its own. */

@@ -1,9 +1,10 @@
 import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 import { exists, syncDir } from "./local-sync.js";
 import { tryParseJson } from "../core/try-parse-json.js";
+import { publishOrder } from "./publish-order.js";
 
 /**
  * The publish journal of evalshard before snapshot folders (issue 20): a staging directory holding
@@ -12,7 +13,6 @@ import { tryParseJson } from "../core/try-parse-json.js";
  */
 export const JOURNAL = "journal.json";
 export const OLD_PREFIX = ".evalshard-old-";
-const COMMIT_ENTRY = "manifest.json";
 
 export interface Journal {
   readonly version: 1;
@@ -36,7 +36,7 @@ export async function readJournal(path: string): Promise<Journal | null> {
 export async function rollForward(outDir: string, stagingDir: string, journal: Journal): Promise<void> {
   const old = join(outDir, `${OLD_PREFIX}${journal.id}`);
   await ioStep(old, "create the directory for replaced entries", () => mkdir(old, { recursive: true }));
-  const commitLast = [...journal.entries].sort((a, b) => Number(a.name === COMMIT_ENTRY) - Number(b.name === COMMIT_ENTRY));
+  const commitLast = publishOrder(journal.entries);
   for (const e of [...commitLast].reverse()) {
     // A staged entry that is gone has been moved in: what is in the output is already new.
     const replaceable = !e.present || (await exists(join(stagingDir, e.name)));

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ioStep } from "./io-step.js";
+import { ioStep } from "../core/io-step.js";
 import { linkTree } from "./local-snapshots.js";
 import { snapshotFolder } from "./snapshot-folder.js";
 import { LocalStorage } from "./local-storage.js";

@@ -1,11 +1,12 @@
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { IoError } from "../core/errors.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import { OLD_PREFIX } from "./local-journal.js";
 import { syncDir, syncFile, syncFolders } from "./local-sync.js";
 import type { PendingFlushes } from "./pending-flushes.js";
+import { publishOrder } from "./publish-order.js";
 import { writeText } from "./write-text.js";
 import type { Fence, PublishHook } from "./storage.js";
 
@@ -19,8 +20,6 @@ import type { Fence, PublishHook } from "./storage.js";
 export const SNAPSHOTS_DIR = ".evalshard-snapshots";
 export const CURRENT = ".evalshard-current";
 const ENTRIES_FILE = ".evalshard-entries.json";
-/** Moved aside first and linked last when a dataset of the layout before snapshots is converted. */
-const COMMIT_ENTRY = "manifest.json";
 /** The new `.evalshard-current`, made inside the staging: a job whose staging another job deleted cannot switch. */
 const NEXT_CURRENT = ".evalshard-current.next";
 const unfenced: Fence = async () => undefined;
@@ -146,7 +145,7 @@ export async function finishSnapshot(outDir: string, step: PublishHook, current?
   }
   if (id === null) return;
   const old = join(outDir, `${OLD_PREFIX}${id}`);
-  const manifestLast = [...entries].sort((a, b) => Number(a === COMMIT_ENTRY) - Number(b === COMMIT_ENTRY));
+  const manifestLast = publishOrder(entries);
   const manifestFirst = [...manifestLast].reverse();
   const unlinked = new Set<string>();
   let moved = false;
@@ -177,9 +176,7 @@ export interface SnapshotEntries {
 
 async function entriesOf(outDir: string, id: string): Promise<SnapshotEntries> {
   const path = join(outDir, SNAPSHOTS_DIR, id, ENTRIES_FILE);
-  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new IoError(`Cannot read ${path}: ${error.message}`, path, { cause: error });
-  });
+  const text = await ioStep(path, "read", () => readFile(path, "utf8"));
   const names = (list: unknown): list is string[] => Array.isArray(list) && list.every((e) => typeof e === "string" && e !== "" && !/[/\\]/.test(e) && !e.startsWith("."));
   const record = JSON.parse(text) as Partial<SnapshotEntries>;
   if (!names(record.entries) || !names(record.listed)) throw new IoError(`${path} is not one evalshard wrote; inspect the output directory by hand`, path);
@@ -188,11 +185,7 @@ async function entriesOf(outDir: string, id: string): Promise<SnapshotEntries> {
 
 /** What the link `path` points at; "" for anything there that is not a link, null for nothing there. */
 async function linkOf(path: string): Promise<string | null> {
-  return readlink(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    if (error.code === "EINVAL") return "";
-    throw new IoError(`Cannot inspect ${path}: ${error.message}`, path, { cause: error });
-  });
+  return ioStepOr(path, "inspect", null, () => readlink(path).catch((error: NodeJS.ErrnoException) => (error.code === "EINVAL" ? "" : Promise.reject(error))));
 }
 
 /**

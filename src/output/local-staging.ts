@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
-import { createLocalFile, LocalFiles } from "./local-files.js";
+import { filesOf } from "./files-of.js";
+import { LocalFiles } from "./local-files.js";
 import type { Fence, PublishHook, Staging } from "./storage.js";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 import { JOURNAL, OLD_PREFIX, readJournal, rollForward } from "./local-journal.js";
 import { CURRENT, finishSnapshot, linkTree, publishSnapshot, SNAPSHOTS_DIR } from "./local-snapshots.js";
 import type { SnapshotGrace } from "./local-snapshots.js";
@@ -48,18 +49,13 @@ export async function openStaging(outDir: string, options: { readonly onStep?: P
   await ioStep(dir, "create the staging directory", () => mkdir(dir));
   const step = options.onStep ?? (() => undefined);
   let publishing = false;
-  const files = new LocalFiles(dir);
   // A staged file's sync to disk runs while the job goes on; the publish and a reject wait for them all.
   const flushes = new PendingFlushes();
+  const files = new LocalFiles(dir, flushes);
   return {
+    ...filesOf(files),
     dir,
-    location: dir,
     scratch: dir,
-    create: async (path) => createLocalFile(files.at(path), flushes),
-    read: (path) => files.read(path),
-    list: (prefix) => files.list(prefix),
-    rename: (from, to) => files.rename(from, to),
-    remove: (path) => files.remove(path),
     // A hard link (a copy where links fail), through the entry's link into the current snapshot.
     reuse: (path) => linkTree(join(outDir, ...path.split("/")), files.at(path)),
     async publish(entries) {

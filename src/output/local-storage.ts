@@ -25,7 +25,6 @@ export interface LocalStorageOptions {
  * is a journal and renames inside the directory ({@link openStaging}).
  */
 export class LocalStorage extends LocalFiles implements Storage {
-  readonly #leaseMs: number | undefined;
   #held: LeaseLock | null = null;
 
   constructor(
@@ -33,11 +32,10 @@ export class LocalStorage extends LocalFiles implements Storage {
     readonly options: LocalStorageOptions = {},
   ) {
     super(location);
-    this.#leaseMs = options.leaseMs;
   }
 
   async lock(): Promise<Lock> {
-    const held = await takeOutputLock(this.location, this.#leaseMs === undefined ? {} : { leaseMs: this.#leaseMs });
+    const held = await takeOutputLock(this.location, this.options);
     this.#held = held;
     return held;
   }

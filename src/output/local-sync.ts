@@ -1,6 +1,6 @@
 import { lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { ioStep, ioStepOr } from "./io-step.js";
+import { ioStep, ioStepOr } from "../core/io-step.js";
 
 /** Whether `path` exists (a symbolic link counts, even one whose target is gone). */
 export async function exists(path: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import { link, lstat, mkdir, readdir, readFile, rename, unlink, utimes, writeFil
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { takeLease } from "./lease-lock.js";
 import type { HeldLease, LeaseClaim, LeaseLock, LeaseRecord, LeaseSlot } from "./lease-lock.js";
 
@@ -42,11 +43,7 @@ export async function lockOutput(outDir: string, options: LockOptions = {}): Pro
 /** {@link lockOutput}, with the fence: the held lock's `check` before each switch or delete. */
 export async function takeOutputLock(outDir: string, options: LockOptions = {}): Promise<LeaseLock> {
   const leaseMs = options.leaseMs ?? leaseFromEnvironment() ?? DEFAULT_LEASE_MS;
-  try {
-    await mkdir(outDir, { recursive: true });
-  } catch (error) {
-    throw new IoError(`Cannot create the output directory ${outDir}: ${(error as Error).message}`, outDir, { cause: error });
-  }
+  await ioStep(outDir, "create the output directory", () => mkdir(outDir, { recursive: true }));
   return takeLease(lockFile(outDir, leaseMs), leaseMs);
 }
 

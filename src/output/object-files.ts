@@ -2,6 +2,7 @@ import { ConfigError } from "../core/errors.js";
 import { ObjectFileWriter } from "./object-file-writer.js";
 import type { ObjectHead, ObjectStore } from "./object-store.js";
 import type { FileWriter, Files, StoredFile } from "./storage.js";
+import { readText } from "./write-text.js";
 
 /**
  * {@link Files} on the objects of a store under one key prefix, path for key: `path` is the object
@@ -42,6 +43,18 @@ export class ObjectFiles implements Files {
   /** The object's size, ETag and metadata; null when there is none. */
   head(path: string): Promise<ObjectHead | null> {
     return this.store.head(this.key(path));
+  }
+
+  /** A small object's text and ETag (a record replaced conditionally: the pointer, the lease); null when there is none. */
+  async readTagged(path: string): Promise<{ readonly text: string; readonly etag: string } | null> {
+    const head = await this.head(path);
+    const text = head === null ? null : await readText(this, path);
+    return head === null || text === null ? null : { text, etag: head.etag };
+  }
+
+  /** Writes a small object only while its ETag is `etag`, or only where there is none (`etag` null): its new ETag, or null when that no longer holds. */
+  putIf(path: string, body: Uint8Array, etag: string | null): Promise<string | null> {
+    return etag === null ? this.store.putIfAbsent(this.key(path), body) : this.store.putIfMatch(this.key(path), body, etag);
   }
 
   async list(prefix: string): Promise<StoredFile[]> {

@@ -1,12 +1,11 @@
 import type { ObjectFiles } from "./object-files.js";
-import { SNAPSHOTS } from "./object-snapshot-pointer.js";
+import { keptFolders, SNAPSHOTS } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
+import { publishOrder } from "./publish-order.js";
 import type { Fence, PublishHook } from "./storage.js";
 
 /** Metadata on a root copy: which snapshot it was copied from. */
 export const SNAPSHOT_METADATA = "evalshard-snapshot";
-/** The commit for readers that follow the root files: copied last. */
-const COMMIT_FILE = "manifest.json";
 
 /**
  * Everything after the pointer, idempotent, so a publish and a recovery run the same steps:
@@ -25,8 +24,7 @@ export async function finishSnapshot(root: ObjectFiles, pointer: SnapshotPointer
     await fence();
     const base = `${SNAPSHOTS}${pointer.snapshot}/`;
     const topLevel = pointer.files.map((f) => f.path).filter((p) => !p.includes("/"));
-    const ordered = [...topLevel.filter((p) => p !== COMMIT_FILE).sort((a, b) => Number(b === "README.md") - Number(a === "README.md")), ...topLevel.filter((p) => p === COMMIT_FILE)];
-    for (const name of ordered) {
+    for (const name of publishOrder(topLevel)) {
       const head = await root.head(name);
       if (head?.metadata[SNAPSHOT_METADATA] !== pointer.snapshot) await root.copy(root.key(`${base}${name}`), name, { [SNAPSHOT_METADATA]: pointer.snapshot });
       await step(`root:${name}`);
@@ -39,7 +37,7 @@ export async function finishSnapshot(root: ObjectFiles, pointer: SnapshotPointer
     await root.store.delete(stale);
     await step("cleaned");
   }
-  const keep = new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
+  const keep = keptFolders(pointer);
   // Listed before the check: a job that took the lock over since makes its folder after, so it is never listed.
   const folders = await root.folders(SNAPSHOTS);
   await fence();

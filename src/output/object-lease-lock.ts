@@ -2,7 +2,6 @@ import { hostname } from "node:os";
 import { takeLease } from "./lease-lock.js";
 import type { HeldLease, LeaseClaim, LeaseLock, LeaseRecord, LeaseSlot } from "./lease-lock.js";
 import type { ObjectFiles } from "./object-files.js";
-import { readText } from "./write-text.js";
 import { tryParseJson } from "../core/try-parse-json.js";
 
 /** The lock object, relative to the dataset's prefix. */
@@ -81,18 +80,14 @@ async function putLease(files: ObjectFiles, mine: LeaseClaim, leaseMs: number, c
     fence: mine.fence,
     process: mine.identity,
   };
-  const key = files.key(LOCK_PATH);
-  const body = Buffer.from(`${JSON.stringify(content)}\n`);
-  return condition === null ? files.store.putIfAbsent(key, body) : files.store.putIfMatch(key, body, condition);
+  return files.putIf(LOCK_PATH, Buffer.from(`${JSON.stringify(content)}\n`), condition);
 }
 
 async function readLease(files: ObjectFiles): Promise<HeldObject | null> {
-  const head = await files.head(LOCK_PATH);
-  if (head === null) return null;
-  const text = await readText(files, LOCK_PATH);
-  if (text === null) return null;
-  const value = tryParseJson(text) as Partial<LeaseContent> | null | undefined;
-  if (typeof value?.token === "string" && typeof value.expires === "string") return { ...value, etag: head.etag, expiresAt: Date.parse(value.expires) };
+  const found = await files.readTagged(LOCK_PATH);
+  if (found === null) return null;
+  const value = tryParseJson(found.text) as Partial<LeaseContent> | null | undefined;
+  if (typeof value?.token === "string" && typeof value.expires === "string") return { ...value, etag: found.etag, expiresAt: Date.parse(value.expires) };
   // A foreign or torn lock object: treated as expired.
-  return { etag: head.etag, expiresAt: 0 };
+  return { etag: found.etag, expiresAt: 0 };
 }

@@ -1,6 +1,5 @@
 import { IoError } from "../core/errors.js";
 import type { ObjectFiles } from "./object-files.js";
-import { readText } from "./write-text.js";
 import type { StoredFile } from "./storage.js";
 import { tryParseJson } from "../core/try-parse-json.js";
 
@@ -38,22 +37,23 @@ export interface SnapshotPointer {
   readonly fence?: number;
 }
 
+/** The snapshot folders `pointer` keeps: its history, and the one it replaced (for that one's readers, issue 40). */
+export function keptFolders(pointer: SnapshotPointer | null): Set<string> {
+  return new Set([...(pointer?.history ?? []), ...(pointer?.replaced === undefined ? [] : [pointer.replaced])]);
+}
+
 /** The pointer and its ETag; null for a dataset never published on object storage. */
 export async function readPointer(files: ObjectFiles): Promise<{ pointer: SnapshotPointer; etag: string } | null> {
-  const head = await files.head(POINTER_PATH);
-  if (head === null) return null;
-  const text = await readText(files, POINTER_PATH);
-  if (text === null) return null;
-  const pointer = tryParseJson(text) as Partial<SnapshotPointer> | null | undefined;
-  if (pointer?.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer: pointer as SnapshotPointer, etag: head.etag };
+  const found = await files.readTagged(POINTER_PATH);
+  if (found === null) return null;
+  const pointer = tryParseJson(found.text) as Partial<SnapshotPointer> | null | undefined;
+  if (pointer?.version === 1 && typeof pointer.snapshot === "string" && Array.isArray(pointer.files)) return { pointer: pointer as SnapshotPointer, etag: found.etag };
   const url = `${files.location}/${POINTER_PATH}`;
   throw new IoError(`${url} is not a snapshot pointer evalshard wrote; inspect the dataset by hand`, url);
 }
 
 /** Writes the pointer if the current one still has ETag `previous` (or there is none, for null). */
 export async function writePointer(files: ObjectFiles, pointer: SnapshotPointer, previous: string | null): Promise<void> {
-  const key = files.key(POINTER_PATH);
-  const body = Buffer.from(`${JSON.stringify(pointer, null, 1)}\n`);
-  const written = previous === null ? await files.store.putIfAbsent(key, body) : await files.store.putIfMatch(key, body, previous);
+  const written = await files.putIf(POINTER_PATH, Buffer.from(`${JSON.stringify(pointer, null, 1)}\n`), previous);
   if (written === null) throw new IoError(`Cannot publish ${files.location}: another job published a snapshot meanwhile (the lock was lost); nothing of this run is visible`, files.location);
 }

@@ -4,12 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
 import type { ObjectFiles } from "./object-files.js";
+import { filesOf } from "./files-of.js";
 import { finishSnapshot } from "./object-finish-snapshot.js";
 import { REJECTED_DIR } from "./publish-guard.js";
 import { snapshotFolder } from "./snapshot-folder.js";
 import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
-import type { Fence, FileWriter, PublishHook, Staging, StoredFile } from "./storage.js";
+import type { Fence, PublishHook, Staging, StoredFile } from "./storage.js";
 import { topLevelEntries } from "./top-level-entries.js";
 
 /** What a staging needs from its storage. */
@@ -60,13 +61,8 @@ export async function openObjectStaging(context: ObjectStagingContext): Promise<
     snapshot,
     number,
     base,
-    location: files.location,
+    ...filesOf(files),
     scratch,
-    create: (path): Promise<FileWriter> => files.create(path),
-    read: (path) => files.read(path),
-    list: (prefix) => files.list(prefix),
-    rename: (from, to) => files.rename(from, to),
-    remove: (path) => files.remove(path),
     async reuse(path) {
       const source = await context.resolve(path);
       if (source === null) throw new ConfigError(`Cannot reuse ${root.location}/${path}: the dataset has no such file`);

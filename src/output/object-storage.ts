@@ -5,7 +5,7 @@ import { ObjectFiles } from "./object-files.js";
 import { finishSnapshot } from "./object-finish-snapshot.js";
 import type { LeaseLock } from "./lease-lock.js";
 import { takeObjectLease } from "./object-lease-lock.js";
-import { readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
+import { keptFolders, readPointer, SNAPSHOTS, writePointer } from "./object-snapshot-pointer.js";
 import type { SnapshotPointer } from "./object-snapshot-pointer.js";
 import { openObjectStaging } from "./object-staging.js";
 import type { ObjectStaging } from "./object-staging.js";
@@ -121,7 +121,7 @@ export class ObjectStorage implements Storage {
 
   /** How many snapshot folders the pointer does not keep: those of runs that died (or stalled) before their commit. */
   async #deadFolders(pointer: SnapshotPointer): Promise<number> {
-    const kept = new Set(pointer.history);
+    const kept = keptFolders(pointer);
     return (await this.root.folders(SNAPSHOTS)).filter((folder) => !kept.has(folder)).length;
   }
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import { ConfigError } from "../core/errors.js";
+import { filesOf } from "./files-of.js";
 import { LocalFileWriter } from "./local-file-writer.js";
 import type { FileWriter, Lock, Staging, Storage, StoredFile, WrittenFile } from "./storage.js";
 
@@ -64,13 +65,8 @@ export class StdoutStorage implements Storage {
     const scratch = await mkdtemp(join(tmpdir(), "evalshard-stdout-"));
     const done = () => rm(scratch, { recursive: true, force: true });
     return {
-      location: this.location,
+      ...filesOf(this),
       scratch,
-      create: (path) => this.create(path),
-      read: () => this.read(),
-      list: () => this.list(),
-      rename: () => this.rename(),
-      remove: () => this.remove(),
       reuse: (path) => Promise.reject(new ConfigError(`Cannot reuse ${path} on standard output: it keeps nothing`)),
       publish: done,
       // The rows already went down the pipe: a refused run can only say so (exit code, manifest), not take them back.

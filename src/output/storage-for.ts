@@ -21,17 +21,13 @@ export async function storageFor(location: string, options: S3StorageOptions & L
   }
   if (where.kind === "local" && options.snapshots === true) {
     const { LocalSnapshotStorage } = await import("./local-snapshot-storage.js");
-    return new LocalSnapshotStorage(where.path, keptSnapshots(options.keepSnapshots), localOptions(options));
+    return new LocalSnapshotStorage(where.path, keptSnapshots(options.keepSnapshots), options);
   }
-  if (where.kind === "local") return new LocalStorage(where.path, localOptions(options));
+  if (where.kind === "local") return new LocalStorage(where.path, options);
   const { S3Storage } = await import("./s3-storage.js").catch((error: unknown) => {
     // The AWS SDK is an optional peer dependency (22 MB of the install; docs/decisions.md).
     if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND" || !String((error as Error).message).includes("@aws-sdk/")) throw error;
     throw new ConfigError(`Writing to ${location} needs the AWS SDK, an optional peer dependency: npm install @aws-sdk/client-s3 @aws-sdk/lib-storage`, { cause: error });
   });
   return new S3Storage(where.url, options);
-}
-
-function localOptions({ snapshotGraceMs, sleep, leaseMs }: LocalStorageOptions): LocalStorageOptions {
-  return { ...(snapshotGraceMs === undefined ? {} : { snapshotGraceMs }), ...(sleep === undefined ? {} : { sleep }), ...(leaseMs === undefined ? {} : { leaseMs }) };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readSync } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { writeStep } from "../core/write-step.js";
+import { ioStep } from "../core/io-step.js";
 import { grown } from "../core/grown.js";
 import { encodeEscaped, hasEscapedBytes } from "../sources/escaped-utf8.js";
 
@@ -42,7 +42,7 @@ export class Staging {
 
   static async open(dir: string): Promise<Staging> {
     const path = join(dir, `pull-staging-${randomUUID()}.ndjson`);
-    const handle = await writeStep(path, "create the pull's staging file", async () => {
+    const handle = await ioStep(path, "create the pull's staging file", async () => {
       await mkdir(dir, { recursive: true });
       return open(path, "wx+");
     });
@@ -140,7 +140,7 @@ export class Staging {
     this.flushed += this.pendingBytes;
     this.pendingBytes = 0;
     this.writing = this.writing.then(() =>
-      writeStep(this.path, "write the pull's staging file", async () => {
+      ioStep(this.path, "write the pull's staging file", async () => {
         for (let written = 0; written < buf.length; ) {
           written += (await this.handle.write(buf, written, buf.length - written, position + written)).bytesWritten;
         }

@@ -1,5 +1,5 @@
 import { EvalshardError, IoError } from "../core/errors.js";
-import { isDiskFull } from "../core/write-step.js";
+import { isDiskFull } from "../core/io-step.js";
 
 /**
  * The error to throw when reading an input failed: an evalshard error as it is, anything else (an

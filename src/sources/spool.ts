@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { writeStep } from "../core/write-step.js";
+import { ioStep } from "../core/io-step.js";
 
 /** A one-shot stream copied to a file as it is read, so that it can be read again. */
 export interface Spool {
@@ -48,7 +48,7 @@ export function spool(input: NodeJS.ReadableStream, dir: string): Spool {
   /** Copies one chunk to the file and returns it; undefined at the end of the stream. */
   const step = async (): Promise<Buffer | undefined> => {
     try {
-      file ??= writeStep(path, "create the spool file", () => mkdir(dir, { recursive: true }).then(() => open(path, "wx")));
+      file ??= ioStep(path, "create the spool file", () => mkdir(dir, { recursive: true }).then(() => open(path, "wx")));
       const handle = await file;
       const next = await iterator.next();
       if (next.done === true) {
@@ -59,7 +59,7 @@ export function spool(input: NodeJS.ReadableStream, dir: string): Spool {
       const chunk = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
       hash.update(chunk);
       bytes += chunk.length;
-      await writeStep(path, "write the spool file", async () => {
+      await ioStep(path, "write the spool file", async () => {
         for (let written = 0; written < chunk.length; ) {
           written += (await handle.write(chunk, written, chunk.length - written)).bytesWritten;
         }

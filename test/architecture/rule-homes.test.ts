@@ -77,6 +77,11 @@ const RULES: readonly Rule[] = [
   { rule: "scorecard store", marks: /\.addSeat\(/, homes: ["formats/score-book-writer.ts"] },
   // A try around JSON.parse alone whose catch takes a text that is not JSON as no value (returns, skips or falls through).
   { rule: "JSON text or nothing", marks: /JSON\.parse\([^\n]*\n\s*\} catch \{\n\s*(return\b|continue;|\/\/)/, homes: ["core/try-parse-json.ts"] },
+  // A filesystem step's failure, named by the step and the path (a full disk in words): output's steps and the
+  // spool's and a pull's staging writes once had a wrapper each.
+  { rule: "I/O step's error", marks: /function (ioStep|writeStep)\b|Cannot \$\{what\} \$\{path\}/, homes: ["core/io-step.ts"] },
+  // The manifest is put in place last (the card first): the journal's roll-forward, the local links and the root copies on object storage.
+  { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
