@@ -15,7 +15,8 @@ import { loadFormatInfo } from "./fast/load-format-info.js";
 import { parserSchemaFor } from "./fast/parser-schema-for.js";
 import { recordStripper } from "./fast/record-stripper.js";
 import { convertInParallel } from "./run/convert-in-parallel.js";
-import { workerConfigOf } from "./run/worker-config-of.js";
+import { discarding } from "./run/protocol.js";
+import type { WorkerConfig } from "./run/protocol.js";
 import type { UnitFollower } from "./run/written-unit.js";
 import { KeyedLineSets } from "./run/keyed-line-sets.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
@@ -67,17 +68,37 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
     if (keyed !== null) return new KeyedLineSets(keyed.rows, names ?? null);
     return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
   };
-  // validate's sink keeps no rows: the units need not encode them.
-  const discard = sink.discards === true;
   try {
+    const worker: WorkerConfig = {
+      format: format.name,
+      forced: "forced" in plan.format,
+      acceptLaterMinor: plan.acceptLaterMinor,
+      filters: plan.filters,
+      selection: plan.selection,
+      gateBy: plan.gateBy,
+      gates: sources.gates()?.entries ?? null,
+      scores: scores?.data ?? null,
+      codec: compression,
+      lines: to === "jsonl" || keyed !== null,
+      keyed: keyed !== null,
+      maxLineBytes: plan.guards.maxLineBytes,
+      columns,
+      schema,
+      view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) },
+      split: request ?? null,
+      topKeys: null,
+      rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null),
+      textAudit: view === null && follow === undefined ? textAuditPaths(format) : null,
+      suites: suitesData,
+    };
     const { shards: written, keys, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
       sources: sources.lines,
       shards: shardSets,
       splits,
-      worker: workerConfigOf(plan, { format: format.name, gates: sources.gates(), scores, columns, schema, view: view === null ? null : { name: view.view.name, options: view.options, quarantine: view.onInjection === "quarantine", context: view.context?.entries() ?? null, ...(cache === undefined ? {} : { tokenCounts: cache.text }) }, textAudit: view === null && follow === undefined ? textAuditPaths(format) : null, rankSchema: plan.selection.topKPerScenario === null ? null : parserSchemaFor(format, policy, null), suites: suitesData, discard }),
+      // validate's sink keeps no rows: the units need not encode them.
+      worker: sink.discards === true ? discarding(worker) : worker,
       workers: plan.engine.workers,
-      shardRows: limits.maxRows,
-      shardBytes: limits.maxBytes,
+      limits,
       quarantine,
       suites,
       ...(follow === undefined ? {} : { follow }),

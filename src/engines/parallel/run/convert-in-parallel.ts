@@ -6,6 +6,7 @@ import type { QuarantineSink } from "../../engine.js";
 import type { RowGroupShardSets } from "../../../output/row-group-shard-sets.js";
 import type { SplitAssigner, SplitManifest } from "../../../splits/split-assigner.js";
 import { ShardRotation } from "../../../output/shard-rotation.js";
+import type { ShardLimits } from "../../../output/shard-rotation.js";
 import type { LineSource } from "../../../sources/line-source.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
 import { Tally } from "../../../core/tally.js";
@@ -16,7 +17,7 @@ import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
 import { cutBatches } from "../../../sources/cut-batches.js";
 import type { TooLongBatch } from "../../../sources/cut-batches.js";
 import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
-import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
+import { discarding, LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
 import { errorFromThread, errorOf } from "./unit-failure.js";
 import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
@@ -68,8 +69,7 @@ export interface ParallelOptions {
   readonly worker: WorkerConfig;
   /** Worker threads; 0: the units run on main's own thread. */
   readonly workers: number;
-  readonly shardRows: number;
-  readonly shardBytes: number;
+  readonly limits: ShardLimits;
   readonly quarantine: QuarantineSink;
   /** `--suites`: the decontamination rule whose counts the manifest reads; the workers were given its data. */
   readonly suites: SuiteBook | null;
@@ -135,7 +135,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
     }
     // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
     // JSON lines), and start over with the run's own config for the read that writes.
-    const learning = learnFirst && worker.view === null ? { ...worker, lines: false, keyed: false, discard: true, textAudit: null } : worker;
+    const learning = learnFirst && worker.view === null ? discarding(worker) : worker;
     start(learning);
     const tally = new Tally();
     const decider = new DedupDecider(tally);
@@ -252,7 +252,7 @@ class Pass {
     this.#shards = options.shards();
     this.#splits = options.splits?.() ?? null;
     const sets = this.#splits?.names.length ?? 1;
-    this.#rotations = Array.from({ length: sets }, () => new ShardRotation({ maxRows: options.shardRows, maxBytes: options.shardBytes }));
+    this.#rotations = Array.from({ length: sets }, () => new ShardRotation(options.limits));
   }
 
   async run(): Promise<Omit<ParallelResult, "keys" | "tally"> & { readonly units: number }> {

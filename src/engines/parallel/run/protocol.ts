@@ -20,7 +20,7 @@ import type { StatsPartial } from "../../../stats/dataset-stats.js";
 
 /**
  * What every worker is started with: enough to rebuild the run's stages on its side of the thread. The run
- * options are the RunPlan's (see `workerConfigOf`); the rest is what main settled before the workers start.
+ * options are the RunPlan's (see `runParallel`); the rest is what main settled before the workers start.
  */
 export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "filters" | "gateBy" | "selection"> {
   readonly format: FormatName;
@@ -61,6 +61,11 @@ export interface WorkerConfig extends Pick<RunPlan, "acceptLaterMinor" | "filter
   readonly rankSchema: SchemaNode | null;
   /** `--suites`: the decontamination rule's suites and run hashes (src/formats/suite-book.ts); null: off. */
   readonly suites: SuitesData | null;
+}
+
+/** A config whose units keep no row: they decide and count every line as ever, and encode, scan and build no lines for none. */
+export function discarding(config: WorkerConfig): WorkerConfig {
+  return { ...config, lines: false, keyed: false, discard: true, textAudit: null };
 }
 
 /**
