@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
-import { outputLocation } from "../output/output-location.js";
+import { ObjectStorage } from "../output/object-storage.js";
+import { SNAPSHOTS } from "../output/object-snapshot-pointer.js";
 import { keptSnapshotNumbers, snapshotsDir } from "../output/local-snapshot-storage.js";
 import { snapshotFolder } from "../output/snapshot-folder.js";
 import { storageFor } from "../output/storage-for.js";
@@ -26,7 +27,7 @@ export interface DatasetReport {
 export async function report(location: string): Promise<DatasetReport> {
   const files = await storageFor(location);
   const current = await manifestAt(files);
-  const kept = outputLocation(location).kind === "s3" ? await storedNights(files) : await localNights(location);
+  const kept = files instanceof ObjectStorage ? await storedNights(files) : await localNights(location);
   const nights = nightsUpTo(current, kept);
   return { html: reportHtml({ location, current, nights }), current, nights };
 }
@@ -45,11 +46,13 @@ async function localNights(location: string): Promise<ReportManifest[]> {
   return read.filter((m): m is ReportManifest => m !== null);
 }
 
-/** On object storage every night is a snapshot folder with its own manifest, `snapshots/<id>/manifest.json`. */
-async function storedNights(files: Files): Promise<ReportManifest[]> {
-  const listed = await files.list("snapshots/");
-  const paths = listed.map((f) => f.path).filter((p) => /^snapshots\/[^/]+\/manifest\.json$/.test(p));
-  return Promise.all(paths.map((p) => manifestAt(files, p)));
+/**
+ * On object storage the pointer's history names the kept nights, each a snapshot folder with its own manifest
+ * (`snapshots/<id>/manifest.json`); a listing would not show them, the storage hides its own folders.
+ */
+async function storedNights(storage: ObjectStorage): Promise<ReportManifest[]> {
+  const history = (await storage.current())?.history ?? [];
+  return Promise.all(history.map((folder) => manifestAt(storage, `${SNAPSHOTS}${folder}/manifest.json`)));
 }
 
 /**

@@ -170,7 +170,7 @@ export const OPTIONS = defineOptions({
   // Publish guards (issue 20): checked before publishing; over one, the previous dataset stays and the attempt
   // goes to _rejected/ (src/output/publish-guard.ts).
   maxStreamErrors: {
-    kind: wholeNumber(),
+    kind: wholeNumber({ min: 0 }),
     default: 0,
     help: "do not publish (exit 6) when more {error: partial_stream} lines than this arrive",
     helpIn: { validate: "exit 6 when more {error: partial_stream} lines than this arrive" },
@@ -179,7 +179,7 @@ export const OPTIONS = defineOptions({
     yaml: { key: "max_stream_errors" },
   },
   minRecords: {
-    kind: wholeNumber(),
+    kind: wholeNumber({ min: 0 }),
     default: 0,
     help: "do not publish (exit 7) when fewer records than this would be written",
     helpIn: { validate: "exit 7 when fewer records than this would be written" },

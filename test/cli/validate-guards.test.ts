@@ -37,4 +37,16 @@ describe("validate gives the publish guards' verdict", { timeout: 60_000 }, () =
     expect(r.code, r.stderr).toBe(7);
     expect((JSON.parse(r.stdout) as Result).guards.tripped).toEqual([{ guard: "min_records", limit: 5, actual: 4 }]);
   });
+
+  it("0, the default of --max-stream-errors and --min-records, given explicitly: the default's verdict; -1 refused, naming it", async () => {
+    const cut = input("cut0.ndjson", [...good, '{"error":"partial_stream","run_index":3}']);
+    const r = await runCli(["validate", cut, "--max-stream-errors", "0", "--min-records", "0", "--json"]);
+    expect(r.code, r.stderr).toBe(6);
+    expect((JSON.parse(r.stdout) as Result).guards.tripped).toEqual([{ guard: "max_stream_errors", limit: 0, actual: 1 }]);
+    for (const flag of ["--max-stream-errors", "--min-records"]) {
+      const refused = await runCli(["validate", cut, flag, "-1"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`Expected ${flag} to be a whole number from 0 and up, got "-1"`);
+    }
+  });
 });
