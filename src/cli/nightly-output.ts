@@ -1,5 +1,8 @@
 import type { SourceEnvironment } from "../jobs/nightly/open-source.js";
 import type { NightlyResult } from "../jobs/nightly/run-nightly.js";
+import type { PipelineSpec } from "../pipeline-file/pipeline-spec.js";
+import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
+import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { createProgress } from "./progress.js";
 import { formatReasons, printWarnings } from "./shared-flags.js";
 import { viewLosses, viewLossesLine } from "../views/view-losses.js";
@@ -19,6 +22,20 @@ export function nightlyEnvironment(pipeline: string): SourceEnvironment & { end(
       if (e.phase === "published" || e.phase === "dry_run") progress.end();
     },
   };
+}
+
+/**
+ * One night of `pull` or `run` (their flags as given), progress on stderr; a failed or dry night leaves no folder
+ * it created. `--workers` is how it runs, not what it makes, so never the pipeline's (its digest would change).
+ */
+export async function launchNight(spec: PipelineSpec, flags: { dryRun?: unknown; force?: unknown; workers?: unknown; commit?: string | undefined }): Promise<NightlyResult> {
+  const { runNightly, outputDirOf } = await import("../jobs/nightly/run-nightly.js");
+  const dryRun = flags.dryRun === true;
+  applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
+  const environment = nightlyEnvironment(spec.name);
+  const executor = flags.workers === undefined ? {} : { workers: flags.workers as number };
+  const options = { dryRun, force: flags.force === true, ...executor, ...(flags.commit === undefined ? {} : { commit: flags.commit as "last" }) };
+  return leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, options), { always: dryRun }).finally(() => environment.end());
 }
 
 /** Prints a night's outcome (a JSON line when asked or when stdout is not a terminal) and picks the exit code. */

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command } from "commander";
-import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { EXIT } from "./exit-codes.js";
 import { runAction } from "./run-action.js";
 
@@ -16,9 +16,7 @@ export function reportCommand(): Command {
         const { report } = await import("../jobs/report.js");
         const made = await report(dataset);
         const out = resolve(flags.out);
-        await writeFile(out, made.html).catch((error: Error) => {
-          throw new IoError(`Cannot write the report to ${JSON.stringify(out)}: ${error.message}`, out, { cause: error });
-        });
+        await ioStep(out, "write the report to", () => writeFile(out, made.html));
         if (flags.json === true) process.stdout.write(`${JSON.stringify({ report: out, dataset, nights: made.nights.map((n) => n.label) })}\n`);
         else process.stdout.write(`report of ${dataset} (${made.nights.length} night${made.nights.length === 1 ? "" : "s"}): ${out}\n`);
         return EXIT.ok;

@@ -1,13 +1,10 @@
 import { Command } from "commander";
-import { nightlyEnvironment, reportNight } from "./nightly-output.js";
-import { leaveNothingCreated } from "./leave-nothing-created.js";
+import { launchNight, reportNight } from "./nightly-output.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { runAction } from "./run-action.js";
 import { reportCommit } from "./commit-command.js";
-import { executorOf } from "./executor-of.js";
 import { addRetiredEngineFlag, retiredEngine } from "./retired-engine-flag.js";
 import { pipelineFileOf } from "./shipped-pipeline.js";
-import { applyHeapGrowingPercent } from "./heap-growing-percent.js";
 import { OPTIONS } from "../plan/options.js";
 import type { OptionSpec, OptionTable } from "../plan/option-spec.js";
 import { toYamlKeys } from "../plan/yaml-keys.js";
@@ -36,14 +33,11 @@ export function runCommand(): Command {
   addRetiredEngineFlag(addOptionFlags(command, "pull", RUN_FLAGS));
   return command.action(
     runAction(async (path: string, flags: { json?: boolean; dryRun?: boolean; commit?: string }, self: Command) => {
-      const [{ runNightly, outputDirOf }, { loadPipeline }] = await Promise.all([import("../jobs/nightly/run-nightly.js"), import("../pipeline-file/load-pipeline.js")]);
+      const { loadPipeline } = await import("../pipeline-file/load-pipeline.js");
       retiredEngine(self);
       const { force, workers, ...given } = optionsFromFlags(self, "pull", RUN_FLAGS);
       const spec = await loadPipeline(pipelineFileOf(path), process.env, toYamlKeys(RUN_FLAGS, "pull", given));
-      const dryRun = flags.dryRun === true;
-      applyHeapGrowingPercent(); // before the night allocates: the CLI's process is the job's
-      const environment = nightlyEnvironment(spec.name);
-      const night = await leaveNothingCreated(outputDirOf(spec), () => runNightly(spec, environment, { dryRun, force: force === true, ...executorOf({ workers }), ...(flags.commit === undefined ? {} : { commit: flags.commit as "last" }) }), { always: dryRun }).finally(() => environment.end());
+      const night = await launchNight(spec, { dryRun: flags.dryRun, force, workers, commit: flags.commit });
       const json = flags.json === true || !process.stdout.isTTY;
       const code = reportNight(night, json);
       // A part's own night trips no guard (the commit judges the night): the commit's code is the job's.

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
 import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { LocalFiles } from "../output/local-files.js";
 import type { Files } from "../output/storage.js";
 import { readText, writeText } from "../output/write-text.js";
@@ -113,14 +114,11 @@ export async function readLedgerOf(from: string | Files, state: DatasetState): P
 /** Hands each ledger line to `take`, then checks the file's sha256 and line count against `state`. */
 async function eachLedgerLine(files: Files, state: DatasetState, take: (line: string) => void): Promise<void> {
   const path = `${files.location}/${LEDGER_FILE}`;
-  let read: { readonly sha256: string; readonly rows: number };
-  try {
+  const read = await ioStep(path, "read the ledger", async () => {
     const stream = await files.read(LEDGER_FILE);
     if (stream === null) throw new Error("the file is missing");
-    read = await ledgerLines(stream, take);
-  } catch (error) {
-    throw new IoError(`Cannot read the ledger ${path}: ${(error as Error).message}`, path, { cause: error });
-  }
+    return ledgerLines(stream, take);
+  });
   if (read.sha256 !== state.ledger_sha256 || read.rows !== state.rows) {
     throw new IoError(`The ledger ${path} does not match ${STATE_FILE}; inspect the output directory by hand`, path);
   }

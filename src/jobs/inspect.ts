@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError, IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import type { Manifest } from "../output/manifest.js";
 import { LocalFiles } from "../output/local-files.js";
 import { outputLocation } from "../output/output-location.js";
@@ -32,9 +33,7 @@ export async function inspect(path: string, options: { rows?: number; snapshot?:
   if (stored && options.snapshot !== undefined) throw new ConfigError(`inspect --snapshot reads a local nightly directory; ${path} is on object storage`);
   if (options.snapshot !== undefined) path = await snapshotPath(path, options.snapshot); // issue 21: a kept night
   if (!stored) {
-    const info = await stat(path).catch((error: Error) => {
-      throw new IoError(`Cannot inspect ${JSON.stringify(path)}: ${error.message}`, path, { cause: error });
-    });
+    const info = await ioStep(path, "inspect", () => stat(path));
     if (!info.isDirectory()) return { path, manifest: null, ...(await previewShards([path], limit)) };
   }
   const files = stored ? await storageFor(path) : new LocalFiles(path);

@@ -1,4 +1,4 @@
-import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { compressionFromName, decompress } from "../sources/decompress.js";
 import { localShard, type ShardInput } from "./shard-input.js";
 
@@ -19,7 +19,7 @@ export async function previewJsonl(files: readonly (string | ShardInput)[], limi
   for (const input of files) {
     const shard = typeof input === "string" ? localShard(input) : input;
     const path = shard.name;
-    try {
+    await ioStep(path, "read the JSONL shard", async () => {
       let rest = "";
       const decoder = new TextDecoder();
       const take = (line: string) => {
@@ -33,9 +33,7 @@ export async function previewJsonl(files: readonly (string | ShardInput)[], limi
         lines.forEach(take);
       }
       take(rest + decoder.decode());
-    } catch (error) {
-      throw new IoError(`Cannot read the JSONL shard ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
-    }
+    });
   }
   const first = rows[0] ?? {};
   return { columns: Object.entries(first).map(([name, value]) => ({ name, type: jsonType(value) })), rows, totalRows };

@@ -1,7 +1,7 @@
 import { gunzipSync, zstdDecompressSync } from "node:zlib";
 import { asyncBufferFromFile, type AsyncBuffer, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import type { Compressors } from "hyparquet";
-import { IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { parquetTypeText } from "./parquet-type-text.js";
 import { plainValue } from "./plain-value.js";
 import type { ShardPreview } from "./preview-jsonl.js";
@@ -21,7 +21,7 @@ export async function previewParquet(files: readonly (string | ShardInput)[], li
   let totalRows = 0;
   for (const [i, input] of files.entries()) {
     const path = typeof input === "string" ? input : input.name;
-    try {
+    await ioStep(path, "read the Parquet shard", async () => {
       // Parquet is read from its footer back: a local file where it lies, a stored shard fetched whole first.
       const file = typeof input === "string" ? await asyncBufferFromFile(input) : bufferOf(await readBytes(await input.read()));
       const metadata = await parquetMetadataAsync(file);
@@ -33,9 +33,7 @@ export async function previewParquet(files: readonly (string | ShardInput)[], li
         for (const row of read) rows.push(plainValue(row) as Record<string, unknown>);
       }
       totalRows += fileRows;
-    } catch (error) {
-      throw new IoError(`Cannot read the Parquet shard ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
-    }
+    });
   }
   return { columns, rows, totalRows };
 }

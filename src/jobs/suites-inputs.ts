@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError, IoError, SuitesError } from "../core/errors.js";
+import { ConfigError, SuitesError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { SuiteBook, type SuitePin } from "../formats/suite-book.js";
 import { suitesAnswerOfBytes } from "../formats/suites-answer.js";
 import { isRecord } from "../core/is-record.js";
@@ -50,10 +51,4 @@ function runHashes(bytes: Buffer, path: string): Map<string, string> {
   return hashes;
 }
 
-async function readBytes(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    throw new IoError(`Cannot read ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, path, { cause: error });
-  }
-}
+const readBytes = (path: string): Promise<Buffer> => ioStep(path, "read", () => readFile(path));

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import { ConfigError, IoError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { describeIssues } from "../stages/describe-issues.js";
 import { interpolate } from "./interpolate.js";
 import { pipelineSpec } from "./pipeline-spec.js";
@@ -14,12 +15,7 @@ import { isRecord } from "../core/is-record.js";
  * `overrides` (keys as the file has them, e.g. `run --min-records`'s `min_records`) replace the file's values.
  */
 export async function loadPipeline(path: string, env: Readonly<Record<string, string | undefined>> = process.env, overrides: Readonly<Record<string, unknown>> = {}): Promise<PipelineSpec> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new IoError(`Cannot read pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
-  }
+  const text = await ioStep(path, "read pipeline file", () => readFile(path, "utf8"));
   return parsePipeline(text, path, env, overrides);
 }
 

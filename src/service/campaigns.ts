@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../core/sha256-hex.js";
 import type { IdCodec } from "./opaque-id.js";
 import { JUDGE_MODELS, SAFETY_TRAITS, THEMES, TRAITS, type ScenarioTheme } from "./scenario-themes.js";
 import { SeededRandom } from "./seeded-random.js";
@@ -59,7 +59,7 @@ export function makeCampaign(seed: number, ids: IdCodec, index: number, account:
   }));
   const campaignId = ids.encode(index);
   const name = `${theme.name} #${index + 1}`;
-  const digest = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex");
+  const digest = (...parts: string[]) => sha256Hex(parts.join("\u0000"));
   return {
     index,
     account,

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../core/sha256-hex.js";
 import type { Campaign } from "./campaigns.js";
 import type { IdCodec } from "./opaque-id.js";
 import { TRAITS } from "./scenario-themes.js";
@@ -49,7 +49,7 @@ export function makeSuites(seed: number, scenarioIds: IdCodec, clock: WorldClock
   const list = played === undefined ? SUITES : [...SUITES, LATE_SUITE];
   return list.map((suite, i) => {
     const ids = Array.from({ length: suite.scenarios }, () => scenarioIds.encode(next++));
-    const hashes = ids.map((id) => createHash("sha256").update(`${seed}:${id}`).digest("hex"));
+    const hashes = ids.map((id) => sha256Hex(`${seed}:${id}`));
     const pin = played === undefined ? undefined : PLAYED[i];
     // A small world has few campaigns: a suite whose campaign it lacks pins only store scenarios.
     const campaign = pin === undefined ? undefined : played?.[pin.campaign];

@@ -4,6 +4,7 @@ import type { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
 import { createGzip, createZstdCompress } from "node:zlib";
 import { ConfigError, IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { fileWritable } from "../output/file-writable.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { fileWriterOf } from "../output/shard-format.js";
@@ -89,16 +90,18 @@ class JsonlShard implements ShardWriter {
   async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path);
     this.#state = "closed";
-    try {
-      await this.#push();
-      this.head.end();
-      await this.done;
-      return await this.file.close();
-    } catch (error) {
-      this.head.destroy();
-      await this.file.abort();
-      throw this.#ioError(error);
-    }
+    return ioStep(this.path, "write", async () => {
+      try {
+        await this.#push();
+        this.head.end();
+        await this.done;
+        return await this.file.close();
+      } catch (error) {
+        this.head.destroy();
+        await this.file.abort();
+        throw error;
+      }
+    });
   }
 
   async abort(): Promise<void> {
@@ -119,9 +122,5 @@ class JsonlShard implements ShardWriter {
 
   async #drained(): Promise<void> {
     await Promise.race([once(this.head, "drain"), this.done.then(() => Promise.reject(new Error("the stream ended early")))]);
-  }
-
-  #ioError(error: unknown): IoError {
-    return error instanceof IoError ? error : new IoError(`Cannot write ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigError, IoError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import type { FileWriter, WrittenFile } from "../output/storage.js";
 import { columnPlan } from "../parquet/column-plan.js";
 import type { ColumnPlan } from "../parquet/column-plan.js";
@@ -112,15 +113,17 @@ class NativeParquetShard implements ShardWriter {
   async close(): Promise<WrittenFile> {
     if (this.#state !== "open") throw new IoError(`Cannot close ${this.path}: the shard is ${this.#state}`, this.path);
     this.#state = "closed";
-    try {
-      await this.#flush();
-      this.#append(parquetFooter(this.plan, this.#groups, { createdBy: `evalshard version ${EVALSHARD_VERSION}` }));
-      await this.#writing;
-      return await this.file.close();
-    } catch (error) {
-      await this.file.abort();
-      throw error instanceof IoError ? error : new IoError(`Cannot write the Parquet shard ${this.path}: ${(error as Error).message}`, this.path, { cause: error });
-    }
+    return ioStep(this.path, "write the Parquet shard", async () => {
+      try {
+        await this.#flush();
+        this.#append(parquetFooter(this.plan, this.#groups, { createdBy: `evalshard version ${EVALSHARD_VERSION}` }));
+        await this.#writing;
+        return await this.file.close();
+      } catch (error) {
+        await this.file.abort();
+        throw error;
+      }
+    });
   }
 
   async abort(): Promise<void> {

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError, IoError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
+import { ioStep } from "../core/io-step.js";
 import { tryParseJson } from "../core/try-parse-json.js";
 
 /**
@@ -8,12 +9,7 @@ import { tryParseJson } from "../core/try-parse-json.js";
  * ConfigError naming it: the file is not a scorecards file.
  */
 export async function readJsonValues(path: string): Promise<[unknown, string][]> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new IoError(`Cannot read scorecards file ${JSON.stringify(path)}: ${(error as Error).message}`, path, { cause: error });
-  }
+  const text = await ioStep(path, "read scorecards file", () => readFile(path, "utf8"));
   const body = text.replace(/^\uFEFF/, "");
   const whole = tryParseJson(body);
   if (whole !== undefined) return [[whole, "the file"]];

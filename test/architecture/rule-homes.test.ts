@@ -80,6 +80,9 @@ const RULES: readonly Rule[] = [
   // A filesystem step's failure, named by the step and the path (a full disk in words): output's steps and the
   // spool's and a pull's staging writes once had a wrapper each.
   { rule: "I/O step's error", marks: /function (ioStep|writeStep)\b|Cannot \$\{what\} \$\{path\}/, homes: ["core/io-step.ts"] },
+  // A text's or bytes' sha256 in hex taken in one expression; a hash fed chunk by chunk (a file, an upload, the
+  // ledger) is another mechanism and does not match.
+  { rule: "sha256 hex of a text", marks: /createHash\("sha256"\)\.update\([^\n]*\)\.digest\("hex"\)/, homes: ["core/sha256-hex.ts"] },
   // The manifest is put in place last (the card first): the journal's roll-forward, the local links and the root copies on object storage.
   { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
