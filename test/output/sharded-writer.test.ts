@@ -164,16 +164,25 @@ describe("while writing", () => {
   });
 });
 
-/** A format whose shards take a while to close, and can be told to fail. */
+/**
+ * A format whose shards take a while to close, and can be told to fail. A close lasts until the next shard is
+ * opened (or a second, for the last one), so that the order it records does not hang on the machine's load.
+ */
 function slowFormat(failOnClose: number | null) {
   const events: string[] = [];
   let opened = 0;
+  const openings: (() => void)[] = [];
+  const openedNext = (n: number) => new Promise<void>((resolve) => {
+    openings[n + 1] = resolve;
+    setTimeout(resolve, 1000);
+  });
   const format: ShardFormat = {
     extension: ".txt",
     description: "test",
     async open(target) {
       const n = opened++;
       events.push(`open ${n}`);
+      openings[n]?.();
       let rows = 0;
       const file = await fileWriterOf(target);
       const writer: ShardWriter = {
@@ -185,7 +194,7 @@ function slowFormat(failOnClose: number | null) {
         },
         async close() {
           events.push(`close ${n} start`);
-          await new Promise((r) => setTimeout(r, 30));
+          await (opened > n + 1 ? new Promise((r) => setTimeout(r, 30)) : openedNext(n));
           if (n === failOnClose) throw new IoError(`close ${n} failed`, file.name);
           events.push(`close ${n} end`);
           return file.close();
