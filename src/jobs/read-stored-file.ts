@@ -75,7 +75,8 @@ async function parquetRows(files: Files, path: string, head: Buffer | null, tail
   const tailStart = size - tail.length;
   const file: AsyncBuffer = {
     byteLength: size,
-    slice: async (start, end = size) => arrayBufferOf(start >= tailStart ? tail.subarray(start - tailStart, end - tailStart) : await readRange(files, path, start, end)),
+    // A copy of exactly the bytes asked for: a Buffer's own ArrayBuffer may be a shared pool's.
+    slice: async (start, end = size) => new Uint8Array(start >= tailStart ? tail.subarray(start - tailStart, end - tailStart) : await readRange(files, path, start, end)).buffer,
   };
   return Number((await parquetMetadataAsync(file, { initialFetchSize: tail.length })).num_rows);
 }
@@ -90,10 +91,6 @@ async function readRange(files: Files, path: string, start: number, end: number)
     at += buffer.length;
   }
   return Buffer.concat(parts);
-}
-
-function arrayBufferOf(bytes: Buffer): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
 async function hashOnly(files: Files, path: string): Promise<{ bytes: number; sha256: string }> {
