@@ -1,9 +1,7 @@
 import { Command } from "commander";
 import type { CommitResult } from "../jobs/nightly/commit-night.js";
-import { describeDecision } from "../output/publish-guard.js";
 import { wholeNumber } from "../plan/parse-text.js";
-import { exitOfDecision } from "./exit-codes.js";
-import { ERROR_PREFIX, runAction } from "./run-action.js";
+import { reportDecision, runAction } from "./run-action.js";
 
 export function commitCommand(): Command {
   return new Command("commit")
@@ -30,6 +28,5 @@ export function reportCommit(result: CommitResult, json: boolean): number {
   const m = result.manifest;
   const summary = { out: result.outDir, night: m.night_label, parts: m.partition.count, changed: result.changed, snapshot: m.snapshot, records_out: m.records_out, shards: m.shards.length };
   process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `${result.outDir}: night ${m.night_label} of ${m.partition.count} parts ${result.changed ? `published as snapshot ${m.snapshot}` : result.decision.published ? "already published" : "not published"}: ${m.records_out} rows in ${m.shards.length} shards\n`);
-  if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
-  return exitOfDecision(result.decision);
+  return reportDecision(result.decision, result.outDir);
 }

@@ -2,14 +2,12 @@ import { Command } from "commander";
 import { prestartWorkers } from "../engines/parallel/index.js";
 import type { ConvertOptions } from "../plan/options.js";
 import { resolvePlan } from "../plan/resolve-plan.js";
-import { describeDecision } from "../output/publish-guard.js";
-import { exitOfDecision } from "./exit-codes.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
 import { convertProgress } from "./convert-progress.js";
 import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
 import { refuseBinaryOnTerminal } from "./refuse-binary-on-terminal.js";
-import { ERROR_PREFIX, runAction } from "./run-action.js";
+import { reportDecision, runAction } from "./run-action.js";
 import { addRetiredEngineFlag, retiredEngine } from "./retired-engine-flag.js";
 
 export function convertCommand(): Command {
@@ -38,8 +36,7 @@ export function convertCommand(): Command {
         if (json === true) process.stdout.write(`${JSON.stringify(result.manifest)}\n`);
         else printSummary(result.manifest, result.writtenTo);
       }
-      if (result.decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
-      return exitOfDecision(result.decision);
+      return reportDecision(result.decision, result.outDir);
     }),
   );
 }

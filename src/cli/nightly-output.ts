@@ -6,9 +6,7 @@ import { leaveNothingCreated } from "./leave-nothing-created.js";
 import { createProgress } from "./progress.js";
 import { formatReasons, printWarnings } from "./shared-flags.js";
 import { viewLosses, viewLossesLine } from "../views/view-losses.js";
-import { describeDecision } from "../output/publish-guard.js";
-import { exitOfDecision } from "./exit-codes.js";
-import { ERROR_PREFIX } from "./run-action.js";
+import { reportDecision } from "./run-action.js";
 
 /** The process environment, with progress on stderr; `end` clears a terminal's bar (so an error starts its line). */
 export function nightlyEnvironment(pipeline: string): SourceEnvironment & { end(): void } {
@@ -77,8 +75,5 @@ export function reportNight(result: NightlyResult, json: boolean): number {
     );
   }
   printWarnings(m.warnings);
-  if (result.decision.tripped.length > 0) {
-    process.stderr.write(`${ERROR_PREFIX}${describeDecision(result.decision, result.outDir)}\n`);
-  }
-  return exitOfDecision(result.decision);
+  return reportDecision(result.decision, result.outDir);
 }

@@ -1,6 +1,7 @@
 import { ConfigError, PartsMissingError, SuitesError } from "../core/errors.js";
 import { AuthError, ForbiddenError } from "../http/http-errors.js";
-import { EXIT } from "./exit-codes.js";
+import { describeDecision, type PublishDecision } from "../output/publish-guard.js";
+import { EXIT, exitOfDecision } from "./exit-codes.js";
 
 /** Every line the CLI writes about a failure or warning starts with this, commander's usage errors too. */
 export const ERROR_PREFIX = "evalshard: ";
@@ -17,6 +18,12 @@ export function runAction<A extends unknown[]>(action: (...args: A) => Promise<n
       if (process.env.EVALSHARD_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     }
   };
+}
+
+/** A run the publish guards judged: its tripped guards said on stderr; returns the first one's exit code. */
+export function reportDecision(decision: PublishDecision, location: string): number {
+  if (decision.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}${describeDecision(decision, location)}\n`);
+  return exitOfDecision(decision);
 }
 
 export function exitCodeOf(error: unknown): number {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Files } from "../output/storage.js";
+import { parquetMetadataAsync, type AsyncBuffer } from "hyparquet";
 import { compressionFromName, decompress } from "../sources/decompress.js";
-import { isMagic, parquetFooterLength, parquetRowCount } from "./parquet-row-count.js";
 
 /** What one pass over a stored file found. */
 export interface FileFacts {
@@ -69,21 +69,28 @@ export async function readStoredFile(files: Files, path: string): Promise<FileFa
   return { bytes, sha256: hash.digest("hex"), rows, unreadable };
 }
 
+/** The rows a Parquet file's footer declares, read by the footer reader `inspect` uses, from the kept tail. */
 async function parquetRows(files: Files, path: string, head: Buffer | null, tail: Buffer, size: number): Promise<number> {
-  if (head === null || size < 12 || !isMagic(head, 0)) throw new Error("it does not start with the Parquet magic PAR1");
-  const length = parquetFooterLength(tail);
-  if (length + 8 > size - 4) throw new Error(`its footer length ${length} exceeds the file`);
-  if (length + 8 <= tail.length) return parquetRowCount(tail.subarray(tail.length - 8 - length, tail.length - 8));
-  // A footer larger than the kept tail: read the file again and keep just the footer.
-  const from = size - 8 - length;
+  if (head === null || size < 12 || head.toString("latin1") !== "PAR1") throw new Error("it does not start with the Parquet magic PAR1");
+  const tailStart = size - tail.length;
+  const file: AsyncBuffer = {
+    byteLength: size,
+    // A copy of exactly the bytes asked for: a Buffer's own ArrayBuffer may be a shared pool's.
+    slice: async (start, end = size) => new Uint8Array(start >= tailStart ? tail.subarray(start - tailStart, end - tailStart) : await readRange(files, path, start, end)).buffer,
+  };
+  return Number((await parquetMetadataAsync(file, { initialFetchSize: tail.length })).num_rows);
+}
+
+/** Bytes `start..end` of a stored file, read again: a footer larger than the kept tail. */
+async function readRange(files: Files, path: string, start: number, end: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let at = 0;
   for await (const chunk of (await files.read(path)) ?? []) {
     const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (at + buffer.length > from) parts.push(buffer.subarray(Math.max(0, from - at)));
+    if (at + buffer.length > start && at < end) parts.push(buffer.subarray(Math.max(0, start - at), end - at));
     at += buffer.length;
   }
-  return parquetRowCount(Buffer.concat(parts).subarray(0, length));
+  return Buffer.concat(parts);
 }
 
 async function hashOnly(files: Files, path: string): Promise<{ bytes: number; sha256: string }> {

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { copyFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { parquetMetadata } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { VerifyReport } from "../../src/jobs/verify-report.js";
 import { sealedManifestText } from "../../src/output/manifest-seal.js";
@@ -69,6 +70,42 @@ describe("a fresh convert", () => {
     const { code, stdout } = await cli("verify", parquet);
     expect(code).toBe(0);
     expect(stdout).toMatch(/: OK \(\d+ shards, \d+ rows, \d+ bytes, \d+ quarantine entries match manifest.json\)/);
+  });
+});
+
+describe("a shard's rows are the ones its Parquet footer declares", () => {
+  it("with each codec, as hyparquet reads them", async () => {
+    const input = join(FIXTURES, "sft-valid.ndjson");
+    for (const compression of ["zstd", "gzip", "snappy", "none"]) {
+      const out = join(root, `codec-${compression}`);
+      expect((await cli("convert", input, "--out", out, "--compression", compression, "--shard-bytes", "3000")).code).toBe(0);
+      const declared = shards(out).map((shard) => {
+        const bytes = readFileSync(join(out, shard));
+        return Number(parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).num_rows);
+      });
+      const { code, report } = await verifyJson(out);
+      expect([code, report.findings], compression).toEqual([0, []]);
+      expect(report.checked.rows, compression).toBe(declared.reduce((a, b) => a + b, 0));
+      expect(Math.min(...declared), compression).toBeGreaterThan(0);
+    }
+  });
+
+  it("a truncated footer, or a file that is not Parquet, is unreadable, saying what is wrong", async () => {
+    const dir = copyOf(parquet);
+    const [torn, other] = shards(dir);
+    const bytes = readFileSync(join(dir, torn!));
+    const length = bytes.readUInt32LE(bytes.length - 8);
+    // The footer's first 10 bytes, given as the whole footer.
+    const footer = bytes.subarray(bytes.length - 8 - length, bytes.length - 8 - length + 10);
+    const size = Buffer.alloc(4);
+    size.writeUInt32LE(10);
+    writeFileSync(join(dir, torn!), Buffer.concat([Buffer.from("PAR1"), footer, size, Buffer.from("PAR1")]));
+    writeFileSync(join(dir, other!), "not parquet at all");
+    const { report } = await verifyJson(dir);
+    const unreadable = report.findings.filter((f) => f.kind === "shard_unreadable");
+    expect(unreadable.map((f) => f.path)).toEqual([torn, other]);
+    expect(unreadable[0]!.message).toMatch(/not a readable Parquet file: .+/);
+    expect(unreadable[1]!.message).toMatch(/PAR1/);
   });
 });
 
