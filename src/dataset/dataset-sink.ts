@@ -128,13 +128,13 @@ export class DatasetSink {
   }
 
   /** Parquet shards fed encoded row groups; the caller rotates with `ShardRotation`. */
-  rowGroups(plan: ColumnPlan, createdBy: string, split = this.#split): RowGroupShards {
-    return new RowGroupShards(new ShardFiles(this.staging, split, ".parquet"), plan, createdBy);
+  rowGroups(plan: ColumnPlan, split = this.#split): RowGroupShards {
+    return new RowGroupShards(new ShardFiles(this.staging, split, ".parquet"), plan);
   }
 
   /** {@link rowGroups} of the run: one set, or with splits (`--split`) one per split, named after it. */
-  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets {
-    return this.#sets((split) => this.rowGroups(plan, createdBy, split), input?.splits);
+  rowGroupSets(plan: ColumnPlan, input?: Pick<SettledInput, "splits">): RowGroupShardSets {
+    return this.#sets((split) => this.rowGroups(plan, split), input?.splits);
   }
 
   /** JSON Lines shards fed encoded lines (`--to jsonl`): one set, or one per split. */

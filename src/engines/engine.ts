@@ -75,7 +75,7 @@ export interface RowSink {
   readonly scratch: string;
   /** It writes no dataset (validate's): the units decide and count every row as ever, and encode none. */
   readonly discards?: boolean;
-  rowGroupSets(plan: ColumnPlan, createdBy: string, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
+  rowGroupSets(plan: ColumnPlan, input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   /** `--to jsonl`: JSON Lines shards fed encoded lines, a set per split. */
   lineSets(format: ShardFormat, columns: readonly Field[], input?: Pick<SettledInput, "splits">): RowGroupShardSets;
   /** Buckets (the plan's rotation): kept rows keyed by origin. */

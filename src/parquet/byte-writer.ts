@@ -47,12 +47,6 @@ export class ByteWriter {
     this.view.setUint32(at, value, true);
   }
 
-  f64(value: number): void {
-    this.ensure(8);
-    this.view.setFloat64(this.length, value, true);
-    this.length += 8;
-  }
-
   /** ULEB128 of a non-negative integer up to 2^53. */
   varint(value: number): void {
     this.ensure(8);

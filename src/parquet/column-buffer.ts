@@ -19,6 +19,13 @@ export function valueWidth(type: LeafType): number {
   return type === "int64" || type === "float64" ? 8 : type === "bool" ? 1 : 0;
 }
 
+/** How much of a column's buffers (or its first rows) is in use: levels, present values, and value bytes. */
+export interface ColumnLengths {
+  readonly entries: number;
+  readonly valueCount: number;
+  readonly valueBytes: number;
+}
+
 /**
  * One leaf column of a row group being built: its definition and repetition levels, and its present
  * values already in Parquet's PLAIN encoding (BYTE_ARRAY: 4-byte LE length then UTF-8; INT64 and DOUBLE:
@@ -247,12 +254,25 @@ export class ColumnBuffer implements LeafWriter {
     this.mark();
   }
 
-  /** Makes `entries`, `valueCount` and `valueBytes` these (after the column was compacted in place). */
-  truncate(entries: number, valueCount: number, valueBytes: number): void {
+  /** How much of its buffers the column uses. */
+  get lengths(): ColumnLengths {
+    return { entries: this.entries, valueCount: this.valueCount, valueBytes: this.valueBytes };
+  }
+
+  /** Makes the column's lengths these (a prefix shown, or after the column was compacted in place). */
+  truncate({ entries, valueCount, valueBytes }: ColumnLengths): void {
     this.entries = entries;
     this.valueCount = valueCount;
     this.valueBytes = valueBytes;
     this.mark();
+  }
+
+  /** Drops the column's first rows, whose lengths are `first` (`rowPrefix`'s): what follows moves to the front. */
+  dropFirst(first: ColumnLengths): void {
+    if (this.#storeDefs) this.defs.copyWithin(0, first.entries, this.entries);
+    if (this.#storeReps) this.reps.copyWithin(0, first.entries, this.entries);
+    this.values.copyWithin(0, first.valueBytes, this.valueBytes);
+    this.truncate({ entries: this.entries - first.entries, valueCount: this.valueCount - first.valueCount, valueBytes: this.valueBytes - first.valueBytes });
   }
 
   /**

@@ -36,5 +36,5 @@ export function compactRows(column: ColumnBuffer, keep: Uint8Array): void {
   if (row + 1 !== keep.length) {
     throw new Error(`Column ${column.leaf.path.join(".")} holds ${row + 1} rows where the row group has ${keep.length}`);
   }
-  column.truncate(written, writtenValues, writtenBytes);
+  column.truncate({ entries: written, valueCount: writtenValues, valueBytes: writtenBytes });
 }

@@ -5,8 +5,9 @@ import type { ByteWriter } from "./byte-writer.js";
 
 const zlib = lazyBuiltin<typeof Zlib>("node:zlib");
 
-/** Page compression of the native encoder. */
-export type PageCodec = "zstd" | "gzip" | "snappy" | "none";
+/** Page compressions of the native encoder. */
+export const PAGE_CODECS = ["zstd", "gzip", "snappy", "none"] as const;
+export type PageCodec = (typeof PAGE_CODECS)[number];
 
 /**
  * Appends `src` compressed with `codec` to `out`. zstd and gzip go through node:zlib (no native addon to build

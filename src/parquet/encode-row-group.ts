@@ -1,5 +1,6 @@
 import { ConfigError } from "../core/errors.js";
 import { ByteWriter } from "./byte-writer.js";
+import { PAGE_CODECS } from "./compress-page.js";
 import type { PageCodec } from "./compress-page.js";
 import { encodeColumnChunk } from "./encode-column-chunk.js";
 import type { ChunkEncoder, ChunkInfo } from "./encode-column-chunk.js";
@@ -13,7 +14,6 @@ import type { RowGroupBuilder } from "./row-group-builder.js";
 export const DEFAULT_ZSTD_LEVEL = 2;
 /** gzip level of pages: zlib's default. */
 const GZIP_LEVEL = 6;
-const CODECS: readonly PageCodec[] = ["zstd", "gzip", "snappy", "none"];
 /**
  * A page ends at the first row start after this many uncompressed value bytes. 256 KiB, 4 MiB and
  * 16 MiB pages compress at the same speed as 1 MiB (zstd's cost is per byte), 4 MiB ~1% smaller.
@@ -51,6 +51,18 @@ export interface EncodedRowGroup extends RowGroupMetadata {
   readonly bytes: Uint8Array;
 }
 
+/** The level `options` compress pages at (zstd's, or gzip's own); throws on a codec or zstd level out of range. */
+export function pageLevel(options: Pick<EncodeOptions, "codec" | "zstdLevel">): number {
+  if (!PAGE_CODECS.includes(options.codec)) {
+    throw new ConfigError(`Expected Parquet compression to be one of ${PAGE_CODECS.join(", ")}, got ${JSON.stringify(options.codec)}`);
+  }
+  const level = options.zstdLevel ?? DEFAULT_ZSTD_LEVEL;
+  if (!Number.isSafeInteger(level) || level < -7 || level > 22) {
+    throw new ConfigError(`Expected \`zstdLevel\` to be an integer from -7 to 22, got ${String(options.zstdLevel)}`);
+  }
+  return options.codec === "gzip" ? GZIP_LEVEL : level;
+}
+
 /** Scratch buffers, kept per thread between row groups so steady-state encoding allocates only its output. */
 const out = new ByteWriter(1 << 20);
 const page = new ByteWriter(1 << 20);
@@ -61,11 +73,7 @@ const compressed = new ByteWriter(1 << 20);
  * levels, each page compressed with `codec`). Pure: no I/O, and the builder is left as it was.
  */
 export function encodeRowGroup(builder: RowGroupBuilder, options: EncodeOptions): EncodedRowGroup {
-  if (!CODECS.includes(options.codec)) throw new ConfigError(`Expected the page codec to be one of ${CODECS.join(", ")}, got ${JSON.stringify(options.codec)}`);
-  const level = options.codec === "gzip" ? GZIP_LEVEL : (options.zstdLevel ?? DEFAULT_ZSTD_LEVEL);
-  if (!Number.isSafeInteger(level) || level < -7 || level > 22) {
-    throw new ConfigError(`Expected \`zstdLevel\` to be an integer from -7 to 22, got ${String(options.zstdLevel)}`);
-  }
+  const level = pageLevel(options);
   const pageBytes = options.pageBytes ?? PAGE_BYTES;
   if (!(pageBytes >= 1)) throw new ConfigError(`Expected \`pageBytes\` to be 1 or more, got ${pageBytes}`);
   out.reset();

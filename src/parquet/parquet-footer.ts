@@ -183,10 +183,6 @@ function sameItems(a: readonly string[], b: readonly string[]): boolean {
 /** A statistics bound, PLAIN-encoded (8 bytes little-endian) at `at` of `view`; returns where it ends. */
 function bound(view: DataView, at: number, type: ChunkInfo["type"], value: number): number {
   if (type === "float64") view.setFloat64(at, value, true);
-  else {
-    const hi = Math.floor(value / 4294967296);
-    view.setUint32(at, value - hi * 4294967296, true);
-    view.setInt32(at + 4, hi, true);
-  }
+  else view.setBigInt64(at, BigInt(value), true);
   return at + 8;
 }

@@ -2,7 +2,7 @@ import type { ColumnPlan } from "./column-plan.js";
 import { ColumnBuffer } from "./column-buffer.js";
 import { compactRows } from "./compact-rows.js";
 import { rowPrefix } from "./row-prefix.js";
-import type { ColumnLengths } from "./row-prefix.js";
+import type { ColumnLengths } from "./column-buffer.js";
 import type { LeafWriter } from "./leaf-writer.js";
 
 /**
@@ -99,25 +99,7 @@ export class RowGroupBuilder {
    * encodes its first segment so, without a copy of the unit.
    */
   withFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
-    if (rows > this.rows) throw new Error(`Internal error: ${rows} first rows of a row group of ${this.rows}`);
-    if (rows === this.rows) return use(this);
-    const all = this.columns.map((c): ColumnLengths => ({ entries: c.entries, valueCount: c.valueCount, valueBytes: c.valueBytes }));
-    const total = this.rows;
-    for (const c of this.columns) {
-      const first = rowPrefix(c, rows);
-      c.truncate(first.entries, first.valueCount, first.valueBytes);
-    }
-    this.rows = rows;
-    try {
-      return use(this);
-    } finally {
-      this.columns.forEach((c, i) => {
-        const { entries, valueCount, valueBytes } = all[i] as ColumnLengths;
-        c.truncate(entries, valueCount, valueBytes);
-      });
-      this.rows = total;
-      this.#open = false;
-    }
+    return rows === this.rows ? use(this) : this.#showing(rows, this.#prefix(rows), use);
   }
 
   /**
@@ -126,27 +108,32 @@ export class RowGroupBuilder {
    * `retain` of the rest walked every value that stays, for each segment).
    */
   takeFirstRows<T>(rows: number, use: (builder: RowGroupBuilder) => T): T {
-    if (rows > this.rows) throw new Error(`Internal error: ${rows} first rows of a row group of ${this.rows}`);
-    const all = this.columns.map((c): ColumnLengths => ({ entries: c.entries, valueCount: c.valueCount, valueBytes: c.valueBytes }));
-    const first = this.columns.map((c) => rowPrefix(c, rows));
-    const total = this.rows;
-    this.columns.forEach((c, i) => {
-      const f = first[i] as ColumnLengths;
-      c.truncate(f.entries, f.valueCount, f.valueBytes);
-    });
-    this.rows = rows;
-    const result = use(this);
-    this.columns.forEach((c, i) => {
-      const f = first[i] as ColumnLengths;
-      const a = all[i] as ColumnLengths;
-      if (c.defs.length > 0) c.defs.copyWithin(0, f.entries, a.entries);
-      if (c.reps.length > 0) c.reps.copyWithin(0, f.entries, a.entries);
-      c.values.copyWithin(0, f.valueBytes, a.valueBytes);
-      c.truncate(a.entries - f.entries, a.valueCount - f.valueCount, a.valueBytes - f.valueBytes);
-    });
-    this.rows = total - rows;
-    this.#open = false;
+    const first = this.#prefix(rows);
+    const result = this.#showing(rows, first, use);
+    this.columns.forEach((c, i) => c.dropFirst(first[i] as ColumnLengths));
+    this.rows -= rows;
     return result;
+  }
+
+  /** Each column's lengths of its first `rows` rows. */
+  #prefix(rows: number): ColumnLengths[] {
+    if (rows > this.rows) throw new Error(`Internal error: ${rows} first rows of a row group of ${this.rows}`);
+    return this.columns.map((c) => rowPrefix(c, rows));
+  }
+
+  /** `use(this)` while the columns are cut to `first` (their first `rows` rows), then shown whole again. */
+  #showing<T>(rows: number, first: readonly ColumnLengths[], use: (builder: RowGroupBuilder) => T): T {
+    const all = this.columns.map((c) => c.lengths);
+    const total = this.rows;
+    this.columns.forEach((c, i) => c.truncate(first[i] as ColumnLengths));
+    this.rows = rows;
+    try {
+      return use(this);
+    } finally {
+      this.columns.forEach((c, i) => c.truncate(all[i] as ColumnLengths));
+      this.rows = total;
+      this.#open = false;
+    }
   }
 
   /** Empties every column for the next row group, keeping the memory. */

@@ -1,11 +1,4 @@
-import type { ColumnBuffer } from "./column-buffer.js";
-
-/** How much of a column its first rows take: levels, present values, and value bytes. */
-export interface ColumnLengths {
-  readonly entries: number;
-  readonly valueCount: number;
-  readonly valueBytes: number;
-}
+import type { ColumnBuffer, ColumnLengths } from "./column-buffer.js";
 
 /**
  * The lengths of the column's first `rows` rows. Rows are found from the levels as `compactRows` finds them

@@ -6,10 +6,11 @@ import type { LeafWriter } from "./leaf-writer.js";
  * record along the plan. Absent and null fields are the same to Parquet. JSON leaves get `JSON.stringify`.
  */
 export function shredRecord(plan: ColumnPlan, record: Readonly<Record<string, unknown>>, out: readonly LeafWriter[]): void {
-  for (const { name, node } of plan.fields) shred(node, record[name], 0, out);
+  for (const { name, node } of plan.fields) shredValue(node, record[name], 0, out);
 }
 
-function shred(node: PlanNode, value: unknown, rep: number, out: readonly LeafWriter[]): void {
+/** Writes one value at `node` of the plan, its first entries at repetition level `rep`: the shredding of any part of a record. */
+export function shredValue(node: PlanNode, value: unknown, rep: number, out: readonly LeafWriter[]): void {
   if (value === null || value === undefined) {
     missing(node.kind === "leaf" ? [node.leaf.index] : node.leaves, node.def - 1, rep, out);
     return;
@@ -38,7 +39,7 @@ function shred(node: PlanNode, value: unknown, rep: number, out: readonly LeafWr
     }
     case "struct": {
       const object = value as Readonly<Record<string, unknown>>;
-      for (const { name, node: child } of node.fields) shred(child, object[name], rep, out);
+      for (const { name, node: child } of node.fields) shredValue(child, object[name], rep, out);
       return;
     }
     case "list": {
@@ -47,7 +48,7 @@ function shred(node: PlanNode, value: unknown, rep: number, out: readonly LeafWr
         missing(node.leaves, node.def, rep, out);
         return;
       }
-      for (let i = 0; i < items.length; i++) shred(node.item, items[i], i === 0 ? rep : node.rep, out);
+      for (let i = 0; i < items.length; i++) shredValue(node.item, items[i], i === 0 ? rep : node.rep, out);
       return;
     }
     case "map": {
@@ -58,7 +59,7 @@ function shred(node: PlanNode, value: unknown, rep: number, out: readonly LeafWr
       }
       for (let i = 0; i < entries.length; i++) {
         const [key, v] = entries[i] as [string, unknown];
-        shred(node.entry, { key, value: v }, i === 0 ? rep : node.rep, out);
+        shredValue(node.entry, { key, value: v }, i === 0 ? rep : node.rep, out);
       }
       return;
     }

@@ -1,5 +1,6 @@
 import type { ColumnBuffer } from "../parquet/column-buffer.js";
 import type { ColumnPlan, LeafNode, ListNode, PlanNode } from "../parquet/column-plan.js";
+import { shredValue } from "../parquet/shred-record.js";
 import type { LeafWriter } from "../parquet/leaf-writer.js";
 import type { Utf8Range } from "./utf8-range.js";
 
@@ -30,11 +31,11 @@ export class LeafColumns {
     return (node as LeafNode).leaf.index;
   }
 
-  /** The list column `name` of strings. */
-  strings(name: string): StringsColumn {
+  /** The list column `name` of strings: `write` writes a row's list into it. */
+  strings(name: string): { write(out: readonly LeafWriter[], items: readonly (string | null)[]): void } {
     const node = this.#node(name);
     if (node.kind !== "list" || node.item.kind !== "leaf") throw new Error(`Internal error: the view column ${name} is not a list of strings`);
-    return new StringsColumn(node, node.item);
+    return { write: (out, items) => shredValue(node, items, 0, out) };
   }
 
   /** The list column `name` of `{role, content}` messages. */
@@ -50,28 +51,6 @@ export class LeafColumns {
     const field = this.#plan.fields.find((f) => f.name === name);
     if (field === undefined) throw new Error(`Internal error: the view's plan has no column ${name}`);
     return field.node;
-  }
-}
-
-/** A top-level `list<string>` column. */
-export class StringsColumn {
-  readonly #list: ListNode;
-  readonly #item: LeafNode;
-
-  constructor(list: ListNode, item: LeafNode) {
-    this.#list = list;
-    this.#item = item;
-  }
-
-  write(out: readonly LeafWriter[], items: readonly (string | null)[]): void {
-    const w = out[this.#item.leaf.index] as LeafWriter;
-    if (items.length === 0) return w.missing(this.#list.def, 0);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const rep = i === 0 ? 0 : this.#list.rep;
-      if (item === null || item === undefined) w.missing(this.#item.def - 1, rep);
-      else w.text(item, rep);
-    }
   }
 }
 
@@ -103,7 +82,6 @@ export class MessagesColumn {
 
   /** The row's list is empty. */
   empty(out: readonly LeafWriter[]): void {
-    (out[this.#role] as LeafWriter).missing(this.#list.def, 0);
-    (out[this.#content] as LeafWriter).missing(this.#list.def, 0);
+    shredValue(this.#list, [], 0, out);
   }
 }

@@ -48,7 +48,7 @@ describe("the dataset sink", () => {
     const out = freshOut();
     const sink = await DatasetSink.open(new LocalStorage(out));
     const plan = columnPlan(COLUMNS);
-    const shards = sink.rowGroups(plan, "evalshard tests");
+    const shards = sink.rowGroups(plan);
     const rotation = new ShardRotation(LIMITS);
     for (const record of RECORDS) {
       const builder = new RowGroupBuilder(plan);

@@ -52,7 +52,7 @@ async function bytesOf(stream: AsyncIterable<Uint8Array> | null): Promise<Buffer
 /** Writes `rows` records as Parquet row groups of 500 through the sink, rotated at `maxRows`. */
 async function writeRowGroups(sink: DatasetSink, rows: number, maxRows: number, text: (id: number) => string): Promise<ShardInfo[]> {
   const plan = columnPlan(COLUMNS);
-  const shards = sink.rowGroups(plan, "evalshard tests");
+  const shards = sink.rowGroups(plan);
   const rotation = new ShardRotation({ maxRows, maxBytes: Infinity });
   for (let start = 0; start < rows; start += 500) {
     const builder = new RowGroupBuilder(plan);

@@ -1,4 +1,3 @@
-import { EVALSHARD_VERSION } from "../../core/version.js";
 import { formatName } from "../../formats/format.js";
 import { columnPlan } from "../../parquet/column-plan.js";
 import { outputColumns, resolveUntrustedPolicy } from "../../stages/untrusted-policy.js";
@@ -66,7 +65,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
   const lines = keyed === null && to === "jsonl" && compression !== "snappy" ? jsonlFormat({ compression }) : null;
   const shardSets = () => {
     if (keyed !== null) return new KeyedLineSets(keyed.rows, names ?? null);
-    return lines === null ? sink.rowGroupSets(layout, `evalshard version ${EVALSHARD_VERSION}`, input) : sink.lineSets(lines, columns, input);
+    return lines === null ? sink.rowGroupSets(layout, input) : sink.lineSets(lines, columns, input);
   };
   try {
     const worker: WorkerConfig = {
