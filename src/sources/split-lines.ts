@@ -4,8 +4,8 @@ import { invalidUtf8At } from "./first-invalid-utf8.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
 import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch } from "./split-batch.js";
 
-/** Bytes cut per batch: lines are decoded from it, so it bounds what a read holds beside the longest line. */
-const BATCH_BYTES = 256 * 1024;
+/** Memory first held for a line cut by a chunk end; it grows for a longer one. */
+const CARRY_BYTES = 64 * 1024;
 
 /**
  * Splits a byte stream into lines: the workers' rule ({@link cutBatches}, then {@link splitBatch}) with each
@@ -27,16 +27,7 @@ export async function* splitLines(
   const maxLineBytes = wholeOption("maxLineBytes", options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 1);
   const headBytes = wholeOption("headBytes", options.headBytes ?? DEFAULT_HEAD_BYTES, 0);
   let lineNumber = 1; // number of the batch's first line
-  // A batch's memory is taken back once its lines are decoded: fresh memory costs a page fault per 4 KiB.
-  // It is sized to a power of two, so that the next batch (a chunk and a cut line, each time a little
-  // longer or shorter) fits in it.
-  const spare: Uint8Array[] = [];
-  const allocate = (bytes: number): Uint8Array => {
-    const memory = spare.pop();
-    return memory !== undefined && memory.length >= bytes ? memory : Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(bytes)));
-  };
-  const release = (memory: Uint8Array): void => void spare.push(memory);
-  for await (const batch of cutBatches(chunks, { maxLineBytes, headBytes, batchBytes: BATCH_BYTES, allocate, release })) {
+  for await (const batch of cutBatches(chunks, { maxLineBytes, headBytes, batchBytes: CARRY_BYTES, views: true })) {
     if (batch.kind === "too_long") {
       yield { kind: "too_long", provenance: { source, line: lineNumber++, offset: batch.offset }, head: batch.head, bytes: batch.bytes };
       continue;
@@ -60,7 +51,6 @@ export async function* splitLines(
       },
       headBytes,
     );
-    release(new Uint8Array(batch.bytes.buffer));
     for (const line of lines) yield line;
   }
 }
