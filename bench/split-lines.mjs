@@ -3,9 +3,10 @@
 // child that reads the file into memory untimed, then times splitting it handed over in chunks of the given size
 // (16 KiB is what gunzip gives, 1 MiB a file read) and decoding every line. Builds alternate which goes first in
 // each round, so a change in the machine's load hits both alike; medians and the median of the rounds' ratios.
-// Build both first (`npm run build`); data comes from bench/generate-exports.mjs.
+// Build both first (`npm run build`). The input is a file (bench/generate-exports.mjs writes some), or without
+// `--file` 100 MiB of generated JSON lines of `--line-bytes` each.
 //
-//   node bench/split-lines.mjs [--base /work/main/dist] [--dist dist] [--file bench/data/sft-100.ndjson]
+//   node bench/split-lines.mjs [--base /work/main/dist] [--dist dist] [--file F | --line-bytes 1024]
 //                              [--chunks 16384,1048576] [--rounds 7]
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,7 +18,8 @@ const { values: args } = parseArgs({
   options: {
     base: { type: "string", default: "/work/main/dist" },
     dist: { type: "string", default: fileURLToPath(new URL("../dist", import.meta.url)) },
-    file: { type: "string", default: "bench/data/sft-100.ndjson" },
+    file: { type: "string", default: "" },
+    "line-bytes": { type: "string", default: "1024" },
     chunks: { type: "string", default: "16384,1048576" },
     rounds: { type: "string", default: "7" },
     child: { type: "string" },
@@ -27,7 +29,7 @@ const { values: args } = parseArgs({
 
 if (args.child !== undefined) {
   const { splitLines } = await import(`${args.child}/index.js`);
-  const data = readFileSync(args.file);
+  const data = args.file === "" ? generated(Number(args["line-bytes"])) : readFileSync(args.file);
   const size = Number(args.chunk);
   async function* chunks() {
     for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
@@ -43,7 +45,8 @@ if (args.child !== undefined) {
   process.stdout.write(JSON.stringify({ ms, lines, chars }));
 } else {
   const run = (dist, chunk) => {
-    const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", dist, "--chunk", chunk, "--file", args.file], { encoding: "utf8" });
+    const input = ["--file", args.file, "--line-bytes", args["line-bytes"]];
+    const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", dist, "--chunk", chunk, ...input], { encoding: "utf8" });
     if (out.status !== 0) throw new Error(`child failed on ${dist}: ${out.stderr}`);
     return JSON.parse(out.stdout);
   };
@@ -73,4 +76,17 @@ if (args.child !== undefined) {
       }),
     );
   }
+}
+
+/** 100 MiB of JSON lines of `lineBytes` each (one in 50 blank, one in 7 CRLF), a two-byte character in each. */
+function generated(lineBytes) {
+  const lines = [];
+  for (let i = 0, total = 0; total < 100 << 20; i++) {
+    const end = i % 7 === 0 ? "\r\n" : "\n";
+    const head = `{"id":${i},"text":"é`;
+    const line = i % 50 === 0 ? " " : `${head}${"x".repeat(Math.max(0, lineBytes - head.length - 3 - end.length))}"}`;
+    lines.push(line + end);
+    total += Buffer.byteLength(line + end);
+  }
+  return Buffer.from(lines.join(""));
 }
