@@ -2,7 +2,7 @@ import { wholeOption } from "../core/whole-option.js";
 import { cutBatches } from "./cut-batches.js";
 import { invalidUtf8At } from "./first-invalid-utf8.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
-import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch } from "./split-batch.js";
+import { type BatchLine, DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch } from "./split-batch.js";
 
 /** Memory first held for a line cut by a chunk end; it grows for a longer one. */
 const CARRY_BYTES = 64 * 1024;
@@ -33,24 +33,20 @@ export async function* splitLines(
       continue;
     }
     const buf = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-    const lines: SourceLine[] = [];
+    // The batch's bytes stay valid until the next batch is asked for: each line is decoded as it is yielded.
+    const found: BatchLine[] = [];
     const first = lineNumber;
-    lineNumber += splitBatch(
-      buf,
-      maxLineBytes,
-      (at) => {
-        const provenance = { source, line: first + at.line, offset: batch.offset + at.start };
-        if (at.kind === "too_long") {
-          lines.push({ kind: "too_long", provenance, head: at.head, bytes: at.bytes });
-          return;
-        }
-        const text = buf.toString("utf8", at.start, at.end);
-        const invalidAt = invalidUtf8At(buf, at.start, at.end, text);
-        const bytes = at.end - at.start;
-        lines.push(invalidAt === undefined ? { kind: "line", provenance, text, bytes } : { kind: "line", provenance, text, bytes, invalidUtf8At: invalidAt });
-      },
-      headBytes,
-    );
-    for (const line of lines) yield line;
+    lineNumber += splitBatch(buf, maxLineBytes, (at) => void found.push(at), headBytes);
+    for (const at of found) {
+      const provenance = { source, line: first + at.line, offset: batch.offset + at.start };
+      if (at.kind === "too_long") {
+        yield { kind: "too_long", provenance, head: at.head, bytes: at.bytes };
+        continue;
+      }
+      const text = buf.toString("utf8", at.start, at.end);
+      const invalidAt = invalidUtf8At(buf, at.start, at.end, text);
+      const bytes = at.end - at.start;
+      yield invalidAt === undefined ? { kind: "line", provenance, text, bytes } : { kind: "line", provenance, text, bytes, invalidUtf8At: invalidAt };
+    }
   }
 }
