@@ -22,11 +22,11 @@ export interface TooLongBatch {
 export type RawBatch = LinesBatch | TooLongBatch;
 
 /**
- * Cuts an input's bytes into batches of whole lines, about `batchBytes` each, without looking at lines:
- * `splitBatch` splits them (in the workers, or in `splitLines`). A leading UTF-8 BOM is dropped (offsets
- * still count it), a last line without a newline is kept, and a line that grows past `maxLineBytes` before
- * its newline is skipped and comes out as a `too_long` batch (shorter lines over the limit are
- * `splitBatch`'s to report).
+ * Cuts an input's bytes into batches of whole lines, about `batchBytes` each (with `views`, at most a
+ * chunk), without looking at lines: `splitBatch` splits them (in the workers, or in `splitLines`). A leading
+ * UTF-8 BOM is dropped (offsets still count it), a last line without a newline is kept, and a line that
+ * grows past `maxLineBytes` before its newline is skipped and comes out as a `too_long` batch (shorter lines
+ * over the limit are `splitBatch`'s to report).
  */
 export async function* cutBatches(
   /** The input's bytes; as a function, it is offered the free end of the pending batch to read into (see `LineSource.bytes`). */
@@ -44,6 +44,12 @@ export async function* cutBatches(
     readonly release?: (memory: Uint8Array) => void;
     /** The least free memory offered to a source to read into; default 1 MiB. */
     readonly minReadBytes?: number;
+    /**
+     * Batches may lie in the chunks' memory, and the next batch may reuse a batch's memory: each is valid only
+     * until the next is asked for. Lines within one chunk are then never copied (copying a gunzip's 16 KiB
+     * chunks into batches made `splitLines` slower than reading them where they lie: docs/decisions.md).
+     */
+    readonly views?: boolean;
   },
 ): AsyncIterable<RawBatch> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -135,9 +141,25 @@ export async function* cutBatches(
       } else append(chunk, pos, chunk.length);
       continue;
     }
-    append(chunk, pos, last + 1);
-    lineEnd = used;
-    if (used >= options.batchBytes) yield take(used);
+    if (options.views === true) {
+      if (used > 0) {
+        // The pending line ends at this chunk's first newline: only it is copied.
+        const newline = chunk.indexOf(0x0a, pos);
+        append(chunk, pos, newline + 1);
+        yield { kind: "lines", bytes: pending.subarray(0, used), offset };
+        offset += used;
+        used = 0;
+        pos = newline + 1;
+      }
+      if (last >= pos) {
+        yield { kind: "lines", bytes: chunk.subarray(pos, last + 1), offset };
+        offset += last + 1 - pos;
+      }
+    } else {
+      append(chunk, pos, last + 1);
+      lineEnd = used;
+      if (used >= options.batchBytes) yield take(used);
+    }
     const tail = chunk.length - (last + 1);
     if (tail > carryLimit) {
       if (used > 0) yield take(used);

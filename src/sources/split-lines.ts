@@ -2,10 +2,10 @@ import { wholeOption } from "../core/whole-option.js";
 import { cutBatches } from "./cut-batches.js";
 import { invalidUtf8At } from "./first-invalid-utf8.js";
 import type { ReadOptions, SourceLine } from "./line-source.js";
-import { DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch } from "./split-batch.js";
+import { type BatchLine, DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch } from "./split-batch.js";
 
-/** Bytes cut per batch: lines are decoded from it, so it bounds what a read holds beside the longest line. */
-const BATCH_BYTES = 256 * 1024;
+/** Memory first held for a line cut by a chunk end; it grows for a longer one. */
+const CARRY_BYTES = 64 * 1024;
 
 /**
  * Splits a byte stream into lines: the workers' rule ({@link cutBatches}, then {@link splitBatch}) with each
@@ -27,40 +27,26 @@ export async function* splitLines(
   const maxLineBytes = wholeOption("maxLineBytes", options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, 1);
   const headBytes = wholeOption("headBytes", options.headBytes ?? DEFAULT_HEAD_BYTES, 0);
   let lineNumber = 1; // number of the batch's first line
-  // A batch's memory is taken back once its lines are decoded: fresh memory costs a page fault per 4 KiB.
-  // It is sized to a power of two, so that the next batch (a chunk and a cut line, each time a little
-  // longer or shorter) fits in it.
-  const spare: Uint8Array[] = [];
-  const allocate = (bytes: number): Uint8Array => {
-    const memory = spare.pop();
-    return memory !== undefined && memory.length >= bytes ? memory : Buffer.allocUnsafeSlow(2 ** Math.ceil(Math.log2(bytes)));
-  };
-  const release = (memory: Uint8Array): void => void spare.push(memory);
-  for await (const batch of cutBatches(chunks, { maxLineBytes, headBytes, batchBytes: BATCH_BYTES, allocate, release })) {
+  for await (const batch of cutBatches(chunks, { maxLineBytes, headBytes, batchBytes: CARRY_BYTES, views: true })) {
     if (batch.kind === "too_long") {
       yield { kind: "too_long", provenance: { source, line: lineNumber++, offset: batch.offset }, head: batch.head, bytes: batch.bytes };
       continue;
     }
     const buf = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-    const lines: SourceLine[] = [];
+    // The batch's bytes stay valid until the next batch is asked for: each line is decoded as it is yielded.
+    const found: BatchLine[] = [];
     const first = lineNumber;
-    lineNumber += splitBatch(
-      buf,
-      maxLineBytes,
-      (at) => {
-        const provenance = { source, line: first + at.line, offset: batch.offset + at.start };
-        if (at.kind === "too_long") {
-          lines.push({ kind: "too_long", provenance, head: at.head, bytes: at.bytes });
-          return;
-        }
-        const text = buf.toString("utf8", at.start, at.end);
-        const invalidAt = invalidUtf8At(buf, at.start, at.end, text);
-        const bytes = at.end - at.start;
-        lines.push(invalidAt === undefined ? { kind: "line", provenance, text, bytes } : { kind: "line", provenance, text, bytes, invalidUtf8At: invalidAt });
-      },
-      headBytes,
-    );
-    release(new Uint8Array(batch.bytes.buffer));
-    for (const line of lines) yield line;
+    lineNumber += splitBatch(buf, maxLineBytes, (at) => void found.push(at), headBytes);
+    for (const at of found) {
+      const provenance = { source, line: first + at.line, offset: batch.offset + at.start };
+      if (at.kind === "too_long") {
+        yield { kind: "too_long", provenance, head: at.head, bytes: at.bytes };
+        continue;
+      }
+      const text = buf.toString("utf8", at.start, at.end);
+      const invalidAt = invalidUtf8At(buf, at.start, at.end, text);
+      const bytes = at.end - at.start;
+      yield invalidAt === undefined ? { kind: "line", provenance, text, bytes } : { kind: "line", provenance, text, bytes, invalidUtf8At: invalidAt };
+    }
   }
 }

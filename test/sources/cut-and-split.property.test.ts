@@ -5,9 +5,9 @@ import { splitBatch } from "../../src/sources/split-batch.js";
 import { splitLines } from "../../src/sources/split-lines.js";
 
 // The engine splits lines in two halves (main cuts batches, workers split them), and `splitLines` runs the same
-// two with a batch size of its own over copied chunks: at any batch size, with chunks read in place too, the
-// halves must find exactly the lines, numbers, offsets and oversized lines `splitLines` finds
-// (split-lines.test.ts holds `splitLines` to a whole-buffer reference).
+// two with batches that are views of the chunks: at any batch size, with chunks read in place too, the halves
+// must find exactly the lines, numbers, offsets and oversized lines `splitLines` finds, also when its source
+// reads every chunk into the same memory (split-lines.test.ts holds `splitLines` to a whole-buffer reference).
 async function* chunked(bytes: Uint8Array, sizes: readonly number[]): AsyncIterable<Buffer> {
   let at = 0;
   for (let i = 0; at < bytes.length; i++) {
@@ -50,9 +50,10 @@ async function viaBatches(bytes: Uint8Array, sizes: readonly number[], maxLineBy
   return out;
 }
 
-async function viaSplitLines(bytes: Uint8Array, sizes: readonly number[], maxLineBytes: number) {
+async function viaSplitLines(bytes: Uint8Array, sizes: readonly number[], maxLineBytes: number, reused: boolean) {
   const out: unknown[] = [];
-  for await (const l of splitLines(chunked(bytes, sizes), "x", { maxLineBytes, headBytes: 4096 })) {
+  const chunks = reused ? readingInto(bytes, sizes)(() => null) : chunked(bytes, sizes);
+  for await (const l of splitLines(chunks, "x", { maxLineBytes, headBytes: 4096 })) {
     const { line, offset } = l.provenance;
     out.push(l.kind === "line" ? { kind: "line", line, offset, text: l.text } : { kind: "too_long", line, offset, head: l.head, bytes: l.bytes });
   }
@@ -66,7 +67,7 @@ const piece = fc.oneof(
 );
 
 describe("cutBatches + splitBatch find the lines splitLines finds", () => {
-  it("for any bytes, chunking, line limit and batch size, chunks copied or read in place", async () => {
+  it("for any bytes, chunking, line limit and batch size, chunks copied, read in place or reused", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.boolean(),
@@ -75,9 +76,10 @@ describe("cutBatches + splitBatch find the lines splitLines finds", () => {
         fc.integer({ min: 1, max: 100 }),
         fc.integer({ min: 1, max: 64 }),
         fc.boolean(),
-        async (bom, pieces, sizes, maxLineBytes, batchBytes, inPlace) => {
+        fc.boolean(),
+        async (bom, pieces, sizes, maxLineBytes, batchBytes, inPlace, reused) => {
           const bytes = new Uint8Array(Buffer.from(`${bom ? "\ufeff" : ""}${pieces.join("")}`));
-          expect(await viaBatches(bytes, sizes, maxLineBytes, batchBytes, inPlace)).toEqual(await viaSplitLines(bytes, sizes, maxLineBytes));
+          expect(await viaBatches(bytes, sizes, maxLineBytes, batchBytes, inPlace)).toEqual(await viaSplitLines(bytes, sizes, maxLineBytes, reused));
         },
       ),
       { numRuns: 600 },
