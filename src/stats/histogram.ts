@@ -12,15 +12,19 @@ export class Histogram {
   sum = 0;
   readonly bins = new Map<number, number>();
 
-  /** `width`: the bin width; `binOf`: a value's bin index (the default: fixed width, see above). */
-  constructor(readonly width: number, readonly binOf: (value: number) => number = fixedBin(width)) {}
+  readonly #binOf: (value: number) => number;
+
+  /** `width`: the bin width, or "log2" for token lengths' powers of two (see {@link binLower}). */
+  constructor(width: BinWidth) {
+    this.#binOf = width === "log2" ? log2Bin : fixedBin(width);
+  }
 
   add(value: number, n = 1): void {
     this.count += n;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     this.sum += Math.round(value * 1e6) * n;
-    const bin = this.binOf(value);
+    const bin = this.#binOf(value);
     this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
   }
 
@@ -49,8 +53,16 @@ export interface HistogramPartial {
   readonly bins: readonly (readonly [number, number])[];
 }
 
+/** A histogram's bins: a fixed width (scores), or "log2" (token lengths), as the manifest's `bin_width` names them. */
+export type BinWidth = number | "log2";
+
+/** A bin's lower edge as the manifest shows it: a multiple of the width (to 1e-6), or 2^k (the zero bin: 0). */
+export function binLower(bin: number, width: BinWidth): number {
+  return width === "log2" ? (bin < 0 ? 0 : 2 ** bin) : Math.round(bin * width * 1e6) / 1e6;
+}
+
 /** A score's bin: fixed width, on the value rounded to 1e-6 (integers scaled, so no float edge splits a bin). */
-export function fixedBin(width: number): (value: number) => number {
+function fixedBin(width: number): (value: number) => number {
   const scale = Math.round(width * 1e6);
   return (value) => Math.floor(Math.round(value * 1e6) / scale);
 }
