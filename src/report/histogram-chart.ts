@@ -1,7 +1,7 @@
 import { CHART_WIDTH, chartFigure, PLOT_LEFT, valueAxis } from "./chart-figure.js";
 import { escapeHtml } from "./escape-html.js";
 import type { DistributionStats } from "../stats/dataset-stats.js";
-import { binLower, log2Bin } from "../stats/histogram.js";
+import { binLower, binOf } from "../stats/histogram.js";
 
 const HEIGHT = 170;
 
@@ -16,9 +16,8 @@ export function histogramChart(title: string, d: DistributionStats | undefined):
   const plot = HEIGHT - 30;
   // Every bin from the first to the last holding rows, the empty ones as gaps, so the axis reads true.
   const width = d.bin_width;
-  const binOf = (lower: number) => (width === "log2" ? log2Bin(lower) : Math.round(lower / width));
-  const first = binOf(d.bins[0]?.[0] ?? 0);
-  const bins = binOf(d.bins[d.bins.length - 1]?.[0] ?? 0) - first + 1;
+  const first = binOf(d.bins[0]?.[0] ?? 0, width);
+  const bins = binOf(d.bins[d.bins.length - 1]?.[0] ?? 0, width) - first + 1;
   const rows = new Map(d.bins.map(([lower, n]) => [lower, n]));
   const slot = (CHART_WIDTH - PLOT_LEFT - 20) / bins;
   const w = Math.max(1, slot - (slot > 4 ? 2 : 0));

@@ -12,19 +12,14 @@ export class Histogram {
   sum = 0;
   readonly bins = new Map<number, number>();
 
-  readonly #binOf: (value: number) => number;
-
-  /** `width`: the bin width, or "log2" for token lengths' powers of two (see {@link binLower}). */
-  constructor(width: BinWidth) {
-    this.#binOf = width === "log2" ? log2Bin : fixedBin(width);
-  }
+  constructor(readonly width: BinWidth) {}
 
   add(value: number, n = 1): void {
     this.count += n;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     this.sum += Math.round(value * 1e6) * n;
-    const bin = this.#binOf(value);
+    const bin = binOf(value, this.width);
     this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
   }
 
@@ -61,13 +56,10 @@ export function binLower(bin: number, width: BinWidth): number {
   return width === "log2" ? (bin < 0 ? 0 : 2 ** bin) : Math.round(bin * width * 1e6) / 1e6;
 }
 
-/** A score's bin: fixed width, on the value rounded to 1e-6 (integers scaled, so no float edge splits a bin). */
-function fixedBin(width: number): (value: number) => number {
-  const scale = Math.round(width * 1e6);
-  return (value) => Math.floor(Math.round(value * 1e6) / scale);
-}
-
-/** A token length's bin: powers of two, bin k holding [2^k, 2^(k+1)) (bin -1: zero tokens). */
-export function log2Bin(value: number): number {
-  return value < 1 ? -1 : 31 - Math.clz32(value);
+/**
+ * A value's bin. A fixed width's: on the value rounded to 1e-6 (integers scaled, so no float edge splits a
+ * bin). Log2's: bin k holds [2^k, 2^(k+1)) tokens, bin -1 zero tokens.
+ */
+export function binOf(value: number, width: BinWidth): number {
+  return width === "log2" ? (value < 1 ? -1 : 31 - Math.clz32(value)) : Math.floor(Math.round(value * 1e6) / Math.round(width * 1e6));
 }
