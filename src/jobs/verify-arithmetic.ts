@@ -1,5 +1,6 @@
 import { countTotal, quarantinedShare } from "../core/tally.js";
 import { isRecord } from "../core/is-record.js";
+import { rowsOf } from "../output/published-rows.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import { isCount, type VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
@@ -52,7 +53,7 @@ export function verifyArithmetic(m: VerifiedManifest, shards: readonly ShardInfo
   if (stats !== undefined && stats !== null) {
     if (stats.rows !== listedRows) field("stats.rows", `is ${JSON.stringify(stats.rows)}, its shards hold ${listedRows} rows`);
     for (const [name, rows] of Object.entries(stats.splits ?? {})) {
-      const actual = shards.filter((s) => (s.split ?? "train") === name).reduce((n, s) => n + s.rows, 0);
+      const actual = rowsOf(shards.filter((s) => (s.split ?? "train") === name));
       if (rows !== actual) field(`stats.splits.${name}`, `is ${JSON.stringify(rows)}, its ${name} shards hold ${actual} rows`);
     }
   }
@@ -99,7 +100,7 @@ function verifySplits(
   let sum = 0;
   for (const name of names) {
     const rows = splits[name]?.rows;
-    const actual = shards.filter((s) => s.split === name).reduce((n, s) => n + s.rows, 0);
+    const actual = rowsOf(shards.filter((s) => s.split === name));
     if (!isCount(rows)) {
       field(`split.splits.${name}.rows`, `is ${JSON.stringify(rows)}, not a count`);
       continue;

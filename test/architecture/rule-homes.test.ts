@@ -81,6 +81,10 @@ const RULES: readonly Rule[] = [
   // spool's and a pull's staging writes once had a wrapper each.
   { rule: "I/O step's error", marks: /function (ioStep|writeStep)\b|Cannot \$\{what\} \$\{path\}/, homes: ["core/io-step.ts"] },
   // The manifest is put in place last (the card first): the journal's roll-forward, the local links and the root copies on object storage.
+  // A bin from a value, or its lower edge: the manifest's `stats` and the report's histogram charts read one rule.
+  { rule: "a histogram's bins", marks: /2 \*\* bin\b|Math\.round\(\w+ \* 1e6\) \/ Math\.round/, homes: ["stats/histogram.ts"] },
+  // The report's charts share one frame: caption, inline SVG, or "none".
+  { rule: "a report chart's frame", marks: /<figure class="chart">/, homes: ["report/chart-figure.ts"] },
   { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
 
