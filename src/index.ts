@@ -197,7 +197,7 @@ export type { SnapshotPointer } from "./output/object-snapshot-pointer.js";
 export type { SuiteBook, SuitePin, SuiteAnswer, SuiteFacts, SuitesData } from "./formats/suite-book.js";
 export type { DecontaminationManifest } from "./output/decontamination.js";
 export type { DatasetStats, DistributionStats, StatsManifest, StatsPartial } from "./stats/dataset-stats.js";
-export type { HistogramPartial } from "./stats/histogram.js";
+export type { BinWidth, HistogramPartial } from "./stats/histogram.js";
 export type { StatsRow } from "./stats/stats-row.js";
 export type { SeatScore } from "./formats/seat-score.js";
 export type { TokenBudget } from "./tokens/token-budget.js";

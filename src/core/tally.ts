@@ -102,5 +102,10 @@ export class Tally {
 
 /** The manifest's `quarantined_share` of any counts: a run's, parts merged, or a manifest's as `verify` reads it. */
 export function quarantinedShare(c: { readonly records_in: number; readonly quarantined: Readonly<Record<string, number | undefined>> }): number {
-  return c.records_in === 0 ? 0 : Object.values(c.quarantined).reduce<number>((a, b) => a + (b ?? 0), 0) / c.records_in;
+  return c.records_in === 0 ? 0 : countTotal(c.quarantined) / c.records_in;
+}
+
+/** Records of every reason of a reason -> count map (dropped, quarantined, a view's left out). */
+export function countTotal(counts: Readonly<Record<string, number | undefined>>): number {
+  return Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
 }

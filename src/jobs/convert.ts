@@ -18,6 +18,7 @@ import type { OpenedSources } from "./open-sources.js";
 import { scorecardsSummary, selectionWarnings } from "./scorecards-summary.js";
 import type { ConvertHooks } from "./convert-phase.js";
 import { ConfigError } from "../core/errors.js";
+import { countTotal } from "../core/tally.js";
 import { decontaminationManifest, decontaminationSentence } from "../output/decontamination.js";
 
 export interface ConvertResult {
@@ -52,8 +53,7 @@ export async function convert(options: ConvertOptions, hooks: ConvertHooks = {})
     }
     // Judged before anything is published: over a guard, the previous dataset stays (issue 20).
     const counts = run.tally.counts();
-    const quarantined = Object.values(counts.quarantined).reduce<number>((sum, n) => sum + (n ?? 0), 0);
-    hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined, stream_errors: counts.stream_errors });
+    hooks.onPhase?.({ phase: "converted", engine: run.engine, records_in: counts.records_in, records_out: counts.records_out, quarantined: countTotal(counts.quarantined), stream_errors: counts.stream_errors });
     const rows = published === null ? {} : { rows: { published, out: rowsOf(run.shards) } };
     const decision = decidePublish(plan.guards, { ...counts, quarantined_share: run.tally.quarantinedShare(), ...rows });
     // A rejected attempt keeps its files at their own paths under _rejected/; a published one under the base.

@@ -1,4 +1,6 @@
-import { quarantinedShare } from "../core/tally.js";
+import { countTotal, quarantinedShare } from "../core/tally.js";
+import { isRecord } from "../core/is-record.js";
+import { rowsOf } from "../output/published-rows.js";
 import type { ShardInfo } from "../output/shard-format.js";
 import { isCount, type VerifiedManifest } from "./verified-manifest.js";
 import type { VerifyFinding } from "./verify-report.js";
@@ -22,17 +24,17 @@ export function verifyArithmetic(m: VerifiedManifest, shards: readonly ShardInfo
   if (!isCount(m.records_in) || !isCount(m.records_out) || dropped === null || quarantined === null) {
     field("counts", "are not counts: records_in, records_out and each reason of dropped and quarantined must be integers from 0 up");
   } else {
-    const sum = m.records_out + total(dropped) + total(quarantined);
+    const sum = m.records_out + countTotal(dropped) + countTotal(quarantined);
     if (m.records_in !== sum) {
-      mismatch("counts_mismatch", `manifest.json counts ${m.records_in} records in, but records_out ${m.records_out} + dropped ${total(dropped)} + quarantined ${total(quarantined)} = ${sum}`, m.records_in, sum);
+      mismatch("counts_mismatch", `manifest.json counts ${m.records_in} records in, but records_out ${m.records_out} + dropped ${countTotal(dropped)} + quarantined ${countTotal(quarantined)} = ${sum}`, m.records_in, sum);
     }
     const share = quarantinedShare({ records_in: m.records_in, quarantined });
     if (typeof m.quarantined_share !== "number" || Math.abs(m.quarantined_share - share) > 1e-12) {
       field("quarantined_share", `is ${JSON.stringify(m.quarantined_share)}, its counts give ${share}`);
     }
     const entries = m.quarantine === null || m.quarantine === undefined ? 0 : m.quarantine.entries;
-    if (entries !== total(quarantined)) {
-      mismatch("quarantine_count_mismatch", `manifest.json counts ${total(quarantined)} quarantined lines, its quarantine ${JSON.stringify(entries)} entries`, total(quarantined), isCount(entries) ? entries : -1);
+    if (entries !== countTotal(quarantined)) {
+      mismatch("quarantine_count_mismatch", `manifest.json counts ${countTotal(quarantined)} quarantined lines, its quarantine ${JSON.stringify(entries)} entries`, countTotal(quarantined), isCount(entries) ? entries : -1);
     }
   }
 
@@ -51,7 +53,7 @@ export function verifyArithmetic(m: VerifiedManifest, shards: readonly ShardInfo
   if (stats !== undefined && stats !== null) {
     if (stats.rows !== listedRows) field("stats.rows", `is ${JSON.stringify(stats.rows)}, its shards hold ${listedRows} rows`);
     for (const [name, rows] of Object.entries(stats.splits ?? {})) {
-      const actual = shards.filter((s) => (s.split ?? "train") === name).reduce((n, s) => n + s.rows, 0);
+      const actual = rowsOf(shards.filter((s) => (s.split ?? "train") === name));
       if (rows !== actual) field(`stats.splits.${name}`, `is ${JSON.stringify(rows)}, its ${name} shards hold ${actual} rows`);
     }
   }
@@ -98,7 +100,7 @@ function verifySplits(
   let sum = 0;
   for (const name of names) {
     const rows = splits[name]?.rows;
-    const actual = shards.filter((s) => s.split === name).reduce((n, s) => n + s.rows, 0);
+    const actual = rowsOf(shards.filter((s) => s.split === name));
     if (!isCount(rows)) {
       field(`split.splits.${name}.rows`, `is ${JSON.stringify(rows)}, not a count`);
       continue;
@@ -112,10 +114,6 @@ function verifySplits(
 
 /** A reason -> count map, or null when it is not one. */
 function countsOf(value: unknown): Record<string, number> | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  if (!isRecord(value)) return null;
   return Object.values(value).every(isCount) ? (value as Record<string, number>) : null;
-}
-
-function total(counts: Readonly<Record<string, number>>): number {
-  return Object.values(counts).reduce((a, b) => a + b, 0);
 }

@@ -1,6 +1,6 @@
 import { conflictWarnings } from "./conflict-warnings.js";
 import { sealedManifest } from "./manifest-seal.js";
-import type { Counts } from "../core/tally.js";
+import { countTotal, type Counts } from "../core/tally.js";
 import { EVALSHARD_VERSION } from "../core/version.js";
 import type { FormatBasics } from "../formats/format.js";
 import type { SelectionPlan } from "../stages/select-plan.js";
@@ -157,6 +157,5 @@ export async function buildManifest<Job extends object>(facts: ManifestFacts, jo
 
 /** The bookkeeping invariant every manifest must satisfy. */
 export function reconciles(m: Counts): boolean {
-  const sum = (o: Readonly<Record<string, number | undefined>>) => Object.values(o).reduce<number>((a, b) => a + (b ?? 0), 0);
-  return m.records_in === m.records_out + sum(m.dropped) + sum(m.quarantined);
+  return m.records_in === m.records_out + countTotal(m.dropped) + countTotal(m.quarantined);
 }

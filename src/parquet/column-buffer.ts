@@ -1,4 +1,5 @@
 import { ConfigError } from "../core/errors.js";
+import { INT64_MAX, INT64_MIN } from "../core/exact-json.js";
 import type { Leaf, LeafType } from "./column-plan.js";
 import type { LeafWriter } from "./leaf-writer.js";
 
@@ -146,7 +147,7 @@ export class ColumnBuffer implements LeafWriter {
   }
 
   #bigInt64(value: bigint, rep: number): void {
-    if (value < -(2n ** 63n) || value >= 2n ** 63n) this.#wrongType(value, "an integer in the int64 range");
+    if (value < INT64_MIN || value > INT64_MAX) this.#wrongType(value, "an integer in the int64 range");
     this.#level(this.maxDef, rep);
     const at = this.#reserve(8);
     this.view.setBigInt64(at, value, true);

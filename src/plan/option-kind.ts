@@ -137,7 +137,7 @@ const SPLIT_NAME = /^[A-Za-z]\w*(\.\w+)*$/;
  */
 export function fractions(): OptionKind<Readonly<Record<string, number>>> {
   const problem = (v: unknown): string | null => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return "not an object of name -> fraction";
+    if (!isRecord(v)) return "not an object of name -> fraction";
     const entries = Object.entries(v);
     if (entries.length === 0) return "no split named";
     const badName = entries.find(([name]) => !SPLIT_NAME.test(name));

@@ -1,3 +1,4 @@
+import { CHART_WIDTH, chartFigure } from "./chart-figure.js";
 import { escapeHtml } from "./escape-html.js";
 
 /** One bar: a label (a reason, a split, a path) and its count. */
@@ -8,18 +9,16 @@ export interface Bar {
 
 const ROW = 22;
 const LABEL = 230;
-const WIDTH = 720;
 
 /**
- * Horizontal bars as inline SVG, largest first, each with its count: the report is one file read offline, so
- * it draws its own charts rather than load a library. Each bar is a `<rect class="bar">` with `data-label`
+ * Horizontal bars, largest first, each with its count. Each bar is a `<rect class="bar">` with `data-label`
  * and `data-value`, which the browser test reads back.
  */
 export function barChart(title: string, bars: readonly Bar[]): string {
   const sorted = [...bars].filter((b) => b.value > 0).sort((a, b) => b.value - a.value || (a.label < b.label ? -1 : 1));
-  if (sorted.length === 0) return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><p class="none">none</p></figure>`;
+  if (sorted.length === 0) return chartFigure(title, 0, null);
   const max = Math.max(...sorted.map((b) => b.value));
-  const span = WIDTH - LABEL - 70;
+  const span = CHART_WIDTH - LABEL - 70;
   const rows = sorted.map((b, i) => {
     const y = i * ROW;
     const w = Math.max(1, Math.round((b.value / max) * span));
@@ -30,6 +29,5 @@ export function barChart(title: string, bars: readonly Bar[]): string {
       `<text x="${LABEL + w + 6}" y="${y + 15}">${b.value.toLocaleString("en-US")}</text>`
     );
   });
-  const height = sorted.length * ROW;
-  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><svg role="img" aria-label="${escapeHtml(title)}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}">${rows.join("")}</svg></figure>`;
+  return chartFigure(title, sorted.length * ROW, rows);
 }

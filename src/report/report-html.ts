@@ -6,6 +6,8 @@ import type { ReportManifest, ReportNight } from "./report-manifest.js";
 import { viewLosses } from "../views/view-losses.js";
 import type { PathAudit } from "../views/text-audit.js";
 import type { StatsManifest } from "../stats/dataset-stats.js";
+import { countTotal } from "../core/tally.js";
+import { rowsOf } from "../output/published-rows.js";
 
 /** What a report shows: the dataset's location, its current manifest, and its kept nights, oldest first. */
 export interface ReportInput {
@@ -25,8 +27,6 @@ rect.bar,rect.bin{fill:#3b6ea5}.stat{margin:2px 0;color:#555}.legend i{display:i
 .warn{color:#8a4b00}`;
 
 const bars = (counts: Readonly<Record<string, number | undefined>> | undefined): Bar[] => Object.entries(counts ?? {}).map(([label, value]) => ({ label, value: value ?? 0 }));
-const sum = (counts: Readonly<Record<string, number | undefined>> | undefined) => Object.values(counts ?? {}).reduce<number>((a, b) => a + (b ?? 0), 0);
-const rowsOf = (m: ReportManifest) => m.shards.reduce((n, s) => n + s.rows, 0);
 
 /** The report: one self-contained HTML page, its charts inline SVG. */
 export function reportHtml(input: ReportInput): string {
@@ -50,8 +50,8 @@ function summary(input: ReportInput): string {
     ...(m.snapshot === undefined || m.snapshot === null ? [] : [["snapshot", String(m.snapshot)] as [string, string]]),
     ["written", `${m.finished_at ?? "unknown"} by evalshard ${m.evalshard_version ?? "?"}`],
     ["records in / out", `${m.records_in.toLocaleString("en-US")} / ${m.records_out.toLocaleString("en-US")}`],
-    ["dropped / quarantined", `${sum(m.dropped).toLocaleString("en-US")} / ${sum(m.quarantined).toLocaleString("en-US")}`],
-    ["rows in the dataset", `${rowsOf(m).toLocaleString("en-US")} in ${m.shards.length} shard(s), ${m.shards.reduce((n, s) => n + s.bytes, 0).toLocaleString("en-US")} bytes`],
+    ["dropped / quarantined", `${countTotal(m.dropped).toLocaleString("en-US")} / ${countTotal(m.quarantined).toLocaleString("en-US")}`],
+    ["rows in the dataset", `${rowsOf(m.shards).toLocaleString("en-US")} in ${m.shards.length} shard(s), ${m.shards.reduce((n, s) => n + s.bytes, 0).toLocaleString("en-US")} bytes`],
     ...(m.view === undefined ? [] : [["view", `${m.view.name}${m.view.trainer === null ? "" : ` (${m.view.trainer})`}`] as [string, string]]),
   ];
   const table = `<table>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>`;
@@ -105,7 +105,7 @@ function history(nights: readonly ReportNight[]): string {
   const over = (pick: (m: ReportManifest) => number) => nights.map((n) => pick(n.manifest));
   const reasons = (key: "dropped" | "quarantined") => [...new Set(nights.flatMap((n) => Object.keys(n.manifest[key])))].sort();
   const charts = [
-    nightChart("Rows in the dataset", labels, [{ name: "rows", values: over(rowsOf) }]),
+    nightChart("Rows in the dataset", labels, [{ name: "rows", values: over((m) => rowsOf(m.shards)) }]),
     nightChart("Rows added, replaced and retracted", labels, [
       { name: "added", values: over((m) => m.night?.added ?? 0) },
       { name: "replaced", values: over((m) => m.night?.replaced ?? 0) },

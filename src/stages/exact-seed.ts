@@ -1,4 +1,5 @@
 import { INT64_MAX, INT64_MIN } from "../core/exact-json.js";
+import { isRecord } from "../core/is-record.js";
 
 /**
  * A seed beyond 2^53, parsed exactly as a bigint (`parseExact`), taken out of `object` before zod reads it:
@@ -8,11 +9,11 @@ import { INT64_MAX, INT64_MIN } from "../core/exact-json.js";
  */
 export function takeExactSeed(object: Record<string, unknown>): bigint | null | string {
   const scenario = object.scenario;
-  if (scenario === null || typeof scenario !== "object" || Array.isArray(scenario)) return null;
-  const seed = (scenario as Record<string, unknown>).seed;
+  if (!isRecord(scenario)) return null;
+  const seed = scenario.seed;
   if (typeof seed !== "bigint") return null;
   if (seed < INT64_MIN || seed > INT64_MAX) return `scenario.seed ${seed} is outside the int64 range, which the dataset's INT64 column holds`;
-  (scenario as Record<string, unknown>).seed = 0;
+  scenario.seed = 0;
   return seed;
 }
 

@@ -1,5 +1,5 @@
-import { Histogram, log2Bin } from "./histogram.js";
-import type { HistogramPartial } from "./histogram.js";
+import { binLower, Histogram } from "./histogram.js";
+import type { BinWidth, HistogramPartial } from "./histogram.js";
 import type { StatsRow } from "./stats-row.js";
 import type { SeatScore } from "../formats/seat-score.js";
 import { isRecord } from "../core/is-record.js";
@@ -71,7 +71,7 @@ export class DatasetStats {
 
   /** `rows` rows of `length` tokens each (a tokenized view's training texts). */
   addTokens(length: number, rows = 1): void {
-    (this.#tokens ??= new Histogram(1, log2Bin)).add(length, rows);
+    (this.#tokens ??= new Histogram("log2")).add(length, rows);
   }
 
   merge(other: StatsPartial): void {
@@ -82,7 +82,7 @@ export class DatasetStats {
     for (const [name, h] of Object.entries(other.traits)) this.#trait(name).merge(h);
     for (const [name, n] of other.scenarios) this.#scenarios.set(name, (this.#scenarios.get(name) ?? 0) + n);
     for (const [name, n] of Object.entries(other.splits)) this.#splits.set(name, (this.#splits.get(name) ?? 0) + n);
-    if (other.tokens !== null) (this.#tokens ??= new Histogram(1, log2Bin)).merge(other.tokens);
+    if (other.tokens !== null) (this.#tokens ??= new Histogram("log2")).merge(other.tokens);
   }
 
   /** Everything, scenarios too: what a worker sends main and a nightly bucket keeps beside the ledger. */
@@ -115,7 +115,7 @@ export class DatasetStats {
         tail: { scenarios: tail.length, rows: tail.reduce((n, [, r]) => n + r, 0) },
       },
       splits: p.splits,
-      ...(p.tokens === null ? {} : { tokens: shown(p.tokens, null) }),
+      ...(p.tokens === null ? {} : { tokens: shown(p.tokens, "log2") }),
     };
   }
 
@@ -128,15 +128,14 @@ export class DatasetStats {
 
 const byRowsThenName = ([a, n]: readonly [string, number], [b, m]: readonly [string, number]) => m - n || (a < b ? -1 : a > b ? 1 : 0);
 
-function shown(h: HistogramPartial, width: number | null): DistributionStats {
-  const lower = (bin: number) => (width === null ? (bin < 0 ? 0 : 2 ** bin) : Math.round(bin * width * 1e6) / 1e6);
+function shown(h: HistogramPartial, width: BinWidth): DistributionStats {
   return {
     count: h.count,
     min: h.min,
     max: h.max,
     mean: h.count === 0 ? null : h.sum / 1e6 / h.count,
-    bin_width: width ?? "log2",
-    bins: h.bins.map(([bin, n]) => [lower(bin), n] as const),
+    bin_width: width,
+    bins: h.bins.map(([bin, n]) => [binLower(bin, width), n] as const),
   };
 }
 
@@ -159,7 +158,7 @@ export interface DistributionStats {
   readonly min: number | null;
   readonly max: number | null;
   readonly mean: number | null;
-  readonly bin_width: number | "log2";
+  readonly bin_width: BinWidth;
   readonly bins: readonly (readonly [number, number])[];
 }
 

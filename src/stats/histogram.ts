@@ -12,15 +12,14 @@ export class Histogram {
   sum = 0;
   readonly bins = new Map<number, number>();
 
-  /** `width`: the bin width; `binOf`: a value's bin index (the default: fixed width, see above). */
-  constructor(readonly width: number, readonly binOf: (value: number) => number = fixedBin(width)) {}
+  constructor(readonly width: BinWidth) {}
 
   add(value: number, n = 1): void {
     this.count += n;
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
     this.sum += Math.round(value * 1e6) * n;
-    const bin = this.binOf(value);
+    const bin = binOf(value, this.width);
     this.bins.set(bin, (this.bins.get(bin) ?? 0) + n);
   }
 
@@ -49,13 +48,18 @@ export interface HistogramPartial {
   readonly bins: readonly (readonly [number, number])[];
 }
 
-/** A score's bin: fixed width, on the value rounded to 1e-6 (integers scaled, so no float edge splits a bin). */
-export function fixedBin(width: number): (value: number) => number {
-  const scale = Math.round(width * 1e6);
-  return (value) => Math.floor(Math.round(value * 1e6) / scale);
+/** A histogram's bins: a fixed width (scores), or "log2" (token lengths), as the manifest's `bin_width` names them. */
+export type BinWidth = number | "log2";
+
+/** A bin's lower edge as the manifest shows it: a multiple of the width (to 1e-6), or 2^k (the zero bin: 0). */
+export function binLower(bin: number, width: BinWidth): number {
+  return width === "log2" ? (bin < 0 ? 0 : 2 ** bin) : Math.round(bin * width * 1e6) / 1e6;
 }
 
-/** A token length's bin: powers of two, bin k holding [2^k, 2^(k+1)) (bin -1: zero tokens). */
-export function log2Bin(value: number): number {
-  return value < 1 ? -1 : 31 - Math.clz32(value);
+/**
+ * A value's bin. A fixed width's: on the value rounded to 1e-6 (integers scaled, so no float edge splits a
+ * bin). Log2's: bin k holds [2^k, 2^(k+1)) tokens, bin -1 zero tokens.
+ */
+export function binOf(value: number, width: BinWidth): number {
+  return width === "log2" ? (value < 1 ? -1 : 31 - Math.clz32(value)) : Math.floor(Math.round(value * 1e6) / Math.round(width * 1e6));
 }

@@ -109,6 +109,6 @@ function parseObject(text: string, path: string, flag: string): Record<string, u
   } catch (error) {
     throw new ConfigError(`${flag} ${JSON.stringify(basename(path))} is not JSON: ${(error as Error).message}`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError(`${flag} ${JSON.stringify(path)}: expected a JSON object`);
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new ConfigError(`${flag} ${JSON.stringify(path)}: expected a JSON object`);
+  return value;
 }

@@ -86,6 +86,10 @@ const RULES: readonly Rule[] = [
   // ledger) is another mechanism and does not match.
   { rule: "sha256 hex of a text", marks: /createHash\("sha256"\)\.update\([^\n]*\)\.digest\("hex"\)/, homes: ["core/sha256-hex.ts"] },
   // The manifest is put in place last (the card first): the journal's roll-forward, the local links and the root copies on object storage.
+  // A bin from a value, or its lower edge: the manifest's `stats` and the report's histogram charts read one rule.
+  { rule: "a histogram's bins", marks: /2 \*\* bin\b|Math\.round\(\w+ \* 1e6\) \/ Math\.round/, homes: ["stats/histogram.ts"] },
+  // The report's charts share one frame: caption, inline SVG, or "none".
+  { rule: "a report chart's frame", marks: /<figure class="chart">/, homes: ["report/chart-figure.ts"] },
   { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
 
