@@ -8,7 +8,7 @@ import { type BatchLine, DEFAULT_HEAD_BYTES, DEFAULT_MAX_LINE_BYTES, splitBatch 
 const CARRY_BYTES = 64 * 1024;
 
 /**
- * Splits a byte stream into lines: the workers' rule ({@link cutBatches}, then {@link splitBatch}) with each
+ * Splits a byte stream into lines: the workers' rule (`cutBatches`, then `splitBatch`) with each
  * line decoded and numbered across the input.
  *
  * A leading UTF-8 BOM is dropped (offsets still count it), a `\r` before the `\n` is dropped, blank and
