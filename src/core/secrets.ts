@@ -40,11 +40,6 @@ export function redactSecrets(text: string): string {
   return redactor.empty ? text : redactor.redact(text);
 }
 
-/** Whether `text` shows a secret of the process. */
-export function mentionsSecret(text: string): boolean {
-  return !redactor.empty && redactor.mentions(text);
-}
-
 /** A copy of a JSON value with secrets removed from every string in it, keys included. */
 export function redactJson<T>(value: T): T {
   if (redactor.empty) return value;
