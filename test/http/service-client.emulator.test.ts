@@ -30,13 +30,15 @@ afterAll(async () => {
   await faulty.close();
 });
 
+// No hedges: on a loaded machine a slow attempt is hedged, and a fault on the copy that loses the race is never
+// retried, so "every injected fault was retried" would hang on the machine's load (hedging has its own tests).
 function owner(emu: RunningEmulator, events: ClientEvent[] = [], token = emu.ownerToken): ServiceClient {
   // A fake clock: the backoff (a Retry-After of 1 s included) is honoured in virtual time, so the test is fast.
-  return createServiceClient({ baseUrl: emu.url, auth: "owner", token, clock: fakeClock(), retry: { maxAttempts: 12, random: seededRandom(SEED) }, onEvent: (e) => events.push(e) });
+  return createServiceClient({ baseUrl: emu.url, auth: "owner", token, clock: fakeClock(), hedge: false, retry: { maxAttempts: 12, random: seededRandom(SEED) }, onEvent: (e) => events.push(e) });
 }
 
 function agent(emu: RunningEmulator, token: string, events: ClientEvent[] = []): ServiceClient {
-  return createServiceClient({ baseUrl: emu.url, auth: "agent", token, clock: fakeClock(), retry: { random: seededRandom(SEED) }, onEvent: (e) => events.push(e) });
+  return createServiceClient({ baseUrl: emu.url, auth: "agent", token, clock: fakeClock(), hedge: false, retry: { random: seededRandom(SEED) }, onEvent: (e) => events.push(e) });
 }
 
 /** A record's identity in an SFT export: one record per seat of a run. */
