@@ -165,7 +165,6 @@ export type { JsonlOptions, JsonlCompression } from "./sinks/jsonl-format.js";
 export type { LockOptions } from "./output/lock-output.js";
 export type { LocalStorageOptions } from "./output/local-storage.js";
 export type { NativeParquetCompression } from "./sinks/native-parquet-format.js";
-export type { PageCodec } from "./parquet/compress-page.js";
 export type { OnInjection } from "./views/view-records.js";
 export type { ParquetOptions } from "./sinks/native-parquet-format.js";
 export type { PathStep } from "./schema/field-path.js";
