@@ -46,8 +46,8 @@ export async function* cutBatches(
     readonly minReadBytes?: number;
     /**
      * Batches may lie in the chunks' memory, and the next batch may reuse a batch's memory: each is valid only
-     * until the next is asked for. Lines within one chunk are then never copied (copying a gunzip's 16 KiB
-     * chunks into batches made `splitLines` slower than reading them where they lie: docs/decisions.md).
+     * until the next is asked for. Lines within one chunk are then read where they lie; only a line cut by a
+     * chunk's end is copied.
      */
     readonly views?: boolean;
   },
