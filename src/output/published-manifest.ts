@@ -1,4 +1,5 @@
 import { IoError } from "../core/errors.js";
+import { isRecord } from "../core/is-record.js";
 import type { Files } from "./storage.js";
 import { readText } from "./write-text.js";
 
@@ -29,7 +30,7 @@ export async function readManifest<M extends object = PublishedManifest>(files: 
   if (text === null) return { kind: "manifest_missing", message: `${JSON.stringify(files.location)} is not an evalshard output: it has no ${path}` };
   try {
     const manifest = JSON.parse(text) as unknown;
-    if (typeof manifest !== "object" || manifest === null || !Array.isArray((manifest as { shards?: unknown }).shards)) throw new Error("it has no `shards` list");
+    if (!isRecord(manifest) || !Array.isArray(manifest.shards)) throw new Error("it has no `shards` list");
     return { text, manifest: manifest as M };
   } catch (error) {
     return { kind: "manifest_unreadable", message: `${files.location}/${path} is not an evalshard manifest: ${(error as Error).message}` };
