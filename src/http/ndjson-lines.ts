@@ -42,15 +42,11 @@ export async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGene
   if (carryBytes === 0) return;
   const last = text(Buffer.concat(carry), 0, carryBytes);
   if (last.trim() === "") return;
-  if (!parses(last)) throw new PartialLineError(carryBytes);
+  if (tryParseJson(last) === undefined) throw new PartialLineError(carryBytes);
   yield last;
 }
 
 /** A line's text; bytes that are not UTF-8 stay recoverable (decodeEscaped), so the pull can quarantine the line. */
 function text(buf: Buffer, start: number, end: number): string {
   return decodeEscaped(buf, start, end > start && buf[end - 1] === CR ? end - 1 : end);
-}
-
-function parses(line: string): boolean {
-  return tryParseJson(line) !== undefined;
 }

@@ -28,21 +28,8 @@ export async function readAhead(sent: Sent): Promise<ReadAhead> {
   }
   async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
     yield* head.splice(0);
-    if (ended) return;
-    let done = false;
-    try {
-      for (;;) {
-        const step = await source.next();
-        if (step.done === true) {
-          done = true;
-          return;
-        }
-        yield step.value;
-      }
-    } finally {
-      // Left early: the body's own reader lets the connection go.
-      if (!done) await source.return?.();
-    }
+    // Left early, the delegation returns the body's own reader, which lets the connection go.
+    if (!ended) yield* { [Symbol.asyncIterator]: () => source };
   }
   const cancel = () => void Promise.resolve(source.return?.()).catch(() => undefined);
   return { res: sent.res, chunks, cancel };

@@ -289,7 +289,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     }
   };
 
-  const description = { baseUrl, auth, tokenSource };
+  const shown = () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`;
   return {
     baseUrl,
     auth,
@@ -297,8 +297,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     getNdjson: (path, query) => ndjson(path, query),
     digestBody,
     request,
-    toJSON: () => ({ ...description }),
-    toString: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
-    [Symbol.for("nodejs.util.inspect.custom")]: () => `ServiceClient(${auth} @ ${baseUrl}, token from ${tokenSource})`,
+    toJSON: () => ({ baseUrl, auth, tokenSource }),
+    toString: shown,
+    [Symbol.for("nodejs.util.inspect.custom")]: shown,
   } as ServiceClient;
 }

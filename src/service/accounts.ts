@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { hashOf } from "./seeded-random.js";
+import { hashOf, hex8 } from "./seeded-random.js";
 
 /** Key scopes (spec section 5). */
 export const SCOPES = ["play", "read:scores", "manage:runs"] as const;
@@ -27,7 +27,7 @@ const ACCOUNT_SETUP = [
 /** The world's two accounts: the first with `rl_dpo_export`, the second without. */
 export function makeAccounts(seed: number, issuedAtMs: number): Account[] {
   return ACCOUNT_SETUP.map((setup, index) => {
-    const accountId = `acct_${hashOf(seed, "account", index).toString(16).padStart(8, "0")}`;
+    const accountId = `acct_${hex8(hashOf(seed, "account", index))}`;
     return {
       index,
       accountId,

@@ -82,41 +82,37 @@ export class FaultInjector {
   forRequest(method: string, url: URL, route: RouteTraits): RequestFaults {
     const path = url.pathname + url.search;
     const aimed = this.takeAimed(method, url, route);
-    if (aimed !== null) {
-      if (aimed.kind === "seats") return { ...NO_FAULTS, dropSeat: this.record({ kind: "seats", method, path, aimed: true }) };
-      if (aimed.kind === "partial") {
-        const at = aimed.at ?? 0;
-        return { kind: null, at: 0, partialAt: (i) => i === at && this.record({ kind: "partial", method, path, aimed: true, runIndex: i }) };
-      }
-      return this.decided(aimed.kind, aimed.at ?? 1, method, path, true);
-    }
+    if (aimed !== null) return this.decided(aimed.kind, aimed.at ?? (aimed.kind === "partial" ? 0 : 1), { method, path, aimed: true }, () => false);
 
     const line = `${method} ${path}`;
     const count = (this.seen.get(line) ?? 0) + 1;
     this.seen.set(line, count);
+    const drawn = { method, path, aimed: false };
     const partialRate = route.ownerBulk === true ? (this.rates.partial ?? 0) : 0;
     const partialAt = (i: number) =>
-      partialRate > 0 && unitOf(this.seed, "partial", line, count, i) < partialRate && this.record({ kind: "partial", method, path, aimed: false, runIndex: i });
+      partialRate > 0 && unitOf(this.seed, "partial", line, count, i) < partialRate && this.record({ kind: "partial", ...drawn, runIndex: i });
 
     // Drawn apart from the request faults, so a rate of 0 leaves every other draw as it was.
     const seatsRate = route.perRun === true ? (this.rates.seats ?? 0) : 0;
-    if (seatsRate > 0 && unitOf(this.seed, "seats", line, count) < seatsRate) return { ...NO_FAULTS, dropSeat: this.record({ kind: "seats", method, path, aimed: false }) };
+    if (seatsRate > 0 && unitOf(this.seed, "seats", line, count) < seatsRate) return this.decided("seats", 0, drawn, partialAt);
     let u = unitOf(this.seed, "fault", line, count);
     for (const kind of REQUEST_FAULTS) {
       const rate = this.rates[kind] ?? 0;
       if (u < rate) {
         if ((kind === "cut" || kind === "end" || kind === "echo_line") && route.ndjson !== true) break;
-        return { ...this.decided(kind, hashOf(this.seed, "fault-at", line, count) % 4, method, path, false), partialAt };
+        return this.decided(kind, hashOf(this.seed, "fault-at", line, count) % 4, drawn, partialAt);
       }
       u -= rate;
     }
     return { kind: null, at: 0, partialAt };
   }
 
-  private decided(kind: RequestFaultKind, at: number, method: string, path: string, aimed: boolean): RequestFaults {
-    const event = kind === "reset" || kind === "cut" || kind === "end" || kind === "echo_line" ? { kind, method, path, aimed, at } : { kind, method, path, aimed };
-    this.record(event);
-    return { kind, at, partialAt: () => false };
+  /** The faults of a request whose fault is `kind`, logged; `partialAt` says which runs of an owner bulk stream fail (a `partial` fault says its own). */
+  private decided(kind: FaultKind, at: number, request: Pick<FaultEvent, "method" | "path" | "aimed">, partialAt: (runIndex: number) => boolean): RequestFaults {
+    if (kind === "seats") return { ...NO_FAULTS, dropSeat: this.record({ kind, ...request }) };
+    if (kind === "partial") return { kind: null, at: 0, partialAt: (i) => i === at && this.record({ kind, ...request, runIndex: i }) };
+    this.record(kind === "reset" || kind === "cut" || kind === "end" || kind === "echo_line" ? { kind, ...request, at } : { kind, ...request });
+    return { kind, at, partialAt };
   }
 
   private takeAimed(method: string, url: URL, route: RouteTraits): AimedFault | null {

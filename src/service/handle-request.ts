@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { tryParseJson } from "../core/try-parse-json.js";
 import type { FaultTiming, GateStamp } from "./emulator-options.js";
 import { NO_FAULTS, type FaultInjector, type RequestFaults } from "./fault-injector.js";
 import { badRequest, HttpError, invalidCredentials, notFound } from "./http-errors.js";
@@ -108,10 +109,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     if (size > BODY_MAX_BYTES) throw badRequest(`Request body over ${BODY_MAX_BYTES} bytes`);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest("Request body is not valid JSON");
-  }
+  const body = tryParseJson(Buffer.concat(chunks).toString("utf8"));
+  if (body === undefined) throw badRequest("Request body is not valid JSON");
+  return body;
 }

@@ -1,4 +1,4 @@
-import { hashOf, mix32 } from "./seeded-random.js";
+import { hashOf, hex8, mix32 } from "./seeded-random.js";
 
 const TWO_32 = 4294967296;
 /** Numbers up to 2^53 fit: the high half stays under 2^21. */
@@ -43,8 +43,4 @@ export class IdCodec {
   private tag(left: number, right: number): number {
     return mix32(left ^ mix32(right ^ this.tagKey));
   }
-}
-
-function hex8(n: number): string {
-  return n.toString(16).padStart(8, "0");
 }

@@ -36,8 +36,8 @@ function listRuns(ctx: RequestContext) {
   if (!reader.seatable) return json(summaries);
   let plans: Iterable<RunPlan> = runsNewestFirst(world, account);
   if (batchId !== undefined) {
-    const block = world.findBatch(batchId);
-    plans = block === null || block.account !== account ? [] : blockRunsNewestFirst(world, block);
+    const block = world.findBatch(batchId, account);
+    plans = block === null ? [] : blockRunsNewestFirst(world, block);
   }
   for (const plan of plans) {
     if (reader.seatsIn(plan).length === 0) continue;
@@ -66,8 +66,8 @@ function listBatches(ctx: RequestContext) {
 function batchDetail(ctx: RequestContext) {
   const caller = requireKey(ctx, ["manage:runs"]);
   const batchId = ctx.params.batch_id ?? "";
-  const block = ctx.world.findBatch(batchId);
-  if (block === null || block.account !== caller.account.index) throw notFound(`Batch ${batchId} not found`);
+  const block = ctx.world.findBatch(batchId, caller.account.index);
+  if (block === null) throw notFound(`Batch ${batchId} not found`);
   return json(batchBody(ctx.world, block, ctx.epoch, false));
 }
 

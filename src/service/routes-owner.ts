@@ -2,7 +2,7 @@ import { requireOwner } from "./auth.js";
 import type { BulkQuery } from "./export-streams.js";
 import { BULK_DEFAULT_LIMIT, ID_PARAM_MAX, queryInt, queryString } from "./query.js";
 import { json, jsonArrayField } from "./reply.js";
-import { ownedRun, ownerReader, type RunReader } from "./run-access.js";
+import { ownerReader, type RunReader } from "./run-access.js";
 import { runResultRoutes } from "./run-result-routes.js";
 import { runsNewestFirst } from "./run-plan.js";
 import type { RequestContext, Route } from "./router.js";
@@ -33,8 +33,7 @@ function listRuns(ctx: RequestContext) {
 }
 
 function runTranscript(ctx: RequestContext) {
-  const account = requireOwner(ctx);
-  const { plan, state } = ownedRun(ctx.world, ctx.epoch, account, ctx.params.run_id ?? "");
+  const { plan, state } = ownerReader(ctx).run(ctx.params.run_id ?? "");
   return json({ messages: transcript(ctx.world, plan, state.turnCount) });
 }
 

@@ -14,7 +14,7 @@ export interface RunView {
 }
 
 /** The run, if the account owns it; 404 otherwise (missing and not owned look the same). */
-export function ownedRun(world: World, epoch: number, account: Account, runId: string): RunView {
+function ownedRun(world: World, epoch: number, account: Account, runId: string): RunView {
   const plan = world.findRun(runId);
   if (plan === null || plan.account !== account.index) throw notFound(`Run ${runId} not found`);
   return { plan, state: world.state(plan, epoch) };

@@ -30,6 +30,11 @@ export function hashOf(seed: number, ...parts: readonly HashPart[]): number {
   return h;
 }
 
+/** A 32-bit number as 8 lowercase hex digits: the emulator's ids, account ids and key secrets are made of them. */
+export function hex8(n: number): string {
+  return n.toString(16).padStart(8, "0");
+}
+
 /** A uniform number in [0, 1) from a hash path: for one-off decisions that need no generator. */
 export function unitOf(seed: number, ...parts: readonly HashPart[]): number {
   return hashOf(seed, ...parts) / 4294967296;
@@ -107,7 +112,7 @@ export class SeededRandom {
   /** `n` lowercase hex digits. */
   hex(n: number): string {
     let out = "";
-    while (out.length < n) out += (Math.floor(this.next() * 4294967296) >>> 0).toString(16).padStart(8, "0");
+    while (out.length < n) out += hex8(Math.floor(this.next() * 4294967296) >>> 0);
     return out.slice(0, n);
   }
 }

@@ -2,7 +2,7 @@ import { notLaunched } from "./http-errors.js";
 import type { ReadRun } from "./run-access.js";
 import type { SeatPlan } from "./run-plan.js";
 import { CHOICE_OPTIONS, combatWindow, seatPlay, type AwaitingKind } from "./seat-play.js";
-import { hashOf, SeededRandom } from "./seeded-random.js";
+import { hashOf, hex8, SeededRandom } from "./seeded-random.js";
 
 /** Hint sent with degraded answers (spec 7, rule 5): a platform setting, here fixed. */
 const RETRY_AFTER_SECONDS = 5;
@@ -30,7 +30,7 @@ export function statusBody(seed: number, view: ReadRun): Record<string, unknown>
   const step = seatPlay(seed, plan, seat.seatIndex).steps[state.turnCount];
   const window = combatWindow(seed, plan);
   const turn = state.turnCount + 1;
-  const inCombat = window !== null && turn >= window[0] && turn <= window[1];
+  const inCombat = step?.inCombat === true;
   const round = window === null ? 1 : turn - window[0] + 1;
   const paused = new SeededRandom(seed, "paused", plan.n, state.turnCount).chance(0.1);
   return {
@@ -62,7 +62,7 @@ function awaiting(kind: AwaitingKind, you: { character_id: string; character_nam
 }
 
 function characterId(seed: number, n: number, seat: number): string {
-  return `chr_${hashOf(seed, "character", n, seat).toString(16).padStart(8, "0")}`;
+  return `chr_${hex8(hashOf(seed, "character", n, seat))}`;
 }
 
 function title(role: string): string {

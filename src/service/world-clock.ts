@@ -28,14 +28,14 @@ export class WorldClock {
     return Math.floor((this.t0 - this.runCreated(n)) / EPOCH_MS);
   }
 
-  /** When something that happened at `epoch` happened, `minute` minutes into it (0 to 50). */
+  /** When something that happened at `epoch` happened, `minute` minutes into it (0 to 50: `now` comes after them). */
   at(epoch: number, minute: number): number {
     return this.t0 + epoch * EPOCH_MS + minute * 60_000;
   }
 
   /** "Now" during `epoch`: after everything that happened in it. */
   now(epoch: number): number {
-    return this.t0 + epoch * EPOCH_MS + 55 * 60_000;
+    return this.at(epoch, 55);
   }
 
   /** Before any run: when the accounts and their first keys were set up. */

@@ -85,12 +85,12 @@ export class World implements WorldBasis {
     return n === null || n >= this.runCount ? null : makeRunPlan(this, n);
   }
 
-  /** The batch an identifier names, or null when there is none. */
-  findBatch(batchId: string): BlockPlan | null {
+  /** The account's batch an identifier names, or null when there is none (another account's is none). */
+  findBatch(batchId: string, account: number): BlockPlan | null {
     const b = this.ids.batch.decode(batchId);
     if (b === null || b >= blockCount(this.runCount)) return null;
     const block = makeBlock(this, b);
-    return block.batch === null ? null : block;
+    return block.batch === null || block.account !== account ? null : block;
   }
 
   /** Batches of an account, newest first. */
