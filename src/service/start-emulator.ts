@@ -1,4 +1,4 @@
-import { setMaxListeners } from "node:events";
+import { once, setMaxListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Scope } from "./accounts.js";
@@ -74,7 +74,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // A handler fails only when its connection is gone (or the emulator closed under it): nothing is left to answer.
     handleRequest(deps, req, res).catch(() => res.destroy());
   });
-  await listen(server, resolved.port, resolved.host);
+  // `once` rejects with the server's error (a port in use) if that comes first.
+  await once(server.listen(resolved.port, resolved.host), "listening");
   const { port } = server.address() as AddressInfo;
   const host = resolved.host.includes(":") ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host}:${port}`;
@@ -108,16 +109,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closed;
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
 }
 
 function close(server: Server): Promise<void> {

@@ -131,3 +131,14 @@ describe("a large world (issue: --runs up to at least 100,000, generated lazily)
     await emu.close();
   });
 });
+
+describe("starting", () => {
+  it("rejects with the server's error when the port is taken", async () => {
+    const first = await startEmulator({ runs: 10 });
+    try {
+      await expect(startEmulator({ runs: 10, port: Number(new URL(first.url).port) })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    } finally {
+      await first.close();
+    }
+  });
+});
