@@ -36,7 +36,7 @@ export async function writeBucketShard(options: {
       if (bytesRead !== size) throw new IoError(`The staged file ${options.staged} is shorter than expected`, options.staged);
       for (const { offset, length } of run) {
         const json = buffer.toString("utf8", offset - start, offset - start + length);
-        await writer.write(parseExact(json) as Record<string, unknown>, json);
+        await writer.write(parseExact(json) as Record<string, unknown>);
       }
     }
     const { bytes, sha256 } = await writer.close();

@@ -5,9 +5,9 @@ import { sealedManifestText } from "../output/manifest-seal.js";
 import { pruneRejected, REJECTED_DIR } from "../output/publish-guard.js";
 import type { PublishDecision } from "../output/publish-guard.js";
 import { QuarantineWriter } from "../output/quarantine-writer.js";
-import { RowGroupShards } from "../output/row-group-shards.js";
+import { ParquetShard } from "../output/parquet-shard.js";
 import { lineShards } from "../output/line-shards.js";
-import type { EncodedShards } from "../output/encoded-shards.js";
+import { EncodedShards } from "../output/encoded-shards.js";
 import { RowGroupShardSets } from "../output/row-group-shard-sets.js";
 import { ShardFiles } from "../output/shard-files.js";
 import type { ShardFormat } from "../output/shard-format.js";
@@ -128,8 +128,8 @@ export class DatasetSink {
   }
 
   /** Parquet shards fed encoded row groups; the caller rotates with `ShardRotation`. */
-  rowGroups(plan: ColumnPlan, split = this.#split): RowGroupShards {
-    return new RowGroupShards(new ShardFiles(this.staging, split, ".parquet"), plan);
+  rowGroups(plan: ColumnPlan, split = this.#split): EncodedShards {
+    return new EncodedShards(new ShardFiles(this.staging, split, ".parquet"), (file) => ParquetShard.open(file, plan));
   }
 
   /** {@link rowGroups} of the run: one set, or with splits (`--split`) one per split, named after it. */

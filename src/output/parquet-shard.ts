@@ -31,7 +31,7 @@ export class ParquetShard implements EncodedShard {
   }
 
   async close(): Promise<WrittenFile> {
-    await this.file.write(this.footer.bytes({ createdBy: `evalshard version ${EVALSHARD_VERSION}` }));
+    await this.file.write(this.footer.bytes(`evalshard version ${EVALSHARD_VERSION}`));
     return this.file.close();
   }
 

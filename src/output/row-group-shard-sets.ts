@@ -10,7 +10,7 @@ import type { ShardInfo } from "./shard-format.js";
  */
 export class RowGroupShardSets {
   constructor(
-    /** Parquet shards (`RowGroupShards`), or JSON Lines ones (`lineShards`). */
+    /** Parquet shards (`DatasetSink.rowGroups`), or JSON Lines ones (`lineShards`). */
     private readonly sets: readonly EncodedShards[],
     /** The sets' split names, in order; null: one set, whose shards say no split. */
     private readonly splits: readonly string[] | null,

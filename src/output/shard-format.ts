@@ -4,12 +4,8 @@ import type { FileWriter, WrittenFile } from "./storage.js";
 
 /** One shard file being written. Records arrive already validated, filtered and stripped. */
 export interface ShardWriter {
-  /**
-   * Appends one record. `json`, when given, must be `JSON.stringify(record)`: a caller that already
-   * serialized the record (to measure it for rotation) passes the text so a writer that needs it does not
-   * serialize it again.
-   */
-  write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void>;
+  /** Appends one record. */
+  write(record: Readonly<Record<string, unknown>>): Promise<void>;
   /**
    * Appends `rows` whole lines encoded elsewhere (the unit engine's JSON Lines), each ending in a newline; the
    * bytes are the caller's again once this resolves. Only a line format has it.

@@ -25,7 +25,7 @@ export interface ShardedWriterOptions extends ShardLimits {
  */
 export class ShardedWriter {
   readonly #rotation: ShardRotation;
-  readonly #shards: EncodedShards<Row>;
+  readonly #shards: EncodedShards<Readonly<Record<string, unknown>>>;
   readonly #where: string;
   #state: "open" | "finished" | "aborted" = "open";
   #rows = 0;
@@ -35,7 +35,7 @@ export class ShardedWriter {
     const files = typeof options.dir === "string" ? new LocalFiles(options.dir) : options.dir;
     const { format, columns } = options;
     const shards = new ShardFiles(files, options.split ?? "train", format.extension);
-    this.#shards = EncodedShards.ofFormat(shards, format, columns, (shard, row: Row) => shard.write(row.record, row.json));
+    this.#shards = EncodedShards.ofFormat(shards, format, columns, (shard, record) => shard.write(record));
     this.#where = `${files.location}/data`;
   }
 
@@ -50,9 +50,8 @@ export class ShardedWriter {
    */
   async write(record: Readonly<Record<string, unknown>>, inputBytes?: number): Promise<void> {
     this.#checkOpen("write to");
-    const json = inputBytes === undefined ? JSON.stringify(record) : undefined;
-    const size = (json === undefined ? (inputBytes as number) : Buffer.byteLength(json)) + 1;
-    await this.#shards.append(this.#rotation.place(size), { record, json });
+    const size = (inputBytes ?? Buffer.byteLength(JSON.stringify(record))) + 1;
+    await this.#shards.append(this.#rotation.place(size), record);
     this.#rows += 1;
   }
 
@@ -74,10 +73,4 @@ export class ShardedWriter {
   #checkOpen(doing: string): void {
     if (this.#state !== "open") throw new IoError(`Cannot ${doing} ${this.#where}: the writer is ${this.#state}`, this.#where);
   }
-}
-
-/** A record and, when the rotation measured it, its JSON text. */
-interface Row {
-  readonly record: Readonly<Record<string, unknown>>;
-  readonly json: string | undefined;
 }

@@ -17,32 +17,17 @@ export interface PlacedRowGroup {
   readonly offset: number;
 }
 
-/** Options of {@link parquetFooter}. */
-export interface FooterOptions {
-  /** FileMetaData `created_by`, e.g. "evalshard version 0.1.0". */
-  readonly createdBy: string;
-}
-
 const CODECS: Readonly<Record<ChunkInfo["codec"], number>> = { none: 0, snappy: 1, gzip: 2, zstd: 6 };
 const ENCODINGS: Readonly<Record<ChunkInfo["encodings"][number], number>> = { PLAIN: 0, RLE: 3 };
 /** Row group ordinals are i16. */
 const MAX_ORDINAL = 32767;
 
 /**
- * The end of a Parquet file: FileMetaData (Thrift compact), its 4-byte little-endian length, and "PAR1".
- * A file is `PARQUET_MAGIC`, the row groups' bytes in order, then this; with no row groups it holds the
- * schema alone and is still valid. Pure: offsets come from the caller.
- */
-export function parquetFooter(plan: ColumnPlan, rowGroups: readonly PlacedRowGroup[], options: FooterOptions): Uint8Array {
-  const footer = new FooterBuilder(plan);
-  for (const group of rowGroups) footer.add(group);
-  return footer.bytes(options);
-}
-
-/**
- * {@link parquetFooter} built a row group at a time, as the groups are written: each group's metadata is
- * serialized when it is added, so closing a file only wraps them, and the end of a run, when the workers
- * have nothing left to do, is not spent building it.
+ * The end of a Parquet file, built a row group at a time as the groups are written: FileMetaData (Thrift
+ * compact), its 4-byte little-endian length, and "PAR1". A file is `PARQUET_MAGIC`, the row groups' bytes in
+ * order, then this; with no row groups it holds the schema alone and is still valid. Each group's metadata is
+ * serialized when it is added, so closing a file only wraps them, and the end of a run, when the workers have
+ * nothing left to do, is not spent building it. Offsets come from the caller.
  */
 export class FooterBuilder {
   readonly #plan: ColumnPlan;
@@ -99,8 +84,8 @@ export class FooterBuilder {
     return bytes;
   }
 
-  /** The footer of the groups added so far. */
-  bytes(options: FooterOptions): Uint8Array {
+  /** The footer of the groups added so far; `createdBy`: FileMetaData `created_by`, e.g. "evalshard version 0.1.0". */
+  bytes(createdBy: string): Uint8Array {
     const out = new ByteWriter(4096 + this.#groups.length);
     const t = new ThriftWriter(out);
     t.i32(1, 1);
@@ -108,7 +93,7 @@ export class FooterBuilder {
     t.i64(3, this.#rows);
     t.list(4, CompactType.STRUCT, this.#count);
     out.append(this.#groups.bytes, 0, this.#groups.length);
-    t.string(6, options.createdBy);
+    t.string(6, createdBy);
     // The order min_value/max_value follow; without it readers must ignore them.
     t.list(7, CompactType.STRUCT, this.#plan.leaves.length);
     for (let i = 0; i < this.#plan.leaves.length; i++) t.itemStruct().emptyStruct(1).end();

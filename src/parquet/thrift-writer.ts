@@ -114,18 +114,6 @@ export class ThriftWriter {
     return this;
   }
 
-  /**
-   * Appends fields serialized before by another writer, in a struct with no field before them, the last of
-   * id `lastId`; the next field is written after it. For fields that are the same in many structs.
-   */
-  fields(bytes: Uint8Array, lastId: number): this {
-    const depth = this.#last.length - 1;
-    if (this.#last[depth] !== 0) throw new Error(`Internal error: serialized fields after field ${this.#last[depth]}`);
-    this.out.append(bytes);
-    this.#last[depth] = lastId;
-    return this;
-  }
-
   /** Opens a struct element of a list; write its fields, then `end()`. */
   itemStruct(): this {
     this.#last.push(0);

@@ -68,7 +68,6 @@ class JsonlShard implements ShardWriter {
     return new JsonlShard(file, compressor ?? out, done, columns);
   }
 
-  // The caller's JSON text of the record is not the line: the row is reshaped first.
   async write(record: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
     const line = stringifyExact(tabularRow(this.columns, record));

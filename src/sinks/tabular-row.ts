@@ -1,8 +1,5 @@
 import type { ColumnType, Field } from "../schema/column-type.js";
 
-/** A row as a table holds it: every column, in column order, and values shaped as the Parquet shards hold them. */
-export type TabularRow = Record<string, unknown>;
-
 /**
  * A record in the shape of a Parquet row, for the JSONL shards: every column present in column order (an
  * absent optional field is `null`), each map a list of `{key, value}` entries, each json value its JSON text.
@@ -10,8 +7,8 @@ export type TabularRow = Record<string, unknown>;
  * it cannot load a map (it would infer a struct with one field per key ever seen), nor free-form values
  * (it infers one type per column and fails on the first value of another shape). docs/decisions.md.
  */
-export function tabularRow(columns: readonly Field[], record: Readonly<Record<string, unknown>>): TabularRow {
-  const row: TabularRow = {};
+export function tabularRow(columns: readonly Field[], record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
   for (const { name, type, omitNull } of columns) {
     const value = tabularValue(type, record[name]);
     if (value !== null || omitNull !== true) row[name] = value;

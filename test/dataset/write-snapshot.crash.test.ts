@@ -95,9 +95,9 @@ describe("a shard writer that fails", () => {
           get rows() {
             return writer.rows;
           },
-          write: async (record, json) => {
+          write: async (record) => {
             if (++rows === atRow) throw new Crash(`row ${atRow}`);
-            await writer.write(record, json);
+            await writer.write(record);
           },
           close: async () => {
             if (atRow > 1000) throw new Crash("close");

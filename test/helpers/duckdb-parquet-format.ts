@@ -128,9 +128,9 @@ class ParquetShard implements ShardWriter {
     }
   }
 
-  async write(record: Readonly<Record<string, unknown>>, json?: string): Promise<void> {
+  async write(record: Readonly<Record<string, unknown>>): Promise<void> {
     if (this.#state !== "open") throw new IoError(`Cannot write to ${this.path}: the shard is ${this.#state}`, this.path);
-    let line = json ?? JSON.stringify(record);
+    let line = JSON.stringify(record);
     // JSON.stringify escapes lone surrogates as \udXXX; DuckDB (and UTF-8) cannot hold them.
     if (line.includes("\\ud")) line = JSON.stringify(wellFormed(record));
     const size = Buffer.byteLength(line) + 1;

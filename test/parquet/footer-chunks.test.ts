@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ByteWriter } from "../../src/parquet/byte-writer.js";
 import { columnPlan } from "../../src/parquet/column-plan.js";
 import type { ChunkInfo } from "../../src/parquet/encode-column-chunk.js";
-import { parquetFooter } from "../../src/parquet/parquet-footer.js";
+import { parquetFooter } from "./helpers/parquet-footer.js";
 import { physicalType } from "../../src/parquet/schema-elements.js";
 import { CompactType, ThriftWriter } from "../../src/parquet/thrift-writer.js";
 import type { Field } from "../../src/schema/column-type.js";

@@ -29,15 +29,6 @@ describe("the Thrift compact protocol", () => {
     });
   });
 
-  it("appends fields serialized by another writer as if written here, the next field's delta counted from the last of them", () => {
-    const lead = new ThriftWriter(new ByteWriter(16)).i32(1, 7).string(3, "a");
-    const leadBytes = lead.out.bytes.slice(0, lead.out.length);
-    const whole = new ThriftWriter().struct(2).i32(1, 7).string(3, "a").i64(5, 9).end().end();
-    const spliced = new ThriftWriter().struct(2).fields(leadBytes, 3).i64(5, 9).end().end();
-    expect(bytesOf(spliced)).toEqual(bytesOf(whole));
-    expect(() => new ThriftWriter().i32(1, 1).fields(leadBytes, 3)).toThrow(/after field 1/);
-  });
-
   it("writes short list headers as (size << 4) | type and long ones as 0xF_ then a varint size", () => {
     const short = new ThriftWriter().list(3, CompactType.I32, 2).itemI32(0).itemI32(3).end();
     expect(bytesOf(short)).toEqual([0x39, 0x25, 0x00, 0x06, 0x00]);

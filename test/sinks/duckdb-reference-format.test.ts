@@ -231,14 +231,6 @@ describe("the shard writer", () => {
     expect(statSync(path).size).toBeGreaterThan(0);
   });
 
-  it("uses the caller's JSON text when given", async () => {
-    const path = join(root, "given-json.parquet");
-    const writer = await format.open(path, COLUMNS);
-    await writer.write({ id: 1 }, JSON.stringify({ id: 1 }));
-    await writer.close();
-    expect((await readRows(path)).map((r) => r.id)).toEqual(["1"]);
-  });
-
   it("abort removes the staging file and the target", async () => {
     const dir = join(root, "aborted");
     mkdirSync(dir);

@@ -78,8 +78,7 @@ describe("JSONL errors", () => {
     const writer = await jsonlFormat({ compression: "none" }).open(path, COLUMNS);
     const record = sftRecord({ trace_steps: [{ turn: 1 }, "two"] }) as Record<string, unknown>;
     delete record.manifest;
-    // A caller's JSON text of the record is not the line.
-    await writer.write(record, JSON.stringify(record));
+    await writer.write(record);
     await writer.close();
     const row = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
     expect(Object.keys(row)).toEqual(COLUMNS.map((f) => f.name));
