@@ -9,6 +9,7 @@ import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition
 import { defineOptions } from "./option-spec.js";
 import { VIEW_NAMES } from "../views/view.js";
 import { DEFAULT_SPLIT_SEED, SPLIT_BY } from "../splits/split-by.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-batch.js";
 import type { OptionsOf } from "./option-spec.js";
 
 export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
@@ -214,7 +215,7 @@ export const OPTIONS = defineOptions({
   },
   maxLineBytes: {
     kind: bytes(),
-    default: 64 * 1024 * 1024,
+    default: DEFAULT_MAX_LINE_BYTES,
     help: "quarantine lines longer than this as line_too_long",
     takenBy: ["convert", "validate", "pull"],
     flag: "--max-line-bytes <size>",
