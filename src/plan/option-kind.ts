@@ -258,20 +258,7 @@ export function textList(expected = "a non-empty list of non-empty strings"): Op
   };
 }
 
-/** A duration in whole seconds from 0 (none) up to `max`, e.g. `--snapshot-grace 30`. */
+/** A duration in whole seconds from 0 (none) up to `max`, e.g. `--snapshot-grace 30`: a flag's text read as a whole number's. */
 export function seconds({ max }: { max: number }): OptionKind<number> {
-  return {
-    expected: `a whole number of seconds from 0 to ${max}`,
-    accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max,
-    fromText: (flag) => {
-      const parse = wholeNumberText(flag, 0);
-      return (text) => {
-        const n = parse(text);
-        if (n > max) throw new ConfigError(`Expected ${flag} to be a whole number of seconds from 0 to ${max}, got ${JSON.stringify(text)}`);
-        return n;
-      };
-    },
-    zod: (z) => z.number(),
-    show: String,
-  };
+  return { ...wholeNumber({ min: 0, max }), expected: `a whole number of seconds from 0 to ${max}` };
 }
