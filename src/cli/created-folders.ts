@@ -1,5 +1,6 @@
-import { access, rmdir } from "node:fs/promises";
+import { rmdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { exists } from "../output/local-sync.js";
 
 /**
  * The folders of a local output path that do not exist yet, deepest first: what a run would create on its way
@@ -25,14 +26,5 @@ export async function removeCreatedFolders(folders: readonly string[]): Promise<
     } catch {
       return; // not empty (or already gone): it, and so its parents, stay
     }
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
   }
 }

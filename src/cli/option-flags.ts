@@ -1,6 +1,6 @@
 import { Argument, Option } from "commander";
 import type { Command } from "commander";
-import { helpOf, isRequired } from "../plan/option-spec.js";
+import { flagName, helpOf, isRequired } from "../plan/option-spec.js";
 import type { CommandName, OptionSpec, OptionTable } from "../plan/option-spec.js";
 import { OPTIONS } from "../plan/options.js";
 
@@ -36,9 +36,8 @@ export function addOptionFlags(command: Command, name: CommandName, table: Optio
       for (const rule of rules) command.option(switchFlag(prefix, rule), spec.help.replace("{rule}", rule.replaceAll("_", " ")));
     } else if (spec.flag !== undefined) {
       const option = new Option(spec.flag, helpText(spec, name));
-      const spelling = spec.flag.split(" ")[0] ?? spec.flag;
       if (kind.choices !== undefined) option.choices(kind.choices);
-      else if (kind.fromText !== null && option.isBoolean() === false) option.argParser(kind.fromText(spelling));
+      else if (kind.fromText !== null && option.isBoolean() === false) option.argParser(kind.fromText(flagName(spec) ?? spec.flag));
       if (isRequired(spec, name)) option.makeOptionMandatory();
       command.addOption(option);
     }

@@ -5,7 +5,7 @@ import { resolvePlan } from "../plan/resolve-plan.js";
 import { exitOfDecision } from "./exit-codes.js";
 import { describeTrippedGuards } from "../output/publish-guard.js";
 import { addOptionFlags, optionsFromFlags } from "./option-flags.js";
-import { runAction } from "./run-action.js";
+import { ERROR_PREFIX, runAction } from "./run-action.js";
 import { printSummary, printWarnings } from "./shared-flags.js";
 
 export function validateCommand(): Command {
@@ -29,7 +29,7 @@ export function validateCommand(): Command {
         for (const bad of result.first_bad) process.stdout.write(`${bad.source}:${bad.line} (offset ${bad.offset}) ${bad.reason}: ${bad.detail}\n`);
       }
       // The exit code convert would give: the first tripped guard's (exit-codes.ts).
-      if (result.guards.tripped.length > 0) process.stderr.write(`evalshard: convert would not publish this: ${describeTrippedGuards(result.guards.tripped)}\n`);
+      if (result.guards.tripped.length > 0) process.stderr.write(`${ERROR_PREFIX}convert would not publish this: ${describeTrippedGuards(result.guards.tripped)}\n`);
       return exitOfDecision(result.guards);
     }),
   );

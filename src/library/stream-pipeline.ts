@@ -10,7 +10,6 @@ import { parseExact } from "../core/exact-json.js";
 import type { Field } from "../schema/column-type.js";
 import type { LineSource, SourceLine } from "../sources/line-source.js";
 import { concatLines } from "../sources/concat-lines.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-batch.js";
 import { withSpooledBytes } from "../sources/spooled-lines.js";
 import { outputColumns, resolveUntrustedPolicy } from "../stages/untrusted-policy.js";
 import type { UntrustedPolicy } from "../stages/untrusted-policy.js";
@@ -101,15 +100,13 @@ export async function* runPipeline(sources: readonly LineSource[], plan: Pipelin
   }
 }
 
-/** The stream's run: a nightly's plan (its rows are the records as a keyed sink stores them) with the options' rules, on main's thread. */
+/**
+ * The stream's run: a nightly's plan (its rows are the records as a keyed sink stores them) with the options'
+ * rules, on main's thread; what the options leave out is the option table's default, as for a `convert`.
+ */
 function runPlanOf(plan: PipelinePlan, options: PipelineOptions): RunPlan {
-  const rules = {
-    acceptLaterMinor: options.acceptLaterMinor ?? false,
-    filters: options.filters ?? {},
-    gateBy: options.gateBy ?? "seat",
-    untrusted: options.untrusted ?? {},
-    maxLineBytes: options.read?.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-  };
+  const { acceptLaterMinor, filters, gateBy, untrusted } = options;
+  const rules = { acceptLaterMinor, filters, gateBy, untrusted, maxLineBytes: options.read?.maxLineBytes };
   const run = nightlyPlan({ ...rules, compression: "none", workers: 0 }, { kind: "files", inputs: [], stdin: undefined, scorecards: undefined });
   return { ...run, format: plan.forced ? { forced: plan.format.name as FormatName } : { detect: true }, selection: { ...SELECT_DEFAULTS, ...options.selection } };
 }

@@ -21,7 +21,7 @@ export async function loadPipeline(path: string, env: Readonly<Record<string, st
 
 /** An OpenAI view's output is plain `.jsonl` unless `output.to` or `output.compression` says otherwise, as with flags. */
 function withOutputViewDefaults(doc: unknown): unknown {
-  if (typeof doc !== "object" || doc === null || !("output" in doc) || typeof doc.output !== "object" || doc.output === null) return doc;
+  if (!isRecord(doc) || !isRecord(doc.output)) return doc;
   return { ...doc, output: withViewDefaults(doc.output) };
 }
 
@@ -32,20 +32,15 @@ export function parsePipeline(text: string, path: string, env: Readonly<Record<s
   } catch (error) {
     throw new ConfigError(`Pipeline file ${JSON.stringify(path)} is not valid YAML: ${(error as Error).message}`);
   }
-  let resolved: unknown;
+  // Every fault past the YAML (an unset variable, a bad value, options that do not fit together) names the file.
   try {
-    resolved = interpolate(raw, env);
-  } catch (error) {
-    throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
-  }
-  const parsed = pipelineSpec.safeParse(withOutputViewDefaults(withOverrides(resolved, overrides)));
-  if (!parsed.success) throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${describeIssues(parsed.error.issues, 10)}`);
-  try {
+    const parsed = pipelineSpec.safeParse(withOutputViewDefaults(withOverrides(interpolate(raw, env), overrides)));
+    if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, 10));
     planOfSpec(parsed.data); // the rules between options, as for a library call
+    return parsed.data;
   } catch (error) {
     throw new ConfigError(`Pipeline file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
-  return parsed.data;
 }
 
 /** `doc` with `overrides` merged in, object by object; a value that is not an object replaces the file's. */

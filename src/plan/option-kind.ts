@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { LineSource } from "../sources/line-source.js";
-import { byteSize, pathPolicy, ratio as ratioText, wholeNumber as wholeNumberText } from "./parse-text.js";
+import { byteSize, pathPolicy, wholeNumber as wholeNumberText } from "./parse-text.js";
 import { isRecord } from "../core/is-record.js";
 
 /** zod's namespace, handed in by whoever has loaded it: this module must not load zod (docs/plan-options.md). */
@@ -64,11 +64,22 @@ export function bytes(): OptionKind<number> {
   };
 }
 
+/** A ratio from 0 to 1, e.g. `--max-quarantined 0.05`. */
 export function ratio(): OptionKind<number> {
+  return numberKind("a ratio from 0 to 1", (n) => n >= 0 && n <= 1);
+}
+
+/** Numbers `within` takes; a flag's text is read as `Number` reads it. */
+function numberKind(expected: string, within: (n: number) => boolean): OptionKind<number> {
+  const accepts = (v: unknown): v is number => typeof v === "number" && within(v);
   return {
-    expected: "a ratio from 0 to 1",
-    accepts: (v): v is number => typeof v === "number" && v >= 0 && v <= 1,
-    fromText: ratioText,
+    expected,
+    accepts,
+    fromText: (flag) => (text) => {
+      const n = Number(text);
+      if (text.trim() === "" || !accepts(n)) throw new ConfigError(`Expected ${flag} to be ${expected}, got ${JSON.stringify(text)}`);
+      return n;
+    },
     zod: (z) => z.number(),
     show: String,
   };
@@ -233,17 +244,7 @@ export function opaque<T>(expected: string): OptionKind<T> {
 
 /** Any finite number, e.g. a score threshold (`--min-composite 3.5`). */
 export function finiteNumber(): OptionKind<number> {
-  return {
-    expected: "a number",
-    accepts: (v): v is number => typeof v === "number" && Number.isFinite(v),
-    fromText: (flag) => (t) => {
-      const n = Number(t);
-      if (t.trim() === "" || !Number.isFinite(n)) throw new ConfigError(`Expected ${flag} to be a number, got ${JSON.stringify(t)}`);
-      return n;
-    },
-    zod: (z) => z.number(),
-    show: String,
-  };
+  return numberKind("a number", Number.isFinite);
 }
 
 /** Opaque strings (identifiers, names), repeatable on the command line: `--role a --role b`. */
@@ -257,20 +258,7 @@ export function textList(expected = "a non-empty list of non-empty strings"): Op
   };
 }
 
-/** A duration in whole seconds from 0 (none) up to `max`, e.g. `--snapshot-grace 30`. */
+/** A duration in whole seconds from 0 (none) up to `max`, e.g. `--snapshot-grace 30`: a flag's text read as a whole number's. */
 export function seconds({ max }: { max: number }): OptionKind<number> {
-  return {
-    expected: `a whole number of seconds from 0 to ${max}`,
-    accepts: (v): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max,
-    fromText: (flag) => {
-      const parse = wholeNumberText(flag, 0);
-      return (text) => {
-        const n = parse(text);
-        if (n > max) throw new ConfigError(`Expected ${flag} to be a whole number of seconds from 0 to ${max}, got ${JSON.stringify(text)}`);
-        return n;
-      };
-    },
-    zod: (z) => z.number(),
-    show: String,
-  };
+  return { ...wholeNumber({ min: 0, max }), expected: `a whole number of seconds from 0 to ${max}` };
 }

@@ -56,6 +56,11 @@ export function defaultOf<T>(spec: OptionSpec<T>): T | undefined {
   return typeof spec.default === "function" ? (spec.default as () => T)() : spec.default;
 }
 
+/** The flag as messages name it: `--shard-rows` of `--shard-rows <n>`. */
+export function flagName(spec: OptionSpec<any>): string | undefined {
+  return spec.flag?.split(" ")[0];
+}
+
 export function helpOf(spec: OptionSpec<any>, command: CommandName): string {
   return spec.helpIn?.[command] ?? spec.help;
 }

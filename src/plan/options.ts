@@ -9,6 +9,8 @@ import { bytes, choice, finiteNumber, flag, fractions, inputs, opaque, partition
 import { defineOptions } from "./option-spec.js";
 import { VIEW_NAMES } from "../views/view.js";
 import { DEFAULT_SPLIT_SEED, SPLIT_BY } from "../splits/split-by.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../sources/split-batch.js";
+import { KEPT_SNAPSHOTS } from "../output/kept-snapshots.js";
 import type { OptionsOf } from "./option-spec.js";
 
 export const OUTPUT_KINDS = ["parquet", "jsonl"] as const;
@@ -128,7 +130,7 @@ export const OPTIONS = defineOptions({
   },
   keepSnapshots: {
     kind: wholeNumber(),
-    default: 7,
+    default: KEPT_SNAPSHOTS,
     help: "published snapshots kept, the current one included (a week of nights); after a publish, files no kept snapshot names are deleted",
     takenBy: ["pull"],
     flag: "--keep-snapshots <n>",
@@ -214,7 +216,7 @@ export const OPTIONS = defineOptions({
   },
   maxLineBytes: {
     kind: bytes(),
-    default: 64 * 1024 * 1024,
+    default: DEFAULT_MAX_LINE_BYTES,
     help: "quarantine lines longer than this as line_too_long",
     takenBy: ["convert", "validate", "pull"],
     flag: "--max-line-bytes <size>",

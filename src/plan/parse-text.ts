@@ -24,15 +24,6 @@ export function byteSize(flag: string) {
   };
 }
 
-/** A ratio from 0 to 1, e.g. `--max-quarantined 0.05`. */
-export function ratio(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === "" || !(n >= 0 && n <= 1)) throw new ConfigError(`Expected ${flag} to be a ratio from 0 to 1, got ${JSON.stringify(value)}`);
-    return n;
-  };
-}
-
 /** Repeatable `PATH=POLICY`, collected into an object. */
 export function pathPolicy(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const at = value.lastIndexOf("=");

@@ -13,7 +13,9 @@ import { filterSettings } from "../stages/filter.js";
 import { splitPlanOf } from "./split-plan-of.js";
 import { withStdoutDefaults } from "./stdout-defaults.js";
 
-type Resolved = Partial<ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">>;
+type AllResolved = ResolvedOptionsOf<Options, "convert"> & ResolvedOptionsOf<Options, "validate"> & ResolvedOptionsOf<Options, "pull">;
+/** Any of them, each possibly undefined: the table's default fills it. */
+type Resolved = { readonly [K in keyof AllResolved]?: AllResolved[K] | undefined };
 
 /**
  * A library call's options as a RunPlan: checked against the option table (a ConfigError names the option

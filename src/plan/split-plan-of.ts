@@ -1,16 +1,11 @@
 import { ConfigError } from "../core/errors.js";
-import type { FormatName } from "../formats/format.js";
 import { DEFAULT_SPLIT_SEED, groupKeyOf } from "../splits/split-by.js";
-import type { SplitBy } from "../splits/split-by.js";
+import type { ResolvedOptionsOf } from "./option-spec.js";
+import type { Options } from "./options.js";
 import type { SplitPlan } from "./run-plan.js";
 
 /** The split options as the table names them, each checked already. */
-export interface SplitOptionValues {
-  readonly split?: Readonly<Record<string, number>> | undefined;
-  readonly splitBy?: SplitBy | undefined;
-  readonly splitSeed?: string | undefined;
-  readonly format?: FormatName | undefined;
-}
+type SplitOptionValues = Partial<Pick<ResolvedOptionsOf<Options, "convert">, "split" | "splitBy" | "splitSeed" | "format">>;
 
 /**
  * The plan's split, or undefined without `--split`. `--split-by` or `--split-seed` alone would do nothing,

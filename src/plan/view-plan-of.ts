@@ -2,42 +2,16 @@ import { ConfigError } from "../core/errors.js";
 import type { FormatName } from "../formats/format.js";
 import type { ViewName } from "../views/view.js";
 import { contextMissing, VIEW_TRAITS, viewsReading } from "../views/view-traits.js";
-import type { CommandName } from "./option-spec.js";
-import type { OutputKind } from "./options.js";
+import { flagName } from "./option-spec.js";
+import type { CommandName, ResolvedOptionsOf } from "./option-spec.js";
+import { OPTIONS } from "./options.js";
+import type { Options, OutputKind } from "./options.js";
 import type { ViewPlan } from "./run-plan.js";
 
-/** The view options as the table names them, checked one by one already. */
-export interface ViewOptionValues {
-  readonly view?: ViewName | undefined;
-  readonly context?: readonly string[] | undefined;
-  readonly systemPrompt?: string | undefined;
-  readonly systemPromptFile?: string | undefined;
-  readonly controlTokens?: string | undefined;
-  readonly onInjection?: "keep" | "drop" | "quarantine" | undefined;
-  readonly ktoLabel?: "scalar-reward" | "return-to-go" | undefined;
-  readonly gamma?: number | undefined;
-  readonly episodes?: boolean | undefined;
-  readonly turnWeight?: "scalar-reward" | "return-to-go" | "all" | undefined;
-  readonly tokenizer?: string | undefined;
-  readonly chatTemplate?: string | undefined;
-  readonly maxTokens?: number | undefined;
-}
-
 const VIEW_ONLY = ["context", "systemPrompt", "systemPromptFile", "controlTokens", "onInjection", "ktoLabel", "gamma", "episodes", "turnWeight", "tokenizer", "chatTemplate", "maxTokens"] as const;
-const FLAGS: Readonly<Record<(typeof VIEW_ONLY)[number], string>> = {
-  context: "--context",
-  systemPrompt: "--system-prompt",
-  systemPromptFile: "--system-prompt-file",
-  controlTokens: "--control-tokens",
-  onInjection: "--on-injection",
-  ktoLabel: "--kto-label",
-  gamma: "--gamma",
-  episodes: "--episodes",
-  turnWeight: "--turn-weight",
-  tokenizer: "--tokenizer",
-  chatTemplate: "--chat-template",
-  maxTokens: "--max-tokens",
-};
+
+/** The view options as the table names them, checked one by one already. */
+type ViewOptionValues = Partial<Pick<ResolvedOptionsOf<Options, "convert">, "view" | (typeof VIEW_ONLY)[number]>>;
 
 /**
  * The OpenAI views are JSON Lines only, as the API reads them, and its upload refuses compressed files:
@@ -55,7 +29,7 @@ export function withViewDefaults<O extends object>(options: O): O {
 export function viewPlanOf(command: CommandName, o: ViewOptionValues, at: { readonly to: OutputKind | undefined; readonly format: FormatName | undefined; readonly source: "files" | "http" }): ViewPlan | undefined {
   if (o.view === undefined) {
     const stray = VIEW_ONLY.find((name) => o[name] !== undefined);
-    if (stray !== undefined) throw new ConfigError(`${FLAGS[stray]} applies to training views only: add --view (${Object.keys(VIEW_TRAITS).join(", ")})`);
+    if (stray !== undefined) throw new ConfigError(`${flagName(OPTIONS[stray])} applies to training views only: add --view (${Object.keys(VIEW_TRAITS).join(", ")})`);
     return undefined;
   }
   const name = o.view;

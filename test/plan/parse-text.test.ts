@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { byteSize, pathPolicy, ratio, wholeNumber } from "../../src/plan/parse-text.js";
+import { ratio as ratioKind } from "../../src/plan/option-kind.js";
+import { byteSize, pathPolicy, wholeNumber } from "../../src/plan/parse-text.js";
+
+const ratio = (flag: string) => (ratioKind().fromText as (flag: string) => (text: string) => number)(flag);
 
 describe("flag parsers", () => {
   it("whole numbers", () => {
