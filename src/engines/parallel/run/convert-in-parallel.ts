@@ -27,6 +27,7 @@ import { takeWorkers } from "./prestart-workers.js";
 import { InProcessUnits } from "./in-process-units.js";
 import type { UnitThread } from "./unit-thread.js";
 import { rankInParallel } from "./rank-in-parallel.js";
+import { TextAudit } from "../../../views/text-audit.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import { DatasetStats } from "../../../stats/dataset-stats.js";
 import type { LineOutcome, UnitFollower } from "./written-unit.js";
@@ -87,8 +88,8 @@ export interface ParallelResult {
   readonly view: readonly UnitViewCounts[];
   /** A split run: rows and groups per split. */
   readonly split: SplitManifest | null;
-  /** A plain run: each unit's text scan of its kept records. */
-  readonly audits: readonly Readonly<Record<string, PathAudit>>[];
+  /** A plain run: the text scan of the kept records. */
+  readonly textAudit: Readonly<Record<string, PathAudit>>;
   /** The dataset's statistics, each unit's merged (issue 36). */
   readonly stats: DatasetStats;
 }
@@ -227,8 +228,8 @@ class Pass {
   readonly #toQuarantine: Quarantined[] = [];
   /** A view's run: what each unit's kept records gave the view, as its worker reported, by unit (a token cache takes them in order). */
   readonly #view = new Map<number, UnitViewCounts>();
-  /** A plain run: each unit's text scan, as its worker reported. */
-  readonly #audits: Readonly<Record<string, PathAudit>>[] = [];
+  /** A plain run: the units' text scans, as their workers reported. */
+  readonly #textAudit = new TextAudit();
   readonly #stats = new DatasetStats();
   /** The sink's rotation rule, one per shard set (per split). */
   readonly #rotations: ShardRotation[];
@@ -262,10 +263,10 @@ class Pass {
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [], stats: this.#stats };
+        return { shards: [], units: this.#nextUnit, view: [], split: null, textAudit: {}, stats: this.#stats };
       }
       const view = [...this.#view].sort(([a], [b]) => a - b).map(([, counts]) => counts);
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view, split: this.#splits?.summary() ?? null, audits: this.#audits, stats: this.#stats };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view, split: this.#splits?.summary() ?? null, textAudit: this.#textAudit.summary(), stats: this.#stats };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
@@ -357,7 +358,7 @@ class Pass {
       this.#release(unit);
       unit.groups = this.#groupsOf(unit, message);
       if (message.view !== null) this.#view.set(message.unit, message.view);
-      if (message.audit !== null) this.#audits.push(message.audit);
+      if (message.audit !== null) this.#textAudit.mergeSummary(message.audit);
       this.#stats.merge(message.stats);
     }
     this.#pump();

@@ -14,7 +14,7 @@ import { columnPlan } from "../../../parquet/column-plan.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
-import type { Provenance } from "../../../core/provenance.js";
+import { NO_PROVENANCE } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import type { SuiteBook } from "../../../formats/suite-book.js";
 import { needsScores } from "../../../stages/select.js";
@@ -40,7 +40,6 @@ import { statsRowOf } from "../../../stats/stats-row.js";
 import { UnitStats } from "./unit-stats.js";
 import { ShreddedScores } from "./shredded-scores.js";
 
-const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 /** What the statistics read of a record whose scores come from its row group instead. */
 const NO_SCORES: Readonly<Record<string, unknown>> = {};
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
