@@ -21,7 +21,7 @@ import { needsScores } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { workerRules } from "./worker-rules.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { EncodedUnit, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { EncodedUnit, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -456,8 +456,11 @@ export class UnitConverter {
 /** A line of the batch, not one too long to read. */
 type WholeLine = Extract<BatchLine, { kind: "line" }>;
 
+/** An outcome message's lists, as a batch's lines fill them. */
+type Filling<T> = { readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : never };
+
 /** A batch's lines and what they came to so far. */
-interface Gathered {
+interface Gathered extends Filling<Pick<OutcomesMessage, "filtered" | "quarantined" | "streamErrors" | "droppedPairs" | "injected" | "suiteFacts">> {
   readonly bytes: Buffer;
   readonly unit: number;
   readonly lines: readonly BatchLine[];
@@ -479,12 +482,6 @@ interface Gathered {
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];
-  readonly filtered: DropReason[];
-  readonly quarantined: QuarantineOutcome[];
-  readonly streamErrors: StreamErrorAt[];
-  readonly droppedPairs: PrunedRow[];
-  readonly injected: InjectedRow[];
-  readonly suiteFacts: SuiteFactsAt[];
 }
 
 type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"]; readonly injected?: { readonly detail: string; readonly raw: string } };
