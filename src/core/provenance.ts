@@ -7,3 +7,6 @@ export interface Provenance {
   /** Byte offset of the line's first byte within the (decompressed) input. */
   readonly offset: number;
 }
+
+/** A line's provenance on a unit's thread, which does not know it: main gives it from the line's place in its batch. */
+export const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };

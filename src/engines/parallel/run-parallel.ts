@@ -19,7 +19,6 @@ import type { WorkerConfig } from "./run/protocol.js";
 import type { UnitFollower } from "./run/written-unit.js";
 import { KeyedLineSets } from "./run/keyed-line-sets.js";
 import { SplitAssigner } from "../../splits/split-assigner.js";
-import { TextAudit } from "../../views/text-audit.js";
 import { textAuditPaths } from "../../views/text-audit-paths.js";
 
 /**
@@ -90,7 +89,7 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
       textAudit: view === null && follow === undefined ? textAuditPaths(format) : null,
       suites: suitesData,
     };
-    const { shards: written, keys, tally, view: unitCounts, split, audits, stats } = await convertInParallel({
+    const { shards: written, keys, tally, view: unitCounts, split, textAudit, stats } = await convertInParallel({
       sources: sources.lines,
       shards: shardSets,
       splits,
@@ -104,12 +103,8 @@ export async function runParallel(plan: RunPlan, sources: RunSources, sink: RowS
     });
     const shards = keyed === null ? written : await keyed.rows.finish({ format, keys, ...input });
     const run = { engine: "parallel" as const, format, policy, columns, shards, tally, quarantine, stats, ...(split === null ? {} : { split }) };
-    if (view === null) {
-      // A plain run's text scan (issue 18), per unit from the workers.
-      const textAudit = new TextAudit();
-      for (const audit of audits) textAudit.mergeSummary(audit);
-      return { ...run, textAudit: textAudit.summary() };
-    }
+    // A plain run's text scan (issue 18), from the workers.
+    if (view === null) return { ...run, textAudit };
     for (const unit of unitCounts) {
       let hits = 0;
       for (const record of unit.tokenCounts ?? []) {

@@ -14,11 +14,9 @@ import type { SuiteBook } from "../../../formats/suite-book.js";
 import { DedupDecider } from "./dedup-decider.js";
 import type { ValidRecords } from "./dedup-decider.js";
 import type { EncodedRowGroup } from "../../../parquet/encode-row-group.js";
-import { cutBatches } from "../../../sources/cut-batches.js";
 import type { TooLongBatch } from "../../../sources/cut-batches.js";
-import type { EncodedMessage, FromWorker, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, ToWorker, WorkerConfig, WorkerStart } from "./protocol.js";
 import { discarding, LINE_FILTERED, LINE_QUARANTINED, LINE_ROW } from "./protocol.js";
-import { errorFromThread, errorOf } from "./unit-failure.js";
 import { RECORD_KEPT, RECORD_QUARANTINED, type UnitViewCounts } from "./unit-view.js";
 import { countSplitRows, recordSplits, splitStarts } from "./split-keep.js";
 import type { SplitBatch } from "./split-keep.js";
@@ -28,14 +26,15 @@ import type { OutcomeColumns, SlotLayout } from "./outcome-columns.js";
 import { takeWorkers } from "./prestart-workers.js";
 import { InProcessUnits } from "./in-process-units.js";
 import type { UnitThread } from "./unit-thread.js";
-import type { FromUnits } from "./unit-host.js";
 import { rankInParallel } from "./rank-in-parallel.js";
+import { TextAudit } from "../../../views/text-audit.js";
 import type { PathAudit } from "../../../views/text-audit.js";
 import { DatasetStats } from "../../../stats/dataset-stats.js";
 import type { LineOutcome, UnitFollower } from "./written-unit.js";
+import { inputBatches } from "./input-batches.js";
+import { UnitReplies } from "./unit-replies.js";
+import type { UnitReply } from "./unit-replies.js";
 
-/** Lines are shipped to workers in batches of at least this many bytes (a plain file's 4 MiB reads make one batch each). */
-const BATCH_BYTES = 1 << 20;
 /** A shared slot holds a batch: a 4 MiB read plus the line it cut. */
 const SLOT_BYTES = 8 << 20;
 /** A unit (one row group, one worker) closes once it holds this many input bytes: two 4 MiB reads; larger units only cost memory (docs/benchmarks.md). */
@@ -89,8 +88,8 @@ export interface ParallelResult {
   readonly view: readonly UnitViewCounts[];
   /** A split run: rows and groups per split. */
   readonly split: SplitManifest | null;
-  /** A plain run: each unit's text scan of its kept records. */
-  readonly audits: readonly Readonly<Record<string, PathAudit>>[];
+  /** A plain run: the text scan of the kept records. */
+  readonly textAudit: Readonly<Record<string, PathAudit>>;
   /** The dataset's statistics, each unit's merged (issue 36). */
   readonly stats: DatasetStats;
 }
@@ -130,7 +129,7 @@ export async function convertInParallel(options: ParallelOptions): Promise<Paral
       // --top-k-per-scenario: a first read ranks (the workers started without top keys only parse and report),
       // then the threads start over with the top keys and convert as ever.
       start(worker);
-      const topKeys = await rankInParallel({ sources: options.sources, maxLineBytes: worker.maxLineBytes, workers, slots, batchBytes: BATCH_BYTES, inFlight: unwalked, k });
+      const topKeys = await rankInParallel({ sources: options.sources, maxLineBytes: worker.maxLineBytes, workers, slots, inFlight: unwalked, k });
       worker = { ...worker, topKeys };
     }
     // A read that only learns the winners keeps no row: a plain run's units then encode none (nor build their
@@ -227,15 +226,15 @@ class Pass {
   #writing: Promise<void> = Promise.resolve();
   #quarantining: Promise<void> = Promise.resolve();
   readonly #toQuarantine: Quarantined[] = [];
-  #failure: Error | null = null;
   /** A view's run: what each unit's kept records gave the view, as its worker reported, by unit (a token cache takes them in order). */
   readonly #view = new Map<number, UnitViewCounts>();
-  /** A plain run: each unit's text scan, as its worker reported. */
-  readonly #audits: Readonly<Record<string, PathAudit>>[] = [];
+  /** A plain run: the units' text scans, as their workers reported. */
+  readonly #textAudit = new TextAudit();
   readonly #stats = new DatasetStats();
-  #wake: (() => void) | null = null;
   /** The sink's rotation rule, one per shard set (per split). */
   readonly #rotations: ShardRotation[];
+  /** The workers' answers, and the pass's first failure. */
+  readonly #replies: UnitReplies;
   // Line numbers, per input: the first line of the next batch to decide.
   #source = -1;
   #line = 1;
@@ -253,38 +252,27 @@ class Pass {
     this.#splits = options.splits?.() ?? null;
     const sets = this.#splits?.names.length ?? 1;
     this.#rotations = Array.from({ length: sets }, () => new ShardRotation(options.limits));
+    this.#replies = new UnitReplies(workers, (message) => this.#receive(message));
   }
 
   async run(): Promise<Omit<ParallelResult, "keys" | "tally"> & { readonly units: number }> {
-    // A ranking read's answers are all in before a conversion starts.
-    const listener = (message: FromUnits) => {
-      if (message.type !== "ranked") this.#receive(message);
-    };
-    const onError = (error: Error) => this.#fail(errorFromThread(error));
-    for (const w of this.workers) {
-      w.on("message", listener);
-      w.on("error", onError);
-    }
     try {
       await this.#read();
-      await this.#until(() => this.#nextWrite === this.#nextUnit);
+      await this.#replies.until(() => this.#nextWrite === this.#nextUnit);
       await this.#writing;
       await this.#quarantining;
       if (this.decider.rewriteNeeded) {
         await this.#shards.abort();
-        return { shards: [], units: this.#nextUnit, view: [], split: null, audits: [], stats: this.#stats };
+        return { shards: [], units: this.#nextUnit, view: [], split: null, textAudit: {}, stats: this.#stats };
       }
       const view = [...this.#view].sort(([a], [b]) => a - b).map(([, counts]) => counts);
-      return { shards: await this.#shards.finish(), units: this.#nextUnit, view, split: this.#splits?.summary() ?? null, audits: this.#audits, stats: this.#stats };
+      return { shards: await this.#shards.finish(), units: this.#nextUnit, view, split: this.#splits?.summary() ?? null, textAudit: this.#textAudit.summary(), stats: this.#stats };
     } catch (error) {
       await this.#writing.catch(() => undefined);
       await this.#shards.abort();
       throw error;
     } finally {
-      for (const w of this.workers) {
-        w.off("message", listener);
-        w.off("error", onError);
-      }
+      this.#replies.stop();
     }
   }
 
@@ -292,44 +280,33 @@ class Pass {
     let unit: Unit | null = null;
     let unitId = 0;
     let batchId = 0;
-    for (const [index, source] of this.options.sources.entries()) {
-      if (source.bytes === undefined) throw new Error(`Internal error: ${source.name} cannot be read as bytes`);
-      const cut = {
-        maxLineBytes: this.options.worker.maxLineBytes,
-        batchBytes: BATCH_BYTES,
-        allocate: (bytes: number) => this.pools.slots.take(bytes),
-        release: (memory: Uint8Array) => this.pools.slots.release(memory),
-      };
-      const bytes = source.bytes.bind(source);
-      for await (const raw of cutBatches((memory) => bytes(memory), cut)) {
-        this.#check();
-        if (unit === null) {
-          // Memory stays flat: at most two units per worker are read ahead of what is written. Counting writes
-          // done, not queued: a unit whose write waits still holds its output slot.
-          await this.#until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
-          unitId = this.#nextUnit++;
-          unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, splits: null, out: -1, groups: null, lines: null };
-          this.#units.set(unitId, unit);
-        }
-        const size = raw.kind === "lines" ? raw.bytes.length : 0;
-        unit.bytes += size;
-        this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
-        const last = unit.bytes >= (this.options.worker.view === null && !this.options.worker.lines ? UNIT_BYTES : SMALL_UNIT_BYTES);
-        const outcomeSlot = raw.kind === "lines" ? this.pools.outcomeSlots.takeSlot() : -1;
-        const slot = raw.kind === "lines" ? this.pools.slots.slotOf(raw.bytes) : -1;
-        unit.batches.push({ id: batchId, source: index, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot, outcomeSlot, outcomes: null, columns: null });
-        if (raw.kind === "lines") {
-          unit.pending++;
-          const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, slot, length: raw.bytes.length, bytes: slot === -1 ? raw.bytes : null, outcomes: outcomeSlot };
-          unit.worker.postMessage(message);
-          await this.#until(() => this.#unwalked() < this.pools.unwalked);
-        }
-        batchId++;
-        if (last) {
-          unit.closed = true;
-          unit = null;
-          this.#pump();
-        }
+    for await (const { source, raw, lines } of inputBatches(this.options.sources, this.pools.slots, this.options.worker.maxLineBytes)) {
+      this.#replies.check();
+      if (unit === null) {
+        // Memory stays flat: at most two units per worker are read ahead of what is written. Counting writes
+        // done, not queued: a unit whose write waits still holds its output slot.
+        await this.#replies.until(() => this.#nextUnit - this.#written < 2 * this.workers.length);
+        unitId = this.#nextUnit++;
+        unit = { worker: this.#leastLoaded(unitId), batches: [], bytes: 0, closed: false, pending: 0, shards: null, splits: null, out: -1, groups: null, lines: null };
+        this.#units.set(unitId, unit);
+      }
+      const size = lines?.length ?? 0;
+      unit.bytes += size;
+      this.#load.set(unit.worker, (this.#load.get(unit.worker) ?? 0) + size);
+      const last = unit.bytes >= (this.options.worker.view === null && !this.options.worker.lines ? UNIT_BYTES : SMALL_UNIT_BYTES);
+      const outcomeSlot = lines === null ? -1 : this.pools.outcomeSlots.takeSlot();
+      unit.batches.push({ id: batchId, source, raw: raw.kind === "lines" ? { kind: "lines", offset: raw.offset } : raw, slot: lines?.slot ?? -1, outcomeSlot, outcomes: null, columns: null });
+      if (lines !== null) {
+        unit.pending++;
+        const message: ToWorker = { type: "batch", unit: unitId, batch: batchId, last, ...lines, outcomes: outcomeSlot };
+        unit.worker.postMessage(message);
+        await this.#replies.until(() => this.#unwalked() < this.pools.unwalked);
+      }
+      batchId++;
+      if (last) {
+        unit.closed = true;
+        unit = null;
+        this.#pump();
       }
     }
     if (unit !== null) {
@@ -365,29 +342,26 @@ class Pass {
     unit.bytes = 0;
   }
 
-  #receive(message: FromWorker): void {
-    try {
-      if (message.type === "failed") throw errorOf(message);
-      const unit = this.#units.get(message.unit);
-      if (unit === undefined) return; // another pass's unit
-      if (message.type === "outcomes") {
-        const batch = unit.batches.find((b) => b.id === message.batch);
-        if (batch === undefined) throw new Error(`Internal error: outcomes for an unknown batch ${message.batch}`);
-        batch.outcomes = message;
-        batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.pools.outcomeSlots.view(batch.outcomeSlot));
-        if (batch.slot !== -1) this.pools.slots.free(batch.slot);
-        unit.pending--;
-      } else {
-        this.#release(unit);
-        unit.groups = this.#groupsOf(unit, message);
-        if (message.view !== null) this.#view.set(message.unit, message.view);
-        if (message.audit !== null) this.#audits.push(message.audit);
-        this.#stats.merge(message.stats);
-      }
-      this.#pump();
-    } catch (error) {
-      this.#fail(error as Error);
+  #receive(message: UnitReply): void {
+    // A ranking read's answers are all in before a conversion starts.
+    if (message.type === "ranked") return;
+    const unit = this.#units.get(message.unit);
+    if (unit === undefined) return; // another pass's unit
+    if (message.type === "outcomes") {
+      const batch = unit.batches.find((b) => b.id === message.batch);
+      if (batch === undefined) throw new Error(`Internal error: outcomes for an unknown batch ${message.batch}`);
+      batch.outcomes = message;
+      batch.columns = message.columns ?? readOutcomeColumns(message.layout as SlotLayout, this.pools.outcomeSlots.view(batch.outcomeSlot));
+      if (batch.slot !== -1) this.pools.slots.free(batch.slot);
+      unit.pending--;
+    } else {
+      this.#release(unit);
+      unit.groups = this.#groupsOf(unit, message);
+      if (message.view !== null) this.#view.set(message.unit, message.view);
+      if (message.audit !== null) this.#textAudit.mergeSummary(message.audit);
+      this.#stats.merge(message.stats);
     }
+    this.#pump();
   }
 
   /** Decides every unit whose lines are all back, in order, then queues writes of encoded units, in order. */
@@ -404,11 +378,11 @@ class Pass {
         if (lines !== null) await this.options.follow?.(lines);
         if (out !== -1) this.pools.outSlots.free(out);
         this.#written++;
-        this.#wake?.();
+        this.#replies.wake();
       });
-      this.#writing.catch((error: unknown) => this.#fail(error as Error));
+      this.#writing.catch((error: unknown) => this.#replies.fail(error as Error));
     }
-    this.#wake?.();
+    this.#replies.wake();
   }
 
   /**
@@ -603,7 +577,7 @@ class Pass {
     this.#toQuarantine.push(item);
     if (this.#toQuarantine.length > 1) return;
     this.#quarantining = this.#writeQuarantined();
-    this.#quarantining.catch((error: unknown) => this.#fail(error as Error));
+    this.#quarantining.catch((error: unknown) => this.#replies.fail(error as Error));
   }
 
   /** Writes the queued items, and those queued meanwhile, in order. */
@@ -613,23 +587,6 @@ class Pass {
     queue.length = 0;
   }
 
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    this.#wake?.();
-  }
-
-  #check(): void {
-    if (this.#failure !== null) throw this.#failure;
-  }
-
-  /** Waits until `ready()` holds, or throws the first failure. */
-  async #until(ready: () => boolean): Promise<void> {
-    for (;;) {
-      this.#check();
-      if (ready()) return;
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-    }
-  }
 }
 
 function sumOf(counts: Uint32Array): number {

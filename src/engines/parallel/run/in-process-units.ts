@@ -8,14 +8,10 @@ import type { ToUnits } from "./unit-host.js";
  * main's side runs exactly as it does with worker threads.
  */
 export class InProcessUnits extends EventEmitter {
-  readonly #host = new UnitHost(
-    (message) => {
-      const copy = structuredClone(message);
-      setImmediate(() => this.emit("message", copy));
-    },
-    // Posted as a failed message, which fails the run; nothing else to stop.
-    () => undefined,
-  );
+  readonly #host = new UnitHost((message) => {
+    const copy = structuredClone(message);
+    setImmediate(() => this.emit("message", copy));
+  });
 
   postMessage(message: ToUnits): void {
     const copy = structuredClone(message);

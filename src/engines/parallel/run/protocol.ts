@@ -72,18 +72,11 @@ export function discarding(config: WorkerConfig): WorkerConfig {
  * Whole lines of one input, split by the worker. A unit (a run of batches that becomes one row group)
  * always goes to one worker; `last` closes it.
  */
-export interface BatchMessage {
+export interface BatchMessage extends SentLines {
   readonly type: "batch";
   readonly unit: number;
   readonly batch: number;
   readonly last: boolean;
-  /**
-   * The lines: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`, copied. The
-   * worker is done with the slot once it answers with the batch's outcomes.
-   */
-  readonly slot: number;
-  readonly length: number;
-  readonly bytes: Uint8Array | null;
   /** The shared slot for the batch's outcome columns (see OutcomeColumns), or -1. */
   readonly outcomes: number;
 }
@@ -113,9 +106,16 @@ export interface DecideMessage {
  * `--top-k-per-scenario`'s first read: whole lines of one input, as in a {@link BatchMessage}, to parse and
  * report (see {@link RankedMessage}); nothing is kept.
  */
-export interface RankMessage {
+export interface RankMessage extends SentLines {
   readonly type: "rank";
   readonly batch: number;
+}
+
+/**
+ * A batch's lines in a message: `length` bytes at the start of shared slot `slot`, or (slot -1) in `bytes`,
+ * copied. The worker is done with the slot once it answers the batch.
+ */
+export interface SentLines {
   readonly slot: number;
   readonly length: number;
   readonly bytes: Uint8Array | null;

@@ -1,7 +1,7 @@
 import { formatByName } from "../../../formats/index.js";
 import type { Flow } from "../../../core/flow.js";
 import type { Buffer } from "node:buffer";
-import type { Provenance } from "../../../core/provenance.js";
+import { NO_PROVENANCE } from "../../../core/provenance.js";
 import { invalidUtf8At } from "../../../sources/first-invalid-utf8.js";
 import { recordStripper } from "../fast/record-stripper.js";
 import { lineValidator } from "../../../stages/validate.js";
@@ -14,8 +14,6 @@ export interface SlowPath {
   validate(bytes: Buffer, start: number, end: number): Flow<ValidRecord>;
   strip(record: Record<string, unknown>): void;
 }
-
-const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 
 /** Loaded by a worker only when a line needs it: it brings zod, slow to load. */
 export function slowPath(config: WorkerConfig): SlowPath {

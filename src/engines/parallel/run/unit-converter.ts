@@ -14,14 +14,14 @@ import { columnPlan } from "../../../parquet/column-plan.js";
 import { RowGroupBuilder } from "../../../parquet/row-group-builder.js";
 import type { LeafWriter } from "../../../parquet/leaf-writer.js";
 import { shredRecord } from "../../../parquet/shred-record.js";
-import type { Provenance } from "../../../core/provenance.js";
+import { NO_PROVENANCE } from "../../../core/provenance.js";
 import type { DropReason } from "../../../core/reasons.js";
 import type { SuiteBook } from "../../../formats/suite-book.js";
 import { needsScores } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { workerRules } from "./worker-rules.js";
 import { quarantine } from "../../../stages/quarantine-item.js";
-import type { EncodedUnit, InjectedRow, SuiteFactsAt, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, StreamErrorAt, WorkerConfig } from "./protocol.js";
+import type { EncodedUnit, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
 import { EncodedBytes } from "./encoded-bytes.js";
@@ -40,7 +40,6 @@ import { statsRowOf } from "../../../stats/stats-row.js";
 import { UnitStats } from "./unit-stats.js";
 import { ShreddedScores } from "./shredded-scores.js";
 
-const NO_PROVENANCE: Provenance = { source: "", line: 0, offset: 0 };
 /** What the statistics read of a record whose scores come from its row group instead. */
 const NO_SCORES: Readonly<Record<string, unknown>> = {};
 /** What a view run's parser writes into: nothing (its schema has no leaves; the rows are the view's). */
@@ -457,8 +456,11 @@ export class UnitConverter {
 /** A line of the batch, not one too long to read. */
 type WholeLine = Extract<BatchLine, { kind: "line" }>;
 
+/** An outcome message's lists, as a batch's lines fill them. */
+type Filling<T> = { readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : never };
+
 /** A batch's lines and what they came to so far. */
-interface Gathered {
+interface Gathered extends Filling<Pick<OutcomesMessage, "filtered" | "quarantined" | "streamErrors" | "droppedPairs" | "injected" | "suiteFacts">> {
   readonly bytes: Buffer;
   readonly unit: number;
   readonly lines: readonly BatchLine[];
@@ -480,12 +482,6 @@ interface Gathered {
   readonly rowBytes: number[];
   /** The rows each LINE_ROW line gave (a view's run). */
   readonly rowCounts: number[];
-  readonly filtered: DropReason[];
-  readonly quarantined: QuarantineOutcome[];
-  readonly streamErrors: StreamErrorAt[];
-  readonly droppedPairs: PrunedRow[];
-  readonly injected: InjectedRow[];
-  readonly suiteFacts: SuiteFactsAt[];
 }
 
 type RowOutcome = { readonly kind: typeof LINE_ROW; readonly facts: RecordFacts; readonly rows: number; readonly droppedPairs?: PrunedRow["counts"]; readonly injected?: { readonly detail: string; readonly raw: string } };

@@ -1,4 +1,4 @@
-import type { EncodedMessage, FromWorker, RankedMessage, ToWorker, WorkerStart } from "./protocol.js";
+import type { EncodedMessage, FromWorker, RankedMessage, SentLines, ToWorker, WorkerStart } from "./protocol.js";
 import { failedMessage } from "./unit-failure.js";
 import { JobQueue } from "./job-queue.js";
 import { UnitConverter } from "./unit-converter.js";
@@ -25,11 +25,7 @@ export class UnitHost {
   #outcomeSlots: Uint8Array[] = [];
   readonly #jobs = new JobQueue((message) => this.#handle(message), (error) => this.#fail(error));
 
-  /** `failed`: after the failure was posted (a worker thread rethrows it and dies). */
-  constructor(
-    private readonly post: (message: FromUnits) => void,
-    private readonly failed: (error: unknown) => void,
-  ) {}
+  constructor(private readonly post: (message: FromUnits) => void) {}
 
   receive(message: ToUnits): void {
     if (message.type !== "start") {
@@ -74,12 +70,11 @@ export class UnitHost {
   }
 
   /** A batch's lines: `length` bytes of its shared slot, or the copy that came instead. */
-  #bytesOf(message: { readonly slot: number; readonly length: number; readonly bytes: Uint8Array | null }): Buffer {
+  #bytesOf(message: SentLines): Buffer {
     return message.bytes === null ? (this.#slots[message.slot] as Buffer).subarray(0, message.length) : Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
   }
 
   #fail(error: unknown): void {
     this.post(failedMessage(error));
-    this.failed(error);
   }
 }

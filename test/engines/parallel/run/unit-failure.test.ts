@@ -1,31 +1,30 @@
-import { Worker } from "node:worker_threads";
+import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../../src/core/errors.js";
-import { errorFromThread, rethrown } from "../../../../src/engines/parallel/run/unit-failure.js";
+import { errorOf, failedMessage } from "../../../../src/engines/parallel/run/unit-failure.js";
+import type { FailedMessage } from "../../../../src/engines/parallel/run/protocol.js";
 
-/** The error a worker thread's 'error' event hands main when the thread throws `error`. */
+/** The error main throws for `error` failing a unit on another thread: its failed message, posted across a port. */
 function crossed(error: unknown): Promise<Error> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker("const { workerData } = require('node:worker_threads'); throw Object.assign(new Error(workerData.message), workerData.own);", {
-      eval: true,
-      workerData: { message: (error as Error).message, own: { ...(error as object) } },
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve) => {
+    port2.once("message", (message: FailedMessage) => {
+      port1.close();
+      resolve(errorOf(message));
     });
-    worker.on("error", resolve);
-    worker.on("exit", () => reject(new Error("the worker exited without an error event")));
+    port1.postMessage(failedMessage(error));
   });
 }
 
 describe("a unit's failure crossing threads", () => {
-  it("a ConfigError a worker rethrows reaches main as a ConfigError (exit 2), even by the thread's 'error' event", async () => {
-    const thrown = rethrown(new ConfigError("The chat template failed on a row"));
-    const back = errorFromThread(await crossed(thrown));
+  it("a ConfigError a unit fails with reaches main as a ConfigError (exit 2)", async () => {
+    const back = await crossed(new ConfigError("The chat template failed on a row"));
     expect(back).toBeInstanceOf(ConfigError);
     expect(back.message).toBe("The chat template failed on a row");
   });
 
   it("any other error stays a plain Error", async () => {
-    const thrown = rethrown(new Error("disk full"));
-    const back = errorFromThread(await crossed(thrown));
+    const back = await crossed(new Error("disk full"));
     expect(back).not.toBeInstanceOf(ConfigError);
     expect(back.message).toBe("disk full");
   });
