@@ -72,9 +72,21 @@ export { pipelineSpec } from "./pipeline-file/pipeline-spec.js";
 // The bundled emulator of the service
 export { startEmulator, parseFaultSpec, FAULT_KINDS, INJECTIONS, hasInjection, SCOPES, RL_DPO_EXPORT } from "./service/index.js";
 
+// Training views
+export { VIEW_NAMES } from "./views/view.js";
+export { VIEWS, viewNamed, viewOf } from "./views/views.js";
+export { viewEnv } from "./views/view-env.js";
+export { viewRecords } from "./views/view-records.js";
+export { viewStage } from "./views/view-stage.js";
+export { ViewTally } from "./views/view-tally.js";
+export { RlContext } from "./views/rl-context.js";
+export { sanitizeText, sanitizer } from "./views/sanitize-text.js";
+export { scanInjection, INJECTION_PATTERNS } from "./views/scan-injection.js";
+export { CONTROL_TOKENS, CONTROL_TOKEN_FAMILIES } from "./views/control-tokens.js";
+export { controlTokenSet } from "./views/control-token-set.js";
+export { TURN_WEIGHTS } from "./views/turn-weight.js";
+
 // Errors and version
-export { VIEW_NAMES, VIEWS, viewNamed, viewEnv, viewRecords, viewStage, ViewTally, RlContext, sanitizeText, sanitizer, scanInjection, INJECTION_PATTERNS, CONTROL_TOKENS, CONTROL_TOKEN_FAMILIES, controlTokenSet } from "./views/index.js";
-export { viewOf, TURN_WEIGHTS } from "./views/index.js";
 export { EvalshardError, ConfigError, IoError, LockedError, FencedError, PartsMissingError } from "./core/errors.js";
 export { EVALSHARD_VERSION } from "./core/version.js";
 
@@ -98,14 +110,24 @@ export type { PublishDecision, PublishGuard, TrippedGuard } from "./output/publi
 export type { FindingKind, VerifyFinding, VerifyReport } from "./jobs/verify-report.js";
 export type { DatasetReport } from "./jobs/report.js";
 export type { ReportManifest, ReportNight } from "./report/report-manifest.js";
-export type { ControlTokenFamily, ControlTokenSet, NumberedToken } from "./views/index.js";
-export type { TurnWeight, TrlMessagesRow, OpenAiSftEpisodeRow, WeightedMessage, RlContextEntries } from "./views/index.js";
+export type { ControlTokenFamily } from "./views/control-tokens.js";
+export type { ControlTokenSet, NumberedToken } from "./views/control-token-set.js";
+export type { TurnWeight } from "./views/turn-weight.js";
+export type { TrlMessagesRow } from "./views/trl-messages.js";
+export type { OpenAiSftEpisodeRow, WeightedMessage } from "./views/openai-sft-episodes.js";
+export type { RlContextEntries } from "./views/rl-context.js";
 export { readTokenSetup, TIKTOKEN_ENCODINGS } from "./tokens/token-setup.js";
 export { openTokenCounter } from "./tokens/token-counter.js";
 export type { TokenSetup, TokenRequest, NamedDigest } from "./tokens/token-setup.js";
 export type { TokenCounter } from "./tokens/token-counter.js";
 export type { TokenStats } from "./views/token-stats.js";
-export type { AnyView, View, ViewName, ViewOptions, ViewEnv, ViewCounts, ViewResult, ViewDropReason, PathAudit, ViewManifest, ViewedRecord } from "./views/index.js";
+export type { AnyView, View, ViewName } from "./views/view.js";
+export type { ViewOptions, ViewEnv } from "./views/view-env.js";
+export type { ViewCounts } from "./views/view-tally.js";
+export type { ViewResult, ViewDropReason } from "./views/view-result.js";
+export type { PathAudit } from "./views/text-audit.js";
+export type { ViewManifest } from "./views/view-manifest.js";
+export type { ViewedRecord } from "./views/view-records.js";
 export type { Counts } from "./core/tally.js";
 export type { Flow, Kept, Dropped, Quarantined, StreamError, Stage, Decision } from "./core/flow.js";
 export type { Provenance } from "./core/provenance.js";

@@ -53,23 +53,25 @@ export type Decision = "keep" | DropReason;
 
 /** Builds a stage from a per-record rule; the stage owns the loop and passes other kinds through. */
 export function decide<T>(rule: (value: T, provenance: Provenance) => Decision): Stage<T, T> {
-  return async function* (input) {
-    for await (const item of input) {
-      if (item.kind !== "kept") {
-        yield item;
-        continue;
-      }
-      const decision = rule(item.value, item.provenance);
-      yield decision === "keep" ? item : { kind: "dropped", provenance: item.provenance, reason: decision };
-    }
-  };
+  return eachKept(function* (item) {
+    const decision = rule(item.value, item.provenance);
+    yield decision === "keep" ? item : { kind: "dropped", provenance: item.provenance, reason: decision };
+  });
 }
 
 /** Builds a stage that rewrites kept values one by one. */
 export function mapKept<In, Out>(fn: (value: In) => Out): Stage<In, Out> {
+  return eachKept(function* (item) {
+    yield { kind: "kept", provenance: item.provenance, value: fn(item.value) };
+  });
+}
+
+/** Builds a stage from what each kept item becomes (no item, one or several); every other kind passes through. */
+export function eachKept<In, Out>(fn: (item: Kept<In>) => Iterable<Flow<Out>>): Stage<In, Out> {
   return async function* (input) {
     for await (const item of input) {
-      yield item.kind === "kept" ? { kind: "kept", provenance: item.provenance, value: fn(item.value) } : item;
+      if (item.kind === "kept") yield* fn(item);
+      else yield item;
     }
   };
 }

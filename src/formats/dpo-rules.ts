@@ -49,21 +49,15 @@ export function checkDpoRecord(r: DpoShape): SemanticFault | null {
   return null;
 }
 
-/** How many of `pairs` each {@link pairDropReason} drops; null when none is. */
-export function droppedPairs(pairs: readonly PairShape[]): Partial<Record<PairDropReason, number>> | null {
+/** Removes the pairs that teach nothing from a valid record, in place; returns how many went, by {@link pairDropReason} (null: none). */
+export function prunePairs(r: { pairs: PairShape[] }): Partial<Record<PairDropReason, number>> | null {
   let counts: Partial<Record<PairDropReason, number>> | null = null;
-  for (const pair of pairs) {
+  for (const pair of r.pairs) {
     const reason = pairDropReason(pair);
     if (reason === null) continue;
     counts ??= {};
     counts[reason] = (counts[reason] ?? 0) + 1;
   }
-  return counts;
-}
-
-/** Removes the pairs that teach nothing from a valid record, in place; returns how many went, by reason (null: none). */
-export function prunePairs(r: { pairs: PairShape[] }): Partial<Record<PairDropReason, number>> | null {
-  const counts = droppedPairs(r.pairs);
   if (counts !== null) r.pairs = r.pairs.filter((pair) => pairDropReason(pair) === null);
   return counts;
 }

@@ -27,7 +27,7 @@ export function skeletonReads(rules: RecordRules, asks: { readonly scores: boole
 const SEAT_RECORD_READS = ["run_id", "scenario.campaign_id", "seat.seat_index", "seat.role", "seat.agent_key_id", "scorecard_version", "flagged", "scored", "reconstruction"];
 
 /** The facts of a one-seat record (SFT, RL): keyed by run and seat. */
-export function seatRecordFacts(r: {
+function seatRecordFacts(r: {
   run_id: string;
   scenario: { campaign_id: string };
   seat: { seat_index: number; role: string; agent_key_id: string | null };
@@ -61,7 +61,7 @@ interface PairKeyShape {
   readonly pairs: readonly PairShape[];
 }
 
-export function pairFacts(r: PairKeyShape): RecordFacts {
+function pairFacts(r: PairKeyShape): RecordFacts {
   return {
     key: JSON.stringify([r.run_chosen, r.run_rejected, r.seat_index]),
     scorecardVersion: null,

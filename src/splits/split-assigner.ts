@@ -32,15 +32,13 @@ export interface SplitManifest {
 
 /**
  * Gives each row its split (its record's group's: a view row inherits its record's) and counts rows and
- * groups per split. Groups repeat (every seat and step of a run), so each group's split is hashed once.
- * The engine's workers find a record's group and split ({@link keyOf}, {@link splitOfGroup}) and its main
- * thread counts the rows it keeps ({@link countAt}).
+ * groups per split. The engine's workers find a record's group and split ({@link keyOf},
+ * {@link splitOfGroup}) and its main thread counts the rows it keeps ({@link countAt}).
  */
 export class SplitAssigner {
   readonly names: readonly string[];
   /** A record's group id (scenario.campaign_id or run_id, as `request.by` says). */
   readonly keyOf: GroupKeyOf;
-  readonly #of = new Map<string, string>();
   /** Rows and groups per split, by its index in {@link names}. */
   readonly #rows: Float64Array;
   readonly #groups: Float64Array;
@@ -57,14 +55,9 @@ export class SplitAssigner {
     this.#groups = new Float64Array(this.names.length);
   }
 
-  /** The split of group `key`, hashed once. */
+  /** The split of group `key` (a worker's `RowSplits` hashes each group once and keeps its answer). */
   splitOfGroup(key: string): string {
-    let split = this.#of.get(key);
-    if (split === undefined) {
-      split = splitOf(this.request, key);
-      this.#of.set(key, split);
-    }
-    return split;
+    return splitOf(this.request, key);
   }
 
   /**

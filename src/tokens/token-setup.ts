@@ -50,7 +50,8 @@ export async function readTokenSetup(request: TokenRequest): Promise<TokenSetup>
     const encoding = request.tokenizer.slice("tiktoken:".length);
     if (!(TIKTOKEN_ENCODINGS as readonly string[]).includes(encoding)) throw new ConfigError(`--tokenizer ${JSON.stringify(request.tokenizer)}: expected tiktoken:${TIKTOKEN_ENCODINGS.join(" or tiktoken:")}`);
     if (request.chatTemplate !== undefined) throw new ConfigError(`--chat-template goes with a Hugging Face tokenizer.json, not ${request.tokenizer} (the OpenAI views are counted as the API counts messages)`);
-    const digest = { name: request.tokenizer, sha256: sha256Hex(await tiktokenRanks(encoding as (typeof TIKTOKEN_ENCODINGS)[number])) };
+    // The BPE ranks as the package ships them: what the encoding's digest is of.
+    const digest = { name: request.tokenizer, sha256: sha256Hex((await loadTiktoken()).ranks.bpe_ranks) };
     return { tokenizer: { kind: "tiktoken", encoding: encoding as (typeof TIKTOKEN_ENCODINGS)[number], digest }, template: null, maxTokens };
   }
   const json = await readOptionFile(request.tokenizer, "--tokenizer");
@@ -94,12 +95,6 @@ function defaultTemplate(value: unknown): string | undefined {
     return named?.template;
   }
   return undefined;
-}
-
-/** The BPE ranks of a tiktoken encoding, as the package ships them (loaded only when asked for): what its sha256 is of. */
-async function tiktokenRanks(encoding: (typeof TIKTOKEN_ENCODINGS)[number]): Promise<string> {
-  const byEncoding = { o200k_base: async () => (await loadTiktoken()).ranks.bpe_ranks };
-  return byEncoding[encoding]();
 }
 
 function parseObject(text: string, path: string, flag: string): Record<string, unknown> {

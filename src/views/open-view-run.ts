@@ -1,9 +1,7 @@
 import { ConfigError } from "../core/errors.js";
-import type { Stage } from "../core/flow.js";
 import { readOptionFile } from "../core/read-option-file.js";
 import type { FormatName } from "../formats/format.js";
 import type { RlRecord } from "../formats/rl.js";
-import type { ValidRecord } from "../formats/valid-record.js";
 import type { Field } from "../schema/column-type.js";
 import type { ReadOptions } from "../sources/line-source.js";
 import type { TokenCache } from "../tokens/token-cache.js";
@@ -19,8 +17,7 @@ import { viewEnv } from "./view-env.js";
 import type { ViewOptions } from "./view-env.js";
 import { viewManifest } from "./view-manifest.js";
 import type { ContextCounts, ViewManifest, ViewSetup } from "./view-manifest.js";
-import { viewRecords } from "./view-records.js";
-import type { OnInjection, ViewedRecord } from "./view-records.js";
+import type { OnInjection } from "./view-records.js";
 import { ViewTally } from "./view-tally.js";
 import { contextMissing, viewsReading } from "./view-traits.js";
 import { viewOf } from "./views.js";
@@ -47,7 +44,7 @@ export interface ViewRequest {
   readonly tokenCache?: TokenCache;
 }
 
-/** A view opened for a run whose format is settled: its stage, columns, and what the manifest and card say. */
+/** A view opened for a run whose format is settled: its options, columns, and what the manifest and card say. */
 export interface ViewRun {
   readonly view: AnyView;
   /** The options the view's env was resolved from (files read), for engines that resolve it again elsewhere. */
@@ -56,8 +53,7 @@ export interface ViewRun {
   /** The RL records a DPO view joins against, read; null for the views without. */
   readonly context: RlContext | null;
   readonly columns: readonly Field[];
-  readonly stage: Stage<ValidRecord, ViewedRecord>;
-  /** What the manifest and card count: the stage adds to them, as may an engine that builds rows elsewhere. */
+  /** What the manifest and card count: the engine adds its units' counts to them. */
   readonly tally: ViewTally;
   readonly audit: TextAudit;
   manifest(): ViewManifest;
@@ -129,7 +125,6 @@ export async function openViewRun(
     onInjection: plan.onInjection,
     context: env.context,
     columns: view.columns,
-    stage: viewRecords(view, env, tally, plan.onInjection),
     tally,
     audit: env.audit,
     manifest,

@@ -1,3 +1,4 @@
+import { beatsWinner } from "../core/dedup-rule.js";
 import type { RlRecord, RlTuple } from "../formats/rl.js";
 
 /** The step a DPO pair takes its prompt from: its window and the seat role that says whose messages are own. */
@@ -14,8 +15,8 @@ interface Trajectory {
 
 /**
  * The RL records given as context (`--context`) to a DPO view, indexed by run, seat and step index. Of two
- * records of one run and seat, the higher `scorecard_version` is kept, as dedup does (windows do not change
- * on a rescore). Holds every window it is given: context is the RL export of the pairs' runs, not a corpus.
+ * records of one run and seat, the one dedup keeps (`beatsWinner`; windows do not change on a rescore).
+ * Holds every window it is given: context is the RL export of the pairs' runs, not a corpus.
  */
 export class RlContext {
   readonly #trajectories = new Map<string, Trajectory>();
@@ -23,7 +24,7 @@ export class RlContext {
   add(record: RlRecord): void {
     const key = keyOf(record.run_id, record.seat.seat_index);
     const known = this.#trajectories.get(key);
-    if (known !== undefined && known.version >= record.scorecard_version) return;
+    if (known !== undefined && !beatsWinner(record.scorecard_version, known.version)) return;
     this.#trajectories.set(key, {
       version: record.scorecard_version,
       seatRole: record.seat.role,

@@ -72,7 +72,7 @@ export class TextAudit {
   }
 
   #mergePath(path: string, a: Readonly<MutableAudit> | PathAudit): void {
-    const mine = this.#paths.get(path) ?? { values: 0, changed: 0, injected: 0, patterns: null };
+    const mine = this.#at(path);
     mine.values += a.values;
     mine.changed += a.changed;
     mine.injected += a.injected;
@@ -82,7 +82,6 @@ export class TextAudit {
         counts[p] = (counts[p] ?? 0) + n;
       }
     }
-    this.#paths.set(path, mine);
   }
 
   /** The counts by path, paths in code-unit order. */

@@ -3,6 +3,7 @@ import { admitTexts, turnTexts } from "./admit-texts.js";
 import type { RowText } from "./admit-texts.js";
 import { promptFromWindow } from "./prompt-from-window.js";
 import type { Prompt } from "./prompt-from-window.js";
+import type { Checked } from "./sanitize-text.js";
 import { rewardLabel } from "./reward-label.js";
 import { EPISODE_KEY_COLUMNS, episodeKeys } from "./row-keys.js";
 import type { EpisodeKeys } from "./row-keys.js";
@@ -73,12 +74,8 @@ export const trlStepwise: View<"rl", TrlStepwiseRow> = {
   },
 };
 
-interface EpisodeStep {
-  readonly tuple: RlTuple;
-  readonly text: string;
-  readonly changed: boolean;
-  readonly inject: boolean;
-}
+/** A step's action as checked, with its tuple. */
+type EpisodeStep = Checked & { readonly tuple: RlTuple };
 
 /** The episode's prompt and the steps that give a completion, the others counted in `result`; null when none is left. */
 function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unknown>): { prompt: Prompt; steps: EpisodeStep[] } | null {
@@ -93,7 +90,7 @@ function episodeOf(record: RlRecord, env: ViewEnv, result: ViewResultBuilder<unk
       prompt = promptFromWindow(tuple.state.transcript_window, record.seat.role, checks.of, env.systemPrompt);
       if (prompt === null) return result.drop("no_prompt");
     }
-    steps.push({ tuple, text: action.text, changed: action.changed, inject: action.inject });
+    steps.push({ ...action, tuple });
   });
   return prompt === null || steps.length === 0 ? null : { prompt, steps };
 }

@@ -1,4 +1,5 @@
 import type { DpoRecord } from "../formats/dpo.js";
+import { pairDropReason } from "../formats/dpo-rules.js";
 import { admitTexts, turnTexts } from "./admit-texts.js";
 import type { ChatMessage } from "./chat-message.js";
 import { promptFromWindow } from "./prompt-from-window.js";
@@ -36,16 +37,14 @@ export function usablePairs(view: ViewName, record: DpoRecord, env: ViewEnv, res
   if (context === null) throw contextMissing(view);
   const pairs: UsablePair[] = [];
   for (const pair of record.pairs) {
-    if (pair.alignment !== "step_index") {
-      result.drop("unknown_alignment");
+    // A pair's own faults first (the rule convert and pull drop pairs by); equal sides are judged once sanitized.
+    const fault = pairDropReason(pair);
+    if (fault === "unknown_alignment" || fault === "null_content") {
+      result.drop(fault);
       continue;
     }
-    if (pair.chosen.content === null || pair.rejected.content === null) {
-      result.drop("null_content");
-      continue;
-    }
-    const chosen = env.sanitize(pair.chosen.content);
-    const rejected = env.sanitize(pair.rejected.content);
+    const chosen = env.sanitize(pair.chosen.content as string);
+    const rejected = env.sanitize(pair.rejected.content as string);
     if (chosen.text.trim().length === 0 || rejected.text.trim().length === 0) {
       result.drop("empty_content");
       continue;

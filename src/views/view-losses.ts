@@ -1,3 +1,4 @@
+import { countTotal } from "../core/tally.js";
 import type { ViewManifest } from "./view-manifest.js";
 
 /** What a view made of the kept records and what it left out, as the CLI prints it and `--json` gives it. */
@@ -19,9 +20,8 @@ export function viewLosses(view: ViewManifest): ViewLosses {
   // An episode view's rows are episodes: its losses are the episodes it left out, not their steps.
   const unit = view.episodes_dropped !== undefined ? "episodes" : view.steps_dropped === undefined ? "pairs" : "steps";
   const leftOut: Readonly<Record<string, number>> = view.episodes_dropped ?? view.steps_dropped ?? view.pairs_dropped ?? {};
-  const total = Object.values(leftOut).reduce<number>((a, b) => a + (b ?? 0), 0);
   const steps = view.episodes_dropped === undefined ? {} : { steps_without_turn: view.steps_dropped ?? {} };
-  return { view: view.name, trainer: view.trainer, records_in: view.records_in, rows_out: view.rows_out, unit, left_out: leftOut as Record<string, number>, left_out_total: total, ...steps };
+  return { view: view.name, trainer: view.trainer, records_in: view.records_in, rows_out: view.rows_out, unit, left_out: leftOut as Record<string, number>, left_out_total: countTotal(leftOut), ...steps };
 }
 
 /** One line: `view trl-preference (DPOTrainer): 120 rows from 200 records; left out 74 pairs (no_pair 50, ...)`. */
@@ -32,6 +32,6 @@ export function viewLossesLine(l: ViewLosses): string {
   const share = made === 0 ? "" : `, ${((l.left_out_total / made) * 100).toFixed(1)}%`;
   const lost = l.left_out_total === 0 ? `none left out` : `left out ${l.left_out_total} ${l.unit}${share} (${reasons})`;
   const steps = Object.entries(l.steps_without_turn ?? {});
-  const within = steps.length === 0 ? "" : `; steps without a turn ${steps.reduce((n, [, k]) => n + k, 0)} (${steps.map(([reason, n]) => `${reason} ${n}`).join(", ")})`;
+  const within = steps.length === 0 ? "" : `; steps without a turn ${countTotal(l.steps_without_turn ?? {})} (${steps.map(([reason, n]) => `${reason} ${n}`).join(", ")})`;
   return `view ${l.view}${trainer}: ${l.rows_out} rows from ${l.records_in} records; ${lost}${within}`;
 }

@@ -1,5 +1,5 @@
 import { stringifyExact } from "../core/exact-json.js";
-import type { Stage } from "../core/flow.js";
+import { eachKept, type Stage } from "../core/flow.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import { quarantine } from "../stages/quarantine-item.js";
 import { TextAudit } from "./text-audit.js";
@@ -33,24 +33,18 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
   // which joins the run's audit only when the record is kept.
   const quarantining = onInjection === "quarantine";
   const base: ViewEnv = quarantining ? { ...env, onInjection: "drop" } : env;
-  return async function* (input) {
-    for await (const item of input) {
-      if (item.kind !== "kept") {
-        yield item;
-        continue;
-      }
-      const recordEnv = quarantining ? { ...base, audit: new TextAudit() } : base;
-      const result = rows(item.value.record, recordEnv);
-      const injected = result.dropped.injection ?? 0;
-      if (quarantining && injected > 0) {
-        yield quarantine(item.provenance, "injection", injectionDetail(view, injected), stringifyExact(item.value.record), item.value.bytes);
-        continue;
-      }
-      if (quarantining) env.audit.merge(recordEnv.audit);
-      tally.add(result);
-      yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) } };
+  return eachKept(function* (item) {
+    const recordEnv = quarantining ? { ...base, audit: new TextAudit() } : base;
+    const result = rows(item.value.record, recordEnv);
+    const injected = result.dropped.injection ?? 0;
+    if (quarantining && injected > 0) {
+      yield quarantine(item.provenance, "injection", injectionDetail(view, injected), stringifyExact(item.value.record), item.value.bytes);
+      return;
     }
-  };
+    if (quarantining) env.audit.merge(recordEnv.audit);
+    tally.add(result);
+    yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) } };
+  });
 }
 
 /** The quarantine detail of a record `injected` of whose steps or pairs matched an injection pattern. */

@@ -39,12 +39,7 @@ export interface ViewResult<Row> {
 }
 
 /** What a view's `write` made of one record: as {@link ViewResult}, with the rows written counted. */
-export interface ViewWritten {
-  readonly rows: number;
-  readonly dropped: Readonly<Partial<Record<ViewDropReason, number>>>;
-  readonly trimmed: number;
-  readonly tokens?: readonly number[];
-}
+export type ViewWritten = Omit<ViewResult<never>, "rows" | "cached"> & { readonly rows: number };
 
 /** Collects a {@link ViewResult} while a view walks a record. */
 export class ViewResultBuilder<Row> {

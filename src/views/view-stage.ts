@@ -1,5 +1,5 @@
 import { ConfigError } from "../core/errors.js";
-import type { Stage } from "../core/flow.js";
+import { eachKept, type Stage } from "../core/flow.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
@@ -14,19 +14,13 @@ import { contextMissing } from "./view-traits.js";
 export function viewStage(view: AnyView, env: ViewEnv, tally: ViewTally): Stage<ValidRecord, Record<string, unknown>> {
   if (view.needsContext && env.context === null) throw contextMissing(view.name);
   const rows = viewRows(view);
-  return async function* (input) {
-    for await (const item of input) {
-      if (item.kind !== "kept") {
-        yield item;
-        continue;
-      }
-      const { format, record } = item.value;
-      if (format.name !== view.from) {
-        throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${item.provenance.source} holds ${format.name} records`);
-      }
-      const result = rows(record, env);
-      tally.add(result);
-      for (const row of result.rows) yield { kind: "kept", provenance: item.provenance, value: row };
+  return eachKept(function* (item) {
+    const { format, record } = item.value;
+    if (format.name !== view.from) {
+      throw new ConfigError(`The view ${view.name} reads ${view.from} records, but ${item.provenance.source} holds ${format.name} records`);
     }
-  };
+    const result = rows(record, env);
+    tally.add(result);
+    for (const row of result.rows) yield { kind: "kept", provenance: item.provenance, value: row };
+  });
 }
