@@ -7,9 +7,9 @@ import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from
 import { getRawRecords } from "./raw-records.js";
 import { noteShare } from "./note-share.js";
 import type { RunTable } from "./run-table.js";
-import { knownVersion, noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import { knownVersion, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
 import type { SuiteBook } from "../formats/suite-book.js";
-import { GateBook, type GateEntry } from "../formats/gate-book.js";
+import { GateBook } from "../formats/gate-book.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
 import { asCompleted } from "./as-completed.js";
 import { Staging } from "./staging.js";
@@ -31,7 +31,6 @@ export async function* pullDpo(
   runs: readonly ListedRun[],
   partition: Partition | undefined,
   dpo: DpoOptions,
-  gates: GateEntry[],
   scoring: Scoring,
   context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
   suites?: SuiteBook,
@@ -80,10 +79,8 @@ export async function* pullDpo(
 
   const scores = new Map<string, RunScore>();
   await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => knownVersion(versions, run.order), scoring, tally, (score, run) => void scores.set(run.runId, score));
-  for (const [runId, score] of scores) noteGates(gates, runId, score.gates, tally);
-  tally.emit({ type: "scorecards", runs: scores.size, gated: tally.r.gated });
   // The one gating rule: a pair's run as a DPO record's (gate-book.ts), so a gated or unreadable run is not paired.
-  const book = new GateBook(gates);
+  const book = new GateBook(scoring.gates);
 
   const candidates: PairCandidate[] = [];
   for (const run of scored) {
