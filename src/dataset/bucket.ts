@@ -15,14 +15,6 @@ export function checkBuckets(buckets: number): number {
   return buckets;
 }
 
-/** The bucket a key belongs to: sha256 of the key, read as a big-endian integer, modulo `buckets`. */
-export function bucketOf(key: string, buckets: number): number {
-  // Horner's rule over the digest bytes: the same as BigInt(`0x${hex}`) % buckets, without BigInt.
-  let rest = 0;
-  for (const byte of createHash("sha256").update(key).digest()) rest = (rest * 256 + byte) % buckets;
-  return rest;
-}
-
 /** The shard file of a bucket, relative to the dataset: `data/train-00003-of-00016.parquet` (a split's: `data/test-…`). */
 export function shardPath(bucket: number, buckets: number, extension: string, split = "train"): string {
   return `data/${shardName(split, bucket, buckets, extension)}`;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { EvalshardError } from "../core/errors.js";
 import { ioStep } from "../core/io-step.js";
 import { sha256Hex } from "../core/sha256-hex.js";
-import { bucketOf } from "./bucket.js";
+import { shareOf } from "../pull/partition.js";
 
 /** One record of a snapshot: its dedup key, its scorecard version and the record as it goes into the dataset. */
 export interface SnapshotRecord {
@@ -89,7 +89,7 @@ export class IncomingBuckets {
     if (typeof key !== "string") throw new TypeError(`Expected a record's \`key\` to be a string, got ${typeof key}`);
     if (version !== null && !Number.isFinite(version)) throw new TypeError(`Expected the \`version\` of ${key} to be a number or null, got ${version}`);
     if (this.entries.has(key)) throw new DuplicateKeyError(key);
-    const bucket = splitIndex * this.#buckets + bucketOf(key, this.#buckets);
+    const bucket = splitIndex * this.#buckets + shareOf(key, this.#buckets);
     const length = Buffer.byteLength(json);
     const offset = this.#offsets[bucket] ?? 0;
     this.entries.set(key, { bucket, version, sha256: sha256Hex(json), offset, length });

@@ -1,10 +1,9 @@
-import { join } from "node:path";
 import { IoError } from "../core/errors.js";
 import { LocalFiles } from "../output/local-files.js";
 import { ObjectStorage } from "../output/object-storage.js";
 import { SNAPSHOTS } from "../output/object-snapshot-pointer.js";
-import { keptSnapshotNumbers, snapshotsDir } from "../output/local-snapshot-storage.js";
-import { snapshotFolder } from "../output/snapshot-folder.js";
+import { keptSnapshotNumbers } from "../output/local-snapshot-storage.js";
+import { snapshotPath } from "./snapshot-path.js";
 import { storageFor } from "../output/storage-for.js";
 import type { Files } from "../output/storage.js";
 import { requiredManifest } from "../output/published-manifest.js";
@@ -42,7 +41,7 @@ async function manifestAt(files: Files, path = "manifest.json"): Promise<ReportM
 /** A local nightly dataset keeps its nights beside it, `OUT.snapshots/<n>/manifest.json`. */
 async function localNights(location: string): Promise<ReportManifest[]> {
   const numbers = await keptSnapshotNumbers(location);
-  const read = await Promise.all(numbers.map((n) => manifestAt(new LocalFiles(join(snapshotsDir(location), snapshotFolder(n)))).catch(() => null)));
+  const read = await Promise.all(numbers.map((n) => snapshotPath(location, n).then((dir) => manifestAt(new LocalFiles(dir))).catch(() => null)));
   return read.filter((m): m is ReportManifest => m !== null);
 }
 

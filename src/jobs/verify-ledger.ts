@@ -1,4 +1,5 @@
-import { bucketOf, shardPath } from "../dataset/bucket.js";
+import { shardPath } from "../dataset/bucket.js";
+import { shareOf } from "../pull/partition.js";
 import { LEDGER_FILE, STATE_FILE, ledgerLines, parseState } from "../dataset/ledger.js";
 import type { DatasetState, LedgerEntry } from "../dataset/ledger.js";
 import type { Files } from "../output/storage.js";
@@ -48,7 +49,7 @@ export async function verifyLedger(
       keys++;
       const at = shardPath(entry.bucket, state.buckets, extension, entry.split);
       perBucket.set(at, (perBucket.get(at) ?? 0) + 1);
-      if (bucketOf(String(entry.key), state.buckets) !== entry.bucket && wrongBucket++ === 0) firstWrong = String(entry.key);
+      if (shareOf(String(entry.key), state.buckets) !== entry.bucket && wrongBucket++ === 0) firstWrong = String(entry.key);
     }));
   } catch (error) {
     findings.push({ kind: "ledger_unreadable", path: LEDGER_FILE, message: `${LEDGER_FILE} is not a ledger: ${(error as Error).message}` });

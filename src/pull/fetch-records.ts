@@ -1,6 +1,5 @@
 import { completeNdjson, ConflictError, NotFoundError, type Query, type ExportClient } from "../http/index.js";
-import { asCompleted } from "./as-completed.js";
-import { WIDE_IN_FLIGHT } from "./in-order.js";
+import { asCompleted, WIDE_IN_FLIGHT } from "./as-completed.js";
 import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import { getRawRecordEntries } from "./raw-records.js";

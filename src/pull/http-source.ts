@@ -102,8 +102,9 @@ export function httpSource(options: HttpSourceOptions): HttpSource {
   if (options.partition !== undefined) checkPartition(options.partition);
   const dpo = options.dpo ?? { strategy: "best-worst" };
   checkDpoOptions(dpo);
-  // Names the route and the credential kind, never the token.
-  const name = `${client.baseUrl}${pullRoutes(auth, format).main} (${auth})`;
+  // Names the route (the bulk export, or the DPO pair route) and the credential kind, never the token.
+  const routes = pullRoutes(auth, format);
+  const name = `${client.baseUrl}${format === "dpo" ? routes.dpo : routes.bulk} (${auth})`;
   const tally = new PullTally({ source: name, auth, format, partition: options.partition ?? null }, options.onEvent);
   // RL and DPO: the score cache it leaves keeps its cards in the night's book, so each is held once.
   const pulledBook = format === "sft" ? null : new ScoreBookWriter();

@@ -34,7 +34,8 @@ export function checkPartition(partition: Partition): void {
 
 /**
  * The share an identifier falls in: sha256 of its UTF-8 bytes, read as a big-endian integer, mod
- * `count`. Identifiers are opaque, so they are hashed, never parsed; the hash spreads them evenly.
+ * `count`. Identifiers are opaque, so they are hashed, never parsed; the hash spreads them evenly. A run's
+ * part of a partitioned pull, and a key's bucket in a nightly dataset (dataset/incoming.ts).
  */
 export function shareOf(id: string, count: number): number {
   return shareOfDigest(createHash("sha256").update(id, "utf8").digest(), count);

@@ -7,16 +7,12 @@ import { planPairs, type DpoOptions, type PairCandidate, type PlannedPair } from
 import { getRawRecords } from "./raw-records.js";
 import { noteShare } from "./note-share.js";
 import type { RunTable } from "./run-table.js";
-import { knownVersion, noteGates, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
+import { knownVersion, noteVersion, scoresOf, type RunScore, type Scoring } from "./scorecards.js";
 import type { SuiteBook } from "../formats/suite-book.js";
-import { GateBook, type GateEntry } from "../formats/gate-book.js";
+import { GateBook } from "../formats/gate-book.js";
 import { fetchRlContext } from "./fetch-rl-context.js";
-import { inOrder } from "./in-order.js";
+import { asCompleted } from "./as-completed.js";
 import { Staging } from "./staging.js";
-
-/** The one staging group of a DPO pull: its pairs' lines, in pair order. */
-/** The one "run" of the pairs' staging. */
-const PAIRS = 0;
 
 /**
  * DPO records of pairs among the scored, unflagged, ungated (and readable) runs of each scenario in this job's share
@@ -35,7 +31,6 @@ export async function* pullDpo(
   runs: readonly ListedRun[],
   partition: Partition | undefined,
   dpo: DpoOptions,
-  gates: GateEntry[],
   scoring: Scoring,
   context: { readonly spoolDir: string; readonly found: { context: string | null } } | null = null,
   suites?: SuiteBook,
@@ -84,10 +79,8 @@ export async function* pullDpo(
 
   const scores = new Map<string, RunScore>();
   await scoresOf(ctx.client, ctx.routes, scored, (run) => run.runId, (run) => knownVersion(versions, run.order), scoring, tally, (score, run) => void scores.set(run.runId, score));
-  for (const [runId, score] of scores) noteGates(gates, runId, score.gates, tally);
-  tally.emit({ type: "scorecards", runs: scores.size, gated: tally.r.gated });
   // The one gating rule: a pair's run as a DPO record's (gate-book.ts), so a gated or unreadable run is not paired.
-  const book = new GateBook(gates);
+  const book = new GateBook(scoring.gates);
 
   const candidates: PairCandidate[] = [];
   for (const run of scored) {
@@ -108,21 +101,21 @@ export async function* pullDpo(
   const pairs = planPairs(candidates, dpo);
   tally.r.pairs.planned = pairs.length;
 
-  // A window of requests taken in pair order (see inOrder), parked on disk until the last pair is in:
-  // neither every pair's request nor every pair's lines at once.
+  // A window of requests taken as they complete, parked on disk by pair until the last is in, then
+  // handed on in pair order: neither every pair's request nor every pair's lines at once.
   const inPairs = new Set<string>();
   const staging = await Staging.open(spoolDir);
   try {
-    await inOrder(
+    await asCompleted(
       pairs,
       (pair) => fetchPair(ctx, pair),
-      async (lines, pair) => {
+      async (lines, pair, index) => {
         if (lines.length > 0) [pair.runIdA, pair.runIdB].forEach((id) => inPairs.add(id));
         tally.r.records += lines.length;
-        for (const line of lines) await staging.add(PAIRS, line);
+        for (const line of lines) await staging.add(index, line);
       },
     );
-    yield* staging.bytes(PAIRS);
+    for (let index = 0; index < pairs.length; index++) yield* staging.bytes(index);
   } finally {
     await staging.dispose();
   }

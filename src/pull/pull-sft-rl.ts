@@ -1,14 +1,13 @@
 import { fetchRecords, type FetchRecordsContext } from "./fetch-records.js";
 import type { RunTable } from "./run-table.js";
-import { knownVersion, noteGates, noteVersion, scoresOf, type Scoring } from "./scorecards.js";
-import type { GateEntry } from "../formats/gate-book.js";
+import { knownVersion, noteVersion, scoresOf, type Scoring } from "./scorecards.js";
 import { ReadyQueue } from "./ready-queue.js";
 import { Staging } from "./staging.js";
 
 /**
  * SFT or RL records of the scored runs of `share` (numbers in `runs`, in list order), as lines in the
  * service's list order (a run's records in the order they came), then any `partial_stream` lines. Adds
- * each run's cards that are not open to `gates`. A run's records are read before its scorecard, so its `scorecard_version` is known and only
+ * each run's cards that are not open to `scoring.gates`. A run's records are read before its scorecard, so its `scorecard_version` is known and only
  * scorecards of runs new or rescored since `scoring.cache` are requested; nothing is yielded before the
  * scores are in. Sets `found.settled` when every score is one the cache left in `scoring.out` answers for
  * the same records. What it keeps per run is typed arrays indexed by run number, and the records' bytes
@@ -18,11 +17,10 @@ export async function* pullRecords(
   ctx: FetchRecordsContext,
   runs: RunTable,
   share: Int32Array,
-  found: { readonly gates: GateEntry[]; settled: boolean },
+  found: { settled: boolean },
   scoring: Scoring,
   spoolDir: string,
 ): AsyncGenerator<string | Buffer> {
-  const { gates } = found;
   const scored = share.filter((run) => runs.scored(run));
   const staging = await Staging.open(spoolDir);
   try {
@@ -70,7 +68,6 @@ export async function* pullRecords(
       scoring,
       ctx.tally,
       (score, run) => {
-        noteGates(gates, runs.runId(run), score.gates, ctx.tally);
         const version = versionOf(run);
         settled &&= version !== undefined && score.cachedVersion === version;
         if (owner && seats[run] === 0) seats[run] = score.seats ?? 0;
@@ -83,7 +80,6 @@ export async function* pullRecords(
     if (fetched.status === "rejected") throw fetched.reason;
     if (scores.status === "rejected") throw scores.reason;
     found.settled = settled;
-    ctx.tally.emit({ type: "scorecards", runs: scored.length, gated: ctx.tally.r.gated });
 
     for (const run of scored) {
       const records = staging.count(run);

@@ -54,7 +54,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   const { client, format, partition } = plan;
   const perRun = partition !== undefined && partition.count > 1 && partition.by !== "scenario" && format !== "dpo";
   const ctx: FetchRecordsContext = { client, routes: pullRoutes(client.auth, format), tally, rl: format === "rl", perRun };
-  const scoring = { cache: plan.scoreCache, out: found.scores, book: found.book };
+  const scoring = { cache: plan.scoreCache, out: found.scores, book: found.book, gates: found.gates };
   const listed = await listRuns(client, tally);
   tally.r.runsListed = listed.size;
   if (client.auth === "agent" && format === "dpo" && partition !== undefined && partition.count > 1) {
@@ -64,7 +64,7 @@ export async function* pullLines(plan: PullPlan, tally: PullTally, found: PullFi
   if (format === "dpo") {
     const context = plan.rlContext ? { spoolDir: plan.spoolDir, found } : null;
     const runs = Array.from(listed.select((run) => plan.skip?.has(listed.runId(run)) !== true), (run) => listed.run(run));
-    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, found.gates, scoring, context, plan.suites);
+    yield* pullDpo(ctx, plan.spoolDir, listed, runs, partition, plan.dpo, scoring, context, plan.suites);
   } else {
     // Run numbers, not run objects: a 100,000-run share is 400 KB (issue 21).
     const share = listed.select((run) => {

@@ -4,8 +4,6 @@ export type PullFormat = "sft" | "rl" | "dpo";
 
 /** The routes a pull reads, per credential (spec 4.2, 4.3, 4.5, 4.7 to 4.10). */
 export interface PullRoutes {
-  /** The route a source is named after: the bulk export, or the DPO pair route. */
-  readonly main: string;
   /** Bulk NDJSON export of the format (SFT for DPO, whose pairing needs `flagged` and the scenario). */
   readonly bulk: string;
   /** Per-run `{records}` export of the format (SFT for DPO). */
@@ -19,7 +17,6 @@ export function pullRoutes(auth: AuthMode, format: PullFormat): PullRoutes {
   const id = encodeURIComponent;
   if (auth === "owner") {
     return {
-      main: format === "dpo" ? "/api/evals/dpo" : `/api/evals/finetuning${rl}`,
       bulk: `/api/evals/finetuning${rl}`,
       run: (runId) => `/api/evals/${id(runId)}/finetuning${rl}`,
       scorecard: (runId) => `/api/evals/${id(runId)}/scorecard`,
@@ -27,7 +24,6 @@ export function pullRoutes(auth: AuthMode, format: PullFormat): PullRoutes {
     };
   }
   return {
-    main: format === "dpo" ? "/api/agent/finetuning/dpo" : `/api/agent/finetuning${rl}`,
     bulk: `/api/agent/finetuning${rl}`,
     run: (runId) => `/api/agent/runs/${id(runId)}/finetuning${rl}`,
     scorecard: (runId) => `/api/agent/runs/${id(runId)}/scorecard`,

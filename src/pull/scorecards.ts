@@ -1,6 +1,5 @@
 import type { ExportClient } from "../http/index.js";
-import { asCompleted } from "./as-completed.js";
-import { WIDE_IN_FLIGHT } from "./in-order.js";
+import { asCompleted, WIDE_IN_FLIGHT } from "./as-completed.js";
 import { isRecord } from "../core/is-record.js";
 import type { PullTally } from "./pull-report.js";
 import type { PullRoutes } from "./routes.js";
@@ -25,6 +24,8 @@ export interface Scoring {
    * (null: SFT, whose records carry their scores).
    */
   readonly book: ScoreBookWriter | null;
+  /** Where each run's cards that are not open go (a GateBook's entries), in the order of the runs. */
+  readonly gates: GateEntry[];
 }
 
 
@@ -34,7 +35,7 @@ export interface Scoring {
  * limit. A run of unknown version, or one whose cache entry `fetch` turns down (it lacks the seats), is always fetched. Every score whose version is known is put in
  * `scoring.out` (in the order of `runs`), so that is the cache for the next pull. Requests are taken as
  * they complete and nothing is taken before the last is in: `take` sees every score, in list order, once
- * all are known (a failure takes none). `ready`: the positions in `runs` whose version is known, as they
+ * all are known (a failure takes none), its cards that are not open noted in `scoring.gates` first. `ready`: the positions in `runs` whose version is known, as they
  * become so (see asCompleted); without it every run's is known now.
  */
 export async function scoresOf<T>(
@@ -43,7 +44,7 @@ export async function scoresOf<T>(
   runs: ArrayLike<T>,
   idOf: (run: T) => string,
   versionOf: (run: T) => number | undefined,
-  { cache, out, book }: Scoring,
+  { cache, out, book, gates }: Scoring,
   tally: PullTally,
   take: (score: ScoredRun, run: T) => void,
   fetch?: (run: T, hit: CachedScore) => boolean,
@@ -91,15 +92,17 @@ export async function scoresOf<T>(
     // cards go to the book through it; a run of unknown version is in the book alone.
     if (version !== undefined) out.set(idOf(run), { ...score, version });
     else if (book !== null) book.addRun(idOf(run), score.cards ?? []);
+    noteGates(gates, idOf(run), score.gates, tally);
     take({ ...score, cachedVersion: version }, run);
   }
+  tally.emit({ type: "scorecards", runs: runs.length, gated: tally.r.gated });
 }
 
 /**
  * Adds a run's seat gates to `gates` (a GateBook's entries), counts the run when a card is gated, and
  * reports each unreadable card by run, key and field.
  */
-export function noteGates(gates: GateEntry[], runId: string, seatGates: readonly SeatGate[], tally: PullTally): void {
+function noteGates(gates: GateEntry[], runId: string, seatGates: readonly SeatGate[], tally: PullTally): void {
   if (seatGates.length === 0) return;
   gates.push(...runGateEntries(runId, seatGates));
   if (seatGates.some((g) => g[1] === "gated")) tally.r.gated++;

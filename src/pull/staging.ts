@@ -27,7 +27,6 @@ export class Staging {
   private lengths = new Float64Array(1024);
   /** Offset and length of each further extent of a run, in the order added (rare: a run split by other lines). */
   private readonly more = new Map<number, number[]>();
-  private runsWithLines = 0;
   /** The chunk being filled; `pendingBytes` of it are used. Written, it is replaced, never reused. */
   private pending: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
   private pendingBytes = 0;
@@ -47,11 +46,6 @@ export class Staging {
       return open(path, "wx+");
     });
     return new Staging(handle, path);
-  }
-
-  /** Runs with at least one line. */
-  runs(): number {
-    return this.runsWithLines;
   }
 
   /** Parks `line` under run number `run` (the caller sees to it that a record comes once: fetchRecords' visit). */
@@ -106,7 +100,6 @@ export class Staging {
     const count = this.counts[run] as number;
     this.counts[run] = count + 1;
     if (count === 0) {
-      this.runsWithLines++;
       this.starts[run] = at;
       this.lengths[run] = bytes;
       return;

@@ -76,15 +76,23 @@ export class SplitAssigner {
   }
 
   summary(): SplitManifest {
-    const rows = this.#rows.reduce((a, b) => a + b, 0);
-    const groups = this.#groups.reduce((a, b) => a + b, 0);
-    const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
-    const splits: Record<string, SplitCount> = {};
-    for (const [i, name] of this.names.entries()) {
-      const r = this.#rows[i] as number;
-      const g = this.#groups[i] as number;
-      splits[name] = { rows: r, groups: g, row_fraction: share(r, rows), group_fraction: share(g, groups) };
-    }
-    return { by: this.request.by, seed: this.request.seed, fractions: this.request.fractions, splits };
+    return splitSection(this.request, [...this.#rows], [...this.#groups]);
   }
+}
+
+/**
+ * The `split` section of rows and groups counted per split (in the asked order): each split's counts and its
+ * share of all rows and of all groups. A run's own counts, or a partitioned night's parts' added.
+ */
+export function splitSection({ by, seed, fractions }: Pick<SplitManifest, "by" | "seed" | "fractions">, rows: readonly number[], groups: readonly number[]): SplitManifest {
+  const allRows = rows.reduce((a, b) => a + b, 0);
+  const allGroups = groups.reduce((a, b) => a + b, 0);
+  const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
+  const splits: Record<string, SplitCount> = {};
+  for (const [i, name] of Object.keys(fractions).entries()) {
+    const r = rows[i] ?? 0;
+    const g = groups[i] ?? 0;
+    splits[name] = { rows: r, groups: g, row_fraction: share(r, allRows), group_fraction: share(g, allGroups) };
+  }
+  return { by, seed, fractions, splits };
 }

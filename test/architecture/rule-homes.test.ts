@@ -90,6 +90,8 @@ const RULES: readonly Rule[] = [
   { rule: "a histogram's bins", marks: /2 \*\* bin\b|Math\.round\(\w+ \* 1e6\) \/ Math\.round/, homes: ["stats/histogram.ts"] },
   // The report's charts share one frame: caption, inline SVG, or "none".
   { rule: "a report chart's frame", marks: /<figure class="chart">/, homes: ["report/chart-figure.ts"] },
+  // A digest read as a big-endian integer mod N a byte at a time: a pull's share of a run and a dataset's bucket of a key were one rule twice.
+  { rule: "an opaque id's hash share", marks: /\* 256 \+ byte\) % /, homes: ["pull/partition.ts"] },
   { rule: "publish order", marks: /"manifest\.json" \? 2\b|sort\([^\n]*"manifest\.json"|COMMIT_(ENTRY|FILE) = "manifest\.json"/, homes: ["output/publish-order.ts"] },
 ];
 

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/sha256-hex.js";
-import { bucketOf, checkBuckets, setHash, shardPath } from "../../src/dataset/bucket.js";
+import { checkBuckets, setHash, shardPath } from "../../src/dataset/bucket.js";
+import { shareOf } from "../../src/pull/partition.js";
 import { ConfigError } from "../../src/core/errors.js";
 
-describe("bucketOf", () => {
+describe("shareOf: a key's bucket", () => {
   it("is sha256(key) as a big-endian integer modulo the bucket count", () => {
     // sha256("abc") = ba7816bf...15ad; 0xba7816bf...15ad mod 16 is its last hex digit.
-    expect(bucketOf("abc", 16)).toBe(0xd);
-    expect(bucketOf("abc", 1)).toBe(0);
+    expect(shareOf("abc", 16)).toBe(0xd);
+    expect(shareOf("abc", 1)).toBe(0);
     const digest = BigInt("0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    expect(bucketOf("abc", 7)).toBe(Number(digest % 7n));
+    expect(shareOf("abc", 7)).toBe(Number(digest % 7n));
   });
 
   it("spreads keys over every bucket", () => {
-    const seen = new Set(Array.from({ length: 400 }, (_, i) => bucketOf(JSON.stringify([`run-${i}`]), 16)));
+    const seen = new Set(Array.from({ length: 400 }, (_, i) => shareOf(JSON.stringify([`run-${i}`]), 16)));
     expect(seen.size).toBe(16);
   });
 });

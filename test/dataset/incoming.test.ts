@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/sha256-hex.js";
-import { bucketOf } from "../../src/dataset/bucket.js";
+import { shareOf } from "../../src/pull/partition.js";
 import { DuplicateKeyError, IncomingBuckets } from "../../src/dataset/incoming.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { rec } from "./snapshot-fixtures.js";
@@ -21,7 +21,7 @@ describe("IncomingBuckets", () => {
     for (const r of records) {
       const json = JSON.stringify(r.record);
       const entry = incoming.entries.get(r.key)!;
-      expect(entry).toMatchObject({ bucket: bucketOf(r.key, 3), version: r.version, sha256: sha256Hex(json), length: Buffer.byteLength(json) });
+      expect(entry).toMatchObject({ bucket: shareOf(r.key, 3), version: r.version, sha256: sha256Hex(json), length: Buffer.byteLength(json) });
       const file = readFileSync(incoming.file(entry.bucket));
       expect(file.toString("utf8", entry.offset, entry.offset + entry.length)).toBe(json);
     }

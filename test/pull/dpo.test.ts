@@ -148,6 +148,32 @@ describe("httpSource: DPO answers that are not records", async () => {
     expect(pairs.fetched).toBe(base.report.pairs.fetched - 3);
   });
 
+  it("pairs answered in reverse are handed on in pair order, the lines of an in-order pull", async () => {
+    const pairEvents = (events: PullEvent[]) => events.flatMap((e) => (e.type === "pair" ? [`${e.runIdA}>${e.runIdB}`] : []));
+    const plainEvents: PullEvent[] = [];
+    const plain = httpSource({ client: clientFor(emu, "owner"), auth: "owner", format: "dpo", spoolDir: dir, dpo: { strategy: "all" }, onEvent: (e) => plainEvents.push(e) });
+    const expected = await readAll(plain);
+    // The k-th pair request of a window answers after every later one: completion order is the reverse of pair order.
+    const real = clientFor(emu, "owner");
+    let asked = 0;
+    const client = {
+      ...real,
+      getNdjson(path, query) {
+        if (path !== "/api/evals/dpo") return real.getNdjson(path, query);
+        const wait = Math.max(0, 40 - asked++) * 3;
+        return (async function* () {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          yield* real.getNdjson(path, query);
+        })();
+      },
+    } as ServiceClient;
+    const events: PullEvent[] = [];
+    const reversed = httpSource({ client, auth: "owner", format: "dpo", spoolDir: dir, dpo: { strategy: "all" }, onEvent: (e) => events.push(e) });
+    expect(await readAll(reversed)).toEqual(expected);
+    expect(pairEvents(events)).not.toEqual(pairEvents(plainEvents));
+    expect([...pairEvents(events)].sort()).toEqual([...pairEvents(plainEvents)].sort());
+  });
+
   it("any other failure ends the read with that error", async () => {
     const base = await baseline();
     const client = scripted(new Map([[base.fetched[1] as string, (p: string) => new Error(`boom on ${p}`)]]));

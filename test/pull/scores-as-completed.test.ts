@@ -38,7 +38,7 @@ describe("scoresOf: scorecards taken as they complete, handed on in list order",
       runs,
       (run) => run,
       () => 1,
-      { cache: undefined, out, book: null },
+      { cache: undefined, out, book: null, gates: [] },
       new PullTally({ source: "x", auth: "owner", format: "sft", partition: null }, undefined),
       (score, run) => {
         taken.push(run);

@@ -2,6 +2,7 @@ import type { DatasetSink } from "../../dataset/dataset-sink.js";
 import { readText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { sameAnswers } from "../../pull/same-answers.js";
+import { PullTally } from "../../pull/pull-report.js";
 import { EXPORT_ANSWERS_FILE, parseExportAnswers, setupDigest } from "./export-answers-file.js";
 import type { NightlyManifest } from "./nightly-manifest.js";
 import { sha256Hex } from "../../core/sha256-hex.js";
@@ -37,12 +38,11 @@ export async function answeredNight(
   if (stored === null || stored.input_sha256 !== header.input_sha256 || stored.ledger_sha256 !== state.ledger_sha256) return null;
   if (header.setup_sha256 !== setupDigest(spec, suitesSha) || header.score_cache_sha256 !== sha256Hex(scoreCacheText)) return null;
 
-  let retries = 0;
-  let hedges = 0;
-  const client = clientOf(source, environment, (event) => void (event.type === "retry" ? retries++ : event.type === "hedge" && hedges++));
+  const tally = new PullTally(header.report, undefined);
+  const client = clientOf(source, environment, (event) => tally.clientEvent(event));
   const { same, requests } = await sameAnswers(client, answers.entries, source.concurrency);
   if (!same || requests !== header.requests) return null;
-  const pull = { ...header.report, retries, hedges };
+  const pull = { ...header.report, retries: tally.r.retries, hedges: tally.r.hedges };
   const unchanged = await unchangedNight(sink, stored.input_sha256, { startedAt, pull });
   if (unchanged !== null) environment.onPullEvent?.({ type: "done", report: pull });
   return unchanged;

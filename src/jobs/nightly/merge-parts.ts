@@ -1,5 +1,5 @@
 import type { Counts } from "../../core/tally.js";
-import type { SplitManifest } from "../../splits/split-assigner.js";
+import { splitSection, type SplitManifest } from "../../splits/split-assigner.js";
 
 type Tallies = Readonly<Partial<Record<string, number>>>;
 
@@ -30,13 +30,6 @@ export function mergeSplits(parts: readonly (SplitManifest | undefined)[]): Spli
   const first = parts[0];
   if (first === undefined) return undefined;
   const names = Object.keys(first.fractions);
-  const rows = names.map((name) => parts.reduce((n, p) => n + (p?.splits[name]?.rows ?? 0), 0));
-  const groups = names.map((name) => parts.reduce((n, p) => n + (p?.splits[name]?.groups ?? 0), 0));
-  const allRows = rows.reduce((a, b) => a + b, 0);
-  const allGroups = groups.reduce((a, b) => a + b, 0);
-  const fraction = (n: number, of: number) => (of === 0 ? 0 : n / of);
-  return {
-    ...first,
-    splits: Object.fromEntries(names.map((name, i) => [name, { rows: rows[i] ?? 0, groups: groups[i] ?? 0, row_fraction: fraction(rows[i] ?? 0, allRows), group_fraction: fraction(groups[i] ?? 0, allGroups) }])),
-  };
+  const added = (count: "rows" | "groups") => names.map((name) => parts.reduce((n, p) => n + (p?.splits[name]?.[count] ?? 0), 0));
+  return splitSection(first, added("rows"), added("groups"));
 }

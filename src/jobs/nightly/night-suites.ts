@@ -1,12 +1,12 @@
 import { ConfigError, SuitesError } from "../../core/errors.js";
-import { createServiceClient, credentialsFromEnv, TOKEN_ENV } from "../../http/index.js";
+import { TOKEN_ENV } from "../../http/index.js";
 import { REJECTED_DIR, rejectedName } from "../../output/publish-guard.js";
 import type { Files } from "../../output/storage.js";
 import { writeText } from "../../output/write-text.js";
 import type { PipelineSpec } from "../../pipeline-file/pipeline-spec.js";
 import { suiteLabel, type SuitePin } from "../../formats/suite-book.js";
 import { pickSuites, readSuitesAnswer } from "../../formats/suites-answer.js";
-import { nightBudget, type SourceEnvironment } from "./open-source.js";
+import { clientOf, type SourceEnvironment } from "./open-source.js";
 
 /** The suites route (spec 4.6): public and unlisted released suites, read with an agent key. */
 export const SUITES_ROUTE = "/api/agent/suites";
@@ -46,15 +46,9 @@ export async function nightSuites(source: HttpSource, environment: SourceEnviron
   if (agent && source.require_suites) throw new ConfigError("--require-suites: agent routes give no scenario_version_hash, so a copy of a benchmark scenario cannot be told");
   if (environment.env[TOKEN_ENV.agent] === undefined) return cannot(`${TOKEN_ENV.agent} is not set, and the suites route (${SUITES_ROUTE}) takes an agent key`);
   let digest: string | null = null;
-  const client = createServiceClient({
-    baseUrl: source.base_url,
-    ...credentialsFromEnv("agent", environment.env),
-    concurrency: 1,
-    ...(environment.clock === undefined ? {} : { clock: environment.clock }),
-    budget: environment.budget ?? nightBudget(source, environment),
-    ...(environment.retry === undefined ? {} : { retry: environment.retry }),
-    onBody: (d) => void (digest = Buffer.from(d.sha256, "base64url").toString("hex")),
-  });
+  // One request with the agent key, hedged whatever the pull's own setting.
+  const suitesClient = { ...source, auth: "agent" as const, concurrency: 1, hedge: "on" as const };
+  const client = clientOf(suitesClient, environment, undefined, (d) => void (digest = Buffer.from(d.sha256, "base64url").toString("hex")));
   const body = await client.getJson<unknown>(SUITES_ROUTE);
   const sha256 = digest ?? "";
   const answer = readSuitesAnswer(body, sha256);

@@ -78,7 +78,7 @@ export async function openSource(spec: PipelineSpec, spoolDir: string, environme
 export function clientOf(
   source: Extract<PipelineSpec["source"], { kind: "http" }>,
   environment: SourceEnvironment,
-  onEvent: (event: ClientEvent) => void,
+  onEvent?: (event: ClientEvent) => void,
   onBody?: (digest: BodyDigest) => void,
 ): ServiceClient {
   return createServiceClient({
@@ -89,7 +89,7 @@ export function clientOf(
     ...(environment.clock === undefined ? {} : { clock: environment.clock }),
     budget: environment.budget ?? nightBudget(source, environment),
     ...(environment.retry === undefined ? {} : { retry: environment.retry }),
-    onEvent,
+    ...(onEvent === undefined ? {} : { onEvent }),
     ...(onBody === undefined ? {} : { onBody }),
   });
 }

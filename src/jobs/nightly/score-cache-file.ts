@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { ScoreTable } from "../../pull/index.js";
 import type { CachedScore, ScoreCache } from "../../pull/index.js";
 import type { SeatGate } from "../../formats/gate-book.js";
@@ -12,26 +11,13 @@ export const SCORE_CACHE_FILE = "scorecards.ndjson";
 const CACHE_VERSION = 2;
 
 /**
- * The score cache saved with a dataset: one `{v, run_id, version, gates, composite}` line per run (`gates`: the
+ * The score cache saved with a dataset, from its text: one `{v, run_id, version, gates, composite}` line per run (`gates`: the
  * run's cards that are not open, `[agent_key_id, "gated"]` or `[agent_key_id, "unreadable", why]`, a key
  * that cannot be read as false; `seats` and `hash`, the scenario_version_hash, where the run document gives them; RL and
  * DPO: `cards`, each valid card as `[agent_key_id, composite, objective_rate, {trait: mean}]`). The cache only
- * saves requests, so a missing or unreadable file, or a bad line (one of an earlier version, too), is no cache
- * for that run: its scorecards are fetched again.
- */
-export async function readScoreCache(path: string): Promise<Map<string, CachedScore>> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return new Map();
-  }
-  return new Map(parseScoreCache(text));
-}
-
-/**
- * The cache in a file's text (see {@link readScoreCache}), kept off the JS heap (a ScoreTable): a night
- * holds it through its whole pull.
+ * saves requests, so a missing file (read as ""), or a bad line (one of an earlier version, too), is no cache
+ * for that run: its scorecards are fetched again. Kept off the JS heap (a ScoreTable): a night holds it
+ * through its whole pull.
  */
 export function parseScoreCache(text: string): ScoreTable {
   const cache = new ScoreTable();

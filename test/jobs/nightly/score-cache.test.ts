@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatScoreCache, readScoreCache } from "../../../src/jobs/nightly/score-cache-file.js";
+import { formatScoreCache, parseScoreCache } from "../../../src/jobs/nightly/score-cache-file.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import type { SeatGate } from "../../../src/formats/gate-book.js";
 import type { CachedScore } from "../../../src/pull/index.js";
@@ -118,9 +118,7 @@ describe("a night fetches the scorecards only of runs new or rescored since the 
 });
 
 describe("the cache file", () => {
-  it("round-trips, sorted by run id, composite null when unknown, an RL or DPO run's cards with their trait means", async () => {
-    const dir = out();
-    mkdirSync(dir);
+  it("round-trips, sorted by run id, composite null when unknown, an RL or DPO run's cards with their trait means", () => {
     const gates: SeatGate[] = [["key-1", "gated"], [false, "unreadable", 'participation_gated is "false"']];
     const cards = [
       { agentKeyId: "key-1", composite: 2.5, objectiveRate: 0.25, traits: { names: ["creativity", "toxicity"], means: Float64Array.of(2.5, Number.NaN) } },
@@ -132,14 +130,11 @@ describe("the cache file", () => {
       '{"v":2,"run_id":"a","version":1,"gates":[],"composite":3.25}\n{"v":2,"run_id":"b","version":2,"gates":[["key-1","gated"],[false,"unreadable","participation_gated is \\"false\\""]],"composite":null}\n' +
         '{"v":2,"run_id":"c","version":3,"gates":[],"composite":2.5,"cards":[["key-1",2.5,0.25,{"creativity":2.5,"toxicity":null}],[null,null,0,{}]]}\n',
     );
-    writeFileSync(join(dir, "c.ndjson"), text);
-    expect(await readScoreCache(join(dir, "c.ndjson"))).toEqual(cache);
+    expect(new Map(parseScoreCache(text))).toEqual(cache);
   });
 
-  it("a missing file is empty; bad lines are skipped; a repeated run voids the file", async () => {
-    const dir = out();
-    mkdirSync(dir);
-    expect((await readScoreCache(join(dir, "none.ndjson"))).size).toBe(0);
+  it("a missing file (read as no text) is empty; bad lines are skipped; a repeated run voids the file", () => {
+    expect(parseScoreCache("").size).toBe(0);
     // A line written before issue 39 (`gated` alone), or before issue 36 kept the seats' cards (no `v`), is no
     // cache: that run's scorecards are fetched again.
     const lines = [
@@ -152,9 +147,7 @@ describe("the cache file", () => {
       '{"v":2,"run_id":"g","version":1,"gates":[],"cards":[["k",1,0.5,{"creativity":"2"}]]}',
       "not json",
     ];
-    writeFileSync(join(dir, "bad.ndjson"), `${lines.join("\n")}\n`);
-    expect([...(await readScoreCache(join(dir, "bad.ndjson"))).keys()]).toEqual(["a"]);
-    writeFileSync(join(dir, "twice.ndjson"), '{"v":2,"run_id":"a","version":1,"gates":[]}\n{"v":2,"run_id":"a","version":2,"gates":[]}\n');
-    expect((await readScoreCache(join(dir, "twice.ndjson"))).size).toBe(0);
+    expect([...parseScoreCache(`${lines.join("\n")}\n`).keys()]).toEqual(["a"]);
+    expect(parseScoreCache('{"v":2,"run_id":"a","version":1,"gates":[]}\n{"v":2,"run_id":"a","version":2,"gates":[]}\n').size).toBe(0);
   });
 });

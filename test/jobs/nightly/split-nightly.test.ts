@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parsePipeline, runNightly } from "../../../src/index.js";
+import { commitNight, ConfigError, parsePipeline, runNightly } from "../../../src/index.js";
 import type { NightlyResult } from "../../../src/index.js";
+import type { SplitManifest } from "../../../src/splits/split-assigner.js";
 import { PYTHON } from "../../helpers/python.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
@@ -103,11 +104,11 @@ describe("a split nightly dataset (issue 19)", () => {
   it("N=2 partitions put every row in the split the single job puts it in", async () => {
     const emu = await emulator({ seed: 33, runs: 120 });
     const single = join(root, "single");
-    await splitNight(envFor(emu, single));
+    const alone = await splitNight(envFor(emu, single));
     const parts = join(root, "parts");
     const union = new Map<string, string>();
     for (let k = 0; k < 2; k++) {
-      const r = await splitNight(envFor(emu, parts, { EVALSHARD_PARTITION: `${k}/2` }));
+      const r = await splitNight(envFor(emu, parts, { EVALSHARD_PARTITION: `${k}/2`, EVALSHARD_NIGHT: "split-night" }));
       for (const [key, { split }] of rowsOf(r.outDir)) union.set(key, split);
     }
     await emu.close().catch(() => undefined);
@@ -115,5 +116,10 @@ describe("a split nightly dataset (issue 19)", () => {
     expect(union.size).toBe(whole.size);
     expect(new Set(union.values()).size).toBeGreaterThan(1);
     for (const [key, split] of whole) expect(union.get(key), key).toBe(split);
+    // The committed night's split section: the parts' rows added, each split's share of them the single job's.
+    const committed = await commitNight(join(parts, "nightly-sft"), { parts: 2, night: "split-night" });
+    const rowsAndShares = (m: { readonly split?: SplitManifest | undefined }) => Object.entries(m.split?.splits ?? {}).map(([name, c]) => [name, c.rows, c.row_fraction]);
+    expect(rowsAndShares(committed.manifest)).toEqual(rowsAndShares(alone.manifest));
+    expect(rowsAndShares(committed.manifest)).toHaveLength(3);
   }, 180_000);
 });
