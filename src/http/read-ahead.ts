@@ -26,11 +26,15 @@ export async function readAhead(sent: Sent): Promise<ReadAhead> {
     head.push(step.value);
     if (step.value.includes(LF)) break;
   }
-  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
-    yield* head.splice(0);
-    // Left early, the delegation returns the body's own reader, which lets the connection go.
-    if (!ended) yield* { [Symbol.asyncIterator]: () => source };
-  }
   const cancel = () => void Promise.resolve(source.return?.()).catch(() => undefined);
+  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+    try {
+      yield* head.splice(0);
+      if (!ended) yield* { [Symbol.asyncIterator]: () => source };
+    } finally {
+      // Left early, even among the bytes read ahead, the body's reader is returned: it lets the connection go.
+      if (!ended) cancel();
+    }
+  }
   return { res: sent.res, chunks, cancel };
 }

@@ -223,6 +223,21 @@ describe("concurrency", () => {
     await lines.return?.();
     expect(await blocked).toEqual({ ok: true });
   });
+
+  it("an abandoned stream lets its connection go, even while the lines read ahead with the first are handed out", async () => {
+    let closed!: () => void;
+    const gone = new Promise<void>((resolve) => (closed = resolve));
+    server = await serve((_req, res) => {
+      res.on("close", closed);
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write('{"a":1}\n{"a":2}\n');
+    });
+    const { c } = client(server.url);
+    const lines = c.getNdjson("/stream")[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe('{"a":1}');
+    await lines.return?.();
+    expect(await Promise.race([gone.then(() => "closed"), sleep(2000).then(() => "still open")])).toBe("closed");
+  });
 });
 
 describe("getNdjson", () => {
