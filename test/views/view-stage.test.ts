@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import type { Flow } from "../../src/core/flow.js";
+import type { Flow, Kept, Quarantined } from "../../src/core/flow.js";
+import { viewRecords, type ViewedRecord } from "../../src/index.js";
 import { dpoRecord } from "../../src/formats/dpo.js";
 import { FORMATS } from "../../src/formats/index.js";
 import { FIXTURES } from "../helpers/flow.js";
@@ -54,6 +55,38 @@ describe("a view as a stage", () => {
     const record = dpoRecord.parse(JSON.parse(line ?? ""));
     expect(() => openAiDpo.rows(record, viewEnv())).toThrow(/The view openai-dpo takes its prompts from RL records: give the RL export/);
     expect(() => trlPreference.rows(record, viewEnv())).toThrow(asked);
+  });
+});
+
+describe("a view as a record-level stage (viewRecords, the library's)", () => {
+  const kept: Flow<ValidRecord> = { kind: "kept", provenance, value: valid(RULES_TRAJECTORY) };
+  const dropped: Flow<ValidRecord> = { kind: "dropped", provenance, reason: "flagged" };
+
+  it("keeps each record as one item carrying its rows, counting rows and left-out steps as viewStage does", async () => {
+    const [rowTally, recordTally] = [new ViewTally(), new ViewTally()];
+    const rows = await collect(viewStage(VIEWS["trl-prompt-completion"], viewEnv(), rowTally)(flows(kept)));
+    const env = viewEnv();
+    const out = await collect(viewRecords(VIEWS["trl-prompt-completion"], env, recordTally, "keep")(flows(kept, dropped)));
+    expect(out.map((i) => i.kind)).toEqual(["kept", "dropped"]);
+    const first = out[0] as Kept<ViewedRecord>;
+    expect(first.provenance).toEqual(provenance);
+    expect(first.value.record).toBe(kept.value);
+    expect(first.value.rows).toEqual(rows.map((r) => (r as Kept<Record<string, unknown>>).value));
+    expect(recordTally.counts()).toEqual(rowTally.counts());
+    expect(env.audit.summary()["prompt[].content"]).toEqual({ values: 3, changed: 1, injected: 1, patterns: { ignore_previous: 1 } });
+  });
+
+  it("under quarantine, quarantines a record whose rows matched an injection pattern whole: no rows, no counts, no audit", async () => {
+    const tally = new ViewTally();
+    const env = viewEnv();
+    const out = await collect(viewRecords(VIEWS["trl-prompt-completion"], env, tally, "quarantine")(flows(kept, dropped)));
+    expect(out.map((i) => i.kind)).toEqual(["quarantined", "dropped"]);
+    const q = out[0] as Quarantined;
+    expect([q.reason, q.provenance, q.rawLength]).toEqual(["injection", provenance, 100]);
+    expect(q.detail).toBe("1 step of the trl-prompt-completion view matched a prompt-injection pattern (--on-injection quarantine)");
+    expect(JSON.parse(q.raw)).toEqual(RULES_TRAJECTORY);
+    expect(tally.counts().records_in).toBe(0);
+    expect(env.audit.summary()).toEqual({});
   });
 });
 
