@@ -18,9 +18,9 @@ export function compressPage(codec: PageCodec, level: number, src: Uint8Array, o
   switch (codec) {
     case "zstd": {
       const z = zlib();
-      // An output chunk above zstd's bound for `src` makes the result one buffer, not 16 KiB pieces joined after.
-      const chunkSize = Math.max(64, src.length + (src.length >> 7) + 512);
-      out.append(z.zstdCompressSync(src, { chunkSize, params: { [z.constants.ZSTD_c_compressionLevel]: level } }));
+      // Node's 16 KiB output chunks, not one above zstd's bound: a page's 1 MiB buffer, garbage once appended,
+      // waited for a collection on Node 24 and grew the peak with the input (docs/decisions.md).
+      out.append(z.zstdCompressSync(src, { params: { [z.constants.ZSTD_c_compressionLevel]: level } }));
       return;
     }
     case "gzip":
