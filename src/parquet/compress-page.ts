@@ -18,8 +18,8 @@ export function compressPage(codec: PageCodec, level: number, src: Uint8Array, o
   switch (codec) {
     case "zstd": {
       const z = zlib();
-      // Node's 16 KiB output chunks, not one above zstd's bound: a page's 1 MiB buffer, garbage once appended,
-      // waited for a collection on Node 24 and grew the peak with the input (docs/decisions.md).
+      // Node's 16 KiB output chunks, not one chunk above zstd's bound: that chunk, a fresh page-sized buffer
+      // dropped once appended, made a convert's peak memory grow with its input (docs/decisions.md).
       out.append(z.zstdCompressSync(src, { params: { [z.constants.ZSTD_c_compressionLevel]: level } }));
       return;
     }
