@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convertBothCli } from "../helpers/convert-both-cli.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -35,7 +35,7 @@ describe("scenario.seed beyond 2^53", { timeout: 120_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     const shards = readdirSync(join(out, "data")).filter((f) => f.endsWith(".parquet")).map((f) => join(out, "data", f));
     const script = "import sys, json, pyarrow.parquet as pq\nt = pq.read_table(sys.argv[1])\nprint(json.dumps({'type': str(t.schema.field('scenario').type), 'seeds': [str(s['seed']) for s in t.column('scenario').to_pylist()]}))";
-    const read = JSON.parse(execFileSync(PYTHON, ["-c", script, ...shards], { encoding: "utf8" })) as { type: string; seeds: string[] };
+    const read = JSON.parse(execFileSync(PYTHON, [RUN_AND_EXIT, "-c", script, ...shards], { encoding: "utf8" })) as { type: string; seeds: string[] };
     expect(read.type).toMatch(/seed: int64/);
     expect(read.seeds).toEqual(["9007199254740993", "9223372036854775807", "-9223372036854775808", "17"]);
   });
@@ -62,7 +62,7 @@ describe("scenario.seed beyond 2^53", { timeout: 120_000 }, () => {
       const seeds =
         to === "jsonl"
           ? files.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/"seed":(-?\d+)/g)].map((m) => m[1]))
-          : (JSON.parse(execFileSync(PYTHON, ["-c", "import sys, json, pyarrow.parquet as pq\nprint(json.dumps([str(s['seed']) for f in sys.argv[1:] for s in pq.read_table(f).column('scenario').to_pylist()]))", ...files], { encoding: "utf8" })) as string[]);
+          : (JSON.parse(execFileSync(PYTHON, [RUN_AND_EXIT, "-c", "import sys, json, pyarrow.parquet as pq\nprint(json.dumps([str(s['seed']) for f in sys.argv[1:] for s in pq.read_table(f).column('scenario').to_pylist()]))", ...files], { encoding: "utf8" })) as string[]);
       expect([...seeds].sort()).toEqual(["-9223372036854775808", "17", "9007199254740993", "9223372036854775807"]);
     }
   });

@@ -9,7 +9,7 @@ import { verify } from "../../src/jobs/verify.js";
 import { KILL_AT_STEP } from "../../src/output/with-step-signals.js";
 import { loadPipeline } from "../../src/pipeline-file/load-pipeline.js";
 import { evalshardLeftovers } from "../helpers/local-layout.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -46,7 +46,7 @@ interface Seen {
 /** What manifest.json, pyarrow, DuckDB and datasets.load_dataset see in each directory. */
 async function readers(dirs: readonly string[]): Promise<Seen[]> {
   const env = { ...process.env, HF_DATASETS_CACHE: join(root, "hf-cache"), HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
-  const { stdout } = await promisify(execFile)(PYTHON, [READ, ...dirs], { env, maxBuffer: 1 << 24 });
+  const { stdout } = await promisify(execFile)(PYTHON, [RUN_AND_EXIT, READ, ...dirs], { env, maxBuffer: 1 << 24 });
   return stdout.trim().split("\n").map((line) => JSON.parse(line) as Seen);
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/output/manifest.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
 import { readerFiles } from "../helpers/local-layout.js";
@@ -27,7 +27,7 @@ const GOOD = file("good-65.ndjson", sftLines(65));
 
 /** The rows pyarrow reads in each of `dirs`, in one Python process. */
 const pyarrowRows = async (...dirs: string[]) =>
-  (await promisify(execFile)(PYTHON, ["-c", "import sys, pyarrow.dataset as ds\nfor d in sys.argv[1:]: print(ds.dataset(d + '/data', format='parquet').count_rows())", ...dirs])).stdout.trim().split("\n").map(Number);
+  (await promisify(execFile)(PYTHON, [RUN_AND_EXIT, "-c", "import sys, pyarrow.dataset as ds\nfor d in sys.argv[1:]: print(ds.dataset(d + '/data', format='parquet').count_rows())", ...dirs])).stdout.trim().split("\n").map(Number);
 /** A copy of the local dataset `dir` as it is now, for a reader to open later. */
 let copies = 0;
 const asItIs = (dir: string) => {

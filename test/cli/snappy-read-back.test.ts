@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/flow.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { seededRandom } from "../helpers/seeded-random.js";
 import { spawnCli } from "../helpers/spawn-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -51,7 +51,7 @@ describe("--compression snappy, read back", () => {
       rowsOut = manifest.records_out;
     }
     expect(rowsOut).toBe(1500);
-    const { stdout } = await promisify(execFile)(PYTHON, [SCRIPT, dirs.snappy as string, dirs.zstd as string], { maxBuffer: 1 << 28 });
+    const { stdout } = await promisify(execFile)(PYTHON, [RUN_AND_EXIT, SCRIPT, dirs.snappy as string, dirs.zstd as string], { maxBuffer: 1 << 28 });
     const seen = JSON.parse(stdout) as Record<string, { rows: number; equal: boolean }> & { codecs: string[] };
     expect(seen.codecs).toEqual(["SNAPPY"]);
     for (const reader of ["pyarrow", "duckdb", "polars"]) expect(seen[reader], reader).toEqual({ rows: rowsOut, equal: true });

@@ -10,6 +10,13 @@ import { waitForSetupPhase } from "./setup-phase.js";
 export const VENV = process.env.EVALSHARD_TEST_VENV ? resolve(process.env.EVALSHARD_TEST_VENV) : fileURLToPath(new URL("../../.venv", import.meta.url));
 export const PYTHON = process.platform === "win32" ? join(VENV, "Scripts", "python.exe") : join(VENV, "bin", "python");
 
+/**
+ * Put before a script (or `-c CODE`) the test runs as a process of its own: it runs as Python would run it, then
+ * ends without the interpreter's teardown, where Arrow's threads can abort a process that has already printed
+ * every answer (run_and_exit.py says more). The script's exit status and a failure's traceback are kept.
+ */
+export const RUN_AND_EXIT = fileURLToPath(new URL("./run_and_exit.py", import.meta.url));
+
 /** What to run when the venv or its readers are missing. */
 export const PYTHON_SETUP_HINT = "run `node scripts/ensure-python-venv.mjs` (npm test's first phase does)";
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { RunningEmulator } from "../../src/service/index.js";
-import { PYTHON } from "./python.js";
+import { PYTHON, RUN_AND_EXIT } from "./python.js";
 import { s3rverCliEnv } from "./s3rver.js";
 import type { S3Server } from "./s3rver.js";
 
@@ -43,6 +43,6 @@ export interface S3Rows {
 export async function s3Rows(server: S3Server, bucket: string, prefixes: readonly string[], work: string): Promise<S3Rows[]> {
   const dir = join(work, "read");
   mkdirSync(dir, { recursive: true });
-  const { stdout } = await run(PYTHON, [join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, bucket, dir, ...prefixes], { env: { ...process.env, ...s3rverCliEnv(server) } });
+  const { stdout } = await run(PYTHON, [RUN_AND_EXIT, join(REPO, "test/slurm/read_s3_rows.py"), server.endpoint, bucket, dir, ...prefixes], { env: { ...process.env, ...s3rverCliEnv(server) } });
   return JSON.parse(stdout) as S3Rows[];
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { FIXTURES } from "../helpers/flow.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // End to end: what `convert` publishes loads as is in the readers ML engineers use.
@@ -13,7 +13,7 @@ const READ_BACK = fileURLToPath(new URL("../helpers/read_back.py", import.meta.u
 const root = tempDir("evalshard-convert-interop-");
 const env = { ...process.env, HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf"), HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
 const readBack = (engine: string, dir: string) =>
-  JSON.parse(execFileSync(PYTHON, [READ_BACK, engine, dir], { env, maxBuffer: 1 << 28, encoding: "utf8" })) as { rows: Record<string, any>[]; types: Record<string, string> };
+  JSON.parse(execFileSync(PYTHON, [RUN_AND_EXIT, READ_BACK, engine, dir], { env, maxBuffer: 1 << 28, encoding: "utf8" })) as { rows: Record<string, any>[]; types: Record<string, string> };
 
 /** The fixture records as the dataset should hold them: flagged and trace-less dropped, untrusted text gone. */
 function expectedSft(): Record<string, any>[] {

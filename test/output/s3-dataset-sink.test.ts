@@ -19,7 +19,7 @@ import { RowGroupBuilder } from "../../src/parquet/row-group-builder.js";
 import { shredRecord } from "../../src/parquet/shred-record.js";
 import type { Field } from "../../src/schema/column-type.js";
 import { jsonlFormat } from "../../src/sinks/jsonl-format.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -103,7 +103,7 @@ describe("the dataset sink on S3", () => {
     const work = join(root, `py-${counter++}`);
     // boto3 fetches the card and the shards it names, as a user's training job would. Not spawnSync: the
     // server answering it runs on this thread.
-    const args = [READER, work, s3.endpoint, s3.bucket, `${prefix}/`];
+    const args = [RUN_AND_EXIT, READER, work, s3.endpoint, s3.bucket, `${prefix}/`];
     const run = await execFileAsync(PYTHON, args, { encoding: "utf8", env: { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") } });
     expect(run.stderr.split("\n").filter((l) => /Error/.test(l))).toEqual([]);
     const seen = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { data_files: string[]; ids: number[]; datasets_rows: number };

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { runCli } from "../helpers/run-cli.js";
 import { s3rverCliEnv, startS3rver, type S3Server } from "../helpers/s3rver.js";
@@ -38,7 +38,7 @@ describe("reading a dataset by its root manifest", () => {
     for (const n of [12, 9]) expect((await runCli(["convert", input(n), "--out", out, "--shard-rows", "4", "--snapshot-grace", "0"])).code).toBe(0);
     const script = join(root, "snippet.py");
     writeFileSync(script, `${(SNIPPET ?? "").replace('root = "datasets/sft"', `root = ${JSON.stringify(out)}`)}\nprint(json.dumps({"rows": rows, "table": table.num_rows}))\n`);
-    const { stdout } = await run(PYTHON, [script], { encoding: "utf8" });
+    const { stdout } = await run(PYTHON, [RUN_AND_EXIT, script], { encoding: "utf8" });
     expect(JSON.parse(stdout)).toEqual({ rows: 9, table: 9 });
   });
 
@@ -49,7 +49,7 @@ describe("reading a dataset by its root manifest", () => {
       const r = await runCli(["convert", input(n), "--out", location, "--shard-rows", "4"], { env, replaceEnv: true });
       expect(r.code, r.stderr).toBe(0);
     }
-    const { stdout } = await run(PYTHON, [READ_S3, server.endpoint, "datasets/by-manifest"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const { stdout } = await run(PYTHON, [RUN_AND_EXIT, READ_S3, server.endpoint, "datasets/by-manifest"], { encoding: "utf8", env: { ...process.env, ...env } });
     const seen = JSON.parse(stdout) as { paths: string[]; rows: number };
     expect(seen.rows).toBe(9);
     expect(seen.paths).toHaveLength(3);
@@ -64,7 +64,7 @@ describe("reading a dataset by its root manifest", () => {
     const location = "s3://datasets/by-manifest-nightly";
     const pulled = await runCli(["pull", "sft", "--base-url", emu.url, "--out", location, "--seats", "all", "--buckets", "4"], { env, replaceEnv: true });
     expect(pulled.code, pulled.stderr).toBe(0);
-    const { stdout } = await run(PYTHON, [READ_S3, server.endpoint, "datasets/by-manifest-nightly"], { encoding: "utf8", env: { ...process.env, ...env } });
+    const { stdout } = await run(PYTHON, [RUN_AND_EXIT, READ_S3, server.endpoint, "datasets/by-manifest-nightly"], { encoding: "utf8", env: { ...process.env, ...env } });
     const seen = JSON.parse(stdout) as { paths: string[]; rows: number };
     expect(seen.paths.map((p) => p.replace(/^snapshots\/000001-[0-9a-f]+\//, ""))).toEqual([0, 1, 2, 3].map((b) => `data/train-0000${b}-of-00004.parquet`));
     const verified = await runCli(["verify", location, "--json"], { env, replaceEnv: true });

@@ -4,7 +4,7 @@ import { ConfigError } from "../../src/core/errors.js";
 import { sftRecord } from "../../src/formats/sft.js";
 import { streamErrorLine } from "../../src/formats/stream-error.js";
 import { parseFaultSpec, startEmulator, type FaultEvent, type RunningEmulator } from "../../src/service/index.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { call, emulator, errorCode, keysOf, ndjsonLines } from "./support.js";
 
 describe("parseFaultSpec", () => {
@@ -233,7 +233,7 @@ function rawGet(base: string, path: string, token: string): Promise<{ received: 
     "sys.stdout.write(end + '\\n' + got.decode('utf-8', 'replace'))",
   ].join("\n");
   return new Promise((resolve, reject) => {
-    execFile(PYTHON, ["-c", script, hostname, port, path, token], (error, stdout) => {
+    execFile(PYTHON, [RUN_AND_EXIT, "-c", script, hostname, port, path, token], (error, stdout) => {
       if (error !== null) return reject(error);
       const nl = stdout.indexOf("\n");
       resolve({ error: stdout.slice(0, nl), received: stdout.slice(nl + 1) });

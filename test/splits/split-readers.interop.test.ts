@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { convert, verify } from "../../src/index.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -28,7 +28,7 @@ async function splitDataset(name: string, campaigns: number, fractions: Record<s
   writeFileSync(input, records.join("\n") + "\n");
   // Parquet, the default output, with small shards so a split has several.
   const { manifest } = await convert({ inputs: [input], out, split: fractions, splitSeed: seed, shardRows: 20 });
-  const read = JSON.parse(execFileSync(PYTHON, [READ, out, seed, JSON.stringify(fractions)], { env, encoding: "utf8", maxBuffer: 1 << 26 })) as ReadBack;
+  const read = JSON.parse(execFileSync(PYTHON, [RUN_AND_EXIT, READ, out, seed, JSON.stringify(fractions)], { env, encoding: "utf8", maxBuffer: 1 << 26 })) as ReadBack;
   return { out, manifest, read };
 }
 

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../src/index.js";
-import { PYTHON } from "../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../helpers/python.js";
 import { sftRecord } from "../helpers/records.js";
 import { startS3rver, useS3rverEnvironment } from "../helpers/s3rver.js";
 import type { S3Server } from "../helpers/s3rver.js";
@@ -39,7 +39,7 @@ describe("a split dataset on object storage", () => {
     const verified = await run(process.execPath, [BIN, "verify", "s3://datasets/split", "--json"], { env });
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
     const pyEnv = { ...env, AWS_ENDPOINT_URL: server.endpoint, HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf"), HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
-    const read = await run(PYTHON, [READ, join(root, "download"), server.endpoint, "datasets", "split"], { env: pyEnv, maxBuffer: 1 << 24 });
+    const read = await run(PYTHON, [RUN_AND_EXIT, READ, join(root, "download"), server.endpoint, "datasets", "split"], { env: pyEnv, maxBuffer: 1 << 24 });
     expect(JSON.parse(read.stdout)).toEqual(counts);
   });
 });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { convert } from "../../src/jobs/convert.js";
 import { viewEnv } from "../../src/views/view-env.js";
 import { VIEWS } from "../../src/views/views.js";
-import { PYTHON, PYTHON_SETUP_HINT } from "../helpers/python.js";
+import { PYTHON, PYTHON_SETUP_HINT, RUN_AND_EXIT } from "../helpers/python.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { demoTrajectory } from "./helpers/view-records.js";
 import { writeViewDataset } from "./helpers/write-view-dataset.js";
@@ -24,7 +24,7 @@ const hfCache = join(root, "hf-cache");
 
 /** One run of the harness (importing torch and TRL is most of its time): its report per directory, failed checks included. */
 async function check(cases: readonly (readonly [string, string])[]): Promise<Map<string, Record<string, unknown>>> {
-  const { stdout } = await execFileAsync(PYTHON, [CHECK, ...cases.flat()], {
+  const { stdout } = await execFileAsync(PYTHON, [RUN_AND_EXIT, CHECK, ...cases.flat()], {
     cwd: fileURLToPath(new URL("../python/", import.meta.url)),
     maxBuffer: 1 << 26,
     timeout: 900_000,

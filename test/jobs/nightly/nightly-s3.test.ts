@@ -10,7 +10,7 @@ import type { NightlyResult } from "../../../src/jobs/nightly/run-nightly.js";
 import { S3Storage } from "../../../src/output/s3-storage.js";
 import { parsePipeline } from "../../../src/pipeline-file/load-pipeline.js";
 import type { RunningEmulator } from "../../../src/service/index.js";
-import { PYTHON } from "../../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../../helpers/python.js";
 import { S3RVER_KEY, startS3rver, useS3rverEnvironment } from "../../helpers/s3rver.js";
 import type { S3Server } from "../../helpers/s3rver.js";
 import { spawnCli as cli } from "../../helpers/spawn-cli.js";
@@ -43,7 +43,7 @@ async function night(emu: RunningEmulator, out: string, extra: { keep?: number; 
 async function readSnapshots(prefix: string, numbers: readonly number[]): Promise<{ snapshot: number; rows: number; datasets_rows: number; sha256: string[] }[]> {
   const work = join(root, `read-${dirs++}`);
   const env = { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") };
-  const { stdout } = await promisify(execFile)(PYTHON, [READ_SNAPSHOT, server.endpoint, "datasets", prefix, work, ...numbers.map(String)], { env, encoding: "utf8" });
+  const { stdout } = await promisify(execFile)(PYTHON, [RUN_AND_EXIT, READ_SNAPSHOT, server.endpoint, "datasets", prefix, work, ...numbers.map(String)], { env, encoding: "utf8" });
   return stdout.trim().split("\n").map((line) => JSON.parse(line) as { snapshot: number; rows: number; datasets_rows: number; sha256: string[] });
 }
 

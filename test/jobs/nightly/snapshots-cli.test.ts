@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { InspectResult } from "../../../src/jobs/inspect.js";
 import type { NightlyManifest } from "../../../src/jobs/nightly/nightly-manifest.js";
-import { PYTHON } from "../../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../../helpers/python.js";
 import { spawnCli as run } from "../../helpers/spawn-cli.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { emulator } from "./support.js";
@@ -37,7 +37,7 @@ describe("pinned snapshots of a local nightly dataset", () => {
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain("keeps 1, 2");
     const env = { ...process.env, HF_DATASETS_OFFLINE: "1", HF_HOME: join(root, "hf") };
-    const { stdout } = await promisify(execFile)(PYTHON, [READ_SNAPSHOT, out, "1"], { env, encoding: "utf8" });
+    const { stdout } = await promisify(execFile)(PYTHON, [RUN_AND_EXIT, READ_SNAPSHOT, out, "1"], { env, encoding: "utf8" });
     expect(JSON.parse(stdout)).toEqual({ snapshot: 1, datasets_rows: manifests[0]!.records_out, duckdb_rows: manifests[0]!.records_out });
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { commitNight, ConfigError, parsePipeline, runNightly } from "../../../src/index.js";
 import type { NightlyResult } from "../../../src/index.js";
 import type { SplitManifest } from "../../../src/splits/split-assigner.js";
-import { PYTHON } from "../../helpers/python.js";
+import { PYTHON, RUN_AND_EXIT } from "../../helpers/python.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 import { datasetOf, emulator, envFor, fastClock, PIPELINES } from "./support.js";
 
@@ -84,7 +84,7 @@ describe("a split nightly dataset (issue 19)", () => {
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(last.records_out);
     expect(last.shards.every((s) => s.path.startsWith(`data/${s.split}-`) && /-of-00004\.jsonl$/.test(s.path))).toBe(true);
     const env = { ...process.env, HF_HOME: join(root, "hf"), HF_DATASETS_CACHE: join(root, "hf"), HF_HUB_OFFLINE: "1", HF_DATASETS_OFFLINE: "1" };
-    const loaded = execFileSync(PYTHON, ["-c", "import sys, json, datasets; d = datasets.load_dataset(sys.argv[1]); print(json.dumps({k: d[k].num_rows for k in d}))", dir], { env, encoding: "utf8" });
+    const loaded = execFileSync(PYTHON, [RUN_AND_EXIT, "-c", "import sys, json, datasets; d = datasets.load_dataset(sys.argv[1]); print(json.dumps({k: d[k].num_rows for k in d}))", dir], { env, encoding: "utf8" });
     expect(JSON.parse(loaded)).toEqual(counts);
   }, 300_000);
 

@@ -6,7 +6,7 @@ import { gunzipSync, zstdDecompressSync as decompress } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { sqlString } from "../../../src/schema/duckdb-type.js";
-import { PYTHON, PYTHON_SETUP_HINT } from "../../helpers/python.js";
+import { PYTHON, PYTHON_SETUP_HINT, RUN_AND_EXIT } from "../../helpers/python.js";
 import type { PythonBatch } from "../../helpers/python-batch.js";
 
 const READ_FILES = fileURLToPath(new URL("./read_files.py", import.meta.url));
@@ -30,7 +30,7 @@ export const runPython = pythonReady || process.env.CI !== undefined;
 /** `python SCRIPT ARGS...`'s stdout: in `batch` when given (its imports already paid), else a child process of its own. */
 async function pythonStdout(script: string, args: readonly string[], batch: PythonBatch | undefined, env?: NodeJS.ProcessEnv): Promise<string> {
   if (batch !== undefined) return batch.stdout(script, args);
-  return (await execFileAsync(PYTHON, [script, ...args], { maxBuffer: 1 << 30, ...(env === undefined ? {} : { env }) })).stdout;
+  return (await execFileAsync(PYTHON, [RUN_AND_EXIT, script, ...args], { maxBuffer: 1 << 30, ...(env === undefined ? {} : { env }) })).stdout;
 }
 
 /** Rows of each file as pyarrow or Python DuckDB reads them, in one child process (or `batch`). */
