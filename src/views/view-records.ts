@@ -5,6 +5,7 @@ import { quarantine } from "../stages/quarantine-item.js";
 import { TextAudit } from "./text-audit.js";
 import type { AnyView } from "./view.js";
 import type { ViewEnv } from "./view-env.js";
+import type { ViewResult } from "./view-result.js";
 import type { ViewTally } from "./view-tally.js";
 import { viewRows } from "./token-budget.js";
 
@@ -36,8 +37,8 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
   return eachKept(function* (item) {
     const recordEnv = quarantining ? { ...base, audit: new TextAudit() } : base;
     const result = rows(item.value.record, recordEnv);
-    const injected = result.dropped.injection ?? 0;
-    if (quarantining && injected > 0) {
+    const injected = injectedUnder(quarantining, result);
+    if (injected > 0) {
       yield quarantine(item.provenance, "injection", injectionDetail(view, injected), stringifyExact(item.value.record), item.value.bytes);
       return;
     }
@@ -45,6 +46,15 @@ export function viewRecords(view: AnyView, env: ViewEnv, tally: ViewTally, onInj
     tally.add(result);
     yield { kind: "kept", provenance: item.provenance, value: { record: item.value, rows: result.rows, ...(result.tokens === undefined ? {} : { tokens: result.tokens }) } };
   });
+}
+
+/**
+ * Under `--on-injection quarantine` (`quarantine`), how many of a record's steps or pairs matched an injection
+ * pattern: a record with any is quarantined whole, none of its rows written and none of its counts kept. 0
+ * without quarantine, where a matching row is dropped or kept on its own.
+ */
+export function injectedUnder(quarantine: boolean, result: Pick<ViewResult<unknown>, "dropped">): number {
+  return quarantine ? (result.dropped.injection ?? 0) : 0;
 }
 
 /** The quarantine detail of a record `injected` of whose steps or pairs matched an injection pattern. */

@@ -60,6 +60,8 @@ const RULES: readonly Rule[] = [
   // A merged turn is known clear of injection patterns only when every part is.
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
+  // `--on-injection quarantine` judges a record by its rows' injection count: a copy reads that count.
+  { rule: "record quarantined for injection", marks: /\.dropped\.injection\b/, homes: ["views/view-records.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },
   // A secret is looked for by the process's one set (its forms, escapes and fragments): errors, causes, stderr,
   // quarantine, manifests and a pull's lines are all cleared through it, whichever client took the secret in.

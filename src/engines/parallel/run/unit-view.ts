@@ -21,7 +21,7 @@ import { jsonFormOf } from "../fast/wasm-json-form.js";
 import { withLine } from "./json-lines.js";
 import type { RecordFacts } from "../../../formats/format.js";
 import { stringifyExact } from "../../../core/exact-json.js";
-import { injectionDetail } from "../../../views/view-records.js";
+import { injectedUnder, injectionDetail } from "../../../views/view-records.js";
 import { RlContext } from "../../../views/rl-context.js";
 import type { RlContextEntries } from "../../../views/rl-context.js";
 
@@ -105,7 +105,7 @@ export class UnitView {
       ((record, env, out, keyedBy) => {
         const result = rows(record, env);
         // Quarantined whole: no row of it is written (see viewRecords).
-        if (setup.quarantine && (result.dropped.injection ?? 0) > 0) return { rows: 0, dropped: result.dropped, trimmed: result.trimmed };
+        if (injectedUnder(setup.quarantine, result) > 0) return { rows: 0, dropped: result.dropped, trimmed: result.trimmed };
         for (const [i, row] of result.rows.entries()) {
           out.beginRow();
           const line = keyedBy === null ? (lines ? withLine(view.columns, row) : row) : withLine(view.columns, row, { key: keyedBy.key, scorecardVersion: keyedBy.scorecardVersion, row: i });
@@ -129,14 +129,14 @@ export class UnitView {
     const audit = new TextAudit();
     const result = this.#write(record, { ...this.#env, audit }, out, keyedBy);
     const tokenCounts = this.#cache?.drain();
-    if (partial && this.#quarantine && (result.dropped.injection ?? 0) > 0) return null;
+    const injected = injectedUnder(this.#quarantine, result);
+    if (partial && injected > 0) return null;
     let records = this.#units.get(unit);
     if (records === undefined) this.#units.set(unit, (records = []));
     const tokens = result.tokens?.map((n) => [n, 1] as const);
     // What this unit's copy held says nothing of the run's order: main counts the hits (TokenCache.absorb).
     const cached = this.#cache === null ? {} : { tokens_cached: 0 };
     records.push({ counts: { records_in: 1, rows_out: result.rows, dropped: result.dropped, prompts_trimmed: result.trimmed, ...(tokens === undefined ? {} : { tokens }), ...cached }, audit, tokenCounts });
-    const injected = this.#quarantine ? (result.dropped.injection ?? 0) : 0;
     return injected === 0 ? { rows: result.rows, injected: null } : { rows: 0, injected: { detail: injectionDetail(this.#view, injected), raw: stringifyExact(record) } };
   }
 
