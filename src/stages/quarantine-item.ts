@@ -9,3 +9,8 @@ export const QUARANTINE_RAW_CHARS = 65_536;
 export function quarantine(provenance: Provenance, reason: QuarantineReason, detail: string, raw: string, rawLength: number): Quarantined {
   return { kind: "quarantined", provenance, reason, detail, raw: raw.length > QUARANTINE_RAW_CHARS ? raw.slice(0, QUARANTINE_RAW_CHARS) : raw, rawLength };
 }
+
+/** The quarantine item of a line over the line limit: its first bytes as read (`head`), its length in bytes. */
+export function tooLongLine(provenance: Provenance, line: { readonly bytes: number; readonly head: string }): Quarantined {
+  return quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
+}

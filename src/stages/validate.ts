@@ -11,7 +11,7 @@ import type { SourceLine } from "../sources/line-source.js";
 import type { ValidRecord } from "../formats/valid-record.js";
 import { describeIssues } from "./describe-issues.js";
 import { MAY_HOLD_PROTO, hideProtoKeys, restoreProtoKeys } from "./proto-keys.js";
-import { quarantine } from "./quarantine-item.js";
+import { quarantine, tooLongLine } from "./quarantine-item.js";
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
@@ -51,7 +51,7 @@ export function lineValidator(options: ValidateOptions = {}): (line: SourceLine)
   let ordinal = 0;
   return (line) => {
     const { provenance } = line;
-    if (line.kind === "too_long") return quarantine(provenance, "line_too_long", `line is ${line.bytes} bytes, over the limit`, line.head, line.bytes);
+    if (line.kind === "too_long") return tooLongLine(provenance, line);
     const bad = (reason: QuarantineReason, detail: string) => quarantine(provenance, reason, detail, line.text, line.bytes);
     if (line.invalidUtf8At !== undefined) return bad("invalid_utf8", `the line is not UTF-8 from byte ${line.invalidUtf8At} on (quarantined as read, each bad byte shown as U+FFFD)`);
     let value: unknown;

@@ -60,6 +60,8 @@ const RULES: readonly Rule[] = [
   // A merged turn is known clear of injection patterns only when every part is.
   { rule: "turn merge", marks: /\.inject === false && \w+\.inject === false/, homes: ["views/turn.ts"] },
   { rule: "row refused for injection", marks: /drop\("injection"\)/, homes: ["views/admit-texts.ts"] },
+  // A line over `--max-line-bytes` is quarantined with its head and length, in words a copy would repeat.
+  { rule: "line over the limit", marks: /bytes, over the limit/, homes: ["stages/quarantine-item.ts"] },
   // `--on-injection quarantine` judges a record by its rows' injection count: a copy reads that count.
   { rule: "record quarantined for injection", marks: /\.dropped\.injection\b/, homes: ["views/view-records.ts"] },
   { rule: "a tokenizer's special tokens", marks: /\.special === true/, homes: ["tokens/token-setup.ts"] },

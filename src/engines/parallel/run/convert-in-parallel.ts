@@ -8,7 +8,7 @@ import type { SplitAssigner, SplitManifest } from "../../../splits/split-assigne
 import { ShardRotation } from "../../../output/shard-rotation.js";
 import type { ShardLimits } from "../../../output/shard-rotation.js";
 import type { LineSource } from "../../../sources/line-source.js";
-import { quarantine } from "../../../stages/quarantine-item.js";
+import { tooLongLine } from "../../../stages/quarantine-item.js";
 import { Tally } from "../../../core/tally.js";
 import type { SuiteBook } from "../../../formats/suite-book.js";
 import { DedupDecider } from "./dedup-decider.js";
@@ -405,7 +405,7 @@ class Pass {
       const { raw } = batch;
       if (raw.kind === "too_long") {
         const provenance = { source: name, line: this.#line++, offset: raw.offset };
-        bad.push({ batch: order, item: quarantine(provenance, "line_too_long", `line is ${raw.bytes} bytes, over the limit`, raw.head, raw.bytes) });
+        bad.push({ batch: order, item: tooLongLine(provenance, raw) });
         continue;
       }
       const columns = batch.columns as OutcomeColumns;

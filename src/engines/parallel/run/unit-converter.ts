@@ -20,7 +20,7 @@ import type { SuiteBook } from "../../../formats/suite-book.js";
 import { needsScores } from "../../../stages/select.js";
 import type { ScoreOf, SelectRule } from "../../../stages/select.js";
 import { workerRules } from "./worker-rules.js";
-import { quarantine } from "../../../stages/quarantine-item.js";
+import { quarantine, tooLongLine } from "../../../stages/quarantine-item.js";
 import type { EncodedUnit, LineAt, OutcomesMessage, PrunedRow, QuarantineOutcome, WorkerConfig } from "./protocol.js";
 import { LINE_FILTERED, LINE_QUARANTINED, LINE_ROW, LINE_STREAM_ERROR } from "./protocol.js";
 import { BatchCopy } from "./batch-copy.js";
@@ -195,7 +195,7 @@ export class UnitConverter {
       const at = lines[i] as BatchLine;
       if (at.kind === "too_long") {
         g.kinds[i] = LINE_QUARANTINED;
-        g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(quarantine(NO_PROVENANCE, "line_too_long", `line is ${at.bytes} bytes, over the limit`, at.head, at.bytes)) });
+        g.quarantined.push({ line: at.line, offset: at.start, ...outcomeOf(tooLongLine(NO_PROVENANCE, at)) });
         continue;
       }
       const outcome = this.#slowLines ? null : this.#fast(g, g.builder, g.bytes, at.start, at.end, g.utf8);
