@@ -19,6 +19,8 @@ import runpy
 import sys
 import traceback
 
+from script_status import script_status
+
 answers = os.fdopen(3, "w", encoding="utf-8")
 
 
@@ -30,23 +32,12 @@ def answer(message):
 
 def run(script, args):
     stdout, stderr = io.StringIO(), io.StringIO()
-    status = 0
     saved = sys.argv, list(sys.path)
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            try:
-                runpy.run_path(script, run_name="__main__")
-            except SystemExit as exit:
-                if isinstance(exit.code, int) or exit.code is None:
-                    status = exit.code or 0
-                else:
-                    print(exit.code, file=sys.stderr)
-                    status = 1
-            except BaseException:  # noqa: BLE001  (the script's failure is its answer, as a process's would be)
-                traceback.print_exc()
-                status = 1
+            status = script_status(lambda: runpy.run_path(script, run_name="__main__"))
     finally:
         sys.argv, sys.path[:] = saved[0], saved[1]
     return {"status": status, "stdout": stdout.getvalue(), "stderr": stderr.getvalue()}

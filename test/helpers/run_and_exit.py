@@ -14,30 +14,24 @@ output is flushed. A failure inside the script still fails: its traceback is pri
 import os
 import runpy
 import sys
-import traceback
+
+from script_status import script_status
+
+
+def run():
+    if sys.argv[1] == "-c":
+        code = sys.argv[2]
+        sys.argv = ["-c", *sys.argv[3:]]
+        sys.path[0] = ""
+        exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})  # noqa: S102
+    else:
+        sys.argv = sys.argv[1:]
+        sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
+        runpy.run_path(sys.argv[0], run_name="__main__")
 
 
 def main():
-    status = 0
-    try:
-        if sys.argv[1] == "-c":
-            code = sys.argv[2]
-            sys.argv = ["-c", *sys.argv[3:]]
-            sys.path[0] = ""
-            exec(compile(code, "<string>", "exec"), {"__name__": "__main__"})  # noqa: S102
-        else:
-            sys.argv = sys.argv[1:]
-            sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))
-            runpy.run_path(sys.argv[0], run_name="__main__")
-    except SystemExit as exit:
-        if isinstance(exit.code, int) or exit.code is None:
-            status = exit.code or 0
-        else:
-            print(exit.code, file=sys.stderr)
-            status = 1
-    except BaseException:  # noqa: BLE001  (the script's failure is its exit status, as a process's would be)
-        traceback.print_exc()
-        status = 1
+    status = script_status(run)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
